@@ -1,0 +1,45 @@
+# Compute Planner: `make run` serves the app, `make test` runs the suite, `make bench` measures.
+# Both set everything up on a fresh clone: virtual environment, locked dependencies, database.
+
+PYTHON ?= python3.13
+PORT ?= 8000
+VENV := .venv
+BIN := $(VENV)/bin
+UV_VERSION := 0.13.9
+export UV_PYTHON_DOWNLOADS := never
+export UV_PROJECT_ENVIRONMENT := $(VENV)
+
+.PHONY: run test bench lint format check-deploy clean
+
+$(BIN)/python:
+	@command -v $(PYTHON) >/dev/null || { echo "Python 3.13 is needed: install it (pyenv install 3.13) or set PYTHON=/path/to/python3.13"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed: $(BIN)/python pyproject.toml uv.lock
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+	$(BIN)/uv sync --frozen --inexact --python $(BIN)/python
+	touch $@
+
+run: $(VENV)/.installed
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py load_catalogue
+	$(BIN)/python manage.py seed_demo
+	@echo "Compute Planner on http://127.0.0.1:$(PORT)/ (stop with Ctrl+C)"
+	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+
+test: $(VENV)/.installed
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: $(VENV)/.installed
+	$(BIN)/python tests/bench/run.py
+
+lint: $(VENV)/.installed
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(VENV)/.installed
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+clean:
+	rm -rf $(VENV) staticfiles

@@ -1,0 +1,27 @@
+"""Error responses in DRF's standard JSON shape, with engine errors mapped onto request fields."""
+
+from rest_framework import exceptions
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from apps.estimates import EstimateInputError
+
+
+def nest_errors(flat: dict[str, list[str]]) -> dict:
+    """{"training.mfu": [...]} → {"training": {"mfu": [...]}}, the shape serializers use."""
+    nested: dict = {}
+    for key, messages in flat.items():
+        *parents, leaf = key.split(".")
+        node = nested
+        for part in parents:
+            node = node.setdefault(part, {})
+            if not isinstance(node, dict):
+                break
+        else:
+            node.setdefault(leaf, []).extend(messages)
+    return nested
+
+
+def exception_handler(exc, context):
+    if isinstance(exc, EstimateInputError):
+        exc = exceptions.ValidationError(nest_errors(exc.errors))
+    return drf_exception_handler(exc, context)

@@ -1,0 +1,269 @@
+"""Serializers of the estimate API: the request contract, the response contract, the catalogue."""
+
+from rest_framework import serializers
+
+from apps.api.fields import FiniteFloatField, StrictIntegerField
+from apps.catalogue.models import PRECISIONS
+
+PRICING_MODES = (("rent", "Rent per accelerator-hour"), ("own", "Own: purchase, amortised"))
+
+
+def number(help_text: str, **kwargs) -> FiniteFloatField:
+    kwargs.setdefault("required", False)
+    return FiniteFloatField(help_text=help_text, **kwargs)
+
+
+class StrictSerializer(serializers.Serializer):
+    """Rejects fields it does not know, so a typo is an error instead of a silent default."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError({key: ["Unknown field."] for key in unknown})
+        return super().to_internal_value(data)
+
+
+class PricingFields(StrictSerializer):
+    price_per_accelerator_hour = number(
+        "USD per accelerator-hour; overrides the catalogue's median rental price."
+    )
+    pricing_mode = serializers.ChoiceField(choices=PRICING_MODES, default="rent")
+    purchase_price = number("USD per accelerator when owned; overrides the catalogue.")
+    lifetime_years = number("Years over which an owned accelerator is written off [5].")
+    utilization_of_owned = number("Share of its lifetime an owned accelerator is busy [0.7].")
+
+
+class TrainingRequestSerializer(PricingFields):
+    method = serializers.ChoiceField(
+        choices=(
+            ("parameters_tokens", "parameters × tokens"),
+            ("total_flop", "total FLOP"),
+            ("accelerator_hours", "accelerator-hours"),
+        )
+    )
+    parameters = number("Parameters active per token (N).")
+    tokens = number("Training tokens (D).")
+    flop_per_parameter_token = number("FLOP per parameter per token (k) [6].", default=6.0)
+    runs = number("Full training runs, failed and experimental ones included [1].", default=1.0)
+    total_flop = number("Total training compute (FLOP).")
+    accelerator_hours = number("Accelerator-hours, when known directly.")
+    accelerator = serializers.SlugField(required=False, help_text="Catalogue slug.")
+    accelerator_count = number("Accelerators working in parallel [1].", default=1.0)
+    precision = serializers.ChoiceField(choices=PRECISIONS, default="bf16")
+    mfu = number("Model FLOP utilisation, 0–1 [0.4].", default=0.4)
+    goodput = number("Share of time that moves training forward, 0–1 [1].", default=1.0)
+
+
+class InferenceRequestSerializer(PricingFields):
+    method = serializers.ChoiceField(
+        choices=(("accelerator_seconds", "accelerator-seconds"), ("tokens", "tokens"))
+    )
+    accelerator_seconds_per_request = number("Accelerator-seconds each request uses.")
+    parameters = number("Parameters active per token.")
+    input_tokens = number("Input (prompt) tokens per request.")
+    output_tokens = number("Output (generated) tokens per request.")
+    accelerator = serializers.SlugField(required=False, help_text="Catalogue slug.")
+    precision = serializers.ChoiceField(choices=PRECISIONS, default="bf16")
+    utilization = number("Share of peak FLOP/s achieved while serving, 0–1 [0.3].", default=0.3)
+    latency_seconds = number("Latency per request when known; otherwise estimated.")
+    requests_per_month = number("Requests in the first month.")
+    monthly_growth = number("Compound growth per month, e.g. 0.05 for 5% [0].", default=0.0)
+    months = StrictIntegerField(
+        help_text="Planning horizon in months, 1–240 [12].",
+        default=12,
+        min_value=-(10**6),
+        max_value=10**6,
+    )
+    peak_to_average = number("Busiest hour's rate over the average rate [1].", default=1.0)
+    target_utilization = number("Planned busy share of each accelerator, 0–1 [0.7].", default=0.7)
+    provisioning = serializers.ChoiceField(
+        choices=(("pay_per_use", "pay per use"), ("always_on", "always on")),
+        default="pay_per_use",
+    )
+    revenue_per_request = number("USD of revenue per request, for the gross margin.")
+
+
+class EstimateRequestSerializer(StrictSerializer):
+    training = TrainingRequestSerializer(required=False)
+    inference = InferenceRequestSerializer(required=False)
+    energy_profile = serializers.SlugField(
+        required=False, help_text="Catalogue slug [world-average-grid-industry-pue]."
+    )
+    pue = number("Overrides the energy profile's PUE.")
+    kg_co2e_per_kwh = number("Overrides the energy profile's grid intensity.")
+    electricity_price_per_kwh = number("USD per kWh; overrides the energy profile.")
+
+    def validate(self, attrs):
+        if not attrs.get("training") and not attrs.get("inference"):
+            raise serializers.ValidationError("Give a training section, an inference section or both.")
+        return attrs
+
+
+# Responses: read from the engine's result dataclasses by attribute.
+
+
+class ThresholdResultSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    flop = serializers.FloatField()
+    exceeded = serializers.BooleanField()
+
+
+class TrainingResultSerializer(serializers.Serializer):
+    flop = serializers.FloatField(allow_null=True)
+    petaflop_s_days = serializers.FloatField(allow_null=True)
+    accelerator_hours = serializers.FloatField()
+    wall_clock_hours = serializers.FloatField()
+    price_per_accelerator_hour = serializers.FloatField(allow_null=True)
+    cost = serializers.DecimalField(max_digits=20, decimal_places=2, allow_null=True)
+    energy_kwh = serializers.FloatField(allow_null=True)
+    emissions_kg_co2e = serializers.FloatField(allow_null=True)
+    thresholds = ThresholdResultSerializer(many=True)
+    assumptions = serializers.ListField(child=serializers.CharField())
+
+
+class PerRequestSerializer(serializers.Serializer):
+    flop = serializers.FloatField(allow_null=True)
+    accelerator_seconds = serializers.FloatField()
+    latency_seconds = serializers.FloatField()
+    latency_method = serializers.CharField()
+    cost = serializers.DecimalField(max_digits=20, decimal_places=2)
+    cost_per_1000 = serializers.DecimalField(max_digits=20, decimal_places=2)
+    energy_kwh = serializers.FloatField(allow_null=True)
+
+
+class MonthSerializer(serializers.Serializer):
+    month = serializers.IntegerField()
+    requests = serializers.FloatField()
+    accelerator_hours = serializers.FloatField()
+    cost = serializers.DecimalField(max_digits=20, decimal_places=2)
+    energy_kwh = serializers.FloatField(allow_null=True)
+
+
+class InferenceTotalSerializer(serializers.Serializer):
+    requests = serializers.FloatField()
+    accelerator_hours = serializers.FloatField()
+    cost = serializers.DecimalField(max_digits=20, decimal_places=2)
+    pay_per_use_cost = serializers.DecimalField(max_digits=20, decimal_places=2)
+    always_on_cost = serializers.DecimalField(max_digits=20, decimal_places=2)
+    energy_kwh = serializers.FloatField(allow_null=True)
+    emissions_kg_co2e = serializers.FloatField(allow_null=True)
+
+
+class InferenceResultSerializer(serializers.Serializer):
+    per_request = PerRequestSerializer()
+    monthly = MonthSerializer(many=True)
+    total = InferenceTotalSerializer()
+    peak_accelerators = serializers.IntegerField()
+    peak_requests_per_second = serializers.FloatField()
+    peak_concurrent_requests = serializers.FloatField()
+    gross_margin = serializers.FloatField(allow_null=True)
+    revenue_total = serializers.DecimalField(max_digits=20, decimal_places=2, allow_null=True)
+    assumptions = serializers.ListField(child=serializers.CharField())
+
+
+class CumulativeMonthSerializer(serializers.Serializer):
+    month = serializers.IntegerField()
+    training_accelerator_hours = serializers.FloatField()
+    inference_accelerator_hours = serializers.FloatField()
+    training_cost = serializers.DecimalField(max_digits=20, decimal_places=2)
+    inference_cost = serializers.DecimalField(max_digits=20, decimal_places=2)
+    training_energy_kwh = serializers.FloatField(allow_null=True)
+    inference_energy_kwh = serializers.FloatField(allow_null=True)
+
+
+class ComparisonResultSerializer(serializers.Serializer):
+    break_even_months = serializers.FloatField(allow_null=True)
+    break_even_months_cost = serializers.FloatField(allow_null=True)
+    break_even_months_energy = serializers.FloatField(allow_null=True)
+    within_horizon = serializers.BooleanField(allow_null=True)
+    training_share = serializers.FloatField(allow_null=True)
+    training_share_cost = serializers.FloatField(allow_null=True)
+    inference_share = serializers.FloatField(allow_null=True)
+    cumulative = CumulativeMonthSerializer(many=True)
+
+
+class EstimateResponseSerializer(serializers.Serializer):
+    currency = serializers.CharField()
+    training = TrainingResultSerializer(allow_null=True)
+    inference = InferenceResultSerializer(allow_null=True)
+    comparison = ComparisonResultSerializer(allow_null=True)
+    engine_version = serializers.CharField()
+
+
+class SourceSerializer(serializers.Serializer):
+    evidence = serializers.CharField()
+    source = serializers.CharField()
+    as_of = serializers.DateField()
+    notes = serializers.CharField()
+
+
+class SourcesField(serializers.ListField):
+    """The sources behind a catalogue row's figures, as a list (one entry per source)."""
+
+    child = SourceSerializer()
+
+    def __init__(self, **kwargs):
+        super().__init__(source="*", read_only=True, **kwargs)
+
+    def to_representation(self, instance):
+        return [SourceSerializer(instance).data]
+
+
+class PriceOfferSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    provider = serializers.CharField()
+    region = serializers.CharField()
+    description = serializers.CharField()
+    price_per_accelerator_hour = serializers.DecimalField(
+        max_digits=12, decimal_places=4, allow_null=True
+    )
+    purchase_price = serializers.DecimalField(max_digits=14, decimal_places=2, allow_null=True)
+    lifetime_years = serializers.FloatField(allow_null=True)
+    currency = serializers.CharField()
+    evidence = serializers.CharField()
+    source = serializers.CharField()
+    as_of = serializers.DateField()
+
+
+class PeakTflopsSerializer(serializers.Serializer):
+    fp32 = serializers.FloatField(allow_null=True)
+    tf32 = serializers.FloatField(allow_null=True)
+    bf16 = serializers.FloatField(allow_null=True)
+    fp16 = serializers.FloatField(allow_null=True)
+    fp8 = serializers.FloatField(allow_null=True)
+    int8 = serializers.FloatField(allow_null=True)
+
+
+class AcceleratorSerializer(serializers.Serializer):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    vendor = serializers.CharField()
+    year = serializers.IntegerField()
+    memory_gb = serializers.FloatField()
+    memory_bandwidth_tbps = serializers.FloatField()
+    power_watts = serializers.FloatField(allow_null=True)
+    peak_tflops = PeakTflopsSerializer(source="peak_tflops_by_precision")
+    sources = SourcesField()
+    price_offers = PriceOfferSerializer(many=True)
+
+
+class ThresholdSerializer(serializers.Serializer):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    jurisdiction = serializers.CharField()
+    flop = serializers.FloatField()
+    status = serializers.CharField()
+    sources = SourcesField()
+
+
+class EnergyProfileSerializer(serializers.Serializer):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    pue = serializers.FloatField()
+    kg_co2e_per_kwh = serializers.FloatField()
+    electricity_price_per_kwh = serializers.DecimalField(
+        max_digits=8, decimal_places=4, allow_null=True
+    )
+    currency = serializers.CharField()
+    sources = SourcesField()

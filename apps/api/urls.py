@@ -1,0 +1,19 @@
+"""Routes of the API, version 1, and its OpenAPI schema and docs."""
+
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.routers import SimpleRouter
+
+from apps.api import views
+
+router = SimpleRouter()
+router.register("accelerators", views.AcceleratorViewSet, basename="accelerator")
+router.register("thresholds", views.ThresholdViewSet, basename="threshold")
+router.register("energy-profiles", views.EnergyProfileViewSet, basename="energy-profile")
+
+urlpatterns = [
+    path("v1/estimate/", views.estimate_view, name="estimate"),
+    path("v1/", include(router.urls)),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+]

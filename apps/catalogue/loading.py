@@ -1,0 +1,107 @@
+"""Load the catalogue figures shipped in apps/catalogue/data/catalogue.json into the database."""
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.db import transaction
+
+from apps.catalogue.models import Accelerator, ComputeThreshold, EnergyProfile, PriceOffer
+
+CATALOGUE_FILE = Path(__file__).resolve().parent / "data" / "catalogue.json"
+SOURCE_KEYS = ("evidence", "source", "as_of", "notes")
+
+
+@dataclass
+class LoadReport:
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.created} created, {self.updated} updated, {self.unchanged} kept as they were"
+
+
+def _sourced(row: dict) -> dict:
+    return {key: row.get(key, "") for key in SOURCE_KEYS}
+
+
+def _upsert(model, lookup: dict, values: dict, *, overwrite: bool, report: LoadReport):
+    instance = model.objects.filter(**lookup).first()
+    if instance is None:
+        instance = model(**lookup, **values)
+        instance.full_clean()
+        instance.save()
+        report.created += 1
+    elif overwrite:
+        for field, value in values.items():
+            setattr(instance, field, value)
+        instance.full_clean()
+        instance.save()
+        report.updated += 1
+    else:
+        report.unchanged += 1
+    return instance
+
+
+@transaction.atomic
+def catalogue_load(*, path: Path = CATALOGUE_FILE, overwrite: bool = False) -> LoadReport:
+    """Create the rows that are missing; with overwrite, also reset existing rows to the file.
+
+    Without overwrite a second load keeps what catalogue editors changed in the admin.
+    """
+    data = json.loads(path.read_text(encoding="utf-8"))
+    report = LoadReport()
+    accelerators = {}
+    for row in data["accelerators"]:
+        values = {
+            "vendor": row["vendor"],
+            "name": row["name"],
+            "year": row["year"],
+            "memory_gb": row["memory_gb"],
+            "memory_bandwidth_tbps": row["memory_bandwidth_tbps"],
+            "power_watts": row["power_watts"],
+            **{f"peak_tflops_{p}": value for p, value in row["peak_tflops"].items()},
+            **_sourced(row),
+        }
+        accelerators[row["slug"]] = _upsert(
+            Accelerator, {"slug": row["slug"]}, values, overwrite=overwrite, report=report
+        )
+    for row in data["price_offers"]:
+        lookup = {
+            "accelerator": accelerators[row["accelerator"]],
+            "kind": row["kind"],
+            "provider": row["provider"],
+            "region": row.get("region", ""),
+            "description": row.get("description", ""),
+        }
+        values = {
+            "price_per_accelerator_hour": row.get("price_per_accelerator_hour"),
+            "purchase_price": row.get("purchase_price"),
+            "lifetime_years": row.get("lifetime_years"),
+            "currency": row.get("currency", "USD"),
+            **_sourced(row),
+        }
+        _upsert(PriceOffer, lookup, values, overwrite=overwrite, report=report)
+    for row in data["energy_profiles"]:
+        values = {
+            key: row[key]
+            for key in ("name", "pue", "kg_co2e_per_kwh", "electricity_price_per_kwh", "currency")
+        }
+        _upsert(
+            EnergyProfile,
+            {"slug": row["slug"]},
+            {**values, **_sourced(row)},
+            overwrite=overwrite,
+            report=report,
+        )
+    for row in data["thresholds"]:
+        values = {key: row[key] for key in ("name", "jurisdiction", "flop", "status")}
+        _upsert(
+            ComputeThreshold,
+            {"slug": row["slug"]},
+            {**values, **_sourced(row)},
+            overwrite=overwrite,
+            report=report,
+        )
+    return report

@@ -1,0 +1,184 @@
+"""Catalogue rows; every figure carries its source, evidence tag and as-of date."""
+
+from decimal import Decimal
+
+from django.core.validators import MinValueValidator
+from django.db import models
+
+PRECISIONS = ("fp32", "tf32", "bf16", "fp16", "fp8", "int8")
+
+
+class Evidence(models.TextChoices):
+    PRIMARY = "P", "Primary (vendor, paper, legal text)"
+    SECONDARY = "S", "Secondary (third party quoting a primary)"
+    DERIVED = "D", "Derived by arithmetic from sourced figures"
+    UNVERIFIED = "U", "Unverified or conflicting"
+
+
+class Sourced(models.Model):
+    """Where the figures of a row come from."""
+
+    evidence = models.CharField(max_length=1, choices=Evidence, default=Evidence.SECONDARY)
+    source = models.TextField(help_text="The document the figures were taken from.")
+    as_of = models.DateField(help_text="Date of the source, or of the figures it gives.")
+    notes = models.TextField(blank=True, help_text="Conversions, conflicts, empty fields and why.")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        abstract = True
+
+
+def _tflops_field(precision: str) -> models.FloatField:
+    return models.FloatField(
+        f"dense peak {precision.upper()} (TFLOP/s)",
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0.001)],
+        help_text="Dense (no structured sparsity); empty where the format is unsupported.",
+    )
+
+
+class AcceleratorQuerySet(models.QuerySet):
+    def with_offers(self) -> "AcceleratorQuerySet":
+        return self.prefetch_related("price_offers")
+
+
+class Accelerator(Sourced):
+    slug = models.SlugField(unique=True, help_text="e.g. nvidia-h100-sxm")
+    vendor = models.CharField(max_length=40)
+    name = models.CharField(max_length=80)
+    year = models.PositiveSmallIntegerField()
+    memory_gb = models.FloatField("memory (GB)", validators=[MinValueValidator(0.001)])
+    memory_bandwidth_tbps = models.FloatField(
+        "memory bandwidth (TB/s)", validators=[MinValueValidator(0.001)]
+    )
+    power_watts = models.FloatField(
+        "maximum power (W)", null=True, blank=True, validators=[MinValueValidator(1)]
+    )
+    peak_tflops_fp32 = _tflops_field("fp32")
+    peak_tflops_tf32 = _tflops_field("tf32")
+    peak_tflops_bf16 = _tflops_field("bf16")
+    peak_tflops_fp16 = _tflops_field("fp16")
+    peak_tflops_fp8 = _tflops_field("fp8")
+    peak_tflops_int8 = _tflops_field("int8")
+
+    objects = AcceleratorQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["vendor", "name"]
+
+    def __str__(self) -> str:
+        return f"{self.vendor} {self.name}"
+
+    def peak_tflops(self, precision: str) -> float | None:
+        if precision not in PRECISIONS:
+            raise ValueError(f"Unknown precision {precision!r}")
+        return getattr(self, f"peak_tflops_{precision}")
+
+    @property
+    def peak_tflops_by_precision(self) -> dict[str, float | None]:
+        return {precision: self.peak_tflops(precision) for precision in PRECISIONS}
+
+    @property
+    def supported_precisions(self) -> list[str]:
+        return [p for p in PRECISIONS if self.peak_tflops(p) is not None]
+
+
+class PriceOffer(Sourced):
+    class Kind(models.TextChoices):
+        RENT = "rent", "Rent per accelerator-hour"
+        PURCHASE = "purchase", "Purchase"
+
+    accelerator = models.ForeignKey(
+        Accelerator, on_delete=models.CASCADE, related_name="price_offers"
+    )
+    kind = models.CharField(max_length=10, choices=Kind)
+    provider = models.CharField(max_length=80)
+    region = models.CharField(max_length=40, blank=True)
+    description = models.CharField(max_length=200, blank=True)
+    price_per_accelerator_hour = models.DecimalField(
+        "price per accelerator-hour",
+        max_digits=12,
+        decimal_places=4,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("0"))],
+    )
+    purchase_price = models.DecimalField(
+        "purchase price per accelerator",
+        max_digits=14,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("0"))],
+    )
+    lifetime_years = models.FloatField(
+        "depreciation lifetime (years)", null=True, blank=True, validators=[MinValueValidator(0.1)]
+    )
+    currency = models.CharField(max_length=3, default="USD")
+
+    class Meta:
+        ordering = ["accelerator", "kind", "price_per_accelerator_hour", "purchase_price"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    models.Q(kind="rent", price_per_accelerator_hour__isnull=False)
+                    | models.Q(kind="purchase", purchase_price__isnull=False)
+                ),
+                name="price_offer_has_its_price",
+            )
+        ]
+
+    def __str__(self) -> str:
+        price = (
+            f"{self.price_per_accelerator_hour}/h"
+            if self.kind == self.Kind.RENT
+            else f"{self.purchase_price}"
+        )
+        return f"{self.accelerator} — {self.provider} {self.region} {price} {self.currency}"
+
+
+class EnergyProfile(Sourced):
+    slug = models.SlugField(unique=True)
+    name = models.CharField(max_length=120)
+    pue = models.FloatField("PUE", validators=[MinValueValidator(1.0)])
+    kg_co2e_per_kwh = models.FloatField(
+        "grid intensity (kg CO2e/kWh)", validators=[MinValueValidator(0.0)]
+    )
+    electricity_price_per_kwh = models.DecimalField(
+        "electricity price per kWh",
+        max_digits=8,
+        decimal_places=4,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("0"))],
+    )
+    currency = models.CharField(max_length=3, default="USD")
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.CheckConstraint(condition=models.Q(pue__gte=1), name="pue_at_least_1")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ComputeThreshold(Sourced):
+    class Status(models.TextChoices):
+        IN_FORCE = "in_force", "In force"
+        SIGNED = "signed", "Signed into law"
+        REVOKED = "revoked", "Revoked"
+        VETOED = "vetoed", "Vetoed"
+        PROPOSED = "proposed", "Proposed"
+
+    slug = models.SlugField(unique=True)
+    name = models.CharField(max_length=160)
+    jurisdiction = models.CharField(max_length=80)
+    flop = models.FloatField("training compute threshold (FLOP)", validators=[MinValueValidator(1)])
+    status = models.CharField(max_length=10, choices=Status)
+
+    class Meta:
+        ordering = ["flop", "name"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.flop:.0e} FLOP)"

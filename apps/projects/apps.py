@@ -1,0 +1,14 @@
+"""Projects (workplans) and their scenarios, and the roles of the people who use them."""
+
+from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+
+
+class ProjectsConfig(AppConfig):
+    name = "apps.projects"
+    verbose_name = "Projects and scenarios"
+
+    def ready(self) -> None:
+        from apps.projects.roles import ensure_roles
+
+        post_migrate.connect(ensure_roles, sender=self)

@@ -1,0 +1,13 @@
+"""Top-level routes."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+from apps.catalogue import views as catalogue_views
+
+urlpatterns = [
+    path("", catalogue_views.home, name="home"),
+    path("catalogue/", catalogue_views.accelerator_list, name="accelerator-list"),
+    path("api/", include(("apps.api.urls", "api"), namespace="api")),
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,22 @@
+"""Suite-wide rules: in CI (CI=true) a skipped test is a failure, and the database is PostgreSQL."""
+
+import os
+
+import pytest
+
+IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if IN_CI and not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
+        pytest.exit("CI must run the suite on PostgreSQL: set DATABASE_URL.", returncode=3)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if IN_CI and report.skipped and not hasattr(report, "wasxfail"):
+        report.outcome = "failed"
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.longrepr = f"Skipped in CI, which counts as a failure: {reason}"

@@ -1,0 +1,37 @@
+"""Test data builders shared by the integration tests."""
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+
+from apps.projects.models import Project, Scenario
+from apps.projects.roles import MANAGER
+
+SEED_000_TRAINING = {"method": "accelerator_hours", "accelerator_hours": 200,
+                     "accelerator": "nvidia-h100-sxm"}
+
+
+def seed_000_inference(requests_per_month: float, **extra) -> dict:
+    return {
+        "method": "accelerator_seconds",
+        "accelerator_seconds_per_request": 2,
+        "accelerator": "nvidia-h100-sxm",
+        "requests_per_month": requests_per_month,
+        **extra,
+    }
+
+
+def make_manager(username: str = "manager", password: str = "a-long-test-password"):
+    user = get_user_model().objects.create_user(username, password=password)
+    user.groups.add(Group.objects.get_or_create(name=MANAGER)[0])
+    return user
+
+
+def make_project(owner, title: str = "A project", **fields) -> Project:
+    return Project.objects.create(owner=owner, title=title, **fields)
+
+
+def make_scenario(project: Project, name: str = "Pilot", **fields) -> Scenario:
+    fields.setdefault(
+        "inputs", {"training": SEED_000_TRAINING, "inference": seed_000_inference(15_000)}
+    )
+    return Scenario.objects.create(project=project, name=name, **fields)

@@ -1,0 +1,104 @@
+"""The shipped catalogue: real figures, dense only, every row sourced and dated, edits kept."""
+
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import Group
+from django.core.management import call_command
+
+from apps.catalogue.loading import catalogue_load
+from apps.catalogue.models import Accelerator, ComputeThreshold, EnergyProfile, PriceOffer
+from apps.projects.roles import CATALOGUE_EDITOR
+
+pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_catalogue_holds_at_least_15_accelerators_from_the_five_vendors():
+    assert Accelerator.objects.count() >= 15
+    vendors = set(Accelerator.objects.values_list("vendor", flat=True))
+    assert {"NVIDIA", "AMD", "Google", "Intel", "AWS"} <= vendors
+
+
+@pytest.mark.parametrize(
+    ("slug", "precision", "dense_tflops"),
+    [
+        ("nvidia-h100-sxm", "bf16", 989.4),  # datasheet 1,979 "with sparsity" / 2
+        ("nvidia-h100-sxm", "fp8", 1978.9),
+        ("nvidia-a100-sxm-80gb", "bf16", 312),  # 624 sparse / 2
+        ("amd-mi300x", "bf16", 1307.4),  # ROCm dense matrix figure
+        ("google-tpu-v5e", "bf16", 197),
+        ("intel-gaudi-3", "bf16", 1835),
+        ("aws-trainium2", "bf16", 667),  # dense; 2,563 is the sparse FP8
+    ],
+)
+def test_peak_figures_are_dense_not_sparse(slug, precision, dense_tflops):
+    assert Accelerator.objects.get(slug=slug).peak_tflops(precision) == pytest.approx(dense_tflops)
+
+
+def test_unsupported_formats_are_empty_not_zero():
+    v100 = Accelerator.objects.get(slug="nvidia-v100-sxm2")
+    assert v100.peak_tflops("bf16") is None  # Volta tensor cores have no BF16
+    assert "bf16" not in v100.supported_precisions
+
+
+def test_every_row_carries_a_source_and_an_as_of_date():
+    for model in (Accelerator, PriceOffer, EnergyProfile, ComputeThreshold):
+        for row in model.objects.all():
+            assert row.source.strip(), f"{model.__name__} {row} has no source"
+            assert row.as_of is not None
+            assert row.evidence in {"P", "S", "D", "U"}
+
+
+def test_thresholds_include_the_eu_ai_act_line_at_1e25_flop():
+    eu = ComputeThreshold.objects.get(slug="eu-ai-act-art-51")
+    assert eu.flop == 1e25
+    assert eu.status == ComputeThreshold.Status.IN_FORCE
+
+
+def test_price_offers_are_rentals_per_hour_or_purchases():
+    h100 = Accelerator.objects.get(slug="nvidia-h100-sxm")
+    rents = h100.price_offers.filter(kind="rent")
+    assert rents.count() >= 3
+    assert all(o.price_per_accelerator_hour > 0 for o in rents)
+    assert h100.price_offers.filter(kind="purchase", purchase_price__gt=0).exists()
+
+
+def test_a_second_load_keeps_what_a_catalogue_editor_changed():
+    h100 = Accelerator.objects.get(slug="nvidia-h100-sxm")
+    h100.power_watts = 650
+    h100.save(update_fields=["power_watts"])
+    report = catalogue_load()
+    assert report.created == 0
+    h100.refresh_from_db()
+    assert h100.power_watts == 650
+    catalogue_load(overwrite=True)
+    h100.refresh_from_db()
+    assert h100.power_watts == 700
+
+
+def test_load_catalogue_command_reports_what_it_did(capsys):
+    call_command("load_catalogue")
+    assert "0 created" in capsys.readouterr().out
+
+
+def test_catalogue_editors_may_change_every_catalogue_model():
+    editors = Group.objects.get(name=CATALOGUE_EDITOR)
+    codenames = set(editors.permissions.values_list("codename", flat=True))
+    for model in ("accelerator", "priceoffer", "energyprofile", "computethreshold"):
+        assert {f"add_{model}", f"change_{model}", f"delete_{model}"} <= codenames
+
+
+def test_catalogue_page_lists_accelerators_with_sources(client):
+    response = client.get("/catalogue/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "H100 SXM" in html and "989.4" in html
+    assert "Source, as of" in html
+
+
+def test_the_application_never_reads_the_shared_folder_at_run_time():
+    for folder in ("apps", "config", "templates"):
+        for path in (ROOT / folder).rglob("*"):
+            if path.is_file() and path.suffix in {".py", ".html", ".json"}:
+                assert "../shared" not in path.read_text(encoding="utf-8"), path

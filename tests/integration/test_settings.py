@@ -1,0 +1,100 @@
+"""Settings from the environment: production values pass `check --deploy`, unsafe ones refuse."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from tests.conftest import IN_CI
+
+ROOT = Path(__file__).resolve().parents[2]
+PRODUCTION_ENV = {
+    "COMPUTE_PLANNER_ENV": "production",
+    "DJANGO_SECRET_KEY": "x7#kq2!v9Lm4@pZr8Tn1&wE5yU3oI6aS0dF2gH4jK7lQ9zX1cV5bN8mR3tY6uP0",
+    "DJANGO_ALLOWED_HOSTS": "planner.example.org",
+    "DATABASE_URL": "postgres://planner:secret@db:5432/planner",
+    "REDIS_URL": "redis://redis:6379/1",
+    "CELERY_BROKER_URL": "redis://redis:6379/0",
+}
+
+
+def manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_"))}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_check_deploy_reports_nothing_with_production_values():
+    result = manage("check", "--deploy", "--fail-level", "WARNING", env=PRODUCTION_ENV)
+    assert result.returncode == 0, result.stderr + result.stdout
+    assert "System check identified no issues (0 silenced)." in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"DJANGO_SECRET_KEY": "short"}, "DJANGO_SECRET_KEY must be at least 50"),
+        ({"DJANGO_ALLOWED_HOSTS": ""}, "DJANGO_ALLOWED_HOSTS is required"),
+        ({"DATABASE_URL": "sqlite:///x.sqlite3"}, "needs DATABASE_URL pointing at PostgreSQL"),
+        ({"DJANGO_DEBUG": "true"}, "DJANGO_DEBUG must be off"),
+        ({"DJANGO_DEBUG": "maybe"}, "DJANGO_DEBUG must be true or false"),
+    ],
+)
+def test_production_refuses_to_start_with_an_unsafe_setting(change, message):
+    result = manage("check", env={**PRODUCTION_ENV, **change})
+    assert result.returncode != 0
+    assert message in result.stderr
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    env = {k: v for k, v in PRODUCTION_ENV.items() if k != "DJANGO_SECRET_KEY"}
+    result = manage("check", env=env)
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY is required" in result.stderr
+
+
+def test_default_database_is_a_sqlite_file_in_the_data_folder():
+    result = manage(
+        "shell", "-c", "from django.conf import settings; print(settings.DATABASES['default'])",
+        env={"COMPUTE_PLANNER_ENV": "local"},
+    )
+    assert result.returncode == 0, result.stderr
+    assert "django.db.backends.sqlite3" in result.stdout
+    assert "compute-planner.sqlite3" in result.stdout
+
+
+@pytest.mark.django_db
+def test_ci_runs_the_suite_on_postgresql():
+    if IN_CI:
+        assert connection.vendor == "postgresql"
+    else:
+        expected = "postgresql" if "postgres" in os.environ.get("DATABASE_URL", "") else "sqlite"
+        assert connection.vendor == expected
+
+
+def test_tasks_run_in_process_without_a_broker_and_on_the_broker_when_one_is_set():
+    assert settings.CELERY_TASK_ALWAYS_EAGER is (not os.environ.get("CELERY_BROKER_URL"))
+    if IN_CI:
+        assert settings.CELERY_BROKER_URL.startswith("redis://")
+        assert settings.CACHES["default"]["BACKEND"].endswith("RedisCache")
+
+
+@pytest.mark.redis
+def test_the_configured_broker_answers():
+    if not settings.CELERY_BROKER_URL:
+        pytest.skip("no CELERY_BROKER_URL: tasks run in-process")
+    from config.celery import app
+
+    with app.connection_for_write() as conn:
+        conn.ensure_connection(max_retries=2)
+        assert conn.connected
