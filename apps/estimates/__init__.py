@@ -1,0 +1,51 @@
+"""The estimate engine: training and inference compute, cost and energy (Python and NumPy)."""
+
+from apps.estimates.engine import ENGINE_VERSION, estimate, evaluate
+from apps.estimates.inputs import (
+    EnergyProfile,
+    EstimateInput,
+    EstimateInputError,
+    Hardware,
+    InferenceInput,
+    Pricing,
+    Threshold,
+    TrainingInput,
+    validate,
+)
+from apps.estimates.results import (
+    ComparisonResult,
+    CumulativeMonth,
+    EstimateResult,
+    Figures,
+    InferenceResult,
+    InferenceTotal,
+    Month,
+    PerRequest,
+    ThresholdResult,
+    TrainingResult,
+)
+
+__all__ = [
+    "ENGINE_VERSION",
+    "ComparisonResult",
+    "CumulativeMonth",
+    "EnergyProfile",
+    "EstimateInput",
+    "EstimateInputError",
+    "EstimateResult",
+    "Figures",
+    "Hardware",
+    "InferenceInput",
+    "InferenceResult",
+    "InferenceTotal",
+    "Month",
+    "PerRequest",
+    "Pricing",
+    "Threshold",
+    "ThresholdResult",
+    "TrainingInput",
+    "TrainingResult",
+    "estimate",
+    "evaluate",
+    "validate",
+]

@@ -1,0 +1,374 @@
+"""The estimate engine: `evaluate` for sweeps (arrays) and `estimate` for one scenario (money)."""
+
+import math
+from dataclasses import fields, is_dataclass
+
+import numpy as np
+
+from apps.estimates import formulas as f
+from apps.estimates.formulas import Quantity
+from apps.estimates.inputs import (
+    EnergyProfile,
+    EstimateInput,
+    InferenceInput,
+    Pricing,
+    TrainingInput,
+    validate,
+)
+from apps.estimates.money import to_money
+from apps.estimates.results import (
+    ComparisonResult,
+    CumulativeMonth,
+    EstimateResult,
+    Figures,
+    InferenceResult,
+    InferenceTotal,
+    Month,
+    PerRequest,
+    ThresholdResult,
+    TrainingResult,
+)
+from apps.estimates.sections import (
+    NAN,
+    ComparisonFigures,
+    InferenceFigures,
+    TrainingFigures,
+    compute,
+    optional,
+)
+from apps.estimates.units import HOURS_PER_MONTH
+
+ENGINE_VERSION = "1.0.0"
+
+
+def _input_shape(inp: EstimateInput) -> tuple[int, ...]:
+    shapes = []
+
+    def visit(node: object) -> None:
+        for field in fields(node):
+            value = getattr(node, field.name)
+            if is_dataclass(value):
+                visit(value)
+            elif isinstance(value, tuple):
+                for item in value:
+                    visit(item)
+            elif isinstance(value, np.ndarray):
+                shapes.append(value.shape)
+
+    visit(inp)
+    try:
+        return np.broadcast_shapes(*shapes)
+    except ValueError as error:
+        raise ValueError(f"Array inputs do not broadcast together: {shapes}") from error
+
+
+def evaluate(inp: EstimateInput) -> Figures:
+    """Validate, then compute the headline figures; any numeric input may be an array.
+
+    Arrays broadcast against each other; every figure is a float when all inputs are scalars,
+    else an array of the broadcast shape (read-only where it does not vary). NaN marks figures
+    that cannot be computed; see `Figures`. No money rounding and no monthly series here.
+    """
+    validate(inp)
+    shape = _input_shape(inp)
+    training, inference, comparison = compute(inp)
+
+    def figure(section: object, name: str) -> Quantity:
+        value = NAN if section is None else getattr(section, name)
+        if shape == ():
+            return float(value)
+        if isinstance(value, np.ndarray) and value.shape == shape:
+            return value
+        return np.broadcast_to(np.asarray(value, dtype=np.float64), shape)
+
+    return Figures(
+        training_flop=figure(training, "flop"),
+        training_accelerator_hours=figure(training, "accelerator_hours"),
+        training_wall_clock_hours=figure(training, "wall_clock_hours"),
+        training_cost=figure(training, "cost"),
+        training_energy_kwh=figure(training, "energy_kwh"),
+        training_emissions_kg_co2e=figure(training, "emissions_kg_co2e"),
+        inference_accelerator_seconds_per_request=figure(inference, "accelerator_seconds"),
+        inference_latency_seconds=figure(inference, "latency_seconds"),
+        inference_total_requests=figure(inference, "total_requests"),
+        inference_accelerator_hours=figure(inference, "accelerator_hours"),
+        inference_cost=figure(inference, "cost"),
+        inference_energy_kwh=figure(inference, "energy_kwh"),
+        peak_accelerators=figure(inference, "peak_accelerators"),
+        cost_per_request=figure(inference, "cost_per_request"),
+        break_even_months=figure(comparison, "break_even_months"),
+        training_share=figure(comparison, "training_share"),
+    )
+
+
+def estimate(inp: EstimateInput) -> EstimateResult:
+    """Validate and estimate one scenario: figures, monthly series and money as Decimal.
+
+    Runs the same section computations as `evaluate`, on scalars; raises ValueError when an
+    input is an array (use `evaluate` for sweeps).
+    """
+    validate(inp)
+    if _input_shape(inp) != ():
+        raise ValueError("estimate() takes one scenario; use evaluate() for array inputs.")
+    training, inference, comparison = compute(inp)
+    # Inference to date after months 0, 1, …, M: one array call serves both series.
+    to_date = None if inference is None else _inference_to_date(inference)
+    return EstimateResult(
+        training=None if training is None else _training_result(inp, training),
+        inference=None if inference is None else _inference_result(inp, inference, to_date),
+        comparison=(
+            None
+            if comparison is None
+            else _comparison_result(training, inference, comparison, to_date)
+        ),
+        engine_version=ENGINE_VERSION,
+    )
+
+
+def _known(value: Quantity) -> float | None:
+    value = float(value)
+    return None if math.isnan(value) else value
+
+
+def _training_result(inp: EstimateInput, training: TrainingFigures) -> TrainingResult:
+    flop = _known(training.flop)
+    thresholds = (
+        ()
+        if flop is None
+        else tuple(
+            ThresholdResult(t.name, float(t.flop), bool(f.exceeds(flop, float(t.flop))))
+            for t in inp.thresholds
+        )
+    )
+    return TrainingResult(
+        flop=flop,
+        petaflop_s_days=None if flop is None else float(f.petaflop_s_days(flop)),
+        accelerator_hours=float(training.accelerator_hours),
+        wall_clock_hours=float(training.wall_clock_hours),
+        cost=to_money(training.cost),
+        price_per_accelerator_hour=float(training.price_per_accelerator_hour),
+        energy_kwh=_known(training.energy_kwh),
+        emissions_kg_co2e=_known(training.emissions_kg_co2e),
+        thresholds=thresholds,
+        assumptions=_training_assumptions(inp.training, inp.energy, flop is not None),
+    )
+
+
+type ToDate = tuple[np.ndarray, np.ndarray, np.ndarray | None]
+
+
+def _inference_to_date(inference: InferenceFigures) -> ToDate:
+    """Cumulative inference accelerator-hours, cost and energy after months 0, 1, …, M."""
+    months = np.arange(int(inference.months) + 1.0)
+    requests = f.total_requests(inference.requests_per_month, inference.monthly_growth, months)
+    hours = f.monthly_accelerator_hours(requests, inference.accelerator_seconds)
+    if inference.always_on:
+        cost = f.cost(
+            f.always_on_accelerator_hours(inference.peak_accelerators, months),
+            inference.provisioned_price_per_accelerator_hour,
+        )
+    else:
+        cost = f.cost(hours, inference.price_per_accelerator_hour)
+    return hours, cost, _energy(inference, hours)
+
+
+def _energy(inference: InferenceFigures, accelerator_hours: Quantity) -> Quantity | None:
+    if inference.power_watts is None:
+        return None
+    return f.energy_kwh(accelerator_hours, inference.power_watts, inference.pue)
+
+
+def _months(inference: InferenceFigures, to_date: ToDate) -> tuple[Month, ...]:
+    months = np.arange(1, int(inference.months) + 1, dtype=np.float64)
+    requests = f.requests_in_month(inference.requests_per_month, inference.monthly_growth, months)
+    hours = f.monthly_accelerator_hours(requests, inference.accelerator_seconds)
+    if inference.always_on:
+        monthly_bill = f.cost(
+            f.always_on_accelerator_hours(inference.peak_accelerators, 1.0),
+            inference.provisioned_price_per_accelerator_hour,
+        )
+        cost = np.full_like(months, monthly_bill)
+    else:
+        cost = f.cost(hours, inference.price_per_accelerator_hour)
+    energy = _energy(inference, hours)
+    hours_to_date, cost_to_date, _ = to_date
+    return tuple(
+        Month(
+            month=index + 1,
+            requests=float(requests[index]),
+            accelerator_hours=float(hours[index]),
+            cost=to_money(cost[index]),
+            energy_kwh=None if energy is None else float(energy[index]),
+            cumulative_accelerator_hours=float(hours_to_date[index + 1]),
+            cumulative_cost=to_money(cost_to_date[index + 1]),
+        )
+        for index in range(len(months))
+    )
+
+
+def _inference_result(
+    inp: EstimateInput, inference: InferenceFigures, to_date: ToDate
+) -> InferenceResult:
+    seconds = inference.accelerator_seconds
+    request_energy = _energy(inference, f.monthly_accelerator_hours(1.0, seconds))
+    revenue = optional(inp.inference.revenue_per_request)
+    return InferenceResult(
+        per_request=PerRequest(
+            flop=_known(inference.flop_per_request),
+            accelerator_seconds=float(seconds),
+            latency_seconds=float(inference.latency_seconds),
+            latency_method=inference.latency_method,
+            cost=to_money(inference.cost_per_request),
+            cost_per_1000=to_money(1000 * inference.cost_per_request),
+            energy_kwh=None if request_energy is None else float(request_energy),
+        ),
+        monthly=_months(inference, to_date),
+        total=InferenceTotal(
+            requests=float(inference.total_requests),
+            accelerator_hours=float(inference.accelerator_hours),
+            cost=to_money(inference.cost),
+            pay_per_use_cost=to_money(inference.pay_per_use_cost),
+            always_on_cost=to_money(inference.always_on_cost),
+            energy_kwh=_known(inference.energy_kwh),
+            emissions_kg_co2e=_known(inference.emissions_kg_co2e),
+        ),
+        peak_accelerators=int(inference.peak_accelerators),
+        peak_requests_per_second=float(inference.peak_requests_per_second),
+        peak_concurrent_requests=float(inference.peak_concurrent_requests),
+        gross_margin=None
+        if revenue is None
+        else _known(f.gross_margin(revenue, inference.cost_per_request)),
+        revenue_total=None if revenue is None else to_money(revenue * inference.total_requests),
+        assumptions=_inference_assumptions(inp.inference, inp.energy, inference),
+    )
+
+
+def _comparison_result(
+    training: TrainingFigures,
+    inference: InferenceFigures,
+    comparison: ComparisonFigures,
+    to_date: ToDate,
+) -> ComparisonResult:
+    hours, cost, energy = to_date
+    training_cost = to_money(training.cost)
+    training_energy = _known(training.energy_kwh)
+    break_even = _known(comparison.break_even_months)
+    share = _known(comparison.training_share)
+    return ComparisonResult(
+        break_even_months=break_even,
+        break_even_months_cost=_known(comparison.break_even_months_cost),
+        break_even_months_energy=_known(comparison.break_even_months_energy),
+        within_horizon=break_even is not None and break_even <= inference.months,
+        training_share=share,
+        training_share_cost=_known(comparison.training_share_cost),
+        inference_share=None if share is None else 1.0 - share,
+        cumulative=tuple(
+            CumulativeMonth(
+                month=month,
+                training_accelerator_hours=float(training.accelerator_hours),
+                inference_accelerator_hours=float(hours[month]),
+                training_cost=training_cost,
+                inference_cost=to_money(cost[month]),
+                training_energy_kwh=training_energy,
+                inference_energy_kwh=None if energy is None else float(energy[month]),
+            )
+            for month in range(len(hours))
+        ),
+    )
+
+
+def _g(value: object) -> str:
+    return f"{float(value):,.6g}"
+
+
+def _training_assumptions(
+    training: TrainingInput, energy: EnergyProfile, flop_known: bool
+) -> tuple[str, ...]:
+    notes = []
+    if training.method == "parameters_tokens":
+        notes.append(
+            f"FLOP = {_g(training.flop_per_parameter_token)} × parameters × tokens × "
+            f"{_g(training.runs)} run(s)."
+        )
+    elif training.method == "total_flop":
+        notes.append("Total FLOP given directly.")
+    else:
+        notes.append("Accelerator-hours given directly.")
+    efficiency = f"MFU {_g(training.mfu)} × goodput {_g(training.goodput)}"
+    if training.method != "accelerator_hours":
+        notes.append(f"Accelerator-hours = FLOP ÷ (peak FLOP/s × {efficiency}) ÷ 3,600.")
+    elif flop_known:
+        notes.append(f"FLOP = accelerator-hours × 3,600 × peak FLOP/s × {efficiency}.")
+    else:
+        notes.append("FLOP and thresholds not computed: no accelerator was chosen.")
+    notes.append(
+        f"Wall-clock = accelerator-hours ÷ {_g(training.accelerator_count)} accelerator(s) "
+        "working in parallel."
+    )
+    power = None if training.hardware is None else training.hardware.power_watts
+    return (*notes, *_pricing_assumptions(training.pricing, energy, power))
+
+
+def _inference_assumptions(
+    inference: InferenceInput, energy: EnergyProfile, figures: InferenceFigures
+) -> tuple[str, ...]:
+    notes = []
+    if inference.method == "tokens":
+        notes.append(
+            "FLOP per request = 2 × active parameters × (input + output tokens); "
+            f"accelerator-seconds = FLOP ÷ (peak FLOP/s × utilisation {_g(inference.utilization)})."
+        )
+    else:
+        notes.append("Accelerator-seconds per request given directly.")
+    notes.append(
+        {
+            "given": "Latency given.",
+            "roofline": "Latency: roofline estimate at batch 1 (prefill limited by compute, "
+            "each output token by reading the weights from memory); excludes queueing and network.",
+            "accelerator_seconds": "Latency taken as the accelerator-seconds per request "
+            "(no bandwidth or token figures for a roofline estimate).",
+        }[figures.latency_method]
+    )
+    notes.append(
+        f"Demand: {_g(inference.requests_per_month)} requests in month 1, growing "
+        f"{float(inference.monthly_growth):+.2%} a month, over {int(inference.months)} months; "
+        f"month = {_g(HOURS_PER_MONTH)} hours."
+    )
+    notes.append(
+        "Accelerators at peak (Little's law) = peak arrival rate × accelerator-seconds ÷ target "
+        f"utilisation {_g(inference.target_utilization)}, peak-to-average "
+        f"{_g(inference.peak_to_average)}."
+    )
+    notes.append(
+        "Cost: always-on, accelerators at peak paid every hour of the horizon."
+        if figures.always_on
+        else "Cost: pay-per-use, busy accelerator-hours × price."
+    )
+    power = None if inference.hardware is None else inference.hardware.power_watts
+    notes.extend(_pricing_assumptions(inference.pricing, energy, power))
+    if power is not None:
+        notes.append("Energy counts busy accelerator-hours only; idle capacity is not included.")
+    return tuple(notes)
+
+
+def _pricing_assumptions(
+    pricing: Pricing, energy: EnergyProfile, power_watts: object | None
+) -> tuple[str, ...]:
+    notes = []
+    if pricing.mode == "rent":
+        notes.append(f"Rented at {_g(pricing.price_per_accelerator_hour)} per accelerator-hour.")
+    else:
+        notes.append(
+            f"Owned: purchase price written off over {_g(pricing.lifetime_years)} years, busy "
+            f"{float(pricing.utilization_of_owned):.0%} of the time; excludes financing, staff "
+            "and buildings."
+        )
+        if power_watts is None or energy.electricity_price_per_kwh is None:
+            notes.append("Electricity not included in the owned cost: power or price unknown.")
+    if power_watts is None:
+        notes.append("Energy and emissions not computed: the accelerator's power is unknown.")
+    else:
+        notes.append(f"Energy = accelerator-hours × {_g(power_watts)} W × PUE {_g(energy.pue)}.")
+        if energy.kg_co2e_per_kwh is None:
+            notes.append("Emissions not computed: grid carbon intensity unknown.")
+    return tuple(notes)

@@ -1,0 +1,252 @@
+"""Inputs of the estimate engine, and their validation with plain-language messages per field."""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from apps.estimates.formulas import Quantity
+from apps.estimates.limits import OPTIONAL, RULES, Rule
+
+TRAINING_METHODS = ("parameters_tokens", "total_flop", "accelerator_hours")
+INFERENCE_METHODS = ("accelerator_seconds", "tokens")
+PRICING_MODES = ("rent", "own")
+PROVISIONING = ("pay_per_use", "always_on")
+
+
+@dataclass(frozen=True)
+class Hardware:
+    """Catalogue figures of one accelerator at the chosen precision, passed in by the caller."""
+
+    peak_flops_per_second: Quantity  # dense peak, FLOP/s (TFLOP/s × 1e12)
+    memory_bandwidth_bytes_per_second: Quantity | None = None
+    power_watts: Quantity | None = None  # None: not published, so no energy or emissions
+
+
+@dataclass(frozen=True)
+class EnergyProfile:
+    pue: Quantity = 1.0
+    kg_co2e_per_kwh: Quantity | None = None
+    electricity_price_per_kwh: Quantity | None = None  # currency per kWh
+
+
+@dataclass(frozen=True)
+class Pricing:
+    mode: str = "rent"
+    price_per_accelerator_hour: Quantity | None = None  # rent
+    purchase_price: Quantity | None = None  # own: one accelerator
+    lifetime_years: Quantity = 5.0  # own
+    utilization_of_owned: Quantity = 0.7  # own: share of lifetime hours the accelerator is busy
+
+
+@dataclass(frozen=True)
+class TrainingInput:
+    method: str
+    hardware: Hardware | None = None  # None only for method "accelerator_hours" (FLOP unknown)
+    parameters: Quantity | None = None
+    tokens: Quantity | None = None
+    flop_per_parameter_token: Quantity = 6.0
+    runs: Quantity = 1.0
+    total_flop: Quantity | None = None
+    accelerator_hours: Quantity | None = None
+    accelerator_count: Quantity = 1.0
+    mfu: Quantity = 0.4
+    goodput: Quantity = 1.0
+    pricing: Pricing = Pricing()
+
+
+@dataclass(frozen=True)
+class InferenceInput:
+    method: str
+    hardware: Hardware | None = None  # needed for method "tokens"
+    accelerator_seconds_per_request: Quantity | None = None
+    parameters: Quantity | None = None  # active parameters
+    input_tokens: Quantity | None = None
+    output_tokens: Quantity | None = None
+    bytes_per_parameter: Quantity = 2.0
+    utilization: Quantity = 0.3  # share of peak FLOP/s achieved while serving
+    latency_seconds: Quantity | None = None  # else roofline when possible, else accelerator-s
+    requests_per_month: Quantity = 0.0  # first month
+    monthly_growth: Quantity = 0.0  # compound, per month
+    months: Quantity = 12  # horizon
+    peak_to_average: Quantity = 1.0
+    target_utilization: Quantity = 0.7  # capacity headroom
+    provisioning: str = "pay_per_use"  # which of the two costs `cost` reports
+    pricing: Pricing = Pricing()
+    revenue_per_request: Quantity | None = None
+
+
+@dataclass(frozen=True)
+class Threshold:
+    name: str
+    flop: Quantity
+
+
+@dataclass(frozen=True)
+class EstimateInput:
+    training: TrainingInput | None = None
+    inference: InferenceInput | None = None
+    energy: EnergyProfile = EnergyProfile()
+    thresholds: tuple[Threshold, ...] = ()
+
+
+class EstimateInputError(ValueError):
+    """Invalid input; `errors` maps dotted field paths ("training.mfu") to plain messages."""
+
+    def __init__(self, errors: dict[str, list[str]]) -> None:
+        self.errors = errors
+        super().__init__("; ".join(f"{key}: {' '.join(m)}" for key, m in errors.items()))
+
+
+class _Errors:
+    def __init__(self) -> None:
+        self.errors: dict[str, list[str]] = {}
+
+    def add(self, key: str, message: str) -> None:
+        self.errors.setdefault(key, []).append(message)
+
+    def numbers(self, prefix: str, section: object, *names: str) -> None:
+        for name in names:
+            self.number(f"{prefix}.{name}", getattr(section, name), RULES[name], name in OPTIONAL)
+
+    def number(self, key: str, value: object, rule: Rule, optional: bool = False) -> None:
+        if value is None:
+            if not optional:
+                self.add(key, f"{rule.label} is needed.")
+            return
+        try:
+            if isinstance(value, bool | str | bytes):
+                raise TypeError
+            values = np.asarray(value, dtype=np.float64)
+        except (TypeError, ValueError, OverflowError):
+            self.add(key, f"{rule.label} must be a number.")
+            return
+        if rule.accepts(values):
+            return
+        if not np.all(np.isfinite(values)):
+            self.add(key, f"{rule.label} must be a finite number, not infinity or NaN.")
+        else:
+            self.add(key, rule.message)
+
+    def needed_by_method(self, prefix: str, section: object, *names: str) -> None:
+        for name in names:
+            if getattr(section, name) is None:
+                self.add(f"{prefix}.{name}", f"{RULES[name].label} is needed for this method.")
+
+    def choice(self, key: str, value: object, choices: tuple[str, ...], what: str) -> bool:
+        if value in choices:
+            return True
+        self.add(key, f"Choose {what}: one of {', '.join(choices)}.")
+        return False
+
+
+def _validate_hardware(errors: _Errors, prefix: str, hardware: Hardware) -> None:
+    errors.numbers(
+        prefix,
+        hardware,
+        "peak_flops_per_second",
+        "memory_bandwidth_bytes_per_second",
+        "power_watts",
+    )
+
+
+def _validate_pricing(errors: _Errors, prefix: str, pricing: Pricing) -> None:
+    key = f"{prefix}.pricing"
+    if errors.choice(f"{key}.mode", pricing.mode, PRICING_MODES, "rent or own"):
+        needed = "price_per_accelerator_hour" if pricing.mode == "rent" else "purchase_price"
+        if getattr(pricing, needed) is None:
+            what = "rent" if pricing.mode == "rent" else "own"
+            errors.add(f"{key}.{needed}", f"{RULES[needed].label} is needed to {what}.")
+    errors.numbers(
+        key,
+        pricing,
+        "price_per_accelerator_hour",
+        "purchase_price",
+        "lifetime_years",
+        "utilization_of_owned",
+    )
+
+
+def _validate_training(errors: _Errors, training: TrainingInput) -> None:
+    if errors.choice(
+        "training.method", training.method, TRAINING_METHODS, "how training compute is given"
+    ):
+        needed = {
+            "parameters_tokens": ("parameters", "tokens"),
+            "total_flop": ("total_flop",),
+            "accelerator_hours": ("accelerator_hours",),
+        }[training.method]
+        errors.needed_by_method("training", training, *needed)
+        if training.method != "accelerator_hours" and training.hardware is None:
+            errors.add(
+                "training.hardware", "Choose an accelerator: it turns FLOP into accelerator-hours."
+            )
+    if training.hardware is not None:
+        _validate_hardware(errors, "training.hardware", training.hardware)
+    errors.numbers(
+        "training",
+        training,
+        "parameters",
+        "tokens",
+        "flop_per_parameter_token",
+        "runs",
+        "total_flop",
+        "accelerator_hours",
+        "accelerator_count",
+        "mfu",
+        "goodput",
+    )
+    _validate_pricing(errors, "training", training.pricing)
+
+
+def _validate_inference(errors: _Errors, inference: InferenceInput) -> None:
+    if errors.choice(
+        "inference.method", inference.method, INFERENCE_METHODS, "how inference compute is given"
+    ):
+        if inference.method == "accelerator_seconds":
+            errors.needed_by_method("inference", inference, "accelerator_seconds_per_request")
+        else:
+            errors.needed_by_method(
+                "inference", inference, "parameters", "input_tokens", "output_tokens"
+            )
+            if inference.hardware is None:
+                errors.add(
+                    "inference.hardware",
+                    "Choose an accelerator: it turns FLOP per request into accelerator-seconds.",
+                )
+    errors.choice(
+        "inference.provisioning", inference.provisioning, PROVISIONING, "how capacity is paid for"
+    )
+    if inference.hardware is not None:
+        _validate_hardware(errors, "inference.hardware", inference.hardware)
+    errors.numbers(
+        "inference",
+        inference,
+        "accelerator_seconds_per_request",
+        "parameters",
+        "input_tokens",
+        "output_tokens",
+        "bytes_per_parameter",
+        "utilization",
+        "latency_seconds",
+        "requests_per_month",
+        "monthly_growth",
+        "months",
+        "peak_to_average",
+        "target_utilization",
+        "revenue_per_request",
+    )
+    _validate_pricing(errors, "inference", inference.pricing)
+
+
+def validate(inp: EstimateInput) -> None:
+    """Raise EstimateInputError listing every invalid field; works on scalars and arrays alike."""
+    errors = _Errors()
+    errors.numbers("energy", inp.energy, "pue", "kg_co2e_per_kwh", "electricity_price_per_kwh")
+    if inp.training is not None:
+        _validate_training(errors, inp.training)
+    if inp.inference is not None:
+        _validate_inference(errors, inp.inference)
+    for index, threshold in enumerate(inp.thresholds):
+        errors.number(f"thresholds.{index}.flop", threshold.flop, RULES["flop"])
+    if errors.errors:
+        raise EstimateInputError(errors.errors)

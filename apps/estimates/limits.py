@@ -1,0 +1,204 @@
+"""Accepted range of every input number, and the plain-language message for a value outside it."""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Rule:
+    """The accepted range of one number, and the message shown when a value falls outside it.
+
+    Upper bounds, and floors slightly above 0 for shares and divisors, are chosen so that no
+    valid combination can overflow a float (1.8e308) or divide by zero; the worst case stays
+    below about 1e300 (tests/unit/estimates/test_estimate_validation.py checks the extremes).
+    """
+
+    label: str
+    low: float
+    high: float
+    message: str
+    zero_allowed: bool = False  # 0 accepted below `low` (e.g. "no revenue")
+    low_open: bool = False
+    whole: bool = False
+
+    def accepts(self, values: np.ndarray) -> bool:
+        in_range = (values > self.low) if self.low_open else (values >= self.low)
+        accepted = in_range & (values <= self.high)
+        if self.zero_allowed:
+            accepted |= values == 0
+        if self.whole:
+            accepted &= values == np.floor(values)
+        # One np.all per rule keeps validation cheap on million-point sweeps.
+        return bool(np.all(accepted))
+
+
+def _share(label: str, typical: str) -> Rule:
+    return Rule(
+        label,
+        0.001,
+        1.0,
+        f"{label} must be more than 0 (at least 0.001) and at most 1 (typical {typical}).",
+    )
+
+
+RULES = {
+    "peak_flops_per_second": Rule(
+        "Peak FLOP/s",
+        1e9,
+        1e21,
+        "Peak FLOP/s must be between 1e9 (1 GFLOP/s) and 1e21 per accelerator "
+        "(catalogue TFLOP/s × 10^12).",
+    ),
+    "memory_bandwidth_bytes_per_second": Rule(
+        "Memory bandwidth",
+        1e9,
+        1e16,
+        "Memory bandwidth must be between 1e9 bytes/s (1 GB/s) and 1e16 bytes/s (10 PB/s).",
+    ),
+    "power_watts": Rule(
+        "Power", 0.0, 1e6, "Power must be between 0 and 1,000,000 watts per accelerator."
+    ),
+    "pue": Rule(
+        "PUE",
+        1.0,
+        10.0,
+        "PUE must be at least 1 (no facility overhead) and at most 10; "
+        "typical data centres are 1.1–1.6.",
+    ),
+    "kg_co2e_per_kwh": Rule(
+        "Grid carbon intensity",
+        0.0,
+        10.0,
+        "Grid carbon intensity must be between 0 and 10 kg CO2e per kWh (coal power is about 1).",
+    ),
+    "electricity_price_per_kwh": Rule(
+        "Electricity price", 0.0, 1e6, "Electricity price must be between 0 and 1,000,000 per kWh."
+    ),
+    "price_per_accelerator_hour": Rule(
+        "Price per accelerator-hour",
+        0.0,
+        1e7,
+        "Price per accelerator-hour must be between 0 and 10,000,000.",
+    ),
+    "purchase_price": Rule(
+        "Purchase price",
+        0.0,
+        1e10,
+        "Purchase price must be between 0 and 10,000,000,000 per accelerator.",
+    ),
+    "lifetime_years": Rule(
+        "Lifetime",
+        0.01,
+        50.0,
+        "Lifetime must be more than 0 (at least 0.01 years) and at most 50 years; "
+        "accelerators are usually written off over 3–5 years.",
+    ),
+    "utilization_of_owned": _share("Utilisation of owned accelerators", "0.5–0.8"),
+    "parameters": Rule(
+        "Parameters", 0.0, 1e15, "Parameters must be between 0 and 1e15 (a thousand trillion)."
+    ),
+    "tokens": Rule("Tokens", 0.0, 1e17, "Training tokens must be between 0 and 1e17."),
+    "flop_per_parameter_token": Rule(
+        "FLOP per parameter per token",
+        0.0,
+        100.0,
+        "FLOP per parameter per token must be between 0 and 100 "
+        "(6 for full training, 8 with activation recomputation).",
+    ),
+    "runs": Rule(
+        "Runs",
+        1.0,
+        1e4,
+        "Runs must be at least 1 and at most 10,000; count failed and experimental runs too.",
+    ),
+    "total_flop": Rule("Total FLOP", 0.0, 1e32, "Total FLOP must be between 0 and 1e32."),
+    "accelerator_hours": Rule(
+        "Accelerator-hours", 0.0, 1e12, "Accelerator-hours must be between 0 and 1e12."
+    ),
+    "accelerator_count": Rule(
+        "Accelerator count",
+        1.0,
+        1e7,
+        "Accelerator count must be at least 1 and at most 10 million.",
+    ),
+    "mfu": _share("MFU", "0.3–0.5"),
+    "goodput": _share("Goodput", "0.85–1"),
+    "accelerator_seconds_per_request": Rule(
+        "Accelerator-seconds per request",
+        0.0,
+        1e6,
+        "Accelerator-seconds per request must be between 0 and 1,000,000.",
+    ),
+    "input_tokens": Rule(
+        "Input tokens", 0.0, 1e7, "Input tokens per request must be between 0 and 10 million."
+    ),
+    "output_tokens": Rule(
+        "Output tokens", 0.0, 1e7, "Output tokens per request must be between 0 and 10 million."
+    ),
+    "bytes_per_parameter": Rule(
+        "Bytes per parameter",
+        0.0,
+        8.0,
+        "Bytes per parameter must be between 0 and 8 (2 for bf16, 1 for fp8 or int8).",
+    ),
+    "utilization": _share("Serving utilisation of peak FLOP/s", "0.1–0.5"),
+    "latency_seconds": Rule(
+        "Latency", 0.0, 1e6, "Latency must be between 0 and 1,000,000 seconds per request."
+    ),
+    "requests_per_month": Rule(
+        "Requests per month", 0.0, 1e13, "Requests per month must be between 0 and 1e13."
+    ),
+    "monthly_growth": Rule(
+        "Monthly growth",
+        -1.0,
+        10.0,
+        "Monthly growth must be more than −1 (−100%) and at most 10 (+1,000% a month); "
+        "0.05 means 5% a month.",
+        low_open=True,
+    ),
+    "months": Rule(
+        "Horizon",
+        1.0,
+        240.0,
+        "The horizon must be a whole number of months from 1 to 240 (20 years).",
+        whole=True,
+    ),
+    "peak_to_average": Rule(
+        "Peak-to-average ratio",
+        1.0,
+        1000.0,
+        "Peak-to-average ratio must be at least 1 (steady demand) and at most 1,000.",
+    ),
+    "target_utilization": _share("Target utilisation", "0.6–0.8"),
+    "revenue_per_request": Rule(
+        "Revenue per request",
+        1e-6,
+        1e7,
+        "Revenue per request must be 0 or between 0.000001 and 10,000,000.",
+        zero_allowed=True,
+    ),
+    "flop": Rule("Threshold", 0.0, 1e40, "A threshold must be between 0 and 1e40 FLOP."),
+}
+
+
+# Fields that may be None; every other number must be given.
+OPTIONAL = frozenset(
+    {
+        "memory_bandwidth_bytes_per_second",
+        "power_watts",
+        "kg_co2e_per_kwh",
+        "electricity_price_per_kwh",
+        "price_per_accelerator_hour",
+        "purchase_price",
+        "parameters",
+        "tokens",
+        "total_flop",
+        "accelerator_hours",
+        "accelerator_seconds_per_request",
+        "input_tokens",
+        "output_tokens",
+        "latency_seconds",
+        "revenue_per_request",
+    }
+)

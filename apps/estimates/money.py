@@ -1,0 +1,24 @@
+"""Money leaves the engine here: floats become Decimal, rounded half-up to the cent, once."""
+
+import math
+from decimal import ROUND_HALF_UP, Context, Decimal
+
+CENT = Decimal("0.01")
+# The largest float has 309 integer digits; the default 28-digit context could not quantise it.
+_CONTEXT = Context(prec=400)
+
+
+def to_money(amount: float | Decimal) -> Decimal:
+    """Round an amount to the cent, half up; the only place where the engine rounds money.
+
+    A float goes through its shortest decimal form (repr), so 2.675 rounds to 2.68 as a reader
+    of "2.675" expects, not to 2.67 as its binary value 2.67499999… would.
+    """
+    if not isinstance(amount, Decimal):
+        value = float(amount)
+        if not math.isfinite(value):
+            raise ValueError(f"Cannot express {value} as money.")
+        amount = Decimal(repr(value))
+    money = amount.quantize(CENT, rounding=ROUND_HALF_UP, context=_CONTEXT)
+    # -0.00 would print with a minus sign; a zero amount has no sign.
+    return money.copy_abs() if money.is_zero() else money

@@ -1,0 +1,260 @@
+"""Figures of each section (training, inference, comparison) for floats and arrays alike."""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from apps.estimates import formulas as f
+from apps.estimates.formulas import Quantity
+from apps.estimates.inputs import (
+    EnergyProfile,
+    EstimateInput,
+    Hardware,
+    InferenceInput,
+    Pricing,
+    TrainingInput,
+)
+
+NAN = float("nan")
+
+
+def number(value: object) -> Quantity:
+    # All arithmetic runs on float64: Python ints (exact, unbounded products), Decimals and
+    # integer arrays would otherwise make the scalar path compute differently from the arrays.
+    if isinstance(value, np.ndarray):
+        return value.astype(np.float64, copy=False)
+    return float(value)
+
+
+def optional(value: object) -> Quantity | None:
+    return None if value is None else number(value)
+
+
+def _missing(values: tuple) -> bool:
+    # Not `None in values`: that compares arrays with == and asks for their truth value.
+    return any(value is None for value in values)
+
+
+# Figures of each section, as floats or arrays; NaN where a figure cannot be computed.
+
+
+@dataclass(frozen=True)
+class TrainingFigures:
+    flop: Quantity
+    accelerator_hours: Quantity
+    wall_clock_hours: Quantity
+    price_per_accelerator_hour: Quantity
+    cost: Quantity
+    energy_kwh: Quantity
+    emissions_kg_co2e: Quantity
+
+
+@dataclass(frozen=True)
+class InferenceFigures:
+    flop_per_request: Quantity
+    accelerator_seconds: Quantity
+    latency_seconds: Quantity
+    latency_method: str
+    requests_per_month: Quantity
+    monthly_growth: Quantity
+    months: Quantity
+    always_on: bool
+    price_per_accelerator_hour: Quantity  # per busy hour
+    provisioned_price_per_accelerator_hour: Quantity  # per provisioned hour, busy or idle
+    power_watts: Quantity | None
+    pue: Quantity
+    total_requests: Quantity
+    accelerator_hours: Quantity
+    pay_per_use_cost: Quantity
+    always_on_cost: Quantity
+    cost: Quantity
+    energy_kwh: Quantity
+    emissions_kg_co2e: Quantity
+    peak_requests_per_second: Quantity
+    peak_accelerators: Quantity
+    peak_concurrent_requests: Quantity
+    cost_per_request: Quantity
+
+
+@dataclass(frozen=True)
+class ComparisonFigures:
+    break_even_months: Quantity
+    break_even_months_cost: Quantity
+    break_even_months_energy: Quantity
+    training_share: Quantity
+    training_share_cost: Quantity
+
+
+def _price_per_hour(
+    pricing: Pricing,
+    power_watts: Quantity | None,
+    energy: EnergyProfile,
+    busy_share: Quantity | None = None,
+) -> Quantity:
+    if pricing.mode == "rent":
+        return number(pricing.price_per_accelerator_hour)
+    return f.owned_cost_per_accelerator_hour(
+        number(pricing.purchase_price),
+        number(pricing.lifetime_years),
+        number(pricing.utilization_of_owned) if busy_share is None else busy_share,
+        power_watts,
+        number(energy.pue),
+        optional(energy.electricity_price_per_kwh),
+    )
+
+
+def _energy_and_emissions(
+    accelerator_hours: Quantity, power_watts: Quantity | None, energy: EnergyProfile
+) -> tuple[Quantity, Quantity]:
+    if power_watts is None:
+        return NAN, NAN
+    kwh = f.energy_kwh(accelerator_hours, power_watts, number(energy.pue))
+    intensity = optional(energy.kg_co2e_per_kwh)
+    return kwh, NAN if intensity is None else f.emissions_kg_co2e(kwh, intensity)
+
+
+def _training(training: TrainingInput, energy: EnergyProfile) -> TrainingFigures:
+    hardware = training.hardware
+    peak = None if hardware is None else number(hardware.peak_flops_per_second)
+    mfu, goodput = number(training.mfu), number(training.goodput)
+    if training.method == "accelerator_hours":
+        hours = number(training.accelerator_hours)
+        flop = NAN if peak is None else f.flop_from_accelerator_hours(hours, peak, mfu, goodput)
+    else:
+        if training.method == "parameters_tokens":
+            flop = f.training_flop(
+                number(training.parameters),
+                number(training.tokens),
+                number(training.flop_per_parameter_token),
+                number(training.runs),
+            )
+        else:
+            flop = number(training.total_flop)
+        hours = f.accelerator_hours_from_flop(flop, peak, mfu, goodput)
+    power = None if hardware is None else optional(hardware.power_watts)
+    price = _price_per_hour(training.pricing, power, energy)
+    kwh, kg = _energy_and_emissions(hours, power, energy)
+    return TrainingFigures(
+        flop=flop,
+        accelerator_hours=hours,
+        wall_clock_hours=f.wall_clock_hours(hours, number(training.accelerator_count)),
+        price_per_accelerator_hour=price,
+        cost=f.cost(hours, price),
+        energy_kwh=kwh,
+        emissions_kg_co2e=kg,
+    )
+
+
+def _latency(
+    inference: InferenceInput, hardware: Hardware | None, accelerator_seconds: Quantity
+) -> tuple[Quantity, str]:
+    if inference.latency_seconds is not None:
+        return number(inference.latency_seconds), "given"
+    tokens = (inference.parameters, inference.input_tokens, inference.output_tokens)
+    if (
+        hardware is not None
+        and hardware.memory_bandwidth_bytes_per_second is not None
+        and not _missing(tokens)
+    ):
+        latency = f.roofline_latency_seconds(
+            *(number(value) for value in tokens),
+            number(hardware.peak_flops_per_second),
+            number(inference.utilization),
+            number(inference.bytes_per_parameter),
+            number(hardware.memory_bandwidth_bytes_per_second),
+        )
+        return latency, "roofline"
+    return accelerator_seconds, "accelerator_seconds"
+
+
+def _inference(inference: InferenceInput, energy: EnergyProfile) -> InferenceFigures:
+    hardware = inference.hardware
+    tokens = (inference.parameters, inference.input_tokens, inference.output_tokens)
+    flop = NAN if _missing(tokens) else f.inference_flop_per_request(*map(number, tokens))
+    if inference.method == "tokens":
+        seconds = f.accelerator_seconds_from_flop(
+            flop, number(hardware.peak_flops_per_second), number(inference.utilization)
+        )
+    else:
+        seconds = number(inference.accelerator_seconds_per_request)
+    latency, latency_method = _latency(inference, hardware, seconds)
+    first_month = number(inference.requests_per_month)
+    growth, months = number(inference.monthly_growth), number(inference.months)
+    power = None if hardware is None else optional(hardware.power_watts)
+    price = _price_per_hour(inference.pricing, power, energy)
+    # Provisioned accelerators are paid for every calendar hour, so an owned one is written off
+    # over all its hours (busy share 1), not only over the busy ones.
+    provisioned_price = _price_per_hour(inference.pricing, power, energy, busy_share=1.0)
+    requests = f.total_requests(first_month, growth, months)
+    hours = f.monthly_accelerator_hours(requests, seconds)
+    peak_requests = f.requests_in_month(first_month, growth, f.peak_month(growth, months))
+    peak_rate = f.peak_arrival_rate_per_second(peak_requests, number(inference.peak_to_average))
+    accelerators = f.accelerators_needed(peak_rate, seconds, number(inference.target_utilization))
+    pay_per_use = f.cost(hours, price)
+    always_on = f.cost(f.always_on_accelerator_hours(accelerators, months), provisioned_price)
+    is_always_on = inference.provisioning == "always_on"
+    kwh, kg = _energy_and_emissions(hours, power, energy)
+    return InferenceFigures(
+        flop_per_request=flop,
+        accelerator_seconds=seconds,
+        latency_seconds=latency,
+        latency_method=latency_method,
+        requests_per_month=first_month,
+        monthly_growth=growth,
+        months=months,
+        always_on=is_always_on,
+        price_per_accelerator_hour=price,
+        provisioned_price_per_accelerator_hour=provisioned_price,
+        power_watts=power,
+        pue=number(energy.pue),
+        total_requests=requests,
+        accelerator_hours=hours,
+        pay_per_use_cost=pay_per_use,
+        always_on_cost=always_on,
+        cost=always_on if is_always_on else pay_per_use,
+        energy_kwh=kwh,
+        emissions_kg_co2e=kg,
+        peak_requests_per_second=peak_rate,
+        peak_accelerators=accelerators,
+        peak_concurrent_requests=f.peak_concurrent_requests(peak_rate, latency),
+        cost_per_request=f.cost_per_request(seconds, price),
+    )
+
+
+def _comparison(training: TrainingFigures, inference: InferenceFigures) -> ComparisonFigures:
+    growth = inference.monthly_growth
+    first_hours = f.monthly_accelerator_hours(
+        inference.requests_per_month, inference.accelerator_seconds
+    )
+    if inference.always_on:
+        # Always-on capacity costs the same every month, whatever the demand does.
+        first_cost = f.cost(
+            f.always_on_accelerator_hours(inference.peak_accelerators, 1.0),
+            inference.provisioned_price_per_accelerator_hour,
+        )
+        cost_growth = 0.0
+    else:
+        first_cost = f.cost(first_hours, inference.price_per_accelerator_hour)
+        cost_growth = growth
+    first_energy = (
+        NAN
+        if inference.power_watts is None
+        else f.energy_kwh(first_hours, inference.power_watts, inference.pue)
+    )
+    return ComparisonFigures(
+        break_even_months=f.break_even_months(training.accelerator_hours, first_hours, growth),
+        break_even_months_cost=f.break_even_months(training.cost, first_cost, cost_growth),
+        break_even_months_energy=f.break_even_months(training.energy_kwh, first_energy, growth),
+        training_share=f.training_share(training.accelerator_hours, inference.accelerator_hours),
+        training_share_cost=f.training_share(training.cost, inference.cost),
+    )
+
+
+def compute(
+    inp: EstimateInput,
+) -> tuple[TrainingFigures | None, InferenceFigures | None, ComparisonFigures | None]:
+    """Every figure of every section present, without validation, rounding or monthly series."""
+    training = None if inp.training is None else _training(inp.training, inp.energy)
+    inference = None if inp.inference is None else _inference(inp.inference, inp.energy)
+    both = training is not None and inference is not None
+    return training, inference, _comparison(training, inference) if both else None

@@ -1,0 +1,41 @@
+"""Money leaves the engine as Decimal rounded half-up to the cent, in one place."""
+
+import math
+from decimal import Decimal
+
+import numpy as np
+import pytest
+
+from apps.estimates.money import to_money
+
+
+@pytest.mark.parametrize(
+    ("amount", "expected"),
+    [
+        (0.125, "0.13"),  # exactly half a cent in binary too: rounds up
+        (2.675, "2.68"),  # its binary value is 2.67499…; the decimal a reader sees rounds up
+        (0.005, "0.01"),
+        (0.004999, "0.00"),
+        (1234.5, "1234.50"),
+        (7, "7.00"),
+        (np.float64(147_395.7280506704), "147395.73"),
+        (Decimal("0.015"), "0.02"),
+    ],
+)
+def test_money_rounds_half_up_to_the_cent(amount, expected):
+    assert to_money(amount) == Decimal(expected)
+    assert str(to_money(amount)) == expected
+
+
+def test_zero_has_no_sign():
+    assert str(to_money(-0.0)) == "0.00"
+
+
+def test_the_largest_float_still_becomes_money():
+    assert to_money(1.7e308) == Decimal("1.7e308")
+
+
+@pytest.mark.parametrize("amount", [math.nan, math.inf, -math.inf])
+def test_non_finite_amounts_are_not_money(amount):
+    with pytest.raises(ValueError):
+        to_money(amount)
