@@ -15,15 +15,18 @@ $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null || { echo "Python 3.13 is needed: install it (pyenv install 3.13) or set PYTHON=/path/to/python3.13"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 
-$(VENV)/.installed: $(BIN)/python pyproject.toml uv.lock
+$(VENV)/.installed: $(BIN)/python pyproject.toml uv.lock node_modules/.installed
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 	$(BIN)/uv sync --frozen --inexact --python $(BIN)/python
 	touch $@
 
+node_modules/.installed: package.json package-lock.json
+	@command -v npm >/dev/null || { echo "npm (Node.js) is needed to install the front-end assets"; exit 1; }
+	npm ci --no-audit --no-fund
+	touch $@
+
 run: $(VENV)/.installed
-	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py load_catalogue
-	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py setup_local
 	@echo "Compute Planner on http://127.0.0.1:$(PORT)/ (stop with Ctrl+C)"
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 

@@ -8,6 +8,8 @@ from apps.catalogue import views as catalogue_views
 urlpatterns = [
     path("", catalogue_views.home, name="home"),
     path("catalogue/", catalogue_views.accelerator_list, name="accelerator-list"),
+    path("accounts/", include("apps.accounts.urls")),
+    path("", include("apps.projects.urls")),
     path("api/", include(("apps.api.urls", "api"), namespace="api")),
     path("admin/", admin.site.urls),
 ]

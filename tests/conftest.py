@@ -8,7 +8,9 @@ IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    if IN_CI and not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
+    if IN_CI and not os.environ.get("DATABASE_URL", "").startswith(
+        ("postgres://", "postgresql://")
+    ):
         pytest.exit("CI must run the suite on PostgreSQL: set DATABASE_URL.", returncode=3)
 
 

@@ -6,8 +6,11 @@ from django.contrib.auth.models import Group
 from apps.projects.models import Project, Scenario
 from apps.projects.roles import MANAGER
 
-SEED_000_TRAINING = {"method": "accelerator_hours", "accelerator_hours": 200,
-                     "accelerator": "nvidia-h100-sxm"}
+SEED_000_TRAINING = {
+    "method": "accelerator_hours",
+    "accelerator_hours": 200,
+    "accelerator": "nvidia-h100-sxm",
+}
 
 
 def seed_000_inference(requests_per_month: float, **extra) -> dict:

@@ -96,7 +96,9 @@ class EstimateRequestSerializer(StrictSerializer):
 
     def validate(self, attrs):
         if not attrs.get("training") and not attrs.get("inference"):
-            raise serializers.ValidationError("Give a training section, an inference section or both.")
+            raise serializers.ValidationError(
+                "Give a training section, an inference section or both."
+            )
         return attrs
 
 

@@ -14,6 +14,8 @@ router.register("energy-profiles", views.EnergyProfileViewSet, basename="energy-
 urlpatterns = [
     path("v1/estimate/", views.estimate_view, name="estimate"),
     path("v1/", include(router.urls)),
+    path("v1/", include("apps.accounts.api_urls")),
+    path("v1/", include("apps.projects.api_urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
 ]

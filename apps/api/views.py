@@ -16,16 +16,14 @@ from apps.api.serializers import (
     ThresholdSerializer,
 )
 from apps.catalogue.models import Accelerator, ComputeThreshold, EnergyProfile
-from apps.catalogue.resolve import estimate_input_from_request
-from apps.estimates import estimate
+from apps.catalogue.resolve import estimate_from_request
 
 
 def estimate_response(request_data: dict) -> dict:
     """Validate an estimate request, run the engine and return the response contract's dict."""
     serializer = EstimateRequestSerializer(data=request_data)
     serializer.is_valid(raise_exception=True)
-    inputs, resolution = estimate_input_from_request(serializer.validated_data)
-    result = estimate(inputs)
+    result, resolution = estimate_from_request(serializer.validated_data)
     data = EstimateResponseSerializer(
         {
             "currency": "USD",
@@ -77,4 +75,3 @@ class EnergyProfileViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = EnergyProfileSerializer
     lookup_field = "slug"
     pagination_class = None
-

@@ -15,7 +15,14 @@ class PriceOfferInline(admin.StackedInline):
 @admin.register(Accelerator)
 class AcceleratorAdmin(admin.ModelAdmin):
     list_display = (
-        "name", "vendor", "year", "peak_tflops_bf16", "memory_gb", "power_watts", "evidence", "as_of"
+        "name",
+        "vendor",
+        "year",
+        "peak_tflops_bf16",
+        "memory_gb",
+        "power_watts",
+        "evidence",
+        "as_of",
     )
     list_filter = ("vendor", "evidence")
     search_fields = ("name", "slug", "vendor")
@@ -28,8 +35,12 @@ class AcceleratorAdmin(admin.ModelAdmin):
             "Dense peak TFLOP/s",
             {
                 "fields": (
-                    "peak_tflops_fp32", "peak_tflops_tf32", "peak_tflops_bf16",
-                    "peak_tflops_fp16", "peak_tflops_fp8", "peak_tflops_int8",
+                    "peak_tflops_fp32",
+                    "peak_tflops_tf32",
+                    "peak_tflops_bf16",
+                    "peak_tflops_fp16",
+                    "peak_tflops_fp8",
+                    "peak_tflops_int8",
                 )
             },
         ),
@@ -40,8 +51,14 @@ class AcceleratorAdmin(admin.ModelAdmin):
 @admin.register(PriceOffer)
 class PriceOfferAdmin(admin.ModelAdmin):
     list_display = (
-        "accelerator", "kind", "provider", "region", "price_per_accelerator_hour",
-        "purchase_price", "currency", "as_of",
+        "accelerator",
+        "kind",
+        "provider",
+        "region",
+        "price_per_accelerator_hour",
+        "purchase_price",
+        "currency",
+        "as_of",
     )
     list_filter = ("kind", "provider", "currency")
     list_select_related = ("accelerator",)

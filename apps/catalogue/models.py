@@ -157,7 +157,9 @@ class EnergyProfile(Sourced):
 
     class Meta:
         ordering = ["name"]
-        constraints = [models.CheckConstraint(condition=models.Q(pue__gte=1), name="pue_at_least_1")]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(pue__gte=1), name="pue_at_least_1")
+        ]
 
     def __str__(self) -> str:
         return self.name

@@ -10,17 +10,17 @@ from decimal import Decimal
 from statistics import median
 
 from apps.catalogue.models import Accelerator, ComputeThreshold, EnergyProfile, PriceOffer
-from apps.estimates import (
-    EnergyProfile as EngineEnergyProfile,
-)
+from apps.estimates import EnergyProfile as EngineEnergyProfile
 from apps.estimates import (
     EstimateInput,
     EstimateInputError,
+    EstimateResult,
     Hardware,
     InferenceInput,
     Pricing,
     Threshold,
     TrainingInput,
+    estimate,
 )
 from apps.estimates.units import BYTES_PER_PARAMETER, TERA
 
@@ -28,13 +28,29 @@ DEFAULT_ENERGY_PROFILE = "world-average-grid-industry-pue"
 DEFAULT_LIFETIME_YEARS = 5.0
 
 TRAINING_NUMBERS = (
-    "parameters", "tokens", "flop_per_parameter_token", "runs", "total_flop",
-    "accelerator_hours", "accelerator_count", "mfu", "goodput",
+    "parameters",
+    "tokens",
+    "flop_per_parameter_token",
+    "runs",
+    "total_flop",
+    "accelerator_hours",
+    "accelerator_count",
+    "mfu",
+    "goodput",
 )
 INFERENCE_NUMBERS = (
-    "accelerator_seconds_per_request", "parameters", "input_tokens", "output_tokens",
-    "utilization", "latency_seconds", "requests_per_month", "monthly_growth", "months",
-    "peak_to_average", "target_utilization", "revenue_per_request",
+    "accelerator_seconds_per_request",
+    "parameters",
+    "input_tokens",
+    "output_tokens",
+    "utilization",
+    "latency_seconds",
+    "requests_per_month",
+    "monthly_growth",
+    "months",
+    "peak_to_average",
+    "target_utilization",
+    "revenue_per_request",
 )
 
 
@@ -157,25 +173,53 @@ def _numbers(data: dict, names: tuple[str, ...]) -> dict:
     return {name: data[name] for name in names if data.get(name) is not None}
 
 
-def estimate_input_from_request(request: dict) -> tuple[EstimateInput, Resolution]:
+@dataclass
+class Catalogue:
+    """The catalogue rows an estimate may need, fetched in a fixed number of queries."""
+
+    accelerators: dict[str, Accelerator]
+    energy_profiles: dict[str, EnergyProfile]
+    thresholds: list[ComputeThreshold]
+
+    @classmethod
+    def load(cls, *, accelerator_slugs=None, energy_profile_slugs=None) -> "Catalogue":
+        """Everything (for forms that list the choices), or only the slugs given (for the API)."""
+        accelerators = Accelerator.objects.prefetch_related("price_offers")
+        profiles = EnergyProfile.objects.all()
+        if accelerator_slugs is not None:
+            accelerators = accelerators.filter(slug__in=accelerator_slugs)
+        if energy_profile_slugs is not None:
+            profiles = profiles.filter(slug__in=energy_profile_slugs)
+        return cls(
+            accelerators={a.slug: a for a in accelerators} if accelerator_slugs != set() else {},
+            energy_profiles={p.slug: p for p in profiles},
+            thresholds=list(ComputeThreshold.objects.all()),
+        )
+
+    @classmethod
+    def for_request(cls, request: dict) -> "Catalogue":
+        slugs = {
+            section["accelerator"]
+            for section in (request.get("training"), request.get("inference"))
+            if isinstance(section, dict) and section.get("accelerator")
+        }
+        profile = request.get("energy_profile") or DEFAULT_ENERGY_PROFILE
+        return cls.load(accelerator_slugs=slugs, energy_profile_slugs={profile})
+
+
+def estimate_input_from_request(
+    request: dict, catalogue: Catalogue | None = None
+) -> tuple[EstimateInput, Resolution]:
     """Resolve slugs against the catalogue; raise EstimateInputError keyed like the request."""
+    catalogue = catalogue or Catalogue.for_request(request)
     training_data = request.get("training")
     inference_data = request.get("inference")
-    slugs = {
-        section["accelerator"]
-        for section in (training_data, inference_data)
-        if section and section.get("accelerator")
-    }
-    accelerators = {
-        a.slug: a for a in Accelerator.objects.filter(slug__in=slugs).prefetch_related(
-            "price_offers"
-        )
-    } if slugs else {}
+    accelerators = catalogue.accelerators
     resolution = Resolution(accelerators=accelerators)
     errors = _Errors()
 
     profile_slug = request.get("energy_profile") or DEFAULT_ENERGY_PROFILE
-    profile = EnergyProfile.objects.filter(slug=profile_slug).first()
+    profile = catalogue.energy_profiles.get(profile_slug)
     if profile is None and request.get("energy_profile"):
         errors.add("energy_profile", f"No energy profile {profile_slug!r} in the catalogue.")
     resolution.energy_profile = profile
@@ -196,8 +240,10 @@ def estimate_input_from_request(request: dict) -> tuple[EstimateInput, Resolutio
     training = None
     if training_data:
         accelerator, hardware = _accelerator_for("training", training_data, accelerators, errors)
-        if hardware is None and accelerator is None and training_data["method"] != (
-            "accelerator_hours"
+        if (
+            hardware is None
+            and accelerator is None
+            and training_data["method"] != ("accelerator_hours")
         ):
             errors.add(
                 "training.accelerator",
@@ -224,10 +270,38 @@ def estimate_input_from_request(request: dict) -> tuple[EstimateInput, Resolutio
         )
 
     errors.raise_if_any()
-    thresholds = tuple(
-        Threshold(name=t.name, flop=t.flop) for t in ComputeThreshold.objects.all()
-    ) if training else ()
+    thresholds = (
+        tuple(Threshold(name=t.name, flop=t.flop) for t in catalogue.thresholds) if training else ()
+    )
     return (
         EstimateInput(training=training, inference=inference, energy=energy, thresholds=thresholds),
         resolution,
     )
+
+
+def request_key(engine_key: str) -> str:
+    """Map an engine error key onto the request field a person or integrator typed."""
+    section, _, rest = engine_key.partition(".")
+    if section == "energy":
+        return rest or "energy_profile"
+    if rest.startswith("pricing.mode"):
+        return f"{section}.pricing_mode"
+    if rest.startswith("pricing."):
+        return f"{section}.{rest.removeprefix('pricing.')}"
+    if rest.startswith("hardware"):
+        return f"{section}.accelerator"
+    return engine_key
+
+
+def estimate_from_request(
+    request: dict, catalogue: Catalogue | None = None
+) -> tuple[EstimateResult, Resolution]:
+    """Resolve and estimate; every error is keyed by the request field it is about."""
+    try:
+        inputs, resolution = estimate_input_from_request(request, catalogue)
+        return estimate(inputs), resolution
+    except EstimateInputError as error:
+        remapped: dict[str, list[str]] = {}
+        for key, messages in error.errors.items():
+            remapped.setdefault(request_key(key), []).extend(messages)
+        raise EstimateInputError(remapped) from None

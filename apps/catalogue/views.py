@@ -9,7 +9,9 @@ from apps.catalogue.models import Accelerator, ComputeThreshold, EnergyProfile
 
 @require_GET
 def home(request: HttpRequest) -> TemplateResponse:
-    return TemplateResponse(request, "home.html", {"accelerator_count": Accelerator.objects.count()})
+    return TemplateResponse(
+        request, "home.html", {"accelerator_count": Accelerator.objects.count()}
+    )
 
 
 @require_GET

@@ -52,8 +52,14 @@ def demo_seed(*, credentials_file: Path) -> tuple[str, str, bool]:
         credentials_file.write_text(f"{DEMO_USERNAME}\n{password}\n", encoding="utf-8")
         credentials_file.chmod(0o600)
     else:
-        lines = credentials_file.read_text(encoding="utf-8").split() if credentials_file.exists() else []
-        password = lines[1] if len(lines) > 1 else "(unknown: set one with manage.py changepassword demo)"
+        lines = (
+            credentials_file.read_text(encoding="utf-8").split()
+            if credentials_file.exists()
+            else []
+        )
+        password = (
+            lines[1] if len(lines) > 1 else "(unknown: set one with manage.py changepassword demo)"
+        )
     if not Project.objects.filter(owner=user, title=DEMO_PROJECT_TITLE).exists():
         project = Project.objects.create(
             owner=user,

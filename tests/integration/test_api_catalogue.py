@@ -16,11 +16,22 @@ def test_accelerators_list_has_the_contract_fields(api_client):
     assert len(rows) >= 15
     h100 = next(row for row in rows if row["slug"] == "nvidia-h100-sxm")
     assert set(h100) >= {
-        "slug", "name", "vendor", "memory_gb", "memory_bandwidth_tbps", "power_watts",
-        "peak_tflops", "sources",
+        "slug",
+        "name",
+        "vendor",
+        "memory_gb",
+        "memory_bandwidth_tbps",
+        "power_watts",
+        "peak_tflops",
+        "sources",
     }
     assert h100["peak_tflops"] == {
-        "fp32": 67, "tf32": 494.7, "bf16": 989.4, "fp16": 989.4, "fp8": 1978.9, "int8": 1978.9
+        "fp32": 67,
+        "tf32": 494.7,
+        "bf16": 989.4,
+        "fp16": 989.4,
+        "fp8": 1978.9,
+        "int8": 1978.9,
     }
     assert h100["sources"][0]["source"] and h100["sources"][0]["as_of"]
 
@@ -56,8 +67,11 @@ def test_openapi_schema_describes_every_route(api_client):
     schema = response.json()
     assert schema["openapi"].startswith("3.")
     assert {
-        "/api/v1/estimate/", "/api/v1/accelerators/", "/api/v1/accelerators/{slug}/",
-        "/api/v1/thresholds/", "/api/v1/energy-profiles/",
+        "/api/v1/estimate/",
+        "/api/v1/accelerators/",
+        "/api/v1/accelerators/{slug}/",
+        "/api/v1/thresholds/",
+        "/api/v1/energy-profiles/",
     } <= set(schema["paths"])
     request_body = schema["components"]["schemas"]["EstimateRequestRequest"]["properties"]
     assert {"training", "inference", "energy_profile"} <= set(request_body)
@@ -71,4 +85,6 @@ def test_api_docs_load_their_assets_from_this_app_only(client):
     assets = re.findall(r"""(?:src|href)=["'](/static/[^"']+)["']""", html)
     assert assets
     for asset in assets:
-        assert client.get(asset).status_code == 200, asset
+        response = client.get(asset)
+        assert response.status_code == 200, asset
+        response.close()

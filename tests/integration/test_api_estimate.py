@@ -46,27 +46,53 @@ def test_response_carries_every_field_of_the_contract(api_client):
         api_client,
         {
             "training": {
-                "method": "parameters_tokens", "parameters": 7e9, "tokens": 2e12,
-                "accelerator": "nvidia-h100-sxm", "accelerator_count": 64,
+                "method": "parameters_tokens",
+                "parameters": 7e9,
+                "tokens": 2e12,
+                "accelerator": "nvidia-h100-sxm",
+                "accelerator_count": 64,
             },
             "inference": {
-                "method": "tokens", "parameters": 7e9, "input_tokens": 500,
-                "output_tokens": 300, "accelerator": "nvidia-h100-sxm",
-                "requests_per_month": 1e6, "monthly_growth": 0.05,
+                "method": "tokens",
+                "parameters": 7e9,
+                "input_tokens": 500,
+                "output_tokens": 300,
+                "accelerator": "nvidia-h100-sxm",
+                "requests_per_month": 1e6,
+                "monthly_growth": 0.05,
             },
             "energy_profile": "us-grid-hyperscale-pue",
         },
     ).json()
     assert set(body["training"]) >= {
-        "flop", "petaflop_s_days", "accelerator_hours", "wall_clock_hours", "cost",
-        "energy_kwh", "emissions_kg_co2e", "thresholds",
+        "flop",
+        "petaflop_s_days",
+        "accelerator_hours",
+        "wall_clock_hours",
+        "cost",
+        "energy_kwh",
+        "emissions_kg_co2e",
+        "thresholds",
     }
     assert set(body["inference"]) >= {"per_request", "monthly", "total", "peak_accelerators"}
     assert set(body["inference"]["per_request"]) >= {
-        "flop", "accelerator_seconds", "latency_seconds", "cost"
+        "flop",
+        "accelerator_seconds",
+        "latency_seconds",
+        "cost",
     }
-    assert set(body["inference"]["monthly"][0]) >= {"month", "requests", "accelerator_hours", "cost"}
-    assert set(body["inference"]["total"]) >= {"requests", "accelerator_hours", "cost", "energy_kwh"}
+    assert set(body["inference"]["monthly"][0]) >= {
+        "month",
+        "requests",
+        "accelerator_hours",
+        "cost",
+    }
+    assert set(body["inference"]["total"]) >= {
+        "requests",
+        "accelerator_hours",
+        "cost",
+        "energy_kwh",
+    }
     assert set(body["comparison"]) >= {"break_even_months", "training_share"}
     assert {t["name"] for t in body["training"]["thresholds"]} >= {
         "EU AI Act Art. 51(2) systemic-risk presumption"
@@ -85,7 +111,13 @@ def test_response_carries_every_field_of_the_contract(api_client):
 def test_defaults_in_brackets_apply_when_fields_are_left_out(api_client):
     body = post(
         api_client,
-        {"training": {"method": "total_flop", "total_flop": 1e21, "accelerator": "nvidia-a100-sxm-80gb"}},
+        {
+            "training": {
+                "method": "total_flop",
+                "total_flop": 1e21,
+                "accelerator": "nvidia-a100-sxm-80gb",
+            }
+        },
     ).json()
     # bf16 312 TFLOP/s, MFU 0.4, goodput 1, one accelerator.
     hours = 1e21 / (312e12 * 0.4) / 3600
@@ -109,7 +141,13 @@ def test_catalogue_price_is_explained_in_the_assumptions(api_client):
 def test_training_above_1e25_flop_is_flagged_against_the_eu_threshold(api_client):
     body = post(
         api_client,
-        {"training": {"method": "total_flop", "total_flop": 3.8e25, "accelerator": "nvidia-h100-sxm"}},
+        {
+            "training": {
+                "method": "total_flop",
+                "total_flop": 3.8e25,
+                "accelerator": "nvidia-h100-sxm",
+            }
+        },
     ).json()
     eu = next(t for t in body["training"]["thresholds"] if t["flop"] == 1e25)
     assert eu["exceeded"] is True
@@ -137,7 +175,9 @@ def test_malformed_or_non_finite_bodies_get_a_400(api_client, body):
 
 
 def test_an_absurdly_large_body_gets_a_400_without_being_parsed(api_client):
-    body = json.dumps({"training": {"method": "total_flop", "total_flop": 1e21, "x": "a" * 200_000}})
+    body = json.dumps(
+        {"training": {"method": "total_flop", "total_flop": 1e21, "x": "a" * 200_000}}
+    )
     response = post(api_client, body)
     assert response.status_code == 400
     assert "larger than" in response.json()["detail"]
@@ -145,17 +185,42 @@ def test_an_absurdly_large_body_gets_a_400_without_being_parsed(api_client):
 
 BAD_FIELDS = [
     ({"training": {"method": "fine_tune"}}, ("training", "method")),
-    ({"training": {**SEED_000_TRAINING, "accelerator": "nvidia-h9000"}}, ("training", "accelerator")),
+    (
+        {"training": {**SEED_000_TRAINING, "accelerator": "nvidia-h9000"}},
+        ("training", "accelerator"),
+    ),
     ({"training": {**SEED_000_TRAINING, "mfu": 1.5}}, ("training", "mfu")),
     ({"training": {**SEED_000_TRAINING, "mfu": 0}}, ("training", "mfu")),
     ({"training": {**SEED_000_TRAINING, "goodput": -0.1}}, ("training", "goodput")),
-    ({"training": {**SEED_000_TRAINING, "accelerator_hours": -5}}, ("training", "accelerator_hours")),
-    ({"training": {**SEED_000_TRAINING, "accelerator_hours": "200"}}, ("training", "accelerator_hours")),
-    ({"training": {**SEED_000_TRAINING, "accelerator_hours": True}}, ("training", "accelerator_hours")),
+    (
+        {"training": {**SEED_000_TRAINING, "accelerator_hours": -5}},
+        ("training", "accelerator_hours"),
+    ),
+    (
+        {"training": {**SEED_000_TRAINING, "accelerator_hours": "200"}},
+        ("training", "accelerator_hours"),
+    ),
+    (
+        {"training": {**SEED_000_TRAINING, "accelerator_hours": True}},
+        ("training", "accelerator_hours"),
+    ),
     ({"training": {**SEED_000_TRAINING, "precision": "fp4"}}, ("training", "precision")),
     ({"training": {**SEED_000_TRAINING, "mfu ": 0.4}}, ("training", "mfu ")),
-    ({"training": {"method": "parameters_tokens", "accelerator": "nvidia-h100-sxm"}}, ("training", "parameters")),
-    ({"training": {**SEED_000_TRAINING, "accelerator": "nvidia-v100-sxm2", "method": "total_flop", "total_flop": 1e20}}, ("training", "precision")),
+    (
+        {"training": {"method": "parameters_tokens", "accelerator": "nvidia-h100-sxm"}},
+        ("training", "parameters"),
+    ),
+    (
+        {
+            "training": {
+                **SEED_000_TRAINING,
+                "accelerator": "nvidia-v100-sxm2",
+                "method": "total_flop",
+                "total_flop": 1e20,
+            }
+        },
+        ("training", "precision"),
+    ),
     ({"inference": seed_000_inference(15_000, months=0)}, ("inference", "months")),
     ({"inference": seed_000_inference(15_000, months=241)}, ("inference", "months")),
     ({"inference": seed_000_inference(15_000, months=10**30)}, ("inference", "months")),
@@ -164,8 +229,16 @@ BAD_FIELDS = [
     ({"inference": seed_000_inference(-1)}, ("inference", "requests_per_month")),
     ({"inference": {**seed_000_inference(15_000), "method": "telepathy"}}, ("inference", "method")),
     ({"inference": seed_000_inference(15_000), "energy_profile": "the-moon"}, ("energy_profile",)),
-    ({"inference": seed_000_inference(15_000), "pue": 0.9}, ("energy", "pue")),
-    ({"training": "lots"}, ("training",)),
+    ({"inference": seed_000_inference(15_000), "pue": 0.9}, ("pue",)),
+    ({"training": "lots"}, ("training", "non_field_errors")),
+    (
+        {"training": {**SEED_000_TRAINING, "pricing_mode": "own", "accelerator": "google-tpu-v5e"}},
+        ("training", "purchase_price"),
+    ),
+    (
+        {"inference": {**seed_000_inference(15_000), "accelerator": None}},
+        ("inference", "accelerator"),
+    ),
 ]
 
 
@@ -187,7 +260,9 @@ def test_wrong_methods_get_a_405(api_client):
 
 
 def test_a_non_json_content_type_gets_a_415(api_client):
-    response = api_client.post(URL, data="training=1", content_type="application/x-www-form-urlencoded")
+    response = api_client.post(
+        URL, data="training=1", content_type="application/x-www-form-urlencoded"
+    )
     assert response.status_code == 415
 
 

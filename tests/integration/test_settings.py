@@ -65,7 +65,9 @@ def test_production_refuses_to_start_without_a_secret_key():
 
 def test_default_database_is_a_sqlite_file_in_the_data_folder():
     result = manage(
-        "shell", "-c", "from django.conf import settings; print(settings.DATABASES['default'])",
+        "shell",
+        "-c",
+        "from django.conf import settings; print(settings.DATABASES['default'])",
         env={"COMPUTE_PLANNER_ENV": "local"},
     )
     assert result.returncode == 0, result.stderr

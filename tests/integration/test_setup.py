@@ -1,4 +1,4 @@
-"""`make run`'s set-up steps on the embedded default: a SQLite file, and a second run keeps it."""
+"""`make run`'s set-up (`manage.py setup_local`): a SQLite file, and a second run keeps it."""
 
 import os
 import re
@@ -21,15 +21,16 @@ def run_setup(data_dir: Path) -> str:
         if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL"}
     }
     env.update(COMPUTE_PLANNER_ENV="local", DATA_DIR=str(data_dir))
-    output = []
-    for command in (["migrate", "--noinput"], ["load_catalogue"], ["seed_demo"]):
-        result = subprocess.run(
-            [sys.executable, "manage.py", *command],
-            cwd=ROOT, env=env, capture_output=True, text=True, timeout=180,
-        )
-        assert result.returncode == 0, result.stderr
-        output.append(result.stdout)
-    return "\n".join(output)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "setup_local"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
 
 
 def test_setup_on_a_fresh_data_folder_then_again_keeps_the_data(tmp_path):

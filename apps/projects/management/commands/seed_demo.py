@@ -11,7 +11,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         if settings.PRODUCTION:
-            raise CommandError("The demo account is for local use; it is not created in production.")
-        username, password, created = demo_seed(credentials_file=settings.DATA_DIR / "demo-login.txt")
+            raise CommandError(
+                "The demo account is for local use; it is not created in production."
+            )
+        username, password, created = demo_seed(
+            credentials_file=settings.DATA_DIR / "demo-login.txt"
+        )
         state = "created" if created else "already there"
         self.stdout.write(f"Demo manager ({state}): username {username!r}, password {password!r}")

@@ -1,0 +1,1068 @@
+"""`make bench`: how fast the estimate engine and the estimate API are.
+
+Two parts, one report (printed, and written to bench-results/latest.json):
+
+1. Engine: `evaluate()` on 1,000,000 random valid scenarios at once, against a Python loop of
+   `estimate()` (timed on the first 2,000 and extrapolated). Targets: the vectorised run under 1 s
+   and at least 100× faster than the loop. 200 sampled points are recomputed one by one to check
+   that the vectorised figures equal the scalar ones.
+2. HTTP: gunicorn (2 sync workers, as in production but sized for a 2-core machine) on a free
+   loopback port with a throwaway SQLite database; a light load generator measures requests per
+   second for an empty Django view and for POST /api/v1/estimate/. Target: the API reaches at
+   least 35% of the empty view's rate.
+
+Not a pytest file (no test_ prefix). `--strict` turns a missed target into exit status 1; a wrong
+result (vectorised ≠ scalar, a response other than the expected 200) always does.
+"""
+
+import argparse
+import contextlib
+import json
+import math
+import os
+import platform
+import selectors
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from apps.estimates import (  # noqa: E402
+    EnergyProfile,
+    EstimateInput,
+    Figures,
+    Hardware,
+    InferenceInput,
+    Pricing,
+    Threshold,
+    TrainingInput,
+    estimate,
+)
+
+try:
+    from apps.estimates import evaluate
+except ImportError:  # older engines exported it from the module only
+    from apps.estimates.engine import evaluate
+
+PYTHON = sys.executable
+RESULTS = ROOT / "bench-results" / "latest.json"
+
+POINTS = 1_000_000
+LOOP_POINTS = 2_000
+SANITY_POINTS = 200
+REPEATS = 3
+SEED = 20_251_130
+
+TARGET_VECTOR_SECONDS = 1.0
+TARGET_SPEEDUP = 100.0
+TARGET_API_RATIO = 0.35
+
+WORKERS = 2
+CONCURRENCY = 4  # connections in flight: two per sync worker, so a worker never waits
+WARMUP_SECONDS = 2.0
+MEASURE_SECONDS = 10.0  # per endpoint, in ROUNDS alternating slices
+ROUNDS = 5
+API_ANON_RATE = "1000000/minute"  # throttling runs on every request but never refuses
+SEED_000 = {
+    "training": {
+        "method": "accelerator_hours",
+        "accelerator_hours": 200,
+        "accelerator": "nvidia-h100-sxm",
+    },
+    "inference": {
+        "method": "accelerator_seconds",
+        "accelerator_seconds_per_request": 2,
+        "accelerator": "nvidia-h100-sxm",
+        "requests_per_month": 15000,
+    },
+}
+
+
+def say(text: str = "") -> None:
+    print(text, flush=True)
+
+
+def fmt_seconds(seconds: float) -> str:
+    if seconds >= 1:
+        return f"{seconds:.3f} s"
+    if seconds >= 1e-3:
+        return f"{seconds * 1e3:.1f} ms"
+    return f"{seconds * 1e6:.1f} µs"
+
+
+# ------------------------------------------------------------------------------------------------
+# Part 1: the engine
+
+
+def _thresholds() -> tuple[Threshold, ...]:
+    catalogue = json.loads((ROOT / "apps/catalogue/data/catalogue.json").read_text())
+    return tuple(Threshold(name=t["name"], flop=float(t["flop"])) for t in catalogue["thresholds"])
+
+
+def _log_uniform(rng: np.random.Generator, low: float, high: float, n: int) -> np.ndarray:
+    return np.exp(rng.uniform(math.log(low), math.log(high), n))
+
+
+def _growth(rng: np.random.Generator, n: int) -> np.ndarray:
+    # Shrinking, flat (exactly 0, its own branch in the formulas) and growing demand.
+    growth = rng.uniform(-0.05, 0.15, n)
+    growth[rng.random(n) < 0.2] = 0.0
+    return growth
+
+
+def _common_columns(rng: np.random.Generator, n: int) -> dict[str, np.ndarray]:
+    return {
+        # Accelerators from a T4 to a B200: dense peak, memory bandwidth, power.
+        "peak": _log_uniform(rng, 65e12, 2.25e15, n),
+        "bandwidth": rng.uniform(0.3e12, 8e12, n),
+        "power": rng.uniform(70.0, 1200.0, n),
+        "pue": rng.uniform(1.05, 1.6, n),
+        "kg_co2e": rng.uniform(0.02, 0.9, n),
+        "electricity": rng.uniform(0.03, 0.3, n),
+        "requests": _log_uniform(rng, 1e2, 1e10, n),
+        "growth": _growth(rng, n),
+        "months": rng.integers(1, 241, n).astype(np.float64),
+        "peak_to_average": rng.uniform(1.0, 10.0, n),
+        "target_utilization": rng.uniform(0.5, 0.9, n),
+        "accelerator_count": np.round(_log_uniform(rng, 1, 16_384, n)),
+        "mfu": rng.uniform(0.2, 0.6, n),
+        "goodput": rng.uniform(0.8, 1.0, n),
+    }
+
+
+def _columns_rent(rng: np.random.Generator, n: int) -> dict[str, np.ndarray]:
+    return {
+        **_common_columns(rng, n),
+        "parameters": _log_uniform(rng, 1e8, 2e12, n),
+        "tokens": _log_uniform(rng, 1e9, 3e13, n),
+        "flop_per_parameter_token": rng.uniform(6.0, 8.0, n),
+        "runs": rng.uniform(1.0, 3.0, n),
+        "training_price": rng.uniform(0.5, 12.0, n),
+        "seconds_per_request": _log_uniform(rng, 0.01, 30.0, n),
+        "inference_price": rng.uniform(0.5, 12.0, n),
+    }
+
+
+def _build_rent(v) -> EstimateInput:
+    """parameters × tokens training, accelerator-seconds inference, rented, pay per use."""
+    hardware = Hardware(
+        peak_flops_per_second=v("peak"),
+        memory_bandwidth_bytes_per_second=v("bandwidth"),
+        power_watts=v("power"),
+    )
+    return EstimateInput(
+        training=TrainingInput(
+            method="parameters_tokens",
+            hardware=hardware,
+            parameters=v("parameters"),
+            tokens=v("tokens"),
+            flop_per_parameter_token=v("flop_per_parameter_token"),
+            runs=v("runs"),
+            accelerator_count=v("accelerator_count"),
+            mfu=v("mfu"),
+            goodput=v("goodput"),
+            pricing=Pricing(mode="rent", price_per_accelerator_hour=v("training_price")),
+        ),
+        inference=InferenceInput(
+            method="accelerator_seconds",
+            hardware=hardware,
+            accelerator_seconds_per_request=v("seconds_per_request"),
+            requests_per_month=v("requests"),
+            monthly_growth=v("growth"),
+            months=v("months"),
+            peak_to_average=v("peak_to_average"),
+            target_utilization=v("target_utilization"),
+            provisioning="pay_per_use",
+            pricing=Pricing(mode="rent", price_per_accelerator_hour=v("inference_price")),
+        ),
+        energy=EnergyProfile(
+            pue=v("pue"),
+            kg_co2e_per_kwh=v("kg_co2e"),
+            electricity_price_per_kwh=v("electricity"),
+        ),
+        thresholds=THRESHOLDS,
+    )
+
+
+def _columns_own(rng: np.random.Generator, n: int) -> dict[str, np.ndarray]:
+    return {
+        **_common_columns(rng, n),
+        "total_flop": _log_uniform(rng, 1e18, 5e26, n),
+        "active_parameters": _log_uniform(rng, 1e8, 4e11, n),
+        "input_tokens": rng.integers(10, 8_001, n).astype(np.float64),
+        "output_tokens": rng.integers(10, 2_001, n).astype(np.float64),
+        "utilization": rng.uniform(0.1, 0.6, n),
+        "bytes_per_parameter": rng.choice([1.0, 2.0, 4.0], n),
+        "purchase_price": rng.uniform(5_000.0, 50_000.0, n),
+        "lifetime_years": rng.uniform(3.0, 6.0, n),
+        "utilization_of_owned": rng.uniform(0.4, 0.9, n),
+    }
+
+
+def _build_own(v) -> EstimateInput:
+    """Total-FLOP training, tokens inference (roofline latency), owned, always on."""
+    hardware = Hardware(
+        peak_flops_per_second=v("peak"),
+        memory_bandwidth_bytes_per_second=v("bandwidth"),
+        power_watts=v("power"),
+    )
+    pricing = Pricing(
+        mode="own",
+        purchase_price=v("purchase_price"),
+        lifetime_years=v("lifetime_years"),
+        utilization_of_owned=v("utilization_of_owned"),
+    )
+    return EstimateInput(
+        training=TrainingInput(
+            method="total_flop",
+            hardware=hardware,
+            total_flop=v("total_flop"),
+            accelerator_count=v("accelerator_count"),
+            mfu=v("mfu"),
+            goodput=v("goodput"),
+            pricing=pricing,
+        ),
+        inference=InferenceInput(
+            method="tokens",
+            hardware=hardware,
+            parameters=v("active_parameters"),
+            input_tokens=v("input_tokens"),
+            output_tokens=v("output_tokens"),
+            bytes_per_parameter=v("bytes_per_parameter"),
+            utilization=v("utilization"),
+            requests_per_month=v("requests"),
+            monthly_growth=v("growth"),
+            months=v("months"),
+            peak_to_average=v("peak_to_average"),
+            target_utilization=v("target_utilization"),
+            provisioning="always_on",
+            pricing=pricing,
+        ),
+        energy=EnergyProfile(
+            pue=v("pue"),
+            kg_co2e_per_kwh=v("kg_co2e"),
+            electricity_price_per_kwh=v("electricity"),
+        ),
+        thresholds=THRESHOLDS,
+    )
+
+
+THRESHOLDS = _thresholds()
+SCENARIOS = (
+    (
+        "rent",
+        "parameters×tokens training + accelerator-seconds inference, rented, pay per use",
+        _columns_rent,
+        _build_rent,
+    ),
+    (
+        "own",
+        "total-FLOP training + tokens inference (roofline), owned, always on",
+        _columns_own,
+        _build_own,
+    ),
+)
+
+FIGURE_NAMES = tuple(Figures.__dataclass_fields__)
+# Figures of `evaluate` and where `estimate` reports the same quantity; money is a Decimal there.
+ESTIMATE_FIELDS = {
+    "training_flop": ("training.flop", False),
+    "training_accelerator_hours": ("training.accelerator_hours", False),
+    "training_wall_clock_hours": ("training.wall_clock_hours", False),
+    "training_cost": ("training.cost", True),
+    "training_energy_kwh": ("training.energy_kwh", False),
+    "training_emissions_kg_co2e": ("training.emissions_kg_co2e", False),
+    "inference_accelerator_seconds_per_request": (
+        "inference.per_request.accelerator_seconds",
+        False,
+    ),
+    "inference_latency_seconds": ("inference.per_request.latency_seconds", False),
+    "inference_total_requests": ("inference.total.requests", False),
+    "inference_accelerator_hours": ("inference.total.accelerator_hours", False),
+    "inference_cost": ("inference.total.cost", True),
+    "inference_energy_kwh": ("inference.total.energy_kwh", False),
+    "peak_accelerators": ("inference.peak_accelerators", False),
+    "cost_per_request": ("inference.per_request.cost", True),
+    "break_even_months": ("comparison.break_even_months", False),
+    "training_share": ("comparison.training_share", False),
+}
+REL_TOLERANCE = 1e-12
+
+
+def _scalar_getter(columns: dict[str, np.ndarray], index: int):
+    def value(name: str):
+        number = float(columns[name][index])
+        return int(number) if name == "months" else number
+
+    return value
+
+
+def _attribute(obj: object, dotted: str) -> object:
+    for part in dotted.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _relative_difference(a: float, b: float) -> float:
+    if math.isnan(a) or math.isnan(b):
+        return 0.0 if math.isnan(a) and math.isnan(b) else math.inf
+    if a == b:
+        return 0.0
+    return abs(a - b) / max(abs(a), abs(b))
+
+
+def _sanity(columns, build, figures: Figures, sample: np.ndarray) -> dict:
+    """Recompute sampled points one by one: `evaluate` on scalars and `estimate` (money rounded)."""
+    max_evaluate, max_estimate, max_money_cents = 0.0, 0.0, 0.0
+    mismatches: list[str] = []
+    for index in sample:
+        index = int(index)
+        inp = build(_scalar_getter(columns, index))
+        one = evaluate(inp)
+        result = estimate(inp)
+        for name in FIGURE_NAMES:
+            vector = float(np.asarray(getattr(figures, name))[index])
+            scalar = float(getattr(one, name))
+            difference = _relative_difference(vector, scalar)
+            max_evaluate = max(max_evaluate, difference)
+            if difference > REL_TOLERANCE:
+                mismatches.append(f"point {index} {name}: evaluate {scalar!r} vs {vector!r}")
+            if name not in ESTIMATE_FIELDS:
+                continue
+            dotted, money = ESTIMATE_FIELDS[name]
+            reported = _attribute(result, dotted)
+            if money:
+                # Rounded to the cent once, half up: at most half a cent from the float.
+                cents = abs(float(reported) - vector) * 100
+                max_money_cents = max(max_money_cents, cents)
+                if cents > 0.5 + abs(vector) * 100 * REL_TOLERANCE:
+                    mismatches.append(f"point {index} {dotted}: estimate {reported} vs {vector!r}")
+                continue
+            reported = math.nan if reported is None else float(reported)
+            difference = _relative_difference(vector, reported)
+            max_estimate = max(max_estimate, difference)
+            if difference > REL_TOLERANCE:
+                mismatches.append(f"point {index} {dotted}: estimate {reported!r} vs {vector!r}")
+    return {
+        "points": len(sample),
+        "max_relative_difference_evaluate": max_evaluate,
+        "max_relative_difference_estimate": max_estimate,
+        "max_money_difference_cents": max_money_cents,
+        "tolerance": REL_TOLERANCE,
+        "mismatches": len(mismatches),
+        "first_mismatches": mismatches[:10],
+        "ok": not mismatches,
+    }
+
+
+def bench_engine_scenario(name: str, description: str, make_columns, build) -> dict:
+    rng = np.random.default_rng([SEED, len(name)])
+    started = time.perf_counter()
+    columns = make_columns(rng, POINTS)
+    vector_input = build(lambda key: columns[key])
+    built = time.perf_counter() - started
+
+    evaluate(vector_input)  # warm-up: first-call costs, page faults of the result arrays
+    times = []
+    for _ in range(REPEATS):
+        started = time.perf_counter()
+        figures = evaluate(vector_input)
+        times.append(time.perf_counter() - started)
+    vector_seconds = min(times)
+
+    loop_inputs = [build(_scalar_getter(columns, i)) for i in range(LOOP_POINTS)]
+    estimate(loop_inputs[0])
+    evaluate(loop_inputs[0])
+    started = time.perf_counter()
+    for inp in loop_inputs:
+        estimate(inp)
+    estimate_loop = time.perf_counter() - started
+    started = time.perf_counter()
+    for inp in loop_inputs:
+        evaluate(inp)
+    evaluate_loop = time.perf_counter() - started
+    per_point = estimate_loop / LOOP_POINTS
+    per_point_evaluate = evaluate_loop / LOOP_POINTS
+
+    sample = np.random.default_rng([SEED, 7]).choice(POINTS, SANITY_POINTS, replace=False)
+    sanity = _sanity(columns, build, figures, sample)
+    finite = {
+        key: int(np.count_nonzero(~np.isfinite(np.asarray(getattr(figures, key)))))
+        for key in FIGURE_NAMES
+    }
+    return {
+        "scenario": name,
+        "description": description,
+        "points": POINTS,
+        "input_generation_seconds": built,
+        "vectorised_seconds_best": vector_seconds,
+        "vectorised_seconds_all": times,
+        "vectorised_points_per_second": POINTS / vector_seconds,
+        "loop_points": LOOP_POINTS,
+        "estimate_loop_seconds": estimate_loop,
+        "estimate_seconds_per_point": per_point,
+        "estimate_points_per_second": 1 / per_point,
+        "estimate_loop_extrapolated_seconds": per_point * POINTS,
+        "speedup_vs_estimate_loop": per_point * POINTS / vector_seconds,
+        "evaluate_scalar_seconds_per_point": per_point_evaluate,
+        "speedup_vs_scalar_evaluate_loop": per_point_evaluate * POINTS / vector_seconds,
+        "non_finite_figures": {key: count for key, count in finite.items() if count},
+        "sanity": sanity,
+    }
+
+
+def report_engine_scenario(r: dict) -> None:
+    ok_time = r["vectorised_seconds_best"] < TARGET_VECTOR_SECONDS
+    ok_speed = r["speedup_vs_estimate_loop"] >= TARGET_SPEEDUP
+    all_runs = ", ".join(fmt_seconds(t) for t in r["vectorised_seconds_all"])
+    s = r["sanity"]
+    say(f"  Scenario {r['scenario']!r}: {r['description']}")
+    say(
+        f"    evaluate() on {r['points']:,} points   {fmt_seconds(r['vectorised_seconds_best'])}"
+        f" best of {REPEATS} ({all_runs})  -> {r['vectorised_points_per_second']:,.0f} points/s"
+        f"   [target < {TARGET_VECTOR_SECONDS:g} s: {'PASS' if ok_time else 'MISS'}]"
+    )
+    say(
+        f"    estimate() loop                {fmt_seconds(r['estimate_seconds_per_point'])}/point"
+        f" over {r['loop_points']:,} = {r['estimate_points_per_second']:,.0f} points/s"
+        f" -> {r['estimate_loop_extrapolated_seconds']:,.1f} s for {r['points']:,} (extrapolated)"
+    )
+    say(
+        f"    speed-up vs estimate() loop    {r['speedup_vs_estimate_loop']:,.0f}x"
+        f"   [target >= {TARGET_SPEEDUP:g}x: {'PASS' if ok_speed else 'MISS'}]"
+    )
+    say(
+        f"    (scalar evaluate() loop: {fmt_seconds(r['evaluate_scalar_seconds_per_point'])}/point,"
+        f" speed-up {r['speedup_vs_scalar_evaluate_loop']:,.0f}x; headline figures only,"
+        " no monthly series or Decimal money)"
+    )
+    say(
+        f"    sanity on {s['points']} sampled points: max relative difference vectorised vs"
+        f" scalar evaluate() {s['max_relative_difference_evaluate']:.2e}, vs estimate()"
+        f" {s['max_relative_difference_estimate']:.2e}; money within"
+        f" {s['max_money_difference_cents']:.3f} cent (rounded to the cent)"
+        f"   [{'OK' if s['ok'] else 'FAIL: ' + str(s['mismatches']) + ' mismatches'}]"
+    )
+    for line in s["first_mismatches"]:
+        say(f"      {line}")
+    if r["non_finite_figures"]:
+        nans = ", ".join(f"{k} {v:,}" for k, v in r["non_finite_figures"].items())
+        say(f"    NaN figures (expected only for break-even 'never'): {nans}")
+
+
+def bench_engine() -> dict:
+    say("== Engine: vectorised evaluate() against a per-point estimate() loop ==")
+    results = []
+    for name, description, make_columns, build in SCENARIOS:
+        result = bench_engine_scenario(name, description, make_columns, build)
+        report_engine_scenario(result)
+        results.append(result)
+    unexpected_nan = any(
+        key != "break_even_months" for r in results for key in r["non_finite_figures"]
+    )
+    return {
+        "scenarios": results,
+        "vectorised_seconds_worst": max(r["vectorised_seconds_best"] for r in results),
+        "speedup_min": min(r["speedup_vs_estimate_loop"] for r in results),
+        "sanity_ok": all(r["sanity"]["ok"] for r in results) and not unexpected_nan,
+    }
+
+
+# ------------------------------------------------------------------------------------------------
+# Part 2: HTTP
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _server_env(data_dir: str) -> dict[str, str]:
+    env = dict(os.environ)
+    for name in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "DJANGO_DEBUG"):
+        env.pop(name, None)  # always the throwaway SQLite database and in-process cache
+    env.update(
+        DATA_DIR=data_dir,
+        STATIC_ROOT=os.path.join(data_dir, "static"),
+        COMPUTE_PLANNER_ENV="local",
+        DJANGO_SETTINGS_MODULE="tests.bench.settings",
+        API_ANON_RATE=API_ANON_RATE,
+        API_USER_RATE=API_ANON_RATE,
+        LOG_LEVEL="WARNING",
+        PYTHONPATH=str(ROOT),
+        PYTHONDONTWRITEBYTECODE="1",
+    )
+    return env
+
+
+def _manage(env: dict[str, str], *args: str) -> None:
+    completed = subprocess.run(
+        [PYTHON, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    if completed.returncode != 0:
+        output = "\n".join((completed.stdout + completed.stderr).strip().splitlines()[-12:])
+        raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{output}")
+
+
+def _cpu_seconds(pid: int) -> float:
+    # utime + stime of one process, from /proc (Linux).
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _children(pid: int) -> list[int]:
+    children = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                if int(stat.read().rsplit(")", 1)[1].split()[1]) == pid:
+                    children.append(int(entry))
+        except (OSError, IndexError, ValueError):
+            continue
+    return children
+
+
+class Server:
+    """gunicorn with the bench settings, started and always stopped by this process."""
+
+    def __init__(self, env: dict[str, str], port: int, log_path: str) -> None:
+        self.port = port
+        self.log_path = log_path
+        self.log = open(log_path, "w")  # noqa: SIM115 - closed in stop()
+        self.process = subprocess.Popen(
+            [
+                str(Path(PYTHON).parent / "gunicorn"),
+                "config.wsgi:application",
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--workers",
+                str(WORKERS),
+                "--worker-class",
+                "sync",
+                "--graceful-timeout",
+                "5",
+                "--no-control-socket",
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    def wait_ready(self, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        probe = build_request("GET", "/bench/empty/", self.port)
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                code = self.process.returncode
+                raise RuntimeError(f"gunicorn exited with {code}:\n{self.tail()}")
+            try:
+                status, _, _ = http_request(self.port, probe)
+                if status == 200 and len(self.workers()) == WORKERS:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.2)
+        raise RuntimeError(f"gunicorn did not answer within {timeout:g} s:\n{self.tail()}")
+
+    def workers(self) -> list[int]:
+        return _children(self.process.pid)
+
+    def cpu_seconds(self) -> tuple[float, tuple[int, ...]]:
+        pids = tuple(sorted(self.workers()))
+        total = 0.0
+        for pid in (self.process.pid, *pids):
+            with contextlib.suppress(OSError):
+                total += _cpu_seconds(pid)
+        return total, pids
+
+    def tail(self, lines: int = 30) -> str:
+        self.log.flush()
+        with open(self.log_path, errors="replace") as log:
+            return "".join(log.readlines()[-lines:])
+
+    def stop(self) -> int | None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)  # graceful: workers finish, then exit
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)  # the group we started, nothing else
+                self.process.wait(timeout=5)
+        self.log.close()
+        return self.process.returncode
+
+
+def build_request(method: str, path: str, port: int, body: bytes = b"") -> bytes:
+    # One connection per request (gunicorn's sync workers close after every response), the same
+    # headers for both endpoints so the only difference is the work behind the URL.
+    headers = [
+        f"{method} {path} HTTP/1.1",
+        f"Host: 127.0.0.1:{port}",
+        "Accept: application/json",
+        "Connection: close",
+    ]
+    if body:
+        headers += ["Content-Type: application/json", f"Content-Length: {len(body)}"]
+    return ("\r\n".join(headers) + "\r\n\r\n").encode("ascii") + body
+
+
+def _parse(raw: bytes) -> tuple[int, dict[str, str], bytes]:
+    head, separator, body = raw.partition(b"\r\n\r\n")
+    if not separator:
+        raise ValueError("incomplete response")
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split(" ", 2)[1])
+    headers = {}
+    for line in lines[1:]:
+        key, _, value = line.partition(":")
+        headers[key.strip().lower()] = value.strip()
+    return status, headers, body
+
+
+def http_request(port: int, request: bytes, timeout: float = 10.0) -> tuple[int, dict, bytes]:
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as connection:
+        connection.sendall(request)
+        chunks = []
+        while chunk := connection.recv(65536):
+            chunks.append(chunk)
+    return _parse(b"".join(chunks))
+
+
+def load(port: int, request: bytes, expected_length: int, seconds: float) -> dict:
+    """Keep CONCURRENCY connections busy for `seconds`, one request per connection.
+
+    Single-threaded, non-blocking sockets and a selector, the request bytes built once: the
+    generator shares the 2 cores with the server, so it does as little as it can. Reading until
+    the server closes leaves TIME_WAIT on the server side, so the client never runs out of ports.
+    """
+    selector = selectors.DefaultSelector()
+    address = ("127.0.0.1", port)
+    statuses: Counter = Counter()
+    errors: Counter = Counter()
+    latencies: list[float] = []
+    open_connections = 0
+    perf = time.perf_counter
+    started = perf()
+    deadline = started + seconds
+
+    def open_connection() -> None:
+        nonlocal open_connections
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setblocking(False)
+        sock.connect_ex(address)
+        # [socket, started, bytes sent, chunks received]
+        selector.register(sock, selectors.EVENT_WRITE, [sock, perf(), 0, []])
+        open_connections += 1
+
+    def finish(state: list, error: str | None) -> None:
+        nonlocal open_connections
+        sock = state[0]
+        selector.unregister(sock)
+        sock.close()
+        open_connections -= 1
+        now = perf()
+        if error is None:
+            raw = b"".join(state[3])
+            try:
+                status, _, body = _parse(raw)
+            except ValueError:
+                error = "incomplete response"
+            else:
+                statuses[status] += 1
+                if status != 200:
+                    error = f"status {status}"
+                elif len(body) != expected_length:
+                    error = "unexpected body length"
+                else:
+                    latencies.append(now - state[1])
+        if error is not None:
+            errors[error] += 1
+        if now < deadline:
+            open_connection()
+
+    for _ in range(CONCURRENCY):
+        open_connection()
+    cpu_before = time.process_time()
+    while open_connections:
+        for key, events in selector.select(timeout=1.0):
+            state = key.data
+            sock = state[0]
+            try:
+                if events & selectors.EVENT_WRITE:
+                    failure = sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+                    if failure:
+                        finish(state, f"connect: {os.strerror(failure)}")
+                        continue
+                    state[2] += sock.send(request[state[2] :])
+                    if state[2] == len(request):
+                        selector.modify(sock, selectors.EVENT_READ, state)
+                else:
+                    chunk = sock.recv(65536)
+                    if chunk:
+                        state[3].append(chunk)
+                    else:
+                        finish(state, None)
+            except (BlockingIOError, InterruptedError):
+                continue
+            except OSError as error:
+                finish(state, f"socket: {error.strerror or error}")
+        if perf() > deadline + 30:  # a stuck server: give up rather than hang the bench
+            for key in list(selector.get_map().values()):
+                finish(key.data, "timeout")
+    elapsed = perf() - started
+    client_cpu = time.process_time() - cpu_before
+    selector.close()
+    return {
+        "seconds": elapsed,
+        "latencies": latencies,
+        "errors": errors,
+        "statuses": statuses,
+        "client_cpu_seconds": client_cpu,
+    }
+
+
+def _machine_busy_seconds() -> float:
+    # CPU time every process spent, all CPUs together, from the first line of /proc/stat.
+    with open("/proc/stat") as stat:
+        user, nice, system, _idle, _iowait, irq, softirq, steal = map(
+            int, stat.readline().split()[1:9]
+        )
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+def _summary(runs: list[dict], server_cpu: float, machine_busy: float) -> dict:
+    seconds = sum(run["seconds"] for run in runs)
+    latencies = sorted(latency for run in runs for latency in run["latencies"])
+    errors: Counter = sum((run["errors"] for run in runs), Counter())
+    statuses: Counter = sum((run["statuses"] for run in runs), Counter())
+    client_cpu = sum(run["client_cpu_seconds"] for run in runs)
+    ok = len(latencies)
+
+    def percentile(p: float) -> float:
+        return latencies[min(ok - 1, int(p * ok))] * 1e3 if ok else 0.0
+
+    # What the rest of the machine did meanwhile: other processes compete for the same cores.
+    others = max(0.0, machine_busy - server_cpu - client_cpu)
+    return {
+        "seconds": seconds,
+        "rounds": len(runs),
+        "requests": ok + sum(errors.values()),
+        "ok": ok,
+        "errors": sum(errors.values()),
+        "error_kinds": dict(errors),
+        "statuses": {str(k): v for k, v in statuses.items()},
+        "requests_per_second": ok / seconds,
+        "latency_ms": {"p50": percentile(0.50), "p90": percentile(0.90), "p99": percentile(0.99)},
+        "server_cpu_seconds": server_cpu,
+        "server_cpu_ms_per_request": server_cpu / ok * 1e3 if ok else None,
+        "client_cpu_seconds": client_cpu,
+        "client_cpu_share_of_a_core": client_cpu / seconds,
+        "other_processes_cpu_share": others / (seconds * (os.cpu_count() or 1)),
+    }
+
+
+def measure(server: Server, endpoints: dict[str, tuple[bytes, int]]) -> dict[str, dict]:
+    """Measure the endpoints in alternating rounds (A B, B A, ...), after a warm-up of each.
+
+    Interleaving gives every endpoint the same share of whatever else the machine is doing, so
+    the ratio stays fair on a shared machine; the totals add up to MEASURE_SECONDS each.
+    """
+    for request, expected_length in endpoints.values():
+        load(server.port, request, expected_length, WARMUP_SECONDS)
+    _, workers_before = server.cpu_seconds()
+    runs: dict[str, list[dict]] = {name: [] for name in endpoints}
+    server_cpu = dict.fromkeys(endpoints, 0.0)
+    machine_busy = dict.fromkeys(endpoints, 0.0)
+    names = list(endpoints)
+    for round_number in range(ROUNDS):
+        for name in names if round_number % 2 == 0 else reversed(names):
+            request, expected_length = endpoints[name]
+            cpu_before, _ = server.cpu_seconds()
+            busy_before = _machine_busy_seconds()
+            runs[name].append(load(server.port, request, expected_length, MEASURE_SECONDS / ROUNDS))
+            machine_busy[name] += _machine_busy_seconds() - busy_before
+            server_cpu[name] += server.cpu_seconds()[0] - cpu_before
+    _, workers_after = server.cpu_seconds()
+    results = {}
+    for name in endpoints:
+        result = _summary(runs[name], server_cpu[name], machine_busy[name])
+        result["workers_restarted"] = workers_before != workers_after
+        results[name] = result
+        say(
+            f"  {name:<24} {result['requests_per_second']:7,.0f} req/s   {result['ok']:,} OK,"
+            f" {result['errors']} errors in {result['seconds']:.1f} s;"
+            f" latency p50 {result['latency_ms']['p50']:.1f} ms,"
+            f" p99 {result['latency_ms']['p99']:.1f} ms;"
+            f" server CPU {result['server_cpu_ms_per_request'] or 0:.2f} ms/request;"
+            f" load generator {result['client_cpu_share_of_a_core']:.0%} of a core;"
+            f" other processes {result['other_processes_cpu_share']:.0%} of the machine"
+        )
+        if result["errors"]:
+            say(f"    errors: {result['error_kinds']}")
+    if any(r["workers_restarted"] for r in results.values()):
+        say("  WARNING: a gunicorn worker was restarted during the measurement")
+    if max(r["other_processes_cpu_share"] for r in results.values()) > 0.1:
+        say(
+            "  WARNING: other processes were busy on this machine during the measurement:"
+            " requests per second are lower than on an idle machine (interleaved rounds keep"
+            " the ratio fair; server CPU per request is the steadier figure)"
+        )
+    return results
+
+
+def _queries_per_estimate(env: dict[str, str], body: bytes) -> dict:
+    """SQL queries of one estimate request, in-process with Django's test client (same database)."""
+    for name in set(os.environ) - set(env):
+        del os.environ[name]  # the server's environment: throwaway database, bench settings
+    os.environ.update(env)
+    import django
+
+    django.setup()
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    client = Client()
+    client.post("/api/v1/estimate/", body, content_type="application/json")  # warm-up
+    with CaptureQueriesContext(connection) as captured:
+        response = client.post("/api/v1/estimate/", body, content_type="application/json")
+    connection.close()
+    return {
+        "status": response.status_code,
+        "queries": len(captured.captured_queries),
+        "sql": [q["sql"][:160] for q in captured.captured_queries],
+    }
+
+
+def bench_http() -> dict:
+    say()
+    say(
+        f"== HTTP: gunicorn, {WORKERS} sync workers, {CONCURRENCY} connections in flight, one"
+        f" request per connection; {MEASURE_SECONDS:g} s per endpoint in {ROUNDS} alternating"
+        f" rounds after {WARMUP_SECONDS:g} s warm-up =="
+    )
+    body = json.dumps(SEED_000, separators=(",", ":")).encode()
+    with tempfile.TemporaryDirectory(prefix="compute-planner-bench-") as data_dir:
+        env = _server_env(data_dir)
+        os.mkdir(env["STATIC_ROOT"])  # WhiteNoise warns about a missing STATIC_ROOT
+        started = time.perf_counter()
+        _manage(env, "migrate", "--noinput")
+        _manage(env, "load_catalogue")
+        say(
+            f"  throwaway SQLite database in {data_dir}: migrated and catalogue loaded"
+            f" in {time.perf_counter() - started:.1f} s"
+        )
+        port = _free_port()
+        server = Server(env, port, os.path.join(data_dir, "gunicorn.log"))
+        try:
+            server.wait_ready()
+            say(
+                f"  gunicorn on 127.0.0.1:{port} (pid {server.process.pid},"
+                f" workers {', '.join(map(str, server.workers()))})"
+            )
+            empty_request = build_request("GET", "/bench/empty/", port)
+            api_request = build_request("POST", "/api/v1/estimate/", port, body)
+
+            status, _, empty_body = http_request(port, empty_request)
+            if status != 200:
+                raise RuntimeError(f"GET /bench/empty/ answered {status}")
+            status, headers, api_body = http_request(port, api_request)
+            if status != 200:
+                raise RuntimeError(f"POST /api/v1/estimate/ answered {status}: {api_body[:500]!r}")
+            answer = json.loads(api_body)
+            check = {
+                "training_accelerator_hours": answer["training"]["accelerator_hours"],
+                "inference_month_1_accelerator_hours": answer["inference"]["monthly"][0][
+                    "accelerator_hours"
+                ],
+                "break_even_months": answer["comparison"]["break_even_months"],
+            }
+            if not (
+                math.isclose(check["training_accelerator_hours"], 200)
+                and math.isclose(check["inference_month_1_accelerator_hours"], 15000 * 2 / 3600)
+                and math.isclose(check["break_even_months"], 24)
+            ):
+                raise RuntimeError(f"Seed 000 answered wrong figures: {check}")
+            say(
+                f"  seed 000 answer checked (200 a-h training, 8.33 a-h/month, break-even 24"
+                f" months); response {len(api_body):,} bytes, {headers.get('content-type')}"
+            )
+
+            measured = measure(
+                server,
+                {
+                    "GET /bench/empty/": (empty_request, len(empty_body)),
+                    "POST /api/v1/estimate/": (api_request, len(api_body)),
+                },
+            )
+            empty, api = measured["GET /bench/empty/"], measured["POST /api/v1/estimate/"]
+        finally:
+            returncode = server.stop()
+        if returncode not in (0, None):
+            say(f"  WARNING: gunicorn exited with {returncode}:\n{server.tail()}")
+        say(f"  gunicorn stopped (exit status {returncode})")
+        queries = _queries_per_estimate(env, body)
+
+    ratio = api["requests_per_second"] / empty["requests_per_second"]
+    cpu_ratio = (
+        empty["server_cpu_ms_per_request"] / api["server_cpu_ms_per_request"]
+        if empty["server_cpu_ms_per_request"] and api["server_cpu_ms_per_request"]
+        else None
+    )
+    say(
+        f"  API / empty                  {ratio:.1%} of the empty view's rate"
+        f"   [target >= {TARGET_API_RATIO:.0%}: {'PASS' if ratio >= TARGET_API_RATIO else 'MISS'}]"
+    )
+    if cpu_ratio is not None:
+        say(
+            f"  (server CPU per request: empty {empty['server_cpu_ms_per_request']:.2f} ms,"
+            f" estimate {api['server_cpu_ms_per_request']:.2f} ms -> {cpu_ratio:.1%};"
+            " the client's share of the cores weighs on both rates alike)"
+        )
+    say(
+        f"  SQL queries per estimate request: {queries['queries']}"
+        f" (in-process test client, status {queries['status']})"
+    )
+    return {
+        "server": {
+            "command": f"gunicorn config.wsgi:application --workers {WORKERS} --worker-class sync",
+            "settings": "tests.bench.settings",
+            "database": "SQLite (throwaway)",
+            "api_anon_rate": API_ANON_RATE,
+            "connections_in_flight": CONCURRENCY,
+            "keep_alive": False,
+            "warmup_seconds": WARMUP_SECONDS,
+            "measure_seconds": MEASURE_SECONDS,
+            "rounds": ROUNDS,
+        },
+        "request_body": SEED_000,
+        "empty": empty,
+        "estimate": api,
+        "ratio": ratio,
+        "server_cpu_ratio": cpu_ratio,
+        "estimate_queries": queries,
+        "ok": empty["errors"] == 0 and api["errors"] == 0 and queries["status"] == 200,
+    }
+
+
+# ------------------------------------------------------------------------------------------------
+
+
+def _machine() -> dict:
+    model = ""
+    with contextlib.suppress(OSError), open("/proc/cpuinfo") as cpuinfo:
+        for line in cpuinfo:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    import django
+    import gunicorn
+
+    return {
+        "cpus": os.cpu_count(),
+        "cpu_model": model,
+        "load_average_at_start": os.getloadavg(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "django": django.__version__,
+        "gunicorn": gunicorn.__version__,
+        "platform": platform.platform(),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    parser.add_argument("--skip-http", action="store_true", help="engine part only")
+    args = parser.parse_args()
+    # `make` stopped with a signal: still run the `finally` blocks that stop gunicorn.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+
+    started = time.perf_counter()
+    machine = _machine()
+    say(
+        f"Compute Planner benchmark — {datetime.now(UTC):%Y-%m-%d %H:%M:%S} UTC,"
+        f" {machine['cpus']} CPUs ({machine['cpu_model']}), load average"
+        f" {machine['load_average_at_start'][0]:.2f}; Python {machine['python']},"
+        f" NumPy {machine['numpy']}, Django {machine['django']}, gunicorn {machine['gunicorn']}"
+    )
+    say()
+    engine = bench_engine()
+    http, http_error = None, None
+    if not args.skip_http:
+        try:
+            http = bench_http()
+        except Exception as error:
+            # The server is stopped already (bench_http's finally); report and fail the run.
+            http_error = f"{type(error).__name__}: {error}"
+            say(f"  HTTP part FAILED: {http_error}")
+    elapsed = time.perf_counter() - started
+
+    targets = {
+        "vectorised_under_1_s": engine["vectorised_seconds_worst"] < TARGET_VECTOR_SECONDS,
+        "speedup_at_least_100x": engine["speedup_min"] >= TARGET_SPEEDUP,
+    }
+    if http is not None:
+        targets["api_at_least_35_percent_of_empty"] = http["ratio"] >= TARGET_API_RATIO
+    correct = engine["sanity_ok"] and http_error is None and (http is None or http["ok"])
+    report = {
+        "when": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": machine,
+        "engine": engine,
+        "http": http,
+        "http_error": http_error,
+        "targets": targets,
+        "correct": correct,
+        "bench_seconds": elapsed,
+    }
+    RESULTS.parent.mkdir(exist_ok=True)
+    RESULTS.write_text(json.dumps(report, indent=2, default=float) + "\n")
+
+    say()
+    say("== Summary ==")
+    say(
+        f"  evaluate() 1,000,000 points: {fmt_seconds(engine['vectorised_seconds_worst'])}"
+        f" (slowest scenario)   {'PASS' if targets['vectorised_under_1_s'] else 'MISS'}"
+        f" (< {TARGET_VECTOR_SECONDS:g} s)"
+    )
+    say(
+        f"  speed-up vs estimate() loop: {engine['speedup_min']:,.0f}x (smallest)"
+        f"   {'PASS' if targets['speedup_at_least_100x'] else 'MISS'} (>= {TARGET_SPEEDUP:g}x)"
+    )
+    if http is not None:
+        say(
+            f"  estimate API: {http['estimate']['requests_per_second']:,.0f} req/s against"
+            f" {http['empty']['requests_per_second']:,.0f} for an empty view = {http['ratio']:.1%}"
+            f"   {'PASS' if targets['api_at_least_35_percent_of_empty'] else 'MISS'}"
+            f" (>= {TARGET_API_RATIO:.0%})"
+        )
+    say(
+        f"  results correct: {'yes' if correct else 'NO'}; report written to"
+        f" {RESULTS.relative_to(ROOT)}; bench took {elapsed:.0f} s"
+    )
+    if not correct:
+        return 1
+    return 1 if args.strict and not all(targets.values()) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
