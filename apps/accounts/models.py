@@ -1,0 +1,60 @@
+"""Personal API tokens: only a hash of each key is stored, the key itself is shown once."""
+
+import hashlib
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+KEY_PREFIX = "cp_"
+PREFIX_LENGTH = 8
+
+
+def api_key_hash(key: str) -> str:
+    """The SHA-256 hex digest stored in place of a key (keys are random, so no salt is needed)."""
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+class ApiTokenQuerySet(models.QuerySet):
+    def for_user(self, user) -> "ApiTokenQuerySet":
+        return self.filter(user=user)
+
+    def active(self) -> "ApiTokenQuerySet":
+        return self.filter(revoked_at__isnull=True)
+
+
+class ApiToken(models.Model):
+    """A key an integrator sends as `Authorization: Bearer <key>` to act as its user."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(
+        "token name",
+        max_length=100,
+        help_text="What the token is for, for example the script that uses it.",
+    )
+    prefix = models.CharField(
+        max_length=PREFIX_LENGTH, editable=False, help_text="The first characters of the key."
+    )
+    key_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    last_used_at = models.DateTimeField(null=True, blank=True, editable=False)
+    revoked_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    objects = ApiTokenQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("-created_at", "-id")
+        verbose_name = "API token"
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None
+
+    def can_be_revoked_by(self, user) -> bool:
+        """Its owner may revoke a token, and so may whoever may change tokens in the admin."""
+        return self.user_id == user.pk or user.has_perm("accounts.change_apitoken")

@@ -1,0 +1,19 @@
+"""Account pages: sign in, sign out, password change, API tokens."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from apps.accounts import views
+
+urlpatterns = [
+    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path(
+        "password/done/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
+    path("tokens/", views.api_token_list, name="api-tokens"),
+    path("tokens/<int:token_id>/revoke/", views.api_token_revoke, name="api-token-revoke"),
+]

@@ -1,0 +1,46 @@
+"""The page where people create and revoke their personal API tokens."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
+
+from apps.accounts import services
+from apps.accounts.forms import ApiTokenForm
+from apps.accounts.models import ApiToken
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+def api_token_list(request: HttpRequest) -> TemplateResponse:
+    """GET lists the tokens; POST creates one and shows its key in this response only."""
+    form = ApiTokenForm(request.POST if request.method == "POST" else None)
+    new_token = new_key = None
+    if request.method == "POST" and form.is_valid():
+        new_token, new_key = services.api_token_create(
+            user=request.user, name=form.cleaned_data["name"]
+        )
+        form = ApiTokenForm()
+    return TemplateResponse(
+        request,
+        "accounts/api_token_list.html",
+        {
+            "form": form,
+            "tokens": ApiToken.objects.for_user(request.user),
+            "new_token": new_token,
+            "new_key": new_key,
+        },
+    )
+
+
+@login_required
+@require_POST
+def api_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    token = get_object_or_404(ApiToken.objects.for_user(request.user), pk=token_id)
+    services.api_token_revoke(token=token, user=request.user)
+    messages.success(request, f"The token “{token.name}” is revoked and no longer works.")
+    return redirect("api-tokens")
