@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.urls import reverse
 
 
 class Classification(models.TextChoices):
@@ -9,6 +10,15 @@ class Classification(models.TextChoices):
     INTERNAL = "internal", "Internal"
     CONFIDENTIAL = "confidential", "Confidential"
     STRICTLY_CONFIDENTIAL = "strictly_confidential", "Strictly confidential"
+
+
+# Which hosting each classification may use: renting means a cloud provider processes the data.
+APPROVED_HOSTING = {
+    Classification.PUBLIC: {"rent", "own"},
+    Classification.INTERNAL: {"rent", "own"},
+    Classification.CONFIDENTIAL: {"own"},
+    Classification.STRICTLY_CONFIDENTIAL: {"own"},
+}
 
 
 class ProjectQuerySet(models.QuerySet):
@@ -50,6 +60,29 @@ class Project(models.Model):
     def __str__(self) -> str:
         return self.title
 
+    def get_absolute_url(self) -> str:
+        return reverse("project-detail", args=[self.pk])
+
+    def hosting_warning(self, scenario_inputs) -> str | None:
+        """A plain-language warning when a scenario's hosting is not approved for the data."""
+        modes = {
+            section.get("pricing_mode", "rent")
+            for inputs in scenario_inputs
+            for section in (inputs.get("training"), inputs.get("inference"))
+            if section
+        }
+        unapproved = modes - APPROVED_HOSTING[self.classification]
+        if not unapproved:
+            return None
+        label = self.get_classification_display().lower()
+        return (
+            f"This project will process {label} data, but a scenario rents accelerators from a "
+            f"cloud provider, which is not approved for {label} data. Such data must not be "
+            "entered into a service that has not been approved for it: the provider may retain, "
+            "process or expose it. Use owned, approved hosting, or confirm the provider's approval "
+            "before going ahead."
+        )
+
 
 class Scenario(models.Model):
     """Inputs are stored in the estimate API's request shape, so page and API share one format."""
@@ -73,3 +106,6 @@ class Scenario(models.Model):
 
     def __str__(self) -> str:
         return f"{self.project}: {self.name}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("scenario-detail", args=[self.pk])

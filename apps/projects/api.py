@@ -1,0 +1,281 @@
+"""API for projects and their scenarios, with the pages' permissions: strangers get a 404."""
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import Prefetch
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
+from drf_spectacular.plumbing import append_meta
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import serializers, viewsets
+from rest_framework.decorators import api_view, permission_classes
+from rest_framework.permissions import SAFE_METHODS, BasePermission, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from apps.api.errors import nest_errors
+from apps.api.serializers import EstimateRequestSerializer, EstimateResponseSerializer
+from apps.api.views import estimate_response
+from apps.catalogue.resolve import estimate_from_request
+from apps.estimates import EstimateInputError
+from apps.projects import services
+from apps.projects.models import Project, Scenario
+from apps.projects.presets import DEFAULT_PRESET, PRESETS, PRESETS_BY_SLUG
+from apps.projects.selectors import can_create_projects, project_for_user, scenario_for_user
+
+User = get_user_model()
+
+
+def as_sent(validated: dict, sent: dict) -> dict:
+    """The validated values of the fields the client sent: defaults stay implicit, so a scenario
+    reads back exactly as it was written and later default changes still reach it."""
+    return {
+        key: as_sent(value, sent[key]) if isinstance(value, dict) else value
+        for key, value in validated.items()
+        if key in sent
+    }
+
+
+class EstimateRequestField(serializers.Field):
+    """An estimate request that both the request serializer and the engine accept."""
+
+    def to_internal_value(self, data):
+        request = EstimateRequestSerializer(data=data)
+        if not request.is_valid():
+            raise serializers.ValidationError(request.errors)
+        try:
+            estimate_from_request(request.validated_data)
+        except EstimateInputError as error:
+            raise serializers.ValidationError(nest_errors(error.errors)) from None
+        return as_sent(request.validated_data, data)
+
+    def to_representation(self, value: dict) -> dict:
+        return value
+
+
+class EstimateRequestFieldSchema(OpenApiSerializerFieldExtension):
+    """Documents a scenario's inputs by the estimate request's own component, when read and when
+    written alike: one shape, one schema (a response copy would duplicate its enums)."""
+
+    target_class = EstimateRequestField
+
+    def map_serializer_field(self, auto_schema, direction):
+        component = auto_schema.resolve_serializer(EstimateRequestSerializer, "request")
+        return append_meta(component.ref, {"description": self.target.help_text})
+
+
+class ProjectSerializer(serializers.ModelSerializer):
+    currency = serializers.ChoiceField(
+        choices=[("USD", "US dollar")],
+        default="USD",
+        help_text="Catalogue prices are in US dollars; other currencies need exchange rates.",
+    )
+    owner = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    collaborators = serializers.SlugRelatedField(
+        slug_field="username",
+        queryset=User.objects.filter(is_active=True),
+        many=True,
+        required=False,
+        error_messages={"does_not_exist": "No active user named {value}."},
+        help_text="Usernames of colleagues who may read the project and change its scenarios.",
+    )
+    hosting_warning = serializers.SerializerMethodField()
+    scenarios_url = serializers.HyperlinkedIdentityField(
+        view_name="api:project-scenario-list", lookup_url_kwarg="project_id"
+    )
+
+    class Meta:
+        model = Project
+        fields = (
+            "id", "title", "unit", "description", "currency", "classification", "status",
+            "owner", "collaborators", "period_start", "period_end", "hosting_warning",
+            "created_at", "updated_at", "scenarios_url",
+        )  # fmt: skip
+        read_only_fields = ("status",)
+
+    def get_hosting_warning(self, project: Project) -> str | None:
+        """Set when a scenario rents hosting that the project's data classification rules out."""
+        return project.hosting_warning(scenario.inputs for scenario in project.scenarios.all())
+
+    def validate(self, attrs: dict) -> dict:
+        start = attrs.get("period_start", getattr(self.instance, "period_start", None))
+        end = attrs.get("period_end", getattr(self.instance, "period_end", None))
+        if start and end and end < start:
+            raise serializers.ValidationError(
+                {"period_end": "The end of the planning period is before its start."}
+            )
+        return attrs
+
+
+class ProjectCreateSerializer(ProjectSerializer):
+    preset = serializers.ChoiceField(
+        choices=[(preset.slug, preset.name) for preset in PRESETS],
+        default=DEFAULT_PRESET.slug,
+        write_only=True,
+        help_text="The figures the first scenario, the baseline, starts from.",
+    )
+
+    class Meta(ProjectSerializer.Meta):
+        fields = (*ProjectSerializer.Meta.fields, "preset")
+
+
+class ScenarioSerializer(serializers.ModelSerializer):
+    inputs = EstimateRequestField(
+        help_text="An estimate request, as POST /api/v1/estimate/ takes it; stored as sent."
+    )
+    is_baseline = serializers.BooleanField(
+        required=False,
+        help_text="Send true to make this scenario the project's baseline in place of the "
+        "current one; a baseline stops being one only when another takes its place.",
+    )
+    estimate_url = serializers.HyperlinkedIdentityField(
+        view_name="api:scenario-estimate", lookup_url_kwarg="scenario_id"
+    )
+
+    class Meta:
+        model = Scenario
+        fields = (
+            "id", "project", "name", "is_baseline", "inputs", "created_at", "updated_at",
+            "estimate_url",
+        )  # fmt: skip
+        read_only_fields = ("project",)
+
+    def validate_is_baseline(self, value: bool) -> bool:
+        if not value and self.instance is not None and self.instance.is_baseline:
+            raise serializers.ValidationError(
+                "Make another scenario the baseline instead; this one then stops being it."
+            )
+        return value
+
+
+class CanCreateProjects(BasePermission):
+    message = "Only managers plan projects."
+
+    def has_permission(self, request: Request, view) -> bool:
+        return view.action != "create" or can_create_projects(request.user)
+
+
+class OwnerChangesProject(BasePermission):
+    message = "Only the project's owner changes its details and collaborators or deletes it."
+
+    def has_object_permission(self, request: Request, view, project: Project) -> bool:
+        return request.method in SAFE_METHODS or project.owner_id == request.user.pk
+
+
+def other_than(owner, users: list) -> list:
+    """Collaborators never include the owner, who has every right already."""
+    return [user for user in users if user.pk != owner.pk]
+
+
+@extend_schema_view(
+    list=extend_schema(summary="List your projects and those shared with you"),
+    create=extend_schema(
+        summary="Create a project and its first scenario, the baseline, from a preset",
+        request=ProjectCreateSerializer,
+        responses={201: ProjectSerializer},
+    ),
+    retrieve=extend_schema(summary="Read a project"),
+    update=extend_schema(summary="Replace a project's details and collaborators (owner only)"),
+    partial_update=extend_schema(summary="Change some of a project's details (owner only)"),
+    destroy=extend_schema(summary="Delete a project and its scenarios (owner only)"),
+)
+class ProjectViewSet(viewsets.ModelViewSet):
+    """Projects the signed-in user owns or collaborates on; anyone else's are 404."""
+
+    queryset = Project.objects.all()
+    serializer_class = ProjectSerializer
+    permission_classes = (IsAuthenticated, CanCreateProjects, OwnerChangesProject)
+    pagination_class = None
+    lookup_value_converter = "int"
+
+    def get_queryset(self):
+        return (
+            Project.objects.for_user(self.request.user)
+            .select_related("owner")
+            .prefetch_related(
+                Prefetch("collaborators", queryset=User.objects.order_by("username")),
+                Prefetch("scenarios", queryset=Scenario.objects.only("project", "inputs")),
+            )
+        )
+
+    def get_serializer_class(self):
+        return ProjectCreateSerializer if self.action == "create" else ProjectSerializer
+
+    def perform_create(self, serializer: ProjectCreateSerializer) -> None:
+        fields = dict(serializer.validated_data)
+        preset = PRESETS_BY_SLUG[fields.pop("preset")]
+        collaborators = other_than(self.request.user, fields.pop("collaborators", []))
+        serializer.instance = services.project_create(
+            owner=self.request.user, fields=fields, collaborators=collaborators, preset=preset
+        )
+
+    def perform_update(self, serializer: ProjectSerializer) -> None:
+        project, fields = serializer.instance, dict(serializer.validated_data)
+        collaborators = fields.pop("collaborators", None)
+        if collaborators is None:
+            collaborators = list(project.collaborators.all())
+        services.project_update(
+            project=project, fields=fields, collaborators=other_than(project.owner, collaborators)
+        )
+
+    def perform_destroy(self, instance: Project) -> None:
+        services.project_delete(project=instance)
+
+
+@extend_schema_view(
+    list=extend_schema(summary="List a project's scenarios, the baseline first"),
+    create=extend_schema(summary="Add a scenario to a project"),
+    retrieve=extend_schema(summary="Read a scenario and its inputs"),
+    update=extend_schema(summary="Replace a scenario's name and inputs"),
+    partial_update=extend_schema(summary="Change a scenario's name, inputs or baseline status"),
+    destroy=extend_schema(summary="Delete a scenario"),
+)
+class ScenarioViewSet(viewsets.ModelViewSet):
+    """Scenarios of one project, which the owner and collaborators may all change."""
+
+    queryset = Scenario.objects.all()
+    serializer_class = ScenarioSerializer
+    permission_classes = (IsAuthenticated,)
+    pagination_class = None
+    lookup_value_converter = "int"
+
+    def initial(self, request: Request, *args, **kwargs) -> None:
+        super().initial(request, *args, **kwargs)
+        # Before the body is read, so a stranger learns nothing but 404 whatever they send.
+        self.project = project_for_user(request.user, kwargs["project_id"])
+
+    def get_queryset(self):
+        return self.project.scenarios.all()
+
+    def perform_create(self, serializer: ScenarioSerializer) -> None:
+        data = serializer.validated_data
+        serializer.instance = services.scenario_create(
+            project=self.project,
+            name=data["name"],
+            inputs=data["inputs"],
+            is_baseline=data.get("is_baseline", False),
+        )
+
+    @transaction.atomic
+    def perform_update(self, serializer: ScenarioSerializer) -> None:
+        scenario, data = serializer.instance, serializer.validated_data
+        services.scenario_update(
+            scenario=scenario,
+            name=data.get("name", scenario.name),
+            inputs=data.get("inputs", scenario.inputs),
+        )
+        if data.get("is_baseline") and not scenario.is_baseline:
+            services.scenario_set_baseline(scenario=scenario)
+
+    def perform_destroy(self, instance: Scenario) -> None:
+        services.scenario_delete(scenario=instance)
+
+
+@extend_schema(
+    responses={200: EstimateResponseSerializer},
+    summary="Estimate a scenario: POST /api/v1/estimate/'s response for the scenario's inputs",
+)
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+def scenario_estimate(request: Request, scenario_id: int) -> Response:
+    scenario = scenario_for_user(request.user, scenario_id)
+    return Response(estimate_response(scenario.inputs))

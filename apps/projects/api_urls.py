@@ -1,0 +1,21 @@
+"""Project and scenario API routes under /api/v1/."""
+
+from django.urls import include, path
+from rest_framework.routers import SimpleRouter
+
+from apps.projects import api
+
+router = SimpleRouter(use_regex_path=False)
+router.register("projects", api.ProjectViewSet, basename="project")
+router.register(
+    "projects/<int:project_id>/scenarios", api.ScenarioViewSet, basename="project-scenario"
+)
+
+urlpatterns = [
+    path("", include(router.urls)),
+    path(
+        "scenarios/<int:scenario_id>/estimate/",
+        api.scenario_estimate,
+        name="scenario-estimate",
+    ),
+]

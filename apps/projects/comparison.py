@@ -1,0 +1,54 @@
+"""What the two-column comparison shows: chart series, the data table and the break-even point."""
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from apps.estimates import EstimateResult
+
+
+@dataclass(frozen=True)
+class ChartRow:
+    month: int
+    training_accelerator_hours: float
+    inference_accelerator_hours: float
+    training_cost: Decimal
+    inference_cost: Decimal
+
+
+def chart_rows(result: EstimateResult) -> list[ChartRow]:
+    """Cumulative accelerator-hours and cost month by month; month 0 is the training step."""
+    if result.comparison is not None:
+        return [
+            ChartRow(
+                c.month,
+                c.training_accelerator_hours,
+                c.inference_accelerator_hours,
+                c.training_cost,
+                c.inference_cost,
+            )
+            for c in result.comparison.cumulative
+        ]
+    if result.inference is not None:
+        return [ChartRow(0, 0.0, 0.0, Decimal(0), Decimal(0))] + [
+            ChartRow(m.month, 0.0, m.cumulative_accelerator_hours, Decimal(0), m.cumulative_cost)
+            for m in result.inference.monthly
+        ]
+    if result.training is not None:
+        cost = result.training.cost or Decimal(0)
+        return [ChartRow(0, result.training.accelerator_hours, 0.0, cost, Decimal(0))]
+    return []
+
+
+def chart_data(result: EstimateResult) -> dict:
+    """JSON for the chart script: numbers only; the page's table carries the same figures."""
+    rows = chart_rows(result)
+    break_even = result.comparison.break_even_months if result.comparison else None
+    return {
+        "months": [row.month for row in rows],
+        "training_accelerator_hours": [row.training_accelerator_hours for row in rows],
+        "inference_accelerator_hours": [row.inference_accelerator_hours for row in rows],
+        "training_cost": [float(row.training_cost) for row in rows],
+        "inference_cost": [float(row.inference_cost) for row in rows],
+        "break_even_months": break_even,
+        "horizon_months": rows[-1].month if rows else 0,
+    }

@@ -1,0 +1,360 @@
+"""Numbers for people: each figure as readable text with its unit, spoken text and exact value."""
+
+# Rules, applied the same way to every unit:
+#
+# - Below 1,000: three significant figures, without trailing zeros (8.333 → "8.33", 166.67 →
+#   "167", 200 → "200", 0.5 → "0.5"). Below 0.001: scientific notation ("1.5 × 10⁻⁴").
+# - 1,000 to a million: whole numbers with thousands separators ("15,000", "58,958").
+# - A million and more: three significant figures and a word ("26.7 million", "1.2 billion",
+#   "3 trillion"); from 10¹⁵ on, scientific notation with Unicode superscripts.
+# - FLOP from a million on: scientific notation ("3.15 × 10²³ FLOP").
+# - Money: cents below 1,000 unless the amount is whole ("$24.92", "$598"), whole units up to a
+#   million ("$147,396"), words above ("$53.4 million"); "less than $0.01" for a positive amount
+#   below a cent. Rounding is half up, as in the engine.
+# - Negative values get a minus sign (U+2212); None, NaN and infinity are never shown as numbers
+#   but as "not available" or the explanation given.
+#
+# `Figure.exact` and `Figure.unit` describe the value as given (seconds, kWh, kg CO2e, a share),
+# whatever scale the text uses, so that `<data value>` and exports stay machine-readable.
+
+import math
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Context, Decimal
+
+NOT_AVAILABLE = "not available"
+MINUS = "−"
+SIGNIFICANT_DIGITS = 3
+
+Number = float | Decimal | None  # ints and NumPy floats too; anything else is "not available"
+
+_CONTEXT = Context(prec=400)
+_CENT = Decimal("0.01")
+_THOUSAND = Decimal(1000)
+_MILLION = Decimal(10**6)
+_SCALES = ((Decimal(10**12), "trillion"), (Decimal(10**9), "billion"), (_MILLION, "million"))
+_SMALLEST_PLAIN = Decimal("0.001")
+_SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+# Characters that screen readers read badly, so `Figure.aria` is read instead of the text.
+_UNSPOKEN = str.maketrans(dict.fromkeys("⁰¹²³⁴⁵⁶⁷⁸⁹⁻×" + MINUS))
+# symbol before the amount, spoken name (plural, singular)
+_CURRENCIES = {
+    "USD": ("$", "US dollars", "US dollar"),
+    "EUR": ("€", "euros", "euro"),
+    "GBP": ("£", "pounds sterling", "pound sterling"),
+}
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure: `text` for people, `aria` for screen readers, `exact` for machines."""
+
+    text: str
+    exact: str  # "" when not available
+    unit: str
+    value: float | Decimal | None
+    aria: str
+
+    def __str__(self) -> str:
+        return self.text
+
+    @property
+    def available(self) -> bool:
+        return self.value is not None
+
+    @property
+    def needs_spoken_text(self) -> bool:
+        """Whether screen readers should get `aria` instead of `text` (superscripts, ×, −)."""
+        return self.text != self.text.translate(_UNSPOKEN)
+
+
+def _decimal(value: object) -> Decimal | None:
+    """The value as a finite Decimal, or None for None, NaN, infinity and non-numbers."""
+    if value is None or isinstance(value, bool | str | bytes):
+        return None
+    if isinstance(value, Decimal):
+        return value if value.is_finite() else None
+    if isinstance(value, int):
+        return Decimal(value)
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    # repr is the shortest decimal form, so 2.675 stays 2.675 rather than 2.67499999…
+    return Decimal(repr(number)) if math.isfinite(number) else None
+
+
+def _exact(value: object, number: Decimal) -> str:
+    if isinstance(value, Decimal | int):
+        return str(value)
+    return repr(float(number))
+
+
+def _plain_value(value: object, number: Decimal) -> float | Decimal:
+    return value if isinstance(value, Decimal) else float(number)
+
+
+def _round(number: Decimal, exponent: int) -> Decimal:
+    return number.quantize(Decimal(1).scaleb(exponent), rounding=ROUND_HALF_UP, context=_CONTEXT)
+
+
+def _significant(number: Decimal) -> Decimal:
+    if number.is_zero():
+        return Decimal(0)
+    return _round(number, number.adjusted() - SIGNIFICANT_DIGITS + 1)
+
+
+def _digits(number: Decimal) -> str:
+    """A rounded Decimal without exponent or trailing zeros ("200", "8.33", "15,000")."""
+    return format(number.normalize(_CONTEXT), ",f")
+
+
+def _scientific(magnitude: Decimal) -> tuple[str, str]:
+    rounded = _significant(magnitude)
+    exponent = rounded.adjusted()
+    mantissa = _digits(rounded.scaleb(-exponent))
+    spoken_exponent = f"minus {-exponent}" if exponent < 0 else str(exponent)
+    return (
+        f"{mantissa} × 10{str(exponent).translate(_SUPERSCRIPTS)}",
+        f"{mantissa} times 10 to the power {spoken_exponent}",
+    )
+
+
+def _large(magnitude: Decimal) -> tuple[str, str]:
+    """Text and spoken text of a magnitude of 1,000 or more."""
+    if magnitude.adjusted() >= 15:
+        return _scientific(magnitude)
+    whole = _round(magnitude, 0)
+    if whole < _MILLION:
+        text = _digits(whole)
+        return text, text
+    rounded = _significant(magnitude)
+    for scale, word in _SCALES:
+        mantissa = rounded / scale
+        if 1 <= mantissa < _THOUSAND:
+            text = f"{_digits(mantissa)} {word}"
+            return text, text
+    return _scientific(magnitude)
+
+
+def _magnitude(magnitude: Decimal) -> tuple[str, str]:
+    """Text and spoken text of a non-negative number, by the rules in the module docstring."""
+    if magnitude.is_zero():
+        return "0", "0"
+    if magnitude < _SMALLEST_PLAIN:
+        return _scientific(magnitude)
+    rounded = _significant(magnitude)
+    if rounded >= _THOUSAND:
+        return _large(magnitude)
+    text = _digits(rounded)
+    return text, text
+
+
+def _signed(number: Decimal, words: tuple[str, str]) -> tuple[str, str]:
+    text, spoken = words
+    if number < 0 and text != "0":
+        return f"{MINUS}{text}", f"minus {spoken}"
+    return text, spoken
+
+
+def _number(number: Decimal) -> tuple[str, str]:
+    return _signed(number, _magnitude(abs(number)))
+
+
+def _missing(unit: str, explanation: str) -> Figure:
+    return Figure(text=explanation, exact="", unit=unit, value=None, aria=explanation)
+
+
+def _singular(plural: str) -> str:
+    return plural.removesuffix("s")
+
+
+def _counted(value: Number, unit: str, missing: str) -> Figure:
+    """A figure whose unit follows the number, singular after exactly 1 ("1 accelerator")."""
+    number = _decimal(value)
+    if number is None:
+        return _missing(unit, missing)
+    text, spoken = _number(number)
+    name = _singular(unit) if text == "1" else unit
+    return Figure(
+        text=f"{text} {name}",
+        exact=_exact(value, number),
+        unit=unit,
+        value=_plain_value(value, number),
+        aria=f"{spoken} {name}",
+    )
+
+
+def flop(value: Number, *, missing: str = NOT_AVAILABLE) -> Figure:
+    """Floating-point operations: "3.15 × 10²³ FLOP" from a million on, "512 FLOP" below."""
+    number = _decimal(value)
+    if number is None:
+        return _missing("FLOP", missing)
+    magnitude = abs(number)
+    words = _scientific(magnitude) if _significant(magnitude) >= _MILLION else _magnitude(magnitude)
+    text, spoken = _signed(number, words)
+    return Figure(
+        text=f"{text} FLOP",
+        exact=_exact(value, number),
+        unit="FLOP",
+        value=_plain_value(value, number),
+        aria=f"{spoken} FLOP",
+    )
+
+
+def hours(
+    value: Number, unit: str = "accelerator-hours", *, missing: str = NOT_AVAILABLE
+) -> Figure:
+    """Hours, by default accelerator-hours: "8.33 accelerator-hours", "26.7 million …"."""
+    return _counted(value, unit, missing)
+
+
+def count(value: Number, unit: str, *, missing: str = NOT_AVAILABLE) -> Figure:
+    """A count with its plural unit: "15,000 requests", "1 accelerator", "1.2 million requests"."""
+    return _counted(value, unit, missing)
+
+
+def months(value: Number, *, missing: str = NOT_AVAILABLE) -> Figure:
+    """A number of months: "24 months", "1.2 months", "1 month"."""
+    return _counted(value, "months", missing)
+
+
+def per_second(value: Number, unit: str = "requests", *, missing: str = NOT_AVAILABLE) -> Figure:
+    """A rate: "0.00571 requests per second"; `unit` is what is counted."""
+    figure = _counted(value, unit, missing)
+    if not figure.available:
+        return Figure(figure.text, "", f"{unit}/s", None, figure.aria)
+    return Figure(
+        text=f"{figure.text} per second",
+        exact=figure.exact,
+        unit=f"{unit}/s",
+        value=figure.value,
+        aria=f"{figure.aria} per second",
+    )
+
+
+@dataclass(frozen=True)
+class _Scale:
+    below: Decimal  # used for magnitudes below this, in the unit given
+    divisor: Decimal
+    symbol: str
+    spoken: str
+    spoken_singular: str
+
+
+def _scaled(value: Number, unit: str, scales: tuple[_Scale, ...], missing: str) -> Figure:
+    """A figure shown in the first of `scales` that fits it; zero in the unit given."""
+    number = _decimal(value)
+    if number is None:
+        return _missing(unit, missing)
+    rounded = _significant(abs(number))
+    if rounded.is_zero():
+        scale = next(scale for scale in scales if scale.divisor == 1)
+    else:
+        scale = next(scale for scale in scales if rounded < scale.below)
+    text, spoken = _number(number / scale.divisor)
+    return Figure(
+        text=f"{text} {scale.symbol}",
+        exact=_exact(value, number),
+        unit=unit,
+        value=_plain_value(value, number),
+        aria=f"{spoken} {scale.spoken_singular if spoken == '1' else scale.spoken}",
+    )
+
+
+_ALWAYS = Decimal("Infinity")
+_ENERGY_SCALES = (
+    _Scale(Decimal(1), Decimal("0.001"), "Wh", "watt-hours", "watt-hour"),
+    _Scale(_THOUSAND, Decimal(1), "kWh", "kilowatt-hours", "kilowatt-hour"),
+    _Scale(_MILLION, _THOUSAND, "MWh", "megawatt-hours", "megawatt-hour"),
+    _Scale(_ALWAYS, _MILLION, "GWh", "gigawatt-hours", "gigawatt-hour"),
+)
+_EMISSION_SCALES = (
+    _Scale(
+        _THOUSAND,
+        Decimal(1),
+        "kg CO2e",
+        "kilograms of CO2 equivalent",
+        "kilogram of CO2 equivalent",
+    ),
+    _Scale(_ALWAYS, _THOUSAND, "t CO2e", "tonnes of CO2 equivalent", "tonne of CO2 equivalent"),
+)
+_DURATION_SCALES = (
+    _Scale(Decimal(1), Decimal("0.001"), "ms", "milliseconds", "millisecond"),
+    _Scale(Decimal(60), Decimal(1), "s", "seconds", "second"),
+    _Scale(Decimal(3600), Decimal(60), "min", "minutes", "minute"),
+    _Scale(_ALWAYS, Decimal(3600), "h", "hours", "hour"),
+)
+
+
+def energy_kwh(value: Number, *, missing: str = NOT_AVAILABLE) -> Figure:
+    """Energy given in kWh, shown in Wh below 1 kWh and in MWh or GWh for large amounts."""
+    return _scaled(value, "kWh", _ENERGY_SCALES, missing)
+
+
+def emissions_kg(value: Number, *, missing: str = NOT_AVAILABLE) -> Figure:
+    """Emissions given in kg CO2e, shown in tonnes ("t CO2e") from 1,000 kg on."""
+    return _scaled(value, "kg CO2e", _EMISSION_SCALES, missing)
+
+
+def seconds(value: Number, *, missing: str = NOT_AVAILABLE) -> Figure:
+    """A duration given in seconds, shown in ms below 1 s, then s, min and h."""
+    return _scaled(value, "s", _DURATION_SCALES, missing)
+
+
+def percent(share: Number, *, missing: str = NOT_AVAILABLE) -> Figure:
+    """A share (0.667) as whole percent ("67%"); "less than 1%" and "more than 99%" at the ends."""
+    number = _decimal(share)
+    if number is None:
+        return _missing("share", missing)
+    hundredths = number * 100
+    if 0 < hundredths < 1:
+        text, spoken = "less than 1%", "less than 1 percent"
+    elif 99 < hundredths < 100:
+        text, spoken = "more than 99%", "more than 99 percent"
+    else:
+        digits, spoken_digits = _signed(hundredths, _large_or_whole(abs(hundredths)))
+        text, spoken = f"{digits}%", f"{spoken_digits} percent"
+    return Figure(
+        text=text,
+        exact=_exact(share, number),
+        unit="share",
+        value=_plain_value(share, number),
+        aria=spoken,
+    )
+
+
+def _large_or_whole(magnitude: Decimal) -> tuple[str, str]:
+    whole = magnitude if magnitude >= _THOUSAND else _round(magnitude, 0)
+    return _large(whole) if whole >= _THOUSAND else (str(whole), str(whole))
+
+
+def money(value: Number, currency: str = "USD", *, missing: str = NOT_AVAILABLE) -> Figure:
+    """An amount of money: "$24.92", "$598", "$147,396", "$53.4 million", "1,200 CHF".
+
+    `exact` keeps the cents ("53400000.00"), or more digits when the amount has them.
+    """
+    code = currency.upper()
+    number = _decimal(value)
+    if number is None:
+        return _missing(code, missing)
+    symbol, plural, singular = _CURRENCIES.get(code, ("", code, code))
+    magnitude = abs(number)
+    prefix = ""
+    if 0 < number < _CENT:
+        prefix, digits = "less than ", "0.01"
+    elif magnitude >= _THOUSAND or _round(magnitude, 0) >= _THOUSAND:
+        digits = _large(magnitude)[0]
+    else:
+        cents = magnitude.quantize(_CENT, rounding=ROUND_HALF_UP, context=_CONTEXT)
+        digits = _digits(cents) if cents == cents.to_integral_value() else f"{cents:f}"
+    sign = MINUS if number < 0 and not prefix and digits != "0" else ""
+    spoken_sign = "minus " if sign else ""
+    amount = f"{symbol}{digits}" if symbol else f"{digits} {code}"
+    exact = str(number) if number.as_tuple().exponent < -2 else f"{number:.2f}"
+    return Figure(
+        text=f"{prefix}{sign}{amount}",
+        exact=exact,
+        unit=code,
+        value=value if isinstance(value, Decimal) else float(number),
+        aria=f"{prefix}{spoken_sign}{digits} {singular if digits == '1' else plural}",
+    )

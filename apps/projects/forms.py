@@ -1,0 +1,272 @@
+"""Forms managers fill in: projects, and scenarios in the estimate request's shape."""
+
+import math
+import re
+
+from django import forms
+from django.contrib.auth import get_user_model
+
+from apps.catalogue.models import PRECISIONS
+from apps.catalogue.resolve import DEFAULT_ENERGY_PROFILE, Catalogue, estimate_from_request
+from apps.estimates import EstimateInputError, EstimateResult
+from apps.projects.models import Project
+from apps.projects.presets import PRESETS
+from apps.projects.scenario_fields import (
+    INFERENCE_METHODS,
+    NUMBER_FIELDS,
+    PRICING_MODES,
+    PROVISIONING,
+    SECTION_TITLES,
+    TRAINING_METHODS,
+)
+
+
+class NumberField(forms.CharField):
+    """A number typed as people type it: 15,000 or 7e9 or 0.4; finite, shown without noise."""
+
+    default_error_messages = {"invalid": "Enter a number, for example 15,000 or 7e9."}
+
+    def __init__(self, *, scale: float = 1.0, integer: bool = False, **kwargs):
+        self.scale = scale
+        self.integer = integer
+        kwargs.setdefault("required", False)
+        super().__init__(**kwargs)
+
+    def to_python(self, value):
+        text = super().to_python(value).replace(",", "").replace("_", "").replace(" ", "")
+        if text in self.empty_values:
+            return None
+        if not re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", text):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        number = float(text)
+        if not math.isfinite(number):
+            raise forms.ValidationError("Enter a finite number.", code="invalid")
+        if self.integer:
+            if not number.is_integer():
+                raise forms.ValidationError("Enter a whole number.", code="invalid")
+            return int(number)
+        return number / self.scale
+
+    def prepare_value(self, value):
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return f"{value * self.scale:.10g}"
+        return value
+
+    def widget_attrs(self, widget):
+        return {**super().widget_attrs(widget), "inputmode": "decimal", "autocomplete": "off"}
+
+
+def _choice(label: str, choices, initial: str, hint: str = "") -> forms.ChoiceField:
+    return forms.ChoiceField(
+        label=label, choices=choices, initial=initial, help_text=hint, widget=forms.RadioSelect
+    )
+
+
+class ScenarioForm(forms.Form):
+    """All inputs of a scenario; `clean` also runs the estimate, so errors come from one place."""
+
+    name = forms.CharField(
+        label="Scenario name", max_length=200, help_text="e.g. Pilot, 15,000 requests a month."
+    )
+    training_enabled = forms.BooleanField(
+        label="This scenario includes training or fine-tuning", required=False, initial=True
+    )
+    training_method = _choice(
+        "How do you know the training compute?", TRAINING_METHODS, "accelerator_hours"
+    )
+    training_accelerator = forms.ChoiceField(label="Accelerator for training")
+    training_precision = forms.ChoiceField(
+        label="Number format",
+        choices=[(p, p.upper()) for p in PRECISIONS],
+        initial="bf16",
+        help_text="BF16 is usual for training; the accelerator must support it.",
+    )
+    training_pricing_mode = _choice("Rent or own?", PRICING_MODES, "rent")
+    inference_enabled = forms.BooleanField(
+        label="This scenario includes serving requests", required=False, initial=True
+    )
+    inference_method = _choice(
+        "How do you know the compute per request?", INFERENCE_METHODS, "accelerator_seconds"
+    )
+    inference_accelerator = forms.ChoiceField(label="Accelerator for serving")
+    inference_precision = forms.ChoiceField(
+        label="Number format",
+        choices=[(p, p.upper()) for p in PRECISIONS],
+        initial="bf16",
+        help_text="FP8 or INT8 halve the memory read per token where supported.",
+    )
+    inference_provisioning = _choice("How is capacity paid for?", PROVISIONING, "pay_per_use")
+    inference_pricing_mode = _choice("Rent or own?", PRICING_MODES, "rent")
+    energy_profile = forms.ChoiceField(
+        label="Data centre and electricity grid",
+        help_text="Sets the PUE and the grid's carbon intensity for energy and emissions.",
+    )
+
+    def __init__(self, *args, catalogue: Catalogue, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.catalogue = catalogue
+        accelerators = catalogue.accelerators.values()
+        energy_profiles = catalogue.energy_profiles.values()
+        for spec in NUMBER_FIELDS:
+            self.fields[spec.field_name] = NumberField(
+                label=spec.label,
+                help_text=spec.hint,
+                scale=spec.scale,
+                integer=spec.integer,
+                initial=spec.default,
+            )
+        accelerator_choices = [(a.slug, f"{a.vendor} {a.name}") for a in accelerators]
+        self.fields["training_accelerator"].choices = [("", "No accelerator"), *accelerator_choices]
+        self.fields["training_accelerator"].required = False
+        self.fields["inference_accelerator"].choices = [
+            ("", "No accelerator"),
+            *accelerator_choices,
+        ]
+        self.fields["inference_accelerator"].required = False
+        self.fields["training_accelerator"].initial = "nvidia-h100-sxm"
+        self.fields["inference_accelerator"].initial = "nvidia-h100-sxm"
+        self.fields["energy_profile"].choices = [(p.slug, p.name) for p in energy_profiles]
+        self.fields["energy_profile"].initial = DEFAULT_ENERGY_PROFILE
+        self.result: EstimateResult | None = None
+        self.notes: dict[str, list[str]] = {}
+
+    @classmethod
+    def initial_from_request(cls, name: str, request: dict) -> dict:
+        initial: dict = {"name": name, "energy_profile": request.get("energy_profile")}
+        for section in ("training", "inference"):
+            data = request.get(section)
+            initial[f"{section}_enabled"] = bool(data)
+            for key, value in (data or {}).items():
+                initial[f"{section}_{key}"] = value
+        return {key: value for key, value in initial.items() if value is not None}
+
+    def to_request(self) -> dict:
+        data = self.cleaned_data
+        request: dict = {}
+        for section in ("training", "inference"):
+            if not data.get(f"{section}_enabled"):
+                continue
+            method = data.get(f"{section}_method")
+            values = {"method": method}
+            for key in ("accelerator", "precision", "pricing_mode", "provisioning"):
+                value = data.get(f"{section}_{key}")
+                if value:
+                    values[key] = value
+            for spec in NUMBER_FIELDS:
+                value = data.get(spec.field_name)
+                if (
+                    spec.section == section
+                    and value is not None
+                    and (not spec.methods or method in spec.methods)
+                ):
+                    values[spec.name] = value
+            request[section] = values
+        if data.get("energy_profile"):
+            request["energy_profile"] = data["energy_profile"]
+        return request
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        if not cleaned.get("training_enabled") and not cleaned.get("inference_enabled"):
+            raise forms.ValidationError("Include training, serving requests, or both.")
+        try:
+            self.result, resolution = estimate_from_request(self.to_request(), self.catalogue)
+            self.notes = resolution.notes
+        except EstimateInputError as error:
+            for key, messages in error.errors.items():
+                field = key.replace(".", "_")
+                for message in messages:
+                    self.add_error(field if field in self.fields else None, message)
+        return cleaned
+
+    def sections(self) -> list[dict]:
+        """The form's fields grouped for the template, in reading order, with their methods."""
+        methods = {s.field_name: " ".join(s.methods) for s in NUMBER_FIELDS if s.methods}
+        groups = []
+        for section in ("training", "inference"):
+            names = [f"{section}_enabled", f"{section}_method"]
+            names += [s.field_name for s in NUMBER_FIELDS if s.section == section and s.methods]
+            names += [f"{section}_accelerator", f"{section}_precision"]
+            names += [s.field_name for s in NUMBER_FIELDS if s.section == section and not s.methods]
+            if section == "inference":
+                names.append("inference_provisioning")
+            names.append(f"{section}_pricing_mode")
+            groups.append(
+                {
+                    "key": section,
+                    "title": SECTION_TITLES[section],
+                    "fields": [{"field": self[n], "methods": methods.get(n, "")} for n in names],
+                }
+            )
+        return groups
+
+
+class ProjectForm(forms.ModelForm):
+    collaborators = forms.CharField(
+        label="Collaborators",
+        required=False,
+        help_text="Usernames of colleagues who may edit this project, separated by commas.",
+    )
+
+    currency = forms.ChoiceField(
+        choices=[("USD", "USD — US dollar")],
+        initial="USD",
+        help_text="Catalogue prices are in US dollars; other currencies need exchange rates.",
+    )
+
+    class Meta:
+        model = Project
+        fields = [
+            "title",
+            "unit",
+            "description",
+            "currency",
+            "classification",
+            "period_start",
+            "period_end",
+        ]
+        widgets = {
+            "period_start": forms.DateInput(attrs={"type": "date"}),
+            "period_end": forms.DateInput(attrs={"type": "date"}),
+            "description": forms.Textarea(attrs={"rows": 3}),
+        }
+        help_texts = {
+            "title": "What the AI system is for, e.g. Translation assistant.",
+            "unit": "The department, section or team that owns the workplan.",
+            "classification": "The most sensitive data the system will process.",
+        }
+
+    def __init__(self, *args, owner=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.owner = owner
+        if self.instance.pk:
+            self.initial["collaborators"] = ", ".join(
+                self.instance.collaborators.values_list("username", flat=True)
+            )
+
+    def clean_collaborators(self):
+        names = {n.strip() for n in self.cleaned_data["collaborators"].split(",") if n.strip()}
+        users = list(get_user_model().objects.filter(username__in=names, is_active=True))
+        missing = names - {u.username for u in users}
+        if missing:
+            raise forms.ValidationError(f"No active user named {', '.join(sorted(missing))}.")
+        return [u for u in users if u != self.owner]
+
+    def clean(self):
+        cleaned = super().clean()
+        start, end = cleaned.get("period_start"), cleaned.get("period_end")
+        if start and end and end < start:
+            self.add_error("period_end", "The end of the planning period is before its start.")
+        return cleaned
+
+
+class NewProjectForm(ProjectForm):
+    preset = forms.ChoiceField(
+        label="Start from",
+        choices=[(p.slug, p.name) for p in PRESETS],
+        initial=PRESETS[0].slug,
+        widget=forms.RadioSelect,
+        help_text="The first scenario starts from these figures; you can change every one.",
+    )

@@ -1,0 +1,220 @@
+"""The scenario form's inputs: label, hint with unit and typical range, default, and method."""
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    section: str  # "training" | "inference"
+    name: str  # the estimate request's field name
+    label: str
+    hint: str
+    default: float | int | str | None = None
+    scale: float = 1.0  # shown value = stored value × scale (percentages)
+    integer: bool = False
+    methods: tuple[str, ...] = ()  # empty: used by every method of the section
+
+    @property
+    def field_name(self) -> str:
+        return f"{self.section}_{self.name}"
+
+
+T, I = "training", "inference"  # noqa: E741
+NUMBER_FIELDS = (
+    FieldSpec(
+        T,
+        "parameters",
+        "Model size (parameters)",
+        "Parameters active per token; 7e9 for a 7-billion-parameter model.",
+        methods=("parameters_tokens",),
+    ),
+    FieldSpec(
+        T,
+        "tokens",
+        "Training tokens",
+        "Tokens the model reads in training; fine-tuning 1e8–1e10, pre-training 1e12–2e13.",
+        methods=("parameters_tokens",),
+    ),
+    FieldSpec(
+        T,
+        "flop_per_parameter_token",
+        "FLOP per parameter per token",
+        "6 for full training (2 forward + 4 backward); lower for some fine-tuning methods.",
+        6,
+        methods=("parameters_tokens",),
+    ),
+    FieldSpec(
+        T,
+        "runs",
+        "Full runs",
+        "Count failed and experimental runs too; usually 1–3.",
+        1,
+        methods=("parameters_tokens",),
+    ),
+    FieldSpec(
+        T,
+        "total_flop",
+        "Total training compute (FLOP)",
+        "e.g. 3.15e23 FLOP for GPT-3; 1e25 is the EU AI Act line.",
+        methods=("total_flop",),
+    ),
+    FieldSpec(
+        T,
+        "accelerator_hours",
+        "Accelerator-hours",
+        "Accelerators × hours: 8 accelerators for 25 hours is 200 accelerator-hours.",
+        methods=("accelerator_hours",),
+    ),
+    FieldSpec(
+        T,
+        "accelerator_count",
+        "Accelerators in parallel",
+        "Sets the wall-clock time, not the total work; 8 to thousands.",
+        1,
+    ),
+    FieldSpec(
+        T,
+        "mfu",
+        "Model FLOP utilisation (%)",
+        "Share of peak speed that does useful work; typical 30–50%.",
+        0.4,
+        scale=100,
+    ),
+    FieldSpec(
+        T,
+        "goodput",
+        "Goodput (%)",
+        "Share of time not lost to crashes and restarts; typical 90–100%.",
+        1.0,
+        scale=100,
+    ),
+    FieldSpec(
+        T,
+        "price_per_accelerator_hour",
+        "Price per accelerator-hour (USD)",
+        "Leave empty for the catalogue's median rental price.",
+    ),
+    FieldSpec(
+        T,
+        "purchase_price",
+        "Purchase price per accelerator (USD)",
+        "Only when owned; leave empty for the catalogue's figure.",
+    ),
+    FieldSpec(
+        T, "lifetime_years", "Write-off period (years)", "Only when owned; typical 4–6 years.", 5
+    ),
+    FieldSpec(
+        I,
+        "accelerator_seconds_per_request",
+        "Accelerator-seconds per request",
+        "Accelerator time one answer takes; seed 000 uses about 2 s.",
+        methods=("accelerator_seconds",),
+    ),
+    FieldSpec(
+        I,
+        "parameters",
+        "Model size (active parameters)",
+        "Parameters used for each token; 7e9 for a 7B model.",
+        methods=("tokens",),
+    ),
+    FieldSpec(
+        I,
+        "input_tokens",
+        "Input tokens per request",
+        "Prompt length; a page of text is about 500 tokens.",
+        methods=("tokens",),
+    ),
+    FieldSpec(
+        I,
+        "output_tokens",
+        "Output tokens per request",
+        "Answer length; a paragraph is about 100–200 tokens.",
+        methods=("tokens",),
+    ),
+    FieldSpec(
+        I,
+        "utilization",
+        "Serving efficiency (%)",
+        "Share of peak speed achieved while serving; typical 20–50%.",
+        0.3,
+        scale=100,
+        methods=("tokens",),
+    ),
+    FieldSpec(
+        I,
+        "latency_seconds",
+        "Latency per request (s)",
+        "Leave empty to estimate it from the hardware.",
+    ),
+    FieldSpec(
+        I,
+        "requests_per_month",
+        "Requests in the first month",
+        "e.g. 15,000 for a pilot, 300,000 for wider use.",
+        15_000,
+    ),
+    FieldSpec(
+        I,
+        "monthly_growth",
+        "Growth per month (%)",
+        "Compound; 0 for steady use, 5–10% for a growing service.",
+        0.0,
+        scale=100,
+    ),
+    FieldSpec(
+        I,
+        "months",
+        "Planning horizon (months)",
+        "1 to 240; a workplan year is 12.",
+        12,
+        integer=True,
+    ),
+    FieldSpec(
+        I,
+        "peak_to_average",
+        "Peak-to-average ratio",
+        "Busiest hour against the average; 2–4 for office hours.",
+        1,
+    ),
+    FieldSpec(
+        I,
+        "target_utilization",
+        "Planned busy share of each accelerator (%)",
+        "Headroom for queues; typical 60–80%.",
+        0.7,
+        scale=100,
+    ),
+    FieldSpec(
+        I,
+        "price_per_accelerator_hour",
+        "Price per accelerator-hour (USD)",
+        "Leave empty for the catalogue's median rental price.",
+    ),
+    FieldSpec(
+        I,
+        "purchase_price",
+        "Purchase price per accelerator (USD)",
+        "Only when owned; leave empty for the catalogue's figure.",
+    ),
+    FieldSpec(
+        I, "lifetime_years", "Write-off period (years)", "Only when owned; typical 4–6 years.", 5
+    ),
+    FieldSpec(
+        I, "revenue_per_request", "Revenue per request (USD)", "Optional; gives the gross margin."
+    ),
+)
+TRAINING_METHODS = (
+    ("accelerator_hours", "I know the accelerator-hours"),
+    ("parameters_tokens", "From model size and training tokens (6·N·D)"),
+    ("total_flop", "I know the total FLOP"),
+)
+INFERENCE_METHODS = (
+    ("accelerator_seconds", "I know the accelerator-seconds per request"),
+    ("tokens", "From model size and tokens per request"),
+)
+PRICING_MODES = (("rent", "Rent (cloud, per accelerator-hour)"), ("own", "Own (buy and write off)"))
+PROVISIONING = (
+    ("pay_per_use", "Pay per use (only busy hours)"),
+    ("always_on", "Always on (enough accelerators for the peak, all month)"),
+)
+SECTION_TITLES = {"training": "Training (one-off)", "inference": "Inference (every request)"}

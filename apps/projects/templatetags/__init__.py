@@ -1,0 +1,1 @@
+"""Template tags of the projects app: `{% load figures %}` formats numbers for people."""

@@ -1,0 +1,116 @@
+"""Template filters that show figures with their units: `{% load figures %}`, `{{ x|hours }}`."""
+
+from collections.abc import Callable
+from decimal import Decimal
+
+from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+from apps.projects import formatting
+from apps.projects.formatting import Figure
+
+register = template.Library()
+
+
+@register.filter
+def flop(value: formatting.Number) -> str:
+    return formatting.flop(value).text
+
+
+@register.filter
+def hours(value: formatting.Number, unit: str = "accelerator-hours") -> str:
+    """`{{ x|hours }}` for accelerator-hours, `{{ x|hours:"hours" }}` for wall-clock hours."""
+    return formatting.hours(value, unit).text
+
+
+@register.filter
+def money(value: formatting.Number, currency: str = "USD") -> str:
+    """`{{ cost|money:project.currency }}`."""
+    return formatting.money(value, currency or "USD").text
+
+
+@register.filter
+def kwh(value: formatting.Number) -> str:
+    return formatting.energy_kwh(value).text
+
+
+@register.filter
+def co2e(value: formatting.Number) -> str:
+    return formatting.emissions_kg(value).text
+
+
+@register.filter
+def seconds(value: formatting.Number) -> str:
+    return formatting.seconds(value).text
+
+
+@register.filter
+def months(value: formatting.Number) -> str:
+    return formatting.months(value).text
+
+
+@register.filter
+def percent(value: formatting.Number) -> str:
+    return formatting.percent(value).text
+
+
+@register.filter
+def figure_html(figure: Figure) -> SafeString:
+    """A Figure as `<data value="exact">text</data>`, with spoken text where the text needs it.
+
+    Superscripts and "×" are read badly by screen readers, so such a figure is shown to the
+    eye (aria-hidden) and read from a visually hidden span with `Figure.aria`. A figure that is
+    not available has no exact value, so it is plain text.
+    """
+    if not isinstance(figure, Figure):
+        return format_html("{}", formatting.NOT_AVAILABLE)
+    if not figure.available:
+        return format_html("{}", figure.text)
+    if not figure.needs_spoken_text:
+        return format_html('<data value="{}">{}</data>', figure.exact, figure.text)
+    return format_html(
+        '<data value="{}"><span aria-hidden="true">{}</span>'
+        '<span class="visually-hidden">{}</span></data>',
+        figure.exact,
+        figure.text,
+        figure.aria,
+    )
+
+
+_KINDS: dict[str, Callable[..., Figure]] = {
+    "flop": formatting.flop,
+    "hours": formatting.hours,
+    "money": formatting.money,
+    "kwh": formatting.energy_kwh,
+    "co2e": formatting.emissions_kg,
+    "seconds": formatting.seconds,
+    "months": formatting.months,
+    "percent": formatting.percent,
+    "count": formatting.count,
+    "per_second": formatting.per_second,
+}
+
+
+@register.simple_tag
+def figure(kind: str, value: float | Decimal | None, *args: str) -> SafeString:
+    """`{% figure "flop" result.training.flop %}`, `{% figure "money" cost "EUR" %}` as HTML.
+
+    `args` go to the formatting function after the value: a unit or a currency.
+    """
+    return figure_html(_formatted(kind, value, *args))
+
+
+@register.simple_tag
+def exact(kind: str, value: float | Decimal | None, *args: str) -> str:
+    """`{% exact "hours" hours %}` → "58958.4855 accelerator-hours": the unrounded figure."""
+    figure = _formatted(kind, value, *args)
+    return f"{figure.exact} {figure.unit}" if figure.available else figure.text
+
+
+def _formatted(kind: str, value: float | Decimal | None, *args: str) -> Figure:
+    if kind not in _KINDS:
+        raise template.TemplateSyntaxError(
+            f"figure: unknown kind {kind!r}; use one of {', '.join(_KINDS)}."
+        )
+    return _KINDS[kind](value, *args)

@@ -1,0 +1,27 @@
+"""Project and scenario pages."""
+
+from django.urls import path
+
+from apps.projects import views
+
+urlpatterns = [
+    path("projects/", views.project_list, name="project-list"),
+    path("projects/new/", views.project_create, name="project-create"),
+    path("projects/<int:project_id>/", views.project_detail, name="project-detail"),
+    path("projects/<int:project_id>/edit/", views.project_edit, name="project-edit"),
+    path("projects/<int:project_id>/scenarios/new/", views.scenario_add, name="scenario-add"),
+    path("projects/<int:project_id>/compare/", views.project_compare, name="project-compare"),
+    path("scenarios/<int:scenario_id>/", views.scenario_detail, name="scenario-detail"),
+    path("scenarios/<int:scenario_id>/preview/", views.scenario_preview, name="scenario-preview"),
+    path(
+        "scenarios/<int:scenario_id>/duplicate/",
+        views.scenario_duplicate,
+        name="scenario-duplicate",
+    ),
+    path(
+        "scenarios/<int:scenario_id>/baseline/",
+        views.scenario_set_baseline,
+        name="scenario-baseline",
+    ),
+    path("scenarios/<int:scenario_id>/delete/", views.scenario_delete, name="scenario-delete"),
+]

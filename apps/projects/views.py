@@ -1,0 +1,242 @@
+"""Project and scenario pages: fetch for this user (404 otherwise), call a service, render."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from apps.catalogue.resolve import Catalogue, estimate_from_request
+from apps.estimates import EstimateInputError
+from apps.projects import services
+from apps.projects.comparison import chart_data, chart_rows
+from apps.projects.describe import bottom_strip, describe
+from apps.projects.forms import NewProjectForm, ProjectForm, ScenarioForm
+from apps.projects.models import Project
+from apps.projects.presets import DEFAULT_PRESET, PRESETS, PRESETS_BY_SLUG
+from apps.projects.scenario_compare import compare_rows
+from apps.projects.selectors import can_create_projects, project_for_user, scenario_for_user
+
+
+def is_htmx(request: HttpRequest) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def comparison_context(result, *, notes: dict, view: str, currency: str = "USD") -> dict:
+    """Everything the two-column comparison partial needs, derived from one estimate result."""
+    return {
+        "result": result,
+        "notes": notes,
+        "view": view,
+        "strip": bottom_strip(result, currency=currency, view=view),
+        "description": describe(result, currency=currency, view=view),
+        "chart": chart_data(result),
+        "chart_rows": chart_rows(result),
+    }
+
+
+@login_required
+@require_GET
+def project_list(request: HttpRequest) -> TemplateResponse:
+    projects = (
+        Project.objects.for_user(request.user)
+        .select_related("owner")
+        .annotate(scenario_count=Count("scenarios", distinct=True))
+    )
+    return TemplateResponse(
+        request,
+        "projects/project_list.html",
+        {"projects": projects, "can_create": can_create_projects(request.user)},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def project_create(request: HttpRequest) -> HttpResponse:
+    if not can_create_projects(request.user):
+        raise PermissionDenied("Only managers plan projects.")
+    form = NewProjectForm(request.POST or None, owner=request.user)
+    if request.method == "POST" and form.is_valid():
+        fields = {
+            k: v for k, v in form.cleaned_data.items() if k not in {"collaborators", "preset"}
+        }
+        project = services.project_create(
+            owner=request.user,
+            fields=fields,
+            collaborators=form.cleaned_data["collaborators"],
+            preset=PRESETS_BY_SLUG[form.cleaned_data["preset"]],
+        )
+        messages.success(request, f"Project “{project.title}” created with a first scenario.")
+        return redirect("scenario-detail", scenario_id=project.scenarios.get().pk)
+    return TemplateResponse(
+        request, "projects/project_form.html", {"form": form, "presets": PRESETS, "creating": True}
+    )
+
+
+@login_required
+@require_GET
+def project_detail(request: HttpRequest, project_id: int) -> TemplateResponse:
+    project = project_for_user(request.user, project_id)
+    scenarios = list(project.scenarios.all())
+    return TemplateResponse(
+        request,
+        "projects/project_detail.html",
+        {
+            "project": project,
+            "scenarios": scenarios,
+            "presets": PRESETS,
+            "hosting_warning": project.hosting_warning(s.inputs for s in scenarios),
+            "is_owner": project.owner_id == request.user.pk,
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def project_edit(request: HttpRequest, project_id: int) -> HttpResponse:
+    project = project_for_user(request.user, project_id)
+    if project.owner_id != request.user.pk:
+        raise PermissionDenied("Only the project's owner changes its details and collaborators.")
+    form = ProjectForm(request.POST or None, instance=project, owner=request.user)
+    if request.method == "POST" and form.is_valid():
+        fields = {k: v for k, v in form.cleaned_data.items() if k != "collaborators"}
+        services.project_update(
+            project=project, fields=fields, collaborators=form.cleaned_data["collaborators"]
+        )
+        messages.success(request, "Project details saved.")
+        return redirect("project-detail", project_id=project.pk)
+    return TemplateResponse(
+        request, "projects/project_form.html", {"form": form, "project": project, "creating": False}
+    )
+
+
+@login_required
+@require_POST
+def scenario_add(request: HttpRequest, project_id: int) -> HttpResponse:
+    project = project_for_user(request.user, project_id)
+    preset = PRESETS_BY_SLUG.get(request.POST.get("preset", ""), DEFAULT_PRESET)
+    scenario = services.scenario_create(project=project, name=preset.name, inputs=preset.inputs)
+    messages.success(request, f"Scenario “{scenario.name}” added; change any figure below.")
+    return redirect("scenario-detail", scenario_id=scenario.pk)
+
+
+def _view_mode(request: HttpRequest) -> str:
+    return "single" if request.GET.get("view") == "single" else "many"
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def scenario_detail(request: HttpRequest, scenario_id: int) -> HttpResponse:
+    scenario = scenario_for_user(request.user, scenario_id)
+    catalogue = Catalogue.load()
+    view = _view_mode(request)
+    if request.method == "POST":
+        form = ScenarioForm(request.POST, catalogue=catalogue)
+        if form.is_valid():
+            services.scenario_update(
+                scenario=scenario, name=form.cleaned_data["name"], inputs=form.to_request()
+            )
+            messages.success(request, "Scenario saved.")
+            return redirect(f"{scenario.get_absolute_url()}?view={view}")
+        result, notes, error = form.result, form.notes, None
+    else:
+        form = ScenarioForm(
+            initial=ScenarioForm.initial_from_request(scenario.name, scenario.inputs),
+            catalogue=catalogue,
+        )
+        try:
+            result, resolution = estimate_from_request(scenario.inputs, catalogue)
+            notes, error = resolution.notes, None
+        except EstimateInputError as exc:
+            result, notes, error = None, {}, exc
+    context = {
+        "scenario": scenario,
+        "project": scenario.project,
+        "siblings": scenario.project.scenarios.only("pk", "name", "is_baseline"),
+        "form": form,
+        "stored_error": error,
+        **(comparison_context(result, notes=notes, view=view) if result else {"view": view}),
+    }
+    template = "projects/scenario.html"
+    if is_htmx(request) and request.method == "GET":
+        template += "#comparison"
+    response = TemplateResponse(request, template, context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+@login_required
+@require_POST
+def scenario_preview(request: HttpRequest, scenario_id: int) -> TemplateResponse:
+    """The live figures while a manager types: the comparison for the form as it stands."""
+    scenario = scenario_for_user(request.user, scenario_id)
+    form = ScenarioForm(request.POST, catalogue=Catalogue.load())
+    view = _view_mode(request)
+    valid = form.is_valid()
+    context = {"scenario": scenario, "form": form, "preview": True, "view": view}
+    if valid:
+        context.update(comparison_context(form.result, notes=form.notes, view=view))
+    return TemplateResponse(request, "projects/scenario.html#comparison", context)
+
+
+@login_required
+@require_POST
+def scenario_duplicate(request: HttpRequest, scenario_id: int) -> HttpResponse:
+    scenario = scenario_for_user(request.user, scenario_id)
+    copy = services.scenario_duplicate(scenario=scenario)
+    messages.success(request, f"“{copy.name}” created.")
+    return redirect("scenario-detail", scenario_id=copy.pk)
+
+
+@login_required
+@require_POST
+def scenario_set_baseline(request: HttpRequest, scenario_id: int) -> HttpResponse:
+    scenario = scenario_for_user(request.user, scenario_id)
+    services.scenario_set_baseline(scenario=scenario)
+    messages.success(request, f"“{scenario.name}” is now the baseline.")
+    return redirect("project-detail", project_id=scenario.project_id)
+
+
+@login_required
+@require_POST
+def scenario_delete(request: HttpRequest, scenario_id: int) -> HttpResponse:
+    scenario = scenario_for_user(request.user, scenario_id)
+    project_id = scenario.project_id
+    services.scenario_delete(scenario=scenario)
+    messages.success(request, f"Scenario “{scenario.name}” deleted.")
+    return redirect("project-detail", project_id=project_id)
+
+
+@login_required
+@require_GET
+def project_compare(request: HttpRequest, project_id: int) -> TemplateResponse:
+    project = project_for_user(request.user, project_id)
+    ids = [int(i) for i in request.GET.getlist("s") if i.isdigit()]
+    scenarios = [s for s in project.scenarios.all() if s.pk in ids]
+    error = None
+    if not 2 <= len(scenarios) <= 4:
+        error = "Choose two to four scenarios to compare."
+        scenarios = []
+    catalogue = Catalogue.load() if scenarios else None
+    estimates = []
+    for scenario in scenarios:
+        try:
+            estimates.append((scenario, estimate_from_request(scenario.inputs, catalogue)[0]))
+        except EstimateInputError:
+            estimates.append((scenario, None))
+    return TemplateResponse(
+        request,
+        "projects/compare.html",
+        {
+            "project": project,
+            "all_scenarios": project.scenarios.all(),
+            "selected": ids,
+            "error": error,
+            "estimates": estimates,
+            "rows": compare_rows(estimates),
+        },
+    )

@@ -1,0 +1,100 @@
+// The scenario page: charts of cumulative compute, and only the inputs the chosen method uses.
+// Everything here is an enhancement: the page works and reads the same without it.
+(function () {
+  "use strict";
+  const charts = [];
+  const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+  const breakEvenLine = {
+    id: "breakEvenLine",
+    afterDatasetsDraw(chart, _args, options) {
+      if (options.month === null || options.month === undefined) return;
+      const x = chart.scales.x.getPixelForValue(options.month);
+      if (x < chart.chartArea.left || x > chart.chartArea.right) return;
+      const ctx = chart.ctx;
+      ctx.save();
+      ctx.strokeStyle = "#6a1b9a";
+      ctx.setLineDash([6, 4]);
+      ctx.lineWidth = 2;
+      ctx.beginPath();
+      ctx.moveTo(x, chart.chartArea.top);
+      ctx.lineTo(x, chart.chartArea.bottom);
+      ctx.stroke();
+      ctx.setLineDash([]);
+      ctx.fillStyle = "#6a1b9a";
+      ctx.fillText("break-even", x + 4, chart.chartArea.top + 12);
+      ctx.restore();
+    },
+  };
+
+  function lineChart(canvas, data, training, inference, unit) {
+    const points = (values) => data.months.map((month, i) => ({ x: month, y: values[i] }));
+    return new window.Chart(canvas, {
+      type: "line",
+      data: {
+        datasets: [
+          { label: "Training (one-off), cumulative", data: points(training), borderColor: "#0b5cad",
+            backgroundColor: "#0b5cad", stepped: true, pointRadius: 0, borderWidth: 3 },
+          { label: "Inference (recurring), cumulative", data: points(inference), borderColor: "#b3261e",
+            backgroundColor: "#b3261e", pointRadius: 2, borderWidth: 3, borderDash: [2, 2] },
+        ],
+      },
+      options: {
+        animation: reduceMotion.matches ? false : { duration: 300 },
+        responsive: true,
+        maintainAspectRatio: false,
+        parsing: false,
+        scales: {
+          x: { type: "linear", min: 0, max: data.horizon_months, title: { display: true, text: "Month" } },
+          y: { beginAtZero: true, title: { display: true, text: unit } },
+        },
+        plugins: { breakEvenLine: { month: data.break_even_months } },
+      },
+      plugins: [breakEvenLine],
+    });
+  }
+
+  function drawCharts() {
+    while (charts.length) charts.pop().destroy();
+    const source = document.getElementById("chart-data");
+    if (!source || !window.Chart) return;
+    const data = JSON.parse(source.textContent);
+    const hours = document.getElementById("chart-hours");
+    const cost = document.getElementById("chart-cost");
+    if (hours) charts.push(lineChart(hours, data, data.training_accelerator_hours,
+      data.inference_accelerator_hours, "Accelerator-hours"));
+    if (cost) charts.push(lineChart(cost, data, data.training_cost, data.inference_cost, "Cost (USD)"));
+  }
+
+  function showMethodFields() {
+    document.querySelectorAll("fieldset[data-section]").forEach((section) => {
+      const checked = section.querySelector('input[type="radio"][name$="_method"]:checked');
+      const method = checked ? checked.value : "";
+      section.querySelectorAll("[data-methods]").forEach((field) => {
+        field.hidden = !field.dataset.methods.split(" ").includes(method);
+      });
+    });
+  }
+
+  // Typed but unsaved changes: ask before leaving, so that nothing typed is lost by accident.
+  let unsaved = false;
+  function watchUnsavedChanges() {
+    const form = document.getElementById("scenario-form");
+    if (!form) return;
+    form.addEventListener("input", () => { unsaved = true; });
+    form.addEventListener("submit", () => { unsaved = false; });
+    window.addEventListener("beforeunload", (event) => {
+      if (unsaved) event.preventDefault();
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    drawCharts();
+    showMethodFields();
+    watchUnsavedChanges();
+    document.addEventListener("change", (event) => {
+      if (event.target.name && event.target.name.endsWith("_method")) showMethodFields();
+    });
+  });
+  document.addEventListener("htmx:afterSettle", drawCharts);
+})();

@@ -1,0 +1,283 @@
+"""Browser tests: headless Chromium (Debian's package) driven by Playwright against the live server.
+
+One Chromium for the whole session, a fresh browser context (cookies, storage, viewport) for each
+test. Every test here is marked `browser`; each test that uses the live server gets a flushed,
+transactional database with the real catalogue loaded.
+"""
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+from django.conf import settings
+from django.core.cache import cache
+from django.urls import Resolver404, resolve
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+from apps.catalogue.loading import catalogue_load
+
+# Playwright's sync API runs an asyncio event loop in the main thread (in a greenlet) from the
+# moment it starts until it stops, so for the rest of the session asyncio.get_running_loop()
+# answers in the test thread. Django's async_unsafe guard then raises SynchronousOnlyOperation on
+# every ORM call made here (catalogue loading, creating users) and in any test that runs after the
+# session browser started. Nothing here is async: the ORM runs in the test thread and in the live
+# server's thread, never in the event loop, so the guard is a false alarm. The variable is set at
+# import time because the browser lives for the whole session, past the last browser test.
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-sync",
+]
+AXE_JS = Path(settings.BASE_DIR) / "node_modules" / "axe-core" / "axe.min.js"
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+AXE_NODES_SHOWN = 3
+DEFAULT_TIMEOUT_MS = 10_000
+
+# The two widths every page must work at: a laptop and a phone (iPhone 12-15 CSS pixels).
+VIEWPORTS = {
+    "desktop": {"width": 1280, "height": 900},
+    "phone": {"width": 390, "height": 844},
+}
+# Usage: @BOTH_VIEWPORTS on a test that uses `page` (ids: desktop-1280x900, phone-390x844).
+BOTH_VIEWPORTS = pytest.mark.parametrize(
+    "viewport",
+    list(VIEWPORTS),
+    ids=[f"{name}-{size['width']}x{size['height']}" for name, size in VIEWPORTS.items()],
+    indirect=True,
+)
+
+# Where `login` signs in: LOGIN_PATH when the URLconf serves it (the app's own page, served by
+# apps.accounts since it landed), otherwise the Django admin's form, which only accepts staff.
+# To switch, edit LOGIN_PATH.
+LOGIN_PATH = "/accounts/login/"
+ADMIN_LOGIN_PATH = "/admin/login/"
+
+BROWSER_DIR = Path(__file__).resolve().parent
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "browser: runs in headless Chromium against the live server (tests/browser)"
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # This hook sees the items of the whole session: mark only the ones in this folder.
+    for item in items:
+        if item.path.resolve().is_relative_to(BROWSER_DIR):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(
+            f"The browser tests need Debian's Chromium at {CHROMIUM}: run "
+            "`apt-get install chromium` (`playwright install` cannot download a browser here).",
+            pytrace=False,
+        )
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="session")
+def live_server(django_db_setup, live_server):
+    """pytest-django's live server, started only once the test database exists.
+
+    The server decides when it starts whether to share the test thread's in-memory SQLite
+    connection with its request threads; started before the test database is set up (which
+    happens when a test gets the server before its database fixtures), each request thread
+    opens its own connection that is never closed (ResourceWarning, an error here).
+    """
+    return live_server
+
+
+@pytest.fixture
+def viewport(request: pytest.FixtureRequest) -> dict[str, int]:
+    """The window size: desktop unless the test is parametrized (see BOTH_VIEWPORTS).
+
+    Accepts a name from VIEWPORTS or a {"width": …, "height": …} dict.
+    """
+    wanted = getattr(request, "param", "desktop")
+    return dict(VIEWPORTS[wanted]) if isinstance(wanted, str) else dict(wanted)
+
+
+@pytest.fixture
+def real_catalogue(transactional_db) -> None:
+    """The real catalogue in a transactional database (flushed after the test).
+
+    live_server makes a test transactional, and the database is flushed after each such test, so
+    the catalogue is loaded again for each one.
+    """
+    cache.clear()  # throttle counts left by other tests
+    catalogue_load()
+
+
+@pytest.fixture(autouse=True)
+def _real_catalogue_with_live_server(request: pytest.FixtureRequest) -> None:
+    """Load the catalogue for each test that uses live_server (the page fixtures load it too)."""
+    if "live_server" in request.fixturenames:
+        request.getfixturevalue("real_catalogue")
+
+
+def _new_context(browser: Browser, live_server, viewport: dict, **options) -> BrowserContext:
+    context = browser.new_context(base_url=live_server.url, viewport=viewport, **options)
+    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    context.set_default_navigation_timeout(DEFAULT_TIMEOUT_MS)
+    return context
+
+
+@pytest.fixture
+def page(browser: Browser, live_server, real_catalogue, viewport: dict) -> Iterator[Page]:
+    """A page with JavaScript on, in a fresh context; page.goto("/path/") opens the live server."""
+    context = _new_context(browser, live_server, viewport)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture
+def page_no_js(browser: Browser, live_server, real_catalogue, viewport: dict) -> Iterator[Page]:
+    """A page with JavaScript off (java_script_enabled=False), in a fresh context."""
+    context = _new_context(browser, live_server, viewport, java_script_enabled=False)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture(params=[True, False], ids=["js", "no-js"])
+def page_js_and_no_js(
+    request: pytest.FixtureRequest, browser: Browser, live_server, real_catalogue, viewport: dict
+) -> Iterator[Page]:
+    """The test runs twice: with JavaScript on (like `page`) and off (like `page_no_js`)."""
+    context = _new_context(browser, live_server, viewport, java_script_enabled=request.param)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture
+def new_page(
+    browser: Browser, live_server, real_catalogue, viewport: dict
+) -> Iterator[Callable[..., Page]]:
+    """Open pages in fresh contexts with other options: new_page(reduced_motion="reduce").
+
+    Takes BrowserContext options (viewport defaults to the `viewport` fixture's); every context
+    opened is closed after the test.
+    """
+    contexts: list[BrowserContext] = []
+
+    def open_page(**options) -> Page:
+        contexts.append(
+            _new_context(browser, live_server, options.pop("viewport", viewport), **options)
+        )
+        return contexts[-1].new_page()
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+def _served(path: str) -> bool:
+    try:
+        resolve(path)
+    except Resolver404:
+        return False
+    return True
+
+
+def login_path() -> str:
+    """LOGIN_PATH if the app serves it, otherwise the admin's login page."""
+    for path in (LOGIN_PATH, ADMIN_LOGIN_PATH):
+        if _served(path):
+            return path
+    pytest.fail(f"No login page: neither {LOGIN_PATH} nor {ADMIN_LOGIN_PATH} is served.")
+
+
+def login(page: Page, live_server, username: str, password: str, *, next_path: str = "/") -> None:
+    """Sign in through the login form, as a person would, and land on next_path.
+
+    Fails with the form's error message if the form refuses the credentials (the admin's form,
+    the fallback when LOGIN_PATH is not served, refuses accounts that are not staff).
+    """
+    path = login_path()
+    page.goto(f"{live_server.url}{path}?{urlencode({'next': next_path})}")
+    form = page.locator("form", has=page.locator("input[name='password']"))
+    form.locator("input[name='username']").fill(username)
+    form.locator("input[name='password']").fill(password)
+    with page.expect_navigation():
+        form.locator("[type='submit']").click()
+    session_cookies = [
+        cookie
+        for cookie in page.context.cookies(live_server.url)
+        if cookie["name"] == settings.SESSION_COOKIE_NAME
+    ]
+    if not session_cookies:
+        errors = page.locator(".errornote, .error-summary, .errorlist").all_inner_texts()
+        message = " ".join(dict.fromkeys(" ".join(text.split()) for text in errors))
+        pytest.fail(
+            f"Login as {username!r} at {path} failed: {message or f'no session, at {page.url}'}",
+            pytrace=False,
+        )
+
+
+def axe_violations(page: Page) -> list[dict]:
+    """Run axe-core on the page as it is now and return its WCAG 2.x A/AA violations."""
+    if not AXE_JS.is_file():
+        pytest.fail(f"axe-core is missing at {AXE_JS}: run `npm ci`.", pytrace=False)
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=AXE_JS)
+    return page.evaluate(
+        """async (tags) => {
+            const results = await axe.run(document, {runOnly: {type: 'tag', values: tags}});
+            return results.violations.map((violation) => ({
+                id: violation.id,
+                impact: violation.impact,
+                help: violation.help,
+                helpUrl: violation.helpUrl,
+                nodes: violation.nodes.map((node) => ({
+                    target: node.target.map((part) => [].concat(part).join(' >>> ')).join(' '),
+                    summary: node.failureSummary || '',
+                })),
+            }));
+        }""",
+        AXE_TAGS,
+    )
+
+
+def format_axe_violations(violations: list[dict]) -> str:
+    lines = []
+    for violation in violations:
+        nodes = violation["nodes"]
+        lines.append(
+            f"- {violation['id']} [{violation['impact']}]: {violation['help']} "
+            f"({len(nodes)} element{'s' if len(nodes) != 1 else ''}; {violation['helpUrl']})"
+        )
+        for node in nodes[:AXE_NODES_SHOWN]:
+            summary = " ".join(node["summary"].split())
+            lines.append(f"    {node['target']}" + (f" — {summary}" if summary else ""))
+        if len(nodes) > AXE_NODES_SHOWN:
+            lines.append(f"    … and {len(nodes) - AXE_NODES_SHOWN} more")
+    return "\n".join(lines)
+
+
+def assert_no_axe_violations(page: Page, context_label: str) -> None:
+    """Fail with a readable list if axe finds WCAG 2.0/2.1/2.2 A or AA violations on the page."""
+    violations = axe_violations(page)
+    if violations:
+        pytest.fail(
+            f"axe found {len(violations)} WCAG 2.2 AA rule(s) violated on {context_label} "
+            f"({page.url}):\n{format_axe_violations(violations)}",
+            pytrace=False,
+        )
