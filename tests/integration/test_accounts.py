@@ -147,7 +147,10 @@ def test_password_change_with_a_wrong_current_password_links_the_error_to_that_f
     )
     html = response.content.decode()
     assert response.status_code == 200
-    assert '<a href="#id_old_password">Old password: Your old password was entered incorrectly.' in html
+    assert (
+        '<a href="#id_old_password">Old password: Your old password was entered incorrectly.'
+        in html
+    )
     assert 'aria-describedby="id_old_password_error"' in html
     manager.refresh_from_db()
     assert manager.check_password(PASSWORD)
