@@ -5,6 +5,7 @@ from django.contrib.auth.models import Group
 
 from apps.projects.models import Project, Scenario
 from apps.projects.roles import MANAGER
+from apps.projects.services import scenario_create
 
 SEED_000_TRAINING = {
     "method": "accelerator_hours",
@@ -34,7 +35,8 @@ def make_project(owner, title: str = "A project", **fields) -> Project:
 
 
 def make_scenario(project: Project, name: str = "Pilot", **fields) -> Scenario:
+    """A scenario saved through the service, so it has its version 1 like every real one."""
     fields.setdefault(
         "inputs", {"training": SEED_000_TRAINING, "inference": seed_000_inference(15_000)}
     )
-    return Scenario.objects.create(project=project, name=name, **fields)
+    return scenario_create(project=project, name=name, user=project.owner, **fields)

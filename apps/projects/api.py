@@ -253,6 +253,7 @@ class ScenarioViewSet(viewsets.ModelViewSet):
             name=data["name"],
             inputs=data["inputs"],
             is_baseline=data.get("is_baseline", False),
+            user=self.request.user,
         )
 
     @transaction.atomic
@@ -262,6 +263,7 @@ class ScenarioViewSet(viewsets.ModelViewSet):
             scenario=scenario,
             name=data.get("name", scenario.name),
             inputs=data.get("inputs", scenario.inputs),
+            user=self.request.user,
         )
         if data.get("is_baseline") and not scenario.is_baseline:
             services.scenario_set_baseline(scenario=scenario)

@@ -7,8 +7,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import transaction
 
-from apps.projects.models import Project, Scenario
+from apps.projects.models import Project
 from apps.projects.roles import MANAGER
+from apps.projects.services import scenario_create
 
 DEMO_USERNAME = "demo"
 DEMO_PROJECT_TITLE = "Translation assistant for public statements"
@@ -64,15 +65,16 @@ def demo_seed(*, credentials_file: Path) -> tuple[str, str, bool]:
         project = Project.objects.create(
             owner=user,
             title=DEMO_PROJECT_TITLE,
-            unit="Department for General Assembly and Conference Management (demo)",
+            unit="Headquarters department (demo)",
             description="Seed 000's worked example: fine-tune once, then serve translations.",
             classification="public",
         )
         for name, is_baseline, requests in DEMO_SCENARIOS:
-            Scenario.objects.create(
+            scenario_create(
                 project=project,
                 name=name,
                 is_baseline=is_baseline,
                 inputs={"training": TRAINING, "inference": _inference(requests)},
+                user=user,
             )
     return DEMO_USERNAME, password, created

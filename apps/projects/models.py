@@ -32,6 +32,9 @@ class ProjectQuerySet(models.QuerySet):
 class Project(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft", "Draft"
+        SUBMITTED = "submitted", "Submitted for review"
+        RETURNED = "returned", "Returned for changes"
+        CLEARED = "cleared", "Cleared"
 
     title = models.CharField(max_length=200)
     unit = models.CharField("organisational unit", max_length=200, blank=True)
@@ -63,6 +66,11 @@ class Project(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("project-detail", args=[self.pk])
 
+    @property
+    def is_editable(self) -> bool:
+        """Drafts and returned projects can change; submitted and cleared ones are frozen."""
+        return self.status in {self.Status.DRAFT, self.Status.RETURNED}
+
     def hosting_warning(self, scenario_inputs) -> str | None:
         """A plain-language warning when a scenario's hosting is not approved for the data."""
         modes = {
@@ -91,6 +99,9 @@ class Scenario(models.Model):
     name = models.CharField(max_length=200)
     inputs = models.JSONField(help_text="An estimate request: training, inference, energy_profile.")
     is_baseline = models.BooleanField(default=False)
+    version = models.PositiveIntegerField(
+        default=0, help_text="The number of the latest saved version; every save adds one."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -109,3 +120,83 @@ class Scenario(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("scenario-detail", args=[self.pk])
+
+
+class ScenarioVersion(models.Model):
+    """One save of a scenario: its inputs, its results, and the catalogue figures behind them."""
+
+    scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    name = models.CharField(max_length=200)
+    inputs = models.JSONField(help_text="The estimate request as saved.")
+    results = models.JSONField(help_text="The estimate response computed when it was saved.")
+    catalogue = models.JSONField(help_text="The catalogue figures the estimate used.")
+    engine_version = models.CharField(max_length=20)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["scenario", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["scenario", "number"], name="one_version_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.scenario} — version {self.number}"
+
+
+class ProjectSnapshot(models.Model):
+    """The scenario versions frozen when a project was submitted for review."""
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="snapshots")
+    number = models.PositiveIntegerField()
+    scenario_versions = models.ManyToManyField(ScenarioVersion, related_name="snapshots")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["project", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["project", "number"], name="one_snapshot_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.project} — snapshot {self.number}"
+
+
+class StatusChange(models.Model):
+    """Who moved a project from one status to another, when, and why."""
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="status_changes")
+    from_status = models.CharField(max_length=20, choices=Project.Status)
+    to_status = models.CharField(max_length=20, choices=Project.Status)
+    comment = models.TextField(blank=True)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    changed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["project", "changed_at"]
+
+    def __str__(self) -> str:
+        return f"{self.project}: {self.from_status} → {self.to_status}"
+
+
+class ReviewComment(models.Model):
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="comments")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    body = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["project", "created_at"]
+
+    def __str__(self) -> str:
+        return f"Comment on {self.project} by {self.author}"

@@ -119,7 +119,9 @@ def project_edit(request: HttpRequest, project_id: int) -> HttpResponse:
 def scenario_add(request: HttpRequest, project_id: int) -> HttpResponse:
     project = project_for_user(request.user, project_id)
     preset = PRESETS_BY_SLUG.get(request.POST.get("preset", ""), DEFAULT_PRESET)
-    scenario = services.scenario_create(project=project, name=preset.name, inputs=preset.inputs)
+    scenario = services.scenario_create(
+        project=project, name=preset.name, inputs=preset.inputs, user=request.user
+    )
     messages.success(request, f"Scenario “{scenario.name}” added; change any figure below.")
     return redirect("scenario-detail", scenario_id=scenario.pk)
 
@@ -138,7 +140,10 @@ def scenario_detail(request: HttpRequest, scenario_id: int) -> HttpResponse:
         form = ScenarioForm(request.POST, catalogue=catalogue)
         if form.is_valid():
             services.scenario_update(
-                scenario=scenario, name=form.cleaned_data["name"], inputs=form.to_request()
+                scenario=scenario,
+                name=form.cleaned_data["name"],
+                inputs=form.to_request(),
+                user=request.user,
             )
             messages.success(request, "Scenario saved.")
             return redirect(f"{scenario.get_absolute_url()}?view={view}")
@@ -187,7 +192,7 @@ def scenario_preview(request: HttpRequest, scenario_id: int) -> TemplateResponse
 @require_POST
 def scenario_duplicate(request: HttpRequest, scenario_id: int) -> HttpResponse:
     scenario = scenario_for_user(request.user, scenario_id)
-    copy = services.scenario_duplicate(scenario=scenario)
+    copy = services.scenario_duplicate(scenario=scenario, user=request.user)
     messages.success(request, f"“{copy.name}” created.")
     return redirect("scenario-detail", scenario_id=copy.pk)
 
