@@ -76,6 +76,10 @@ INSTALLED_APPS = [
     "apps.accounts",
     "apps.catalogue",
     "apps.projects",
+    "apps.sweeps",
+    "apps.reviews",
+    "apps.sharing",
+    "apps.exports",
     "apps.api",
 ]
 

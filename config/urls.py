@@ -10,6 +10,10 @@ urlpatterns = [
     path("catalogue/", catalogue_views.accelerator_list, name="accelerator-list"),
     path("accounts/", include("apps.accounts.urls")),
     path("", include("apps.projects.urls")),
+    path("", include("apps.sweeps.urls")),
+    path("", include("apps.reviews.urls")),
+    path("", include("apps.sharing.urls")),
+    path("", include("apps.exports.urls")),
     path("api/", include(("apps.api.urls", "api"), namespace="api")),
     path("admin/", admin.site.urls),
 ]

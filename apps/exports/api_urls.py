@@ -1,0 +1,3 @@
+"""API routes of exports under /api/v1/."""
+
+urlpatterns: list = []

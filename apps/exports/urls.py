@@ -1,0 +1,3 @@
+"""Pages of exports."""
+
+urlpatterns: list = []

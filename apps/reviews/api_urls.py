@@ -1,0 +1,3 @@
+"""API routes of reviews under /api/v1/."""
+
+urlpatterns: list = []

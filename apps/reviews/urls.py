@@ -1,0 +1,3 @@
+"""Pages of reviews."""
+
+urlpatterns: list = []

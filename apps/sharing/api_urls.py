@@ -1,0 +1,3 @@
+"""API routes of sharing under /api/v1/."""
+
+urlpatterns: list = []

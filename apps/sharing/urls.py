@@ -1,0 +1,3 @@
+"""Pages of sharing."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""Sweep API routes under /api/v1/."""
+
+urlpatterns: list = []

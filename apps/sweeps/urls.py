@@ -1,0 +1,3 @@
+"""Sweep pages."""
+
+urlpatterns: list = []
