@@ -1,4 +1,4 @@
-"""Serializer fields that accept JSON numbers only, and only finite ones."""
+"""Serializer fields: JSON numbers only (and only finite ones) in, money as decimal strings out."""
 
 import math
 
@@ -34,3 +34,13 @@ class StrictIntegerField(serializers.IntegerField):
         if isinstance(data, float) and not (math.isfinite(data) and data.is_integer()):
             self.fail("invalid")
         return super().to_internal_value(int(data))
+
+
+class MoneyField(serializers.DecimalField):
+    """An amount rounded to the cent, as a decimal string ("1234.50"), however large.
+
+    Valid input can cost up to about 1e293; the largest float has 309 digits before the point.
+    """
+
+    def __init__(self, **kwargs):
+        super().__init__(max_digits=309 + 2, decimal_places=2, **kwargs)

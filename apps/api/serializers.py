@@ -2,7 +2,7 @@
 
 from rest_framework import serializers
 
-from apps.api.fields import FiniteFloatField, StrictIntegerField
+from apps.api.fields import FiniteFloatField, MoneyField, StrictIntegerField
 from apps.catalogue.models import PRECISIONS
 
 PRICING_MODES = (("rent", "Rent per accelerator-hour"), ("own", "Own: purchase, amortised"))
@@ -117,7 +117,7 @@ class TrainingResultSerializer(serializers.Serializer):
     accelerator_hours = serializers.FloatField()
     wall_clock_hours = serializers.FloatField()
     price_per_accelerator_hour = serializers.FloatField(allow_null=True)
-    cost = serializers.DecimalField(max_digits=20, decimal_places=2, allow_null=True)
+    cost = MoneyField(allow_null=True)
     energy_kwh = serializers.FloatField(allow_null=True)
     emissions_kg_co2e = serializers.FloatField(allow_null=True)
     thresholds = ThresholdResultSerializer(many=True)
@@ -129,8 +129,8 @@ class PerRequestSerializer(serializers.Serializer):
     accelerator_seconds = serializers.FloatField()
     latency_seconds = serializers.FloatField()
     latency_method = serializers.CharField()
-    cost = serializers.DecimalField(max_digits=20, decimal_places=2)
-    cost_per_1000 = serializers.DecimalField(max_digits=20, decimal_places=2)
+    cost = MoneyField()
+    cost_per_1000 = MoneyField()
     energy_kwh = serializers.FloatField(allow_null=True)
 
 
@@ -138,16 +138,16 @@ class MonthSerializer(serializers.Serializer):
     month = serializers.IntegerField()
     requests = serializers.FloatField()
     accelerator_hours = serializers.FloatField()
-    cost = serializers.DecimalField(max_digits=20, decimal_places=2)
+    cost = MoneyField()
     energy_kwh = serializers.FloatField(allow_null=True)
 
 
 class InferenceTotalSerializer(serializers.Serializer):
     requests = serializers.FloatField()
     accelerator_hours = serializers.FloatField()
-    cost = serializers.DecimalField(max_digits=20, decimal_places=2)
-    pay_per_use_cost = serializers.DecimalField(max_digits=20, decimal_places=2)
-    always_on_cost = serializers.DecimalField(max_digits=20, decimal_places=2)
+    cost = MoneyField()
+    pay_per_use_cost = MoneyField()
+    always_on_cost = MoneyField()
     energy_kwh = serializers.FloatField(allow_null=True)
     emissions_kg_co2e = serializers.FloatField(allow_null=True)
 
@@ -160,7 +160,7 @@ class InferenceResultSerializer(serializers.Serializer):
     peak_requests_per_second = serializers.FloatField()
     peak_concurrent_requests = serializers.FloatField()
     gross_margin = serializers.FloatField(allow_null=True)
-    revenue_total = serializers.DecimalField(max_digits=20, decimal_places=2, allow_null=True)
+    revenue_total = MoneyField(allow_null=True)
     assumptions = serializers.ListField(child=serializers.CharField())
 
 
@@ -168,8 +168,8 @@ class CumulativeMonthSerializer(serializers.Serializer):
     month = serializers.IntegerField()
     training_accelerator_hours = serializers.FloatField()
     inference_accelerator_hours = serializers.FloatField()
-    training_cost = serializers.DecimalField(max_digits=20, decimal_places=2)
-    inference_cost = serializers.DecimalField(max_digits=20, decimal_places=2)
+    training_cost = MoneyField()
+    inference_cost = MoneyField()
     training_energy_kwh = serializers.FloatField(allow_null=True)
     inference_energy_kwh = serializers.FloatField(allow_null=True)
 

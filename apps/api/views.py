@@ -6,8 +6,8 @@ from rest_framework.decorators import api_view, permission_classes, throttle_cla
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
+from apps.api.representation import estimate_representation
 from apps.api.serializers import (
     AcceleratorSerializer,
     EnergyProfileSerializer,
@@ -15,27 +15,23 @@ from apps.api.serializers import (
     EstimateResponseSerializer,
     ThresholdSerializer,
 )
+from apps.api.throttling import AnonOrUserRateThrottle
+from apps.api.validation import FastValidator
 from apps.catalogue.models import Accelerator, ComputeThreshold, EnergyProfile
 from apps.catalogue.resolve import estimate_from_request
+
+ESTIMATE_REQUEST = FastValidator(EstimateRequestSerializer)
 
 
 def estimate_response(request_data: dict) -> dict:
     """Validate an estimate request, run the engine and return the response contract's dict."""
-    serializer = EstimateRequestSerializer(data=request_data)
-    serializer.is_valid(raise_exception=True)
-    result, resolution = estimate_from_request(serializer.validated_data)
-    data = EstimateResponseSerializer(
-        {
-            "currency": "USD",
-            "training": result.training,
-            "inference": result.inference,
-            "comparison": result.comparison,
-            "engine_version": result.engine_version,
-        }
-    ).data
-    for section, notes in resolution.notes.items():
-        data[section]["assumptions"] = [*notes, *data[section]["assumptions"]]
-    return data
+    validated = ESTIMATE_REQUEST.validated_data(request_data)
+    if validated is None:
+        serializer = EstimateRequestSerializer(data=request_data)
+        serializer.is_valid(raise_exception=True)
+        validated = serializer.validated_data
+    result, resolution = estimate_from_request(validated)
+    return estimate_representation(result, resolution.notes)
 
 
 @extend_schema(
@@ -45,7 +41,7 @@ def estimate_response(request_data: dict) -> dict:
 )
 @api_view(["POST"])
 @permission_classes([AllowAny])
-@throttle_classes([AnonRateThrottle, UserRateThrottle])
+@throttle_classes([AnonOrUserRateThrottle])
 def estimate_view(request: Request) -> Response:
     return Response(estimate_response(request.data))
 

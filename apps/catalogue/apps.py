@@ -1,8 +1,16 @@
 """The hardware catalogue: accelerators, prices, energy profiles and compute thresholds."""
 
 from django.apps import AppConfig
+from django.db.models.signals import post_delete, post_save
 
 
 class CatalogueConfig(AppConfig):
     name = "apps.catalogue"
     verbose_name = "Hardware catalogue"
+
+    def ready(self) -> None:
+        from apps.catalogue.models import CATALOGUE_MODELS, catalogue_row_changed
+
+        for model in CATALOGUE_MODELS:
+            post_save.connect(catalogue_row_changed, sender=model)
+            post_delete.connect(catalogue_row_changed, sender=model)

@@ -6,7 +6,13 @@ from pathlib import Path
 
 from django.db import transaction
 
-from apps.catalogue.models import Accelerator, ComputeThreshold, EnergyProfile, PriceOffer
+from apps.catalogue.models import (
+    Accelerator,
+    ComputeThreshold,
+    EnergyProfile,
+    PriceOffer,
+    catalogue_changed,
+)
 
 CATALOGUE_FILE = Path(__file__).resolve().parent / "data" / "catalogue.json"
 SOURCE_KEYS = ("evidence", "source", "as_of", "notes")
@@ -104,4 +110,7 @@ def catalogue_load(*, path: Path = CATALOGUE_FILE, overwrite: bool = False) -> L
             overwrite=overwrite,
             report=report,
         )
+    # Each save already starts a new version; say so once more for the load as a whole, in case a
+    # row ever changes here without a save (a bulk update sends no signal).
+    catalogue_changed()
     return report

@@ -1,9 +1,11 @@
 """Catalogue rows; every figure carries its source, evidence tag and as-of date."""
 
 from decimal import Decimal
+from uuid import uuid4
 
+from django.core.cache import cache
 from django.core.validators import MinValueValidator
-from django.db import models
+from django.db import models, transaction
 
 PRECISIONS = ("fp32", "tf32", "bf16", "fp16", "fp8", "int8")
 
@@ -184,3 +186,38 @@ class ComputeThreshold(Sourced):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.flop:.0e} FLOP)"
+
+
+# Every process keeps a snapshot of these rows for estimates (apps.catalogue.resolve) and rebuilds
+# it when the catalogue version in the shared cache changes.
+CATALOGUE_MODELS = (Accelerator, PriceOffer, EnergyProfile, ComputeThreshold)
+CATALOGUE_VERSION_KEY = "catalogue:version"
+
+
+def catalogue_version() -> str | None:
+    """The current catalogue version; None only when the cache keeps nothing (DummyCache)."""
+    version = cache.get(CATALOGUE_VERSION_KEY)
+    if version is None:
+        # First use, or the cache lost the key: start a version, so no older snapshot matches.
+        cache.add(CATALOGUE_VERSION_KEY, uuid4().hex, timeout=None)
+        version = cache.get(CATALOGUE_VERSION_KEY)
+    return version
+
+
+def _new_catalogue_version() -> None:
+    # Random, not a counter: a counter restarted after the cache lost the key could repeat a
+    # number that some process's snapshot still carries.
+    cache.set(CATALOGUE_VERSION_KEY, uuid4().hex, timeout=None)
+
+
+def catalogue_changed(using: str | None = None) -> None:
+    """Start a new catalogue version once the current transaction commits (at once outside one).
+
+    After a commit, not before: another process rebuilding in between would read the old rows.
+    """
+    transaction.on_commit(_new_catalogue_version, using=using, robust=True)
+
+
+def catalogue_row_changed(sender, using: str, **kwargs) -> None:
+    """post_save and post_delete receiver of every catalogue model (connected in apps.py)."""
+    catalogue_changed(using)

@@ -3,13 +3,24 @@
 The API and the pages both go through `estimate_input_from_request`, so there is one path from
 catalogue rows to the numbers the engine sees. Unknown slugs, precisions an accelerator does not
 support and missing prices are reported like any other invalid input, keyed by the request field.
+
+The rows come from a snapshot of the whole catalogue that each process keeps between requests,
+with the figures resolution needs worked out once; it is rebuilt when the catalogue version in
+the shared cache changes (apps.catalogue.models), so an edit is seen by the next estimate.
 """
 
-from dataclasses import dataclass, field
+import time
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from statistics import median
 
-from apps.catalogue.models import Accelerator, ComputeThreshold, EnergyProfile, PriceOffer
+from apps.catalogue.models import (
+    Accelerator,
+    ComputeThreshold,
+    EnergyProfile,
+    PriceOffer,
+    catalogue_version,
+)
 from apps.estimates import EnergyProfile as EngineEnergyProfile
 from apps.estimates import (
     EstimateInput,
@@ -26,6 +37,9 @@ from apps.estimates.units import BYTES_PER_PARAMETER, TERA
 
 DEFAULT_ENERGY_PROFILE = "world-average-grid-industry-pue"
 DEFAULT_LIFETIME_YEARS = 5.0
+# A change the version does not announce (a bulk update, another process whose cache is its own
+# memory) still reaches every process after this long.
+SNAPSHOT_MAX_AGE_SECONDS = 60.0
 
 TRAINING_NUMBERS = (
     "parameters",
@@ -93,20 +107,45 @@ def _median_price(offers: list[PriceOffer], attribute: str) -> Decimal | None:
     return Decimal(median(prices)).quantize(Decimal("0.0001")) if prices else None
 
 
+@dataclass(frozen=True)
+class Prices:
+    """Median catalogue prices of one accelerator, and how many offers each median is of."""
+
+    rent: Decimal | None = None  # per accelerator-hour
+    rent_offers: int = 0
+    purchase: Decimal | None = None  # per accelerator
+    purchase_offers: int = 0
+    lifetime_years: float | None = None  # median of the purchase offers that give one
+
+    @classmethod
+    def of(cls, accelerator: Accelerator) -> "Prices":
+        offers = list(accelerator.price_offers.all())
+        rents = [o for o in offers if o.kind == PriceOffer.Kind.RENT]
+        purchases = [o for o in offers if o.kind == PriceOffer.Kind.PURCHASE]
+        lifetimes = [o.lifetime_years for o in purchases if o.lifetime_years]
+        return cls(
+            rent=_median_price(rents, "price_per_accelerator_hour"),
+            rent_offers=len(rents),
+            purchase=_median_price(purchases, "purchase_price"),
+            purchase_offers=len(purchases),
+            lifetime_years=median(lifetimes) if lifetimes else None,
+        )
+
+
 def _pricing(
     section: str,
     data: dict,
     accelerator: Accelerator | None,
+    catalogue: "Catalogue",
     errors: _Errors,
     resolution: Resolution,
 ) -> Pricing:
     mode = data.get("pricing_mode", "rent")
-    offers = list(accelerator.price_offers.all()) if accelerator else []
+    prices = catalogue.prices[accelerator.slug] if accelerator else Prices()
     if mode == "rent":
         price = data.get("price_per_accelerator_hour")
         if price is None:
-            rents = [o for o in offers if o.kind == PriceOffer.Kind.RENT]
-            price = _median_price(rents, "price_per_accelerator_hour")
+            price = prices.rent
             if price is None:
                 errors.add(
                     f"{section}.price_per_accelerator_hour",
@@ -116,15 +155,14 @@ def _pricing(
                 return Pricing(mode="rent")
             resolution.note(
                 section,
-                f"Price {price} USD per accelerator-hour: the median of {len(rents)} rental "
-                f"offers for {accelerator} in the catalogue.",
+                f"Price {price} USD per accelerator-hour: the median of {prices.rent_offers} "
+                f"rental offers for {accelerator} in the catalogue.",
             )
         return Pricing(mode="rent", price_per_accelerator_hour=float(price))
     purchase_price = data.get("purchase_price")
     lifetime = data.get("lifetime_years")
     if purchase_price is None:
-        purchases = [o for o in offers if o.kind == PriceOffer.Kind.PURCHASE]
-        purchase_price = _median_price(purchases, "purchase_price")
+        purchase_price = prices.purchase
         if purchase_price is None:
             errors.add(
                 f"{section}.purchase_price",
@@ -132,13 +170,12 @@ def _pricing(
                 + (f"for {accelerator}." if accelerator else "without an accelerator."),
             )
             return Pricing(mode="own")
-        lifetimes = [o.lifetime_years for o in purchases if o.lifetime_years]
-        if lifetime is None and lifetimes:
-            lifetime = median(lifetimes)
+        if lifetime is None:
+            lifetime = prices.lifetime_years
         resolution.note(
             section,
             f"Purchase price {purchase_price} USD per accelerator: the median of "
-            f"{len(purchases)} purchase prices for {accelerator} in the catalogue.",
+            f"{prices.purchase_offers} purchase prices for {accelerator} in the catalogue.",
         )
     return Pricing(
         mode="own",
@@ -149,73 +186,125 @@ def _pricing(
 
 
 def _accelerator_for(
-    section: str, data: dict, accelerators: dict[str, Accelerator], errors: _Errors
+    section: str, data: dict, catalogue: "Catalogue", errors: _Errors, resolution: Resolution
 ) -> tuple[Accelerator | None, Hardware | None]:
     slug = data.get("accelerator")
     if not slug:
         return None, None
-    accelerator = accelerators.get(slug)
+    accelerator = catalogue.accelerators.get(slug)
     if accelerator is None:
         errors.add(f"{section}.accelerator", f"No accelerator {slug!r} in the catalogue.")
         return None, None
+    resolution.accelerators[slug] = accelerator
     precision = data.get("precision", "bf16")
-    if accelerator.peak_tflops(precision) is None:
+    hardware = catalogue.hardware.get((slug, precision))
+    if hardware is None:
         supported = ", ".join(accelerator.supported_precisions) or "none recorded"
         errors.add(
             f"{section}.precision",
             f"{accelerator} has no published dense {precision} figure; choose one of: {supported}.",
         )
-        return accelerator, None
-    return accelerator, _hardware(accelerator, precision)
+    return accelerator, hardware
 
 
 def _numbers(data: dict, names: tuple[str, ...]) -> dict:
     return {name: data[name] for name in names if data.get(name) is not None}
 
 
-@dataclass
+@dataclass(frozen=True)
 class Catalogue:
-    """The catalogue rows an estimate may need, fetched in a fixed number of queries."""
+    """Catalogue rows for estimates, with what resolving a request needs worked out once.
+
+    `load` shares one per process between requests: read it, never change it.
+    """
 
     accelerators: dict[str, Accelerator]
     energy_profiles: dict[str, EnergyProfile]
     thresholds: list[ComputeThreshold]
+    hardware: dict[tuple[str, str], Hardware]  # by (slug, precision); published figures only
+    prices: dict[str, Prices]  # by slug
+    engine_thresholds: tuple[Threshold, ...]
 
     @classmethod
-    def load(cls, *, accelerator_slugs=None, energy_profile_slugs=None) -> "Catalogue":
-        """Everything (for forms that list the choices), or only the slugs given (for the API)."""
-        accelerators = Accelerator.objects.prefetch_related("price_offers")
-        profiles = EnergyProfile.objects.all()
-        if accelerator_slugs is not None:
-            accelerators = accelerators.filter(slug__in=accelerator_slugs)
-        if energy_profile_slugs is not None:
-            profiles = profiles.filter(slug__in=energy_profile_slugs)
+    def from_rows(
+        cls,
+        accelerators: list[Accelerator],
+        energy_profiles: list[EnergyProfile],
+        thresholds: list[ComputeThreshold],
+    ) -> "Catalogue":
+        """Accelerators with their price offers prefetched, energy profiles and thresholds."""
         return cls(
-            accelerators={a.slug: a for a in accelerators} if accelerator_slugs != set() else {},
-            energy_profiles={p.slug: p for p in profiles},
-            thresholds=list(ComputeThreshold.objects.all()),
+            accelerators={a.slug: a for a in accelerators},
+            energy_profiles={p.slug: p for p in energy_profiles},
+            thresholds=thresholds,
+            hardware={
+                (a.slug, precision): _hardware(a, precision)
+                for a in accelerators
+                for precision in a.supported_precisions
+            },
+            prices={a.slug: Prices.of(a) for a in accelerators},
+            engine_thresholds=tuple(Threshold(name=t.name, flop=t.flop) for t in thresholds),
         )
 
     @classmethod
+    def load(cls) -> "Catalogue":
+        """The whole catalogue: this process's snapshot while the catalogue version is the one it
+        was built at (one cache read, no query), else a new snapshot (four queries)."""
+        global _snapshot
+        # Read before the rows: a change committed while they are read brings a newer version.
+        version = catalogue_version()
+        now = time.monotonic()
+        snapshot = _snapshot
+        if (
+            snapshot is not None
+            and snapshot.version == version
+            and now - snapshot.built_at < SNAPSHOT_MAX_AGE_SECONDS
+        ):
+            return snapshot.catalogue
+        catalogue = cls.from_rows(
+            list(Accelerator.objects.with_offers()),
+            list(EnergyProfile.objects.all()),
+            list(ComputeThreshold.objects.all()),
+        )
+        if version is not None:
+            _snapshot = _Snapshot(version=version, built_at=now, catalogue=catalogue)
+        return catalogue
+
+    @classmethod
     def for_request(cls, request: dict) -> "Catalogue":
+        """The rows a request names: its accelerators and its energy profile (or the default)."""
+        catalogue = cls.load()
         slugs = {
             section["accelerator"]
             for section in (request.get("training"), request.get("inference"))
             if isinstance(section, dict) and section.get("accelerator")
         }
         profile = request.get("energy_profile") or DEFAULT_ENERGY_PROFILE
-        return cls.load(accelerator_slugs=slugs, energy_profile_slugs={profile})
+        return replace(
+            catalogue,
+            accelerators={s: a for s, a in catalogue.accelerators.items() if s in slugs},
+            energy_profiles={s: p for s, p in catalogue.energy_profiles.items() if s == profile},
+        )
+
+
+@dataclass(frozen=True)
+class _Snapshot:
+    version: str
+    built_at: float  # time.monotonic()
+    catalogue: Catalogue
+
+
+_snapshot: _Snapshot | None = None
 
 
 def estimate_input_from_request(
     request: dict, catalogue: Catalogue | None = None
 ) -> tuple[EstimateInput, Resolution]:
     """Resolve slugs against the catalogue; raise EstimateInputError keyed like the request."""
-    catalogue = catalogue or Catalogue.for_request(request)
+    catalogue = catalogue or Catalogue.load()
     training_data = request.get("training")
     inference_data = request.get("inference")
-    accelerators = catalogue.accelerators
-    resolution = Resolution(accelerators=accelerators)
+    resolution = Resolution()
     errors = _Errors()
 
     profile_slug = request.get("energy_profile") or DEFAULT_ENERGY_PROFILE
@@ -239,7 +328,9 @@ def estimate_input_from_request(
 
     training = None
     if training_data:
-        accelerator, hardware = _accelerator_for("training", training_data, accelerators, errors)
+        accelerator, hardware = _accelerator_for(
+            "training", training_data, catalogue, errors, resolution
+        )
         if (
             hardware is None
             and accelerator is None
@@ -252,27 +343,29 @@ def estimate_input_from_request(
         training = TrainingInput(
             method=training_data["method"],
             hardware=hardware,
-            pricing=_pricing("training", training_data, accelerator, errors, resolution),
+            pricing=_pricing("training", training_data, accelerator, catalogue, errors, resolution),
             **_numbers(training_data, TRAINING_NUMBERS),
         )
 
     inference = None
     if inference_data:
-        accelerator, hardware = _accelerator_for("inference", inference_data, accelerators, errors)
+        accelerator, hardware = _accelerator_for(
+            "inference", inference_data, catalogue, errors, resolution
+        )
         precision = inference_data.get("precision", "bf16")
         inference = InferenceInput(
             method=inference_data["method"],
             hardware=hardware,
             bytes_per_parameter=float(BYTES_PER_PARAMETER[precision]),
             provisioning=inference_data.get("provisioning", "pay_per_use"),
-            pricing=_pricing("inference", inference_data, accelerator, errors, resolution),
+            pricing=_pricing(
+                "inference", inference_data, accelerator, catalogue, errors, resolution
+            ),
             **_numbers(inference_data, INFERENCE_NUMBERS),
         )
 
     errors.raise_if_any()
-    thresholds = (
-        tuple(Threshold(name=t.name, flop=t.flop) for t in catalogue.thresholds) if training else ()
-    )
+    thresholds = catalogue.engine_thresholds if training else ()
     return (
         EstimateInput(training=training, inference=inference, energy=energy, thresholds=thresholds),
         resolution,

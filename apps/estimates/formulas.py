@@ -1,4 +1,11 @@
-"""Every formula of the estimate engine, written once for a float and a NumPy array alike."""
+"""Every formula of the estimate engine, written once for a float and a NumPy array alike.
+
+The few formulas that choose between two expressions (np.where) also take a plain branch when
+every argument is a scalar: the same operations on the same values, so the same bits, without
+the cost of building arrays and switching NumPy's error state for one scenario.
+"""
+
+import math
 
 import numpy as np
 from numpy.typing import NDArray
@@ -19,6 +26,10 @@ type Flag = bool | NDArray[np.bool_]
 def _unwrap(values: NDArray) -> Quantity:
     # np.where always returns an array; give scalar callers a (NumPy) float back.
     return values[()]
+
+
+def _scalars(*values: Quantity) -> bool:
+    return not any(isinstance(value, np.ndarray) for value in values)
 
 
 # Training
@@ -161,6 +172,9 @@ def cost_per_request(
 
 def gross_margin(revenue_per_request: Quantity, cost_of_request: Quantity) -> Quantity:
     """(revenue − cost) / revenue per request, a share (NaN where revenue is 0)."""
+    if _scalars(revenue_per_request, cost_of_request):
+        revenue = float(revenue_per_request)
+        return (revenue - float(cost_of_request)) / revenue if revenue > 0 else np.nan
     has_revenue = np.greater(revenue_per_request, 0)
     safe_revenue = np.where(has_revenue, revenue_per_request, 1.0)
     return _unwrap(np.where(has_revenue, (safe_revenue - cost_of_request) / safe_revenue, np.nan))
@@ -175,6 +189,10 @@ def growth_sum_factor(monthly_growth: Quantity, months: Quantity) -> Quantity:
     Continuous in t, and equal to the discrete sum at whole months. expm1/log1p keep it accurate
     for tiny g; the safe divisor keeps g = 0 free of division warnings on arrays.
     """
+    if _scalars(monthly_growth, months):
+        if monthly_growth == 0:
+            return months
+        return np.expm1(months * np.log1p(monthly_growth)) / monthly_growth
     no_growth = np.equal(monthly_growth, 0)
     safe_growth = np.where(no_growth, 1.0, monthly_growth)
     compounded = np.expm1(months * np.log1p(monthly_growth)) / safe_growth
@@ -204,6 +222,8 @@ def monthly_accelerator_hours(
 
 def peak_month(monthly_growth: Quantity, months: Quantity) -> Quantity:
     """The busiest month: the last one when demand grows or holds, the first when it shrinks."""
+    if _scalars(monthly_growth, months):
+        return months if monthly_growth >= 0 else 1.0
     return _unwrap(np.where(np.greater_equal(monthly_growth, 0), months, 1.0))
 
 
@@ -252,6 +272,12 @@ def break_even_months(
     NaN means never: no inference (h = 0), shrinking demand whose total stays below T
     (1 + T · g / h ≤ 0), or an answer beyond any number a float can hold.
     """
+    if (
+        _scalars(training_total, first_month_inference, monthly_growth)
+        and first_month_inference > 0
+        and monthly_growth > -1
+    ):
+        return _break_even_months_of_one(training_total, first_month_inference, monthly_growth)
     # Both np.where branches are evaluated on every element, so the branches that are not taken
     # may divide by zero or overflow; the mask below discards them.
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
@@ -269,8 +295,32 @@ def break_even_months(
     return _unwrap(np.where(never, np.nan, months))
 
 
+def _break_even_months_of_one(
+    training_total: Quantity, first_month_inference: Quantity, monthly_growth: Quantity
+) -> float:
+    # The array version's branches, taken one at a time (here h > 0 and g > −1). On Python floats,
+    # an overflow gives ±inf quietly, as np.errstate makes it there.
+    ratio = float(training_total) / float(first_month_inference)
+    if monthly_growth == 0:
+        months = ratio
+    else:
+        growth = float(monthly_growth)
+        log_growth = float(np.log1p(growth))
+        growth_ratio = ratio * growth
+        if abs(growth_ratio) < 1e-200:
+            months = ratio * (growth / log_growth)
+        elif growth_ratio <= -1:
+            return np.nan  # log1p would be −inf or NaN: the demand never adds up to T
+        else:
+            months = float(np.log1p(growth_ratio)) / log_growth
+    return months if math.isfinite(months) else np.nan
+
+
 def training_share(training_total: Quantity, inference_total: Quantity) -> Quantity:
     """Training's share of training + inference over the horizon, T / (T + I); NaN when both 0."""
+    if _scalars(training_total, inference_total):
+        combined = float(training_total) + float(inference_total)
+        return float(training_total) / combined if combined > 0 else np.nan
     combined = np.add(training_total, inference_total)
     has_total = np.greater(combined, 0)
     safe_combined = np.where(has_total, combined, 1.0)

@@ -1,5 +1,6 @@
 """Inputs of the estimate engine, and their validation with plain-language messages per field."""
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -113,16 +114,29 @@ class _Errors:
             if not optional:
                 self.add(key, f"{rule.label} is needed.")
             return
-        try:
-            if isinstance(value, bool | str | bytes):
-                raise TypeError
-            values = np.asarray(value, dtype=np.float64)
-        except (TypeError, ValueError, OverflowError):
-            self.add(key, f"{rule.label} must be a number.")
-            return
-        if rule.accepts(values):
-            return
-        if not np.all(np.isfinite(values)):
+        kind = type(value)
+        if kind is float or kind is int:
+            # One plain number, the usual case: judged without building an array.
+            try:
+                number = float(value)
+            except OverflowError:
+                self.add(key, f"{rule.label} must be a number.")
+                return
+            if rule.accepts_number(number):
+                return
+            finite = math.isfinite(number)
+        else:
+            try:
+                if isinstance(value, bool | str | bytes):
+                    raise TypeError
+                values = np.asarray(value, dtype=np.float64)
+            except (TypeError, ValueError, OverflowError):
+                self.add(key, f"{rule.label} must be a number.")
+                return
+            if rule.accepts(values):
+                return
+            finite = bool(np.all(np.isfinite(values)))
+        if not finite:
             self.add(key, f"{rule.label} must be a finite number, not infinity or NaN.")
         else:
             self.add(key, rule.message)

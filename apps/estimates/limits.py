@@ -32,6 +32,16 @@ class Rule:
         # One np.all per rule keeps validation cheap on million-point sweeps.
         return bool(np.all(accepted))
 
+    def accepts_number(self, value: float) -> bool:
+        """`accepts` for one float, without the cost of an array (NaN and infinities fail)."""
+        in_range = (value > self.low) if self.low_open else (value >= self.low)
+        accepted = in_range and value <= self.high
+        if self.zero_allowed:
+            accepted = accepted or value == 0
+        if self.whole:
+            accepted = accepted and value.is_integer()
+        return accepted
+
 
 def _share(label: str, typical: str) -> Rule:
     return Rule(

@@ -1,0 +1,126 @@
+"""The estimate response as plain JSON data, built straight from the engine's result dataclasses.
+
+EstimateResponseSerializer documents this shape in the OpenAPI schema; running it on every
+request cost more than the estimate itself, so the API builds the same dict by hand
+(tests/integration/test_api_estimate_contract.py checks that the two agree, field for field).
+Money is a decimal string rounded to the cent ("1234.50"), as DRF's DecimalField writes it.
+"""
+
+from decimal import Decimal
+
+from apps.estimates import (
+    ComparisonResult,
+    CumulativeMonth,
+    EstimateResult,
+    InferenceResult,
+    Month,
+    ThresholdResult,
+    TrainingResult,
+)
+
+
+def money(amount: Decimal) -> str:
+    return f"{amount:f}"
+
+
+def optional_money(amount: Decimal | None) -> str | None:
+    return None if amount is None else money(amount)
+
+
+def _threshold(threshold: ThresholdResult) -> dict:
+    return {"name": threshold.name, "flop": threshold.flop, "exceeded": threshold.exceeded}
+
+
+def _training(training: TrainingResult) -> dict:
+    return {
+        "flop": training.flop,
+        "petaflop_s_days": training.petaflop_s_days,
+        "accelerator_hours": training.accelerator_hours,
+        "wall_clock_hours": training.wall_clock_hours,
+        "price_per_accelerator_hour": training.price_per_accelerator_hour,
+        "cost": optional_money(training.cost),
+        "energy_kwh": training.energy_kwh,
+        "emissions_kg_co2e": training.emissions_kg_co2e,
+        "thresholds": [_threshold(threshold) for threshold in training.thresholds],
+        "assumptions": list(training.assumptions),
+    }
+
+
+def _month(month: Month) -> dict:
+    return {
+        "month": month.month,
+        "requests": month.requests,
+        "accelerator_hours": month.accelerator_hours,
+        "cost": money(month.cost),
+        "energy_kwh": month.energy_kwh,
+    }
+
+
+def _inference(inference: InferenceResult) -> dict:
+    per_request, total = inference.per_request, inference.total
+    return {
+        "per_request": {
+            "flop": per_request.flop,
+            "accelerator_seconds": per_request.accelerator_seconds,
+            "latency_seconds": per_request.latency_seconds,
+            "latency_method": per_request.latency_method,
+            "cost": money(per_request.cost),
+            "cost_per_1000": money(per_request.cost_per_1000),
+            "energy_kwh": per_request.energy_kwh,
+        },
+        "monthly": [_month(month) for month in inference.monthly],
+        "total": {
+            "requests": total.requests,
+            "accelerator_hours": total.accelerator_hours,
+            "cost": money(total.cost),
+            "pay_per_use_cost": money(total.pay_per_use_cost),
+            "always_on_cost": money(total.always_on_cost),
+            "energy_kwh": total.energy_kwh,
+            "emissions_kg_co2e": total.emissions_kg_co2e,
+        },
+        "peak_accelerators": inference.peak_accelerators,
+        "peak_requests_per_second": inference.peak_requests_per_second,
+        "peak_concurrent_requests": inference.peak_concurrent_requests,
+        "gross_margin": inference.gross_margin,
+        "revenue_total": optional_money(inference.revenue_total),
+        "assumptions": list(inference.assumptions),
+    }
+
+
+def _cumulative_month(month: CumulativeMonth) -> dict:
+    return {
+        "month": month.month,
+        "training_accelerator_hours": month.training_accelerator_hours,
+        "inference_accelerator_hours": month.inference_accelerator_hours,
+        "training_cost": money(month.training_cost),
+        "inference_cost": money(month.inference_cost),
+        "training_energy_kwh": month.training_energy_kwh,
+        "inference_energy_kwh": month.inference_energy_kwh,
+    }
+
+
+def _comparison(comparison: ComparisonResult) -> dict:
+    return {
+        "break_even_months": comparison.break_even_months,
+        "break_even_months_cost": comparison.break_even_months_cost,
+        "break_even_months_energy": comparison.break_even_months_energy,
+        "within_horizon": comparison.within_horizon,
+        "training_share": comparison.training_share,
+        "training_share_cost": comparison.training_share_cost,
+        "inference_share": comparison.inference_share,
+        "cumulative": [_cumulative_month(month) for month in comparison.cumulative],
+    }
+
+
+def estimate_representation(result: EstimateResult, notes: dict[str, list[str]]) -> dict:
+    """The response of POST /api/v1/estimate/; `notes` go first in each section's assumptions."""
+    data = {
+        "currency": "USD",
+        "training": None if result.training is None else _training(result.training),
+        "inference": None if result.inference is None else _inference(result.inference),
+        "comparison": None if result.comparison is None else _comparison(result.comparison),
+        "engine_version": result.engine_version,
+    }
+    for section, section_notes in notes.items():
+        data[section]["assumptions"][:0] = section_notes
+    return data
