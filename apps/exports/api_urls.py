@@ -1,3 +1,19 @@
 """API routes of exports under /api/v1/."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from apps.exports import api
+
+urlpatterns = [
+    path("projects/import/", api.project_import, name="project-import"),
+    path(
+        "projects/<int:project_id>/export/",
+        api.ProjectExportView.as_view(),
+        name="project-export",
+    ),
+    path(
+        "scenarios/<int:scenario_id>/export/",
+        api.ScenarioExportView.as_view(),
+        name="scenario-export",
+    ),
+]

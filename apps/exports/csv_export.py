@@ -1,0 +1,83 @@
+"""A project as CSV: one row per figure, in a tidy table that any spreadsheet or script reads.
+
+UTF-8 with a byte-order mark, because Excel otherwise reads the file in the machine's legacy
+encoding and garbles names such as "Zürich" or units such as "CO2e"; Python's "utf-8-sig" and
+other CSV readers skip the mark. No cell can run as a formula (apps.exports.cells).
+"""
+
+import csv
+import io
+from decimal import Decimal
+from typing import NamedTuple
+
+from apps.exports.cells import formula_safe
+from apps.exports.figures import Value, input_rows, tables
+from apps.exports.report import Report, ScenarioReport
+
+
+class Row(NamedTuple):
+    scenario: str
+    section: str
+    figure: str
+    value: Value
+    unit: str = ""
+    month: int | None = None
+    field: str = ""  # the figure's path in the estimate response or the scenario's inputs
+
+
+def cell(value: Value) -> str:
+    """Numbers exactly as the estimate response has them; text that cannot run as a formula.
+
+    A negative number starts with "-" yet stays a number: it is written from a number, so it
+    cannot carry a formula, and quoting it would turn it into text.
+    """
+    if value is None:
+        return ""
+    if isinstance(value, Decimal):
+        return f"{value:f}"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, int):
+        return str(value)
+    return formula_safe(value)
+
+
+def _scenario_rows(report: ScenarioReport) -> list[Row]:
+    name = report.scenario.name
+    baseline = "yes" if report.scenario.is_baseline else "no"
+    rows = [Row(name, "Scenario", "Baseline", baseline, field="is_baseline")]
+    rows += [
+        Row(
+            name,
+            "Inputs",
+            i.name,
+            i.value,
+            field=".".join(filter(None, ("inputs", i.section, i.name))),
+        )
+        for i in input_rows(report.scenario.inputs)
+    ]
+    if report.response is None:
+        return [*rows, Row(name, "Error", "Figures not available", report.error)]
+    rows += [Row(name, f.section, f.figure, f.value, f.unit, field=f.field) for f in report.figures]
+    for table in tables(report.response):
+        columns = table.columns[1:]  # after the month
+        for month, *values in table.rows:
+            rows += [
+                Row(name, table.title, c.label, v, c.unit, month, f"{table.field}.{c.key}")
+                for c, v in zip(columns, values, strict=True)
+            ]
+    return rows
+
+
+def project_csv(report: Report) -> bytes:
+    rows = [
+        Row("", "Project", label, text, field=f"project.{key}")
+        for key, label, text in report.facts()
+    ]
+    for scenario in report.scenarios:
+        rows += _scenario_rows(scenario)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(Row._fields)
+    writer.writerows(map(cell, row) for row in rows)
+    return buffer.getvalue().encode("utf-8-sig")

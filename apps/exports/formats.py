@@ -1,0 +1,49 @@
+"""The export formats, and a download of a report in one of them."""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.http import HttpResponse
+from django.utils.cache import add_never_cache_headers
+from django.utils.http import content_disposition_header
+
+from apps.exports.csv_export import project_csv
+from apps.exports.json_export import project_json
+from apps.exports.pdf_export import project_pdf
+from apps.exports.report import Report
+from apps.exports.xlsx_export import project_xlsx
+
+XLSX_MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+@dataclass(frozen=True)
+class ExportFormat:
+    name: str  # also the file extension
+    media_type: str
+    charset: str | None
+    write: Callable[[Report], bytes]
+
+    @property
+    def content_type(self) -> str:
+        return f"{self.media_type}; charset={self.charset}" if self.charset else self.media_type
+
+
+FORMATS = {
+    export.name: export
+    for export in (
+        ExportFormat("csv", "text/csv", "utf-8", project_csv),
+        ExportFormat("xlsx", XLSX_MEDIA_TYPE, None, project_xlsx),
+        ExportFormat("pdf", "application/pdf", None, project_pdf),
+        ExportFormat("json", "application/json", "utf-8", project_json),
+    )
+}
+
+
+def download(report: Report, export: ExportFormat) -> HttpResponse:
+    """The report as an attachment that no cache keeps: exports hold unpublished plans."""
+    response = HttpResponse(export.write(report), content_type=export.content_type)
+    response["Content-Disposition"] = content_disposition_header(
+        as_attachment=True, filename=f"{report.filename}.{export.name}"
+    )
+    add_never_cache_headers(response)
+    return response

@@ -1,0 +1,390 @@
+"""A project as a PDF for print (A4): facts, then per scenario the comparison, chart and figures.
+
+Money comes from the estimate response (apps.exports.figures); the bottom strip, the chart and
+the description need the engine's result, so they come from `estimate_from_request` on the
+same stored inputs, as on the scenario page. Text is set in Helvetica, which every PDF reader
+has, so nothing is embedded and the text stays searchable (apps.exports.cells.pdf_markup).
+"""
+
+import io
+from collections.abc import Collection
+from decimal import Decimal
+from functools import partial
+
+from django.utils import timezone
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_RIGHT
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
+from reportlab.lib.units import mm
+from reportlab.platypus import (
+    CondPageBreak,
+    KeepTogether,
+    PageBreak,
+    Paragraph,
+    SimpleDocTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
+
+from apps.catalogue.resolve import estimate_from_request
+from apps.estimates import EstimateInputError, EstimateResult
+from apps.exports.cells import pdf_markup, pdf_plain
+from apps.exports.figures import Table as FigureTable
+from apps.exports.figures import Value, input_rows, tables
+from apps.exports.pdf_chart import cumulative_chart
+from apps.exports.report import Report, ScenarioReport
+from apps.projects import formatting
+from apps.projects.describe import bottom_strip, describe
+
+MARGIN = 18 * mm
+WIDTH = A4[0] - 2 * MARGIN
+_SAMPLE = getSampleStyleSheet()
+TITLE = _SAMPLE["Title"]
+H1 = ParagraphStyle("h1", parent=_SAMPLE["Heading1"], fontSize=16, leading=20)
+H2 = ParagraphStyle("h2", parent=_SAMPLE["Heading2"], fontSize=12.5, leading=16)
+H3 = ParagraphStyle("h3", parent=_SAMPLE["Heading3"], fontSize=10.5, leading=13)
+BODY = ParagraphStyle("body", parent=_SAMPLE["BodyText"], fontSize=9.5, leading=13)
+CELL = ParagraphStyle("cell", parent=BODY, fontSize=8.5, leading=10.5, spaceBefore=0)
+CELL_BOLD = ParagraphStyle("cell-bold", parent=CELL, fontName="Helvetica-Bold")
+NUMBER = ParagraphStyle("number", parent=CELL, alignment=TA_RIGHT)
+STRIP_TEXT = ParagraphStyle(
+    "strip", parent=CELL, fontName="Helvetica-Bold", fontSize=11, leading=14
+)
+GREY = colors.HexColor("#999999")
+SHADE = colors.HexColor("#eeeeee")
+GRID = TableStyle(
+    [
+        ("GRID", (0, 0), (-1, -1), 0.25, GREY),
+        ("BACKGROUND", (0, 0), (-1, 0), SHADE),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+    ]
+)
+STRIP = TableStyle([("GRID", (0, 0), (-1, -1), 0.25, GREY), ("VALIGN", (0, 0), (-1, -1), "TOP")])
+LIST = TableStyle(
+    [
+        ("LINEBELOW", (0, 0), (-1, -1), 0.25, GREY),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 0),
+    ]
+)
+
+
+def _p(text: str, style: ParagraphStyle = BODY) -> Paragraph:
+    return Paragraph(pdf_markup(text), style)
+
+
+def _value_text(value: Value) -> str:
+    """A table value for print: money to the cent with separators, other numbers readable."""
+    if value is None:
+        return ""
+    if isinstance(value, Decimal):
+        return f"{value:,.2f}"
+    if isinstance(value, int | float):
+        return formatting.count(value, "").text.strip()
+    return value
+
+
+def _exact_text(value: Value) -> str:
+    """A value exactly as the API gives it (the figures table is for checking, not reading)."""
+    if value is None:
+        return formatting.NOT_AVAILABLE
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def _grid(rows: list[list], widths: list[float], numeric: Collection[int] = ()) -> Table:
+    """A table with a shaded header row that repeats on every page it runs over; the columns
+    numbered in `numeric` are aligned right."""
+    cells = [[_p(text, CELL_BOLD) for text in rows[0]]]
+    cells += [
+        [_p(text, NUMBER if i in numeric else CELL) for i, text in enumerate(row)]
+        for row in rows[1:]
+    ]
+    table = Table(cells, colWidths=widths, repeatRows=1)
+    table.setStyle(GRID)
+    return table
+
+
+def _facts(report: Report) -> Table:
+    rows = [[_p(label, CELL_BOLD), _p(text or "—", CELL)] for _, label, text in report.facts()]
+    table = Table(rows, colWidths=[45 * mm, WIDTH - 45 * mm])
+    table.setStyle(LIST)
+    return table
+
+
+# The figures of each scenario on the first page, with their column headers.
+SUMMARY = (
+    ("training.cost", "Training cost ({currency})"),
+    ("inference.total.cost", "Inference cost over the horizon ({currency})"),
+    ("inference.per_request.cost_per_1000", "Cost per 1,000 requests ({currency})"),
+    ("comparison.break_even_months", "Break-even (months)"),
+)
+
+
+def _summary(report: Report, currency: str) -> Table:
+    rows = [["Scenario", *(heading.format(currency=currency) for _, heading in SUMMARY)]]
+    for scenario in report.scenarios:
+        name = scenario.scenario.name + (" (baseline)" if scenario.scenario.is_baseline else "")
+        if scenario.response is None:
+            rows.append([name, "figures not available", *([""] * (len(SUMMARY) - 1))])
+            continue
+        values = {figure.field: figure.value for figure in scenario.figures}
+        rows.append([name, *(_value_text(values.get(field)) for field, _ in SUMMARY)])
+    widths = [WIDTH - len(SUMMARY) * 30 * mm, *([30 * mm] * len(SUMMARY))]
+    return _grid(rows, widths, numeric=set(range(1, len(SUMMARY) + 1)))
+
+
+def _definition_list(items: list[tuple[str, str]], width: float) -> Table:
+    rows = [[_p(label, CELL), _p(text, CELL_BOLD)] for label, text in items]
+    table = Table(rows, colWidths=[width * 0.48, width * 0.52])
+    table.setStyle(LIST)
+    return table
+
+
+def _training_figures(response: dict, values: dict, currency: str) -> list[tuple[str, str]]:
+    training = response["training"]
+    compute = formatting.flop(training["flop"]).text
+    if training["petaflop_s_days"]:
+        days = formatting.count(training["petaflop_s_days"], "petaflop/s-days").text
+        compute += f" ({days})"
+    items = [
+        ("Training compute", compute),
+        ("Accelerator-hours", formatting.hours(training["accelerator_hours"]).text),
+        ("Wall-clock time", formatting.hours(training["wall_clock_hours"], "hours").text),
+        ("Cost", formatting.money(values["training.cost"], currency).text),
+        ("Energy", formatting.energy_kwh(training["energy_kwh"]).text),
+        ("Emissions", formatting.emissions_kg(training["emissions_kg_co2e"]).text),
+    ]
+    items += [
+        (
+            "Exceeded" if threshold["exceeded"] else "Below",
+            f"{threshold['name']} ({formatting.flop(threshold['flop']).text})",
+        )
+        for threshold in training["thresholds"]
+    ]
+    return items
+
+
+def _inference_figures(response: dict, values: dict, currency: str) -> list[tuple[str, str]]:
+    inference = response["inference"]
+    per_request, total = inference["per_request"], inference["total"]
+    first = inference["monthly"][0]
+    items = [
+        ("Compute per request", formatting.flop(per_request["flop"]).text),
+        (
+            "Accelerator time per request",
+            formatting.seconds(per_request["accelerator_seconds"]).text,
+        ),
+        ("User speed (latency)", formatting.seconds(per_request["latency_seconds"]).text),
+        ("Cost per request", formatting.money(values["inference.per_request.cost"], currency).text),
+        (
+            "Cost per 1,000 requests",
+            formatting.money(values["inference.per_request.cost_per_1000"], currency).text,
+        ),
+        (
+            "First month",
+            f"{formatting.count(first['requests'], 'requests').text}, "
+            f"{formatting.hours(first['accelerator_hours']).text}",
+        ),
+        (
+            f"Over {formatting.months(len(inference['monthly'])).text}",
+            f"{formatting.count(total['requests'], 'requests').text}, "
+            f"{formatting.hours(total['accelerator_hours']).text}",
+        ),
+        (
+            "Cost over the horizon",
+            formatting.money(values["inference.total.cost"], currency).text,
+        ),
+        (
+            "Accelerators needed at peak",
+            formatting.count(inference["peak_accelerators"], "accelerators").text,
+        ),
+        ("Energy over the horizon", formatting.energy_kwh(total["energy_kwh"]).text),
+        ("Emissions over the horizon", formatting.emissions_kg(total["emissions_kg_co2e"]).text),
+    ]
+    if inference["gross_margin"] is not None:
+        items.append(("Gross margin", formatting.percent(inference["gross_margin"]).text))
+    return items
+
+
+def _comparison(report: ScenarioReport) -> Table:
+    """Training on the left, inference on the right, as on the scenario page."""
+    response, currency = report.response, report.response["currency"]
+    values = {figure.field: figure.value for figure in report.figures}
+    column = WIDTH / 2 - 6
+    left = [_p("Training: build once", H3)]
+    if response["training"]:
+        left.append(_definition_list(_training_figures(response, values, currency), column))
+    else:
+        left.append(_p("This scenario has no training: it uses a model as it is."))
+    right = [_p("Inference: every request", H3)]
+    if response["inference"]:
+        right.append(_definition_list(_inference_figures(response, values, currency), column))
+    else:
+        right.append(_p("This scenario has no inference: only the training is planned."))
+    table = Table([[left, right]], colWidths=[WIDTH / 2, WIDTH / 2])
+    table.setStyle(
+        TableStyle(
+            [
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("LINEAFTER", (0, 0), (0, 0), 0.5, GREY),
+                ("RIGHTPADDING", (0, 0), (0, 0), 8),
+                ("LEFTPADDING", (1, 0), (1, 0), 8),
+            ]
+        )
+    )
+    return table
+
+
+def _strip(result: EstimateResult, currency: str) -> Table:
+    """The bottom strip for many requests and for a single one: the page's two views."""
+    rows = []
+    for view, title in (("many", "Many requests"), ("single", "A single request")):
+        strip = bottom_strip(result, currency, view=view)
+        rows.append(
+            [
+                _p(title, CELL_BOLD),
+                *(
+                    [_p(m["label"], CELL), _p(m["text"], STRIP_TEXT), _p(m["detail"], CELL)]
+                    for m in strip.values()
+                ),
+            ]
+        )
+    table = Table(rows, colWidths=[28 * mm, *([(WIDTH - 28 * mm) / 3] * 3)])
+    table.setStyle(STRIP)
+    return table
+
+
+def _break_even(response: dict) -> str:
+    comparison = response["comparison"]
+    if not comparison:
+        return ""
+    months = comparison["break_even_months"]
+    share = formatting.percent(comparison["training_share"]).text
+    if months is None:
+        overtakes = "At this demand, inference never overtakes the one-off training."
+    else:
+        where = "within the horizon" if comparison["within_horizon"] else "beyond the horizon"
+        overtakes = (
+            "Cumulative inference overtakes the one-off training after "
+            f"{formatting.months(months).text}, {where}."
+        )
+    return f"{overtakes} Training is {share} of all accelerator-hours over the horizon."
+
+
+def _figure_table(report: ScenarioReport) -> Table:
+    rows = [["Section", "Figure", "Value", "Unit"]]
+    rows += [[f.section, f.figure, _exact_text(f.value), f.unit] for f in report.figures]
+    return _grid(rows, [38 * mm, 62 * mm, 40 * mm, WIDTH - 140 * mm], numeric={2})
+
+
+def _series_table(table: FigureTable) -> Table:
+    rows = [[column.heading for column in table.columns]]
+    rows += [[_value_text(value) for value in values] for values in table.rows]
+    count = len(table.columns)
+    widths = [12 * mm, *([(WIDTH - 12 * mm) / (count - 1)] * (count - 1))]
+    return _grid(rows, widths, numeric=set(range(count)))
+
+
+def _inputs(report: ScenarioReport) -> Table:
+    rows = [["Section", "Input", "Value", "Meaning"]]
+    rows += [
+        [item.section or "(all)", item.name, _exact_text(item.value), item.meaning]
+        for item in input_rows(report.scenario.inputs)
+    ]
+    return _grid(rows, [22 * mm, 48 * mm, 32 * mm, WIDTH - 102 * mm])
+
+
+def _result(report: ScenarioReport) -> EstimateResult | None:
+    try:
+        return estimate_from_request(report.scenario.inputs)[0]
+    except EstimateInputError:
+        return None
+
+
+def _scenario(report: ScenarioReport, project_title: str) -> list:
+    scenario = report.scenario
+    story = [
+        _p(scenario.name + (" (baseline)" if scenario.is_baseline else ""), H1),
+        _p(f"Scenario of “{project_title}”", BODY),
+    ]
+    result = _result(report) if report.response is not None else None
+    if result is None:
+        story += [
+            _p(f"The saved figures no longer fit the catalogue: {report.error}", BODY),
+            _p("Inputs", H2),
+            _inputs(report),
+        ]
+        return story
+    currency = report.response["currency"]
+    story += [_p("Training against inference", H2), _comparison(report), Spacer(0, 8)]
+    story += [KeepTogether([_p("Decision view", H3), _strip(result, currency)])]
+    if sentence := _break_even(report.response):
+        story += [Spacer(0, 6), _p(sentence)]
+    chart = cumulative_chart(result, WIDTH, 75 * mm)
+    if chart is not None:
+        caption = (
+            "Cumulative accelerator-hours, month by month: the one-off training step against "
+            "the rising inference line, with the break-even point marked when it falls within "
+            "the horizon. The tables below give the figures."
+        )
+        story += [KeepTogether([Spacer(0, 6), chart, _p(caption, CELL)])]
+    story += [CondPageBreak(40 * mm), _p("Describe this without the diagram", H2)]
+    story += [_p(paragraph) for paragraph in describe(result, currency=currency)]
+    story += [_p("Figures, exactly as the API gives them", H2), _figure_table(report)]
+    for table in tables(report.response):
+        story += [_p(table.title, H2), _series_table(table)]
+    story += [_p("How the figures are worked out", H2)]
+    for section in ("training", "inference"):
+        notes = (report.response[section] or {}).get("assumptions", [])
+        story += [_p(f"{section.capitalize()}: {note}", CELL) for note in notes]
+    story += [_p("Inputs", H2), _inputs(report)]
+    return story
+
+
+def _footer(canvas, document, *, text: str) -> None:
+    canvas.saveState()
+    canvas.setFont("Helvetica", 8)
+    canvas.setFillColor(colors.HexColor("#444444"))
+    canvas.drawString(MARGIN, 10 * mm, text)
+    canvas.drawRightString(A4[0] - MARGIN, 10 * mm, f"Page {document.page}")
+    canvas.restoreState()
+
+
+def project_pdf(report: Report) -> bytes:
+    project = report.project
+    currency = next((s.response["currency"] for s in report.scenarios if s.response), "USD")
+    exported_at = timezone.localtime(report.exported_at)
+    exported = f"{exported_at.day} {exported_at:%B %Y} by {report.exported_by}"
+    story = [
+        _p(project.title, TITLE),
+        _p(f"Compute workplan, exported {exported}", BODY),
+        _p("Project", H2),
+        _facts(report),
+        _p("Scenarios", H2),
+        _summary(report, currency),
+    ]
+    for scenario in report.scenarios:
+        story += [PageBreak(), *_scenario(scenario, project.title)]
+    buffer = io.BytesIO()
+    document = SimpleDocTemplate(
+        buffer,
+        pagesize=A4,
+        leftMargin=MARGIN,
+        rightMargin=MARGIN,
+        topMargin=MARGIN,
+        bottomMargin=MARGIN,
+        title=pdf_plain(project.title),
+        author=pdf_plain(report.exported_by),
+        subject="Compute workplan",
+        creator="Compute Planner",
+    )
+    footer = partial(
+        _footer,
+        text=pdf_plain(f"{project.title[:80]} — exported {exported_at:%Y-%m-%d %H:%M %Z}"),
+    )
+    document.build(story, onFirstPage=footer, onLaterPages=footer)
+    return buffer.getvalue()

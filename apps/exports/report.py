@@ -1,0 +1,98 @@
+"""What an export holds: a project's facts and, for each scenario, its estimate response."""
+
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cached_property
+
+from django.utils import timezone
+from django.utils.text import slugify
+from rest_framework.exceptions import ValidationError
+
+from apps.api.views import estimate_response
+from apps.estimates import EstimateInputError
+from apps.exports.errors import error_lines
+from apps.exports.figures import FigureRow, figure_rows
+from apps.projects.models import Project, Scenario
+
+
+@dataclass(frozen=True)
+class ScenarioReport:
+    scenario: Scenario
+    response: dict | None  # the estimate response; None when the inputs no longer estimate
+    error: str  # why there is no response, in the API's field paths
+
+    @cached_property
+    def figures(self) -> list[FigureRow]:
+        return figure_rows(self.response) if self.response is not None else []
+
+
+@dataclass(frozen=True)
+class Report:
+    project: Project
+    scenarios: list[ScenarioReport]
+    exported_at: datetime
+    exported_by: str
+    filename: str  # without extension
+
+    def facts(self) -> list[tuple[str, str, str]]:
+        """The project's facts as (field, label, text), dates as ISO 8601."""
+        project = self.project
+        facts = [
+            ("title", "Title", project.title),
+            ("unit", "Organisational unit", project.unit),
+            ("description", "Description", project.description),
+            ("owner", "Owner", project.owner.get_username()),
+            ("classification", "Data classification", project.get_classification_display()),
+            ("status", "Status", project.get_status_display()),
+            ("currency", "Currency", project.currency),
+            ("period_start", "Planning period start", _iso(project.period_start)),
+            ("period_end", "Planning period end", _iso(project.period_end)),
+        ]
+        warning = project.hosting_warning(s.scenario.inputs for s in self.scenarios)
+        if warning:
+            facts.append(("hosting_warning", "Hosting warning", warning))
+        facts += [
+            ("exported_at", "Exported at", self.exported_at.isoformat(timespec="seconds")),
+            ("exported_by", "Exported by", self.exported_by),
+        ]
+        return facts
+
+
+def _iso(value) -> str:
+    return value.isoformat() if value else ""
+
+
+def scenario_estimate(scenario: Scenario) -> ScenarioReport:
+    """The scenario's estimate response, or why its stored inputs no longer give one."""
+    try:
+        return ScenarioReport(scenario, estimate_response(scenario.inputs), "")
+    except ValidationError as error:
+        return ScenarioReport(scenario, None, " ".join(error_lines(error.detail)))
+    except EstimateInputError as error:
+        return ScenarioReport(scenario, None, " ".join(error_lines(error.errors)))
+
+
+def _filename(text: str, fallback: str) -> str:
+    return slugify(text)[:80].strip("-") or fallback
+
+
+def _report(project: Project, scenarios: list[Scenario], user, filename: str) -> Report:
+    return Report(
+        project=project,
+        scenarios=[scenario_estimate(scenario) for scenario in scenarios],
+        exported_at=timezone.now(),
+        exported_by=user.get_username(),
+        filename=filename,
+    )
+
+
+def project_report(project: Project, *, user) -> Report:
+    """Every scenario of the project, the baseline first, then by name."""
+    scenarios = list(project.scenarios.order_by("-is_baseline", "name", "pk"))
+    return _report(project, scenarios, user, _filename(project.title, f"project-{project.pk}"))
+
+
+def scenario_report(scenario: Scenario, *, user) -> Report:
+    project = scenario.project
+    name = _filename(f"{project.title} {scenario.name}", f"scenario-{scenario.pk}")
+    return _report(project, [scenario], user, name)
