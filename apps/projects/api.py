@@ -6,8 +6,9 @@ from django.db.models import Prefetch
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.plumbing import append_meta
 from drf_spectacular.utils import extend_schema, extend_schema_view
-from rest_framework import serializers, viewsets
+from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import api_view, permission_classes
+from rest_framework.exceptions import APIException
 from rest_framework.permissions import SAFE_METHODS, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -18,7 +19,17 @@ from apps.api.views import estimate_response
 from apps.catalogue.resolve import estimate_from_request
 from apps.estimates import EstimateInputError
 from apps.projects import services
-from apps.projects.models import Project, Scenario
+from apps.projects.conditional import (
+    ETAG_HEADER,
+    FROZEN_RESPONSE,
+    ETagMixin,
+    PreconditionFailed,
+    if_match,
+    project_etag,
+    scenario_etag,
+    write_responses,
+)
+from apps.projects.models import Project, ProjectFrozen, Scenario, StatusChangeRefused
 from apps.projects.presets import DEFAULT_PRESET, PRESETS, PRESETS_BY_SLUG
 from apps.projects.selectors import can_create_projects, project_for_user, scenario_for_user
 
@@ -118,6 +129,25 @@ class ProjectCreateSerializer(ProjectSerializer):
         fields = (*ProjectSerializer.Meta.fields, "preset")
 
 
+class Conflict(APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "The project's status does not allow this."
+    default_code = "conflict"
+
+
+class RefusalsAsAnswers:
+    """For a DRF view: a write to a frozen project, or a status change the review workflow does
+    not allow, answers 409 Conflict; a save that lost the race against another save of the same
+    scenario 412 Precondition Failed. Each with the reason."""
+
+    def handle_exception(self, exc):
+        if isinstance(exc, ProjectFrozen | StatusChangeRefused):
+            exc = Conflict(str(exc))
+        elif isinstance(exc, services.ScenarioConflict):
+            exc = PreconditionFailed()
+        return super().handle_exception(exc)
+
+
 class ScenarioSerializer(serializers.ModelSerializer):
     inputs = EstimateRequestField(
         help_text="An estimate request, as POST /api/v1/estimate/ takes it; stored as sent."
@@ -134,10 +164,10 @@ class ScenarioSerializer(serializers.ModelSerializer):
     class Meta:
         model = Scenario
         fields = (
-            "id", "project", "name", "is_baseline", "inputs", "created_at", "updated_at",
-            "estimate_url",
+            "id", "project", "name", "is_baseline", "inputs", "version", "created_at",
+            "updated_at", "estimate_url",
         )  # fmt: skip
-        read_only_fields = ("project",)
+        read_only_fields = ("project", "version")
 
     def validate_is_baseline(self, value: bool) -> bool:
         if not value and self.instance is not None and self.instance.is_baseline:
@@ -172,14 +202,30 @@ def other_than(owner, users: list) -> list:
         summary="Create a project and its first scenario, the baseline, from a preset",
         request=ProjectCreateSerializer,
         responses={201: ProjectSerializer},
+        parameters=[ETAG_HEADER],
     ),
-    retrieve=extend_schema(summary="Read a project"),
-    update=extend_schema(summary="Replace a project's details and collaborators (owner only)"),
-    partial_update=extend_schema(summary="Change some of a project's details (owner only)"),
-    destroy=extend_schema(summary="Delete a project and its scenarios (owner only)"),
+    retrieve=extend_schema(summary="Read a project", parameters=[ETAG_HEADER]),
+    update=extend_schema(
+        summary="Replace a project's details and collaborators (owner only)",
+        parameters=[if_match(required=False), ETAG_HEADER],
+        responses=write_responses({200: ProjectSerializer}, required=False),
+    ),
+    partial_update=extend_schema(
+        summary="Change some of a project's details (owner only)",
+        parameters=[if_match(required=False), ETAG_HEADER],
+        responses=write_responses({200: ProjectSerializer}, required=False),
+    ),
+    destroy=extend_schema(
+        summary="Delete a project and its scenarios (owner only)",
+        parameters=[if_match(required=False)],
+        responses=write_responses({204: None}, required=False),
+    ),
 )
-class ProjectViewSet(viewsets.ModelViewSet):
-    """Projects the signed-in user owns or collaborates on; anyone else's are 404."""
+class ProjectViewSet(RefusalsAsAnswers, ETagMixin, viewsets.ModelViewSet):
+    """Projects the signed-in user owns or collaborates on; anyone else's are 404.
+
+    Submitted and cleared projects are frozen: changing or deleting one answers 409.
+    """
 
     queryset = Project.objects.all()
     serializer_class = ProjectSerializer
@@ -204,9 +250,12 @@ class ProjectViewSet(viewsets.ModelViewSet):
         fields = dict(serializer.validated_data)
         preset = PRESETS_BY_SLUG[fields.pop("preset")]
         collaborators = other_than(self.request.user, fields.pop("collaborators", []))
-        serializer.instance = services.project_create(
+        serializer.instance = self.shown = services.project_create(
             owner=self.request.user, fields=fields, collaborators=collaborators, preset=preset
         )
+
+    def etag(self, project: Project) -> str:
+        return project_etag(project)
 
     def perform_update(self, serializer: ProjectSerializer) -> None:
         project, fields = serializer.instance, dict(serializer.validated_data)
@@ -223,20 +272,41 @@ class ProjectViewSet(viewsets.ModelViewSet):
 
 @extend_schema_view(
     list=extend_schema(summary="List a project's scenarios, the baseline first"),
-    create=extend_schema(summary="Add a scenario to a project"),
-    retrieve=extend_schema(summary="Read a scenario and its inputs"),
-    update=extend_schema(summary="Replace a scenario's name and inputs"),
-    partial_update=extend_schema(summary="Change a scenario's name, inputs or baseline status"),
-    destroy=extend_schema(summary="Delete a scenario"),
+    create=extend_schema(
+        summary="Add a scenario to a project",
+        parameters=[ETAG_HEADER],
+        responses={201: ScenarioSerializer, 409: FROZEN_RESPONSE},
+    ),
+    retrieve=extend_schema(summary="Read a scenario and its inputs", parameters=[ETAG_HEADER]),
+    update=extend_schema(
+        summary="Replace a scenario's name and inputs",
+        parameters=[if_match(required=True), ETAG_HEADER],
+        responses=write_responses({200: ScenarioSerializer}, required=True),
+    ),
+    partial_update=extend_schema(
+        summary="Change a scenario's name, inputs or baseline status",
+        parameters=[if_match(required=True), ETAG_HEADER],
+        responses=write_responses({200: ScenarioSerializer}, required=True),
+    ),
+    destroy=extend_schema(
+        summary="Delete a scenario",
+        parameters=[if_match(required=True)],
+        responses=write_responses({204: None}, required=True),
+    ),
 )
-class ScenarioViewSet(viewsets.ModelViewSet):
-    """Scenarios of one project, which the owner and collaborators may all change."""
+class ScenarioViewSet(RefusalsAsAnswers, ETagMixin, viewsets.ModelViewSet):
+    """Scenarios of one project, which the owner and collaborators may all change.
+
+    A scenario's ETag names its version: a change or deletion must send it back as If-Match
+    (428 without it, 412 when someone saved since). Frozen projects answer 409.
+    """
 
     queryset = Scenario.objects.all()
     serializer_class = ScenarioSerializer
     permission_classes = (IsAuthenticated,)
     pagination_class = None
     lookup_value_converter = "int"
+    if_match_required = True
 
     def initial(self, request: Request, *args, **kwargs) -> None:
         super().initial(request, *args, **kwargs)
@@ -248,7 +318,7 @@ class ScenarioViewSet(viewsets.ModelViewSet):
 
     def perform_create(self, serializer: ScenarioSerializer) -> None:
         data = serializer.validated_data
-        serializer.instance = services.scenario_create(
+        serializer.instance = self.shown = services.scenario_create(
             project=self.project,
             name=data["name"],
             inputs=data["inputs"],
@@ -264,12 +334,16 @@ class ScenarioViewSet(viewsets.ModelViewSet):
             name=data.get("name", scenario.name),
             inputs=data.get("inputs", scenario.inputs),
             user=self.request.user,
+            expected_version=scenario.version,  # the version If-Match named
         )
         if data.get("is_baseline") and not scenario.is_baseline:
             services.scenario_set_baseline(scenario=scenario)
 
     def perform_destroy(self, instance: Scenario) -> None:
-        services.scenario_delete(scenario=instance)
+        services.scenario_delete(scenario=instance, expected_version=instance.version)
+
+    def etag(self, scenario: Scenario) -> str:
+        return scenario_etag(scenario)
 
 
 @extend_schema(

@@ -101,6 +101,13 @@ class ScenarioForm(forms.Form):
         label="Data centre and electricity grid",
         help_text="Sets the PUE and the grid's carbon intensity for energy and emissions.",
     )
+    version = forms.IntegerField(
+        widget=forms.HiddenInput,
+        required=False,
+        min_value=0,
+        help_text="The saved version the form started from: a save based on an older one is "
+        "refused, so nobody's save is silently overwritten.",
+    )
 
     def __init__(self, *args, catalogue: Catalogue, **kwargs):
         super().__init__(*args, **kwargs)
@@ -131,8 +138,12 @@ class ScenarioForm(forms.Form):
         self.notes: dict[str, list[str]] = {}
 
     @classmethod
-    def initial_from_request(cls, name: str, request: dict) -> dict:
-        initial: dict = {"name": name, "energy_profile": request.get("energy_profile")}
+    def initial_from_request(cls, name: str, request: dict, version: int | None = None) -> dict:
+        initial: dict = {
+            "name": name,
+            "energy_profile": request.get("energy_profile"),
+            "version": version,
+        }
         for section in ("training", "inference"):
             data = request.get(section)
             initial[f"{section}_enabled"] = bool(data)

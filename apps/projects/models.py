@@ -21,12 +21,28 @@ APPROVED_HOSTING = {
 }
 
 
+class ProjectFrozen(Exception):
+    """A change to a project that is submitted or cleared: it is frozen until it is returned."""
+
+    def __init__(self, project: "Project", message: str) -> None:
+        self.project_id = project.pk
+        super().__init__(message)
+
+
+class StatusChangeRefused(Exception):
+    """A move between statuses that the review workflow does not allow, such as clearing a draft."""
+
+
 class ProjectQuerySet(models.QuerySet):
     def for_user(self, user) -> "ProjectQuerySet":
         """Projects this user owns or collaborates on; nobody else's."""
         if not user.is_authenticated:
             return self.none()
         return self.filter(models.Q(owner=user) | models.Q(collaborators=user)).distinct()
+
+    def reviewable(self) -> "ProjectQuerySet":
+        """Projects submitted at least once: submitted, returned or cleared, never drafts."""
+        return self.exclude(status=Project.Status.DRAFT)
 
 
 class Project(models.Model):
@@ -71,6 +87,35 @@ class Project(models.Model):
         """Drafts and returned projects can change; submitted and cleared ones are frozen."""
         return self.status in {self.Status.DRAFT, self.Status.RETURNED}
 
+    @property
+    def frozen_reason(self) -> str:
+        """Why the project cannot change now; empty when it can."""
+        if self.status == self.Status.SUBMITTED:
+            return (
+                f"“{self.title}” is submitted for review: it cannot be changed until the front "
+                "office returns it."
+            )
+        if self.status == self.Status.CLEARED:
+            return f"“{self.title}” has been cleared by the front office: it can no longer change."
+        return ""
+
+    def check_can_edit(self) -> None:
+        """Raise ProjectFrozen unless the project and its scenarios may change: every write
+        to a project or a scenario, from a page or the API, goes through this check."""
+        if not self.is_editable:
+            raise ProjectFrozen(self, self.frozen_reason)
+
+    def can_move_to(self, status: str) -> bool:
+        return self.status in STATUS_MOVES[status]
+
+    def check_can_move_to(self, status: str) -> None:
+        """Raise StatusChangeRefused unless the review workflow allows moving to `status`."""
+        if not self.can_move_to(status):
+            raise StatusChangeRefused(
+                f"“{self.title}” is {STATUS_PHRASES[self.status]}, so it cannot be "
+                f"{STATUS_PHRASES[status]}."
+            )
+
     def hosting_warning(self, scenario_inputs) -> str | None:
         """A plain-language warning when a scenario's hosting is not approved for the data."""
         modes = {
@@ -90,6 +135,21 @@ class Project(models.Model):
             "process or expose it. Use owned, approved hosting, or confirm the provider's approval "
             "before going ahead."
         )
+
+
+# The review workflow: the statuses a project may move to each status from.
+STATUS_MOVES = {
+    Project.Status.DRAFT: set(),
+    Project.Status.SUBMITTED: {Project.Status.DRAFT, Project.Status.RETURNED},
+    Project.Status.RETURNED: {Project.Status.SUBMITTED},
+    Project.Status.CLEARED: {Project.Status.SUBMITTED},
+}
+STATUS_PHRASES = {
+    Project.Status.DRAFT: "a draft",
+    Project.Status.SUBMITTED: "submitted for review",
+    Project.Status.RETURNED: "returned for changes",
+    Project.Status.CLEARED: "cleared",
+}
 
 
 class Scenario(models.Model):
@@ -153,6 +213,13 @@ class ProjectSnapshot(models.Model):
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="snapshots")
     number = models.PositiveIntegerField()
     scenario_versions = models.ManyToManyField(ScenarioVersion, related_name="snapshots")
+    total_cost = models.DecimalField(
+        max_digits=20,
+        decimal_places=2,
+        default=0,
+        help_text="Training cost plus inference cost over the horizon, summed over the "
+        "snapshot's scenario versions, in the project's currency; kept to sort the review queue.",
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -1,4 +1,8 @@
-"""Writes to projects and scenarios: each one a transaction, validated before it is saved."""
+"""Writes to projects and scenarios: each one a transaction, validated before it is saved.
+
+Every write first checks that the project may change (`Project.check_can_edit`): submitted and
+cleared projects are frozen, whichever page or API call tries to change them.
+"""
 
 from django.db import transaction
 
@@ -13,6 +17,30 @@ class ScenarioConflict(Exception):
     def __init__(self, latest: ScenarioVersion) -> None:
         self.latest = latest
         super().__init__(f"Version {latest.number} was saved in the meantime.")
+
+
+def project_lock(project: Project) -> None:
+    """Lock the project's row until the transaction ends and read its status afresh, so that a
+    status change and a write to the project, or two status changes, cannot interleave."""
+    project.status = (
+        Project.objects.select_for_update().values_list("status", flat=True).get(pk=project.pk)
+    )
+
+
+def _check_can_edit(project: Project) -> None:
+    """Refuse a write to a frozen project (ProjectFrozen), with its row locked until the write
+    commits, so a submission cannot slip in between this check and the write."""
+    project_lock(project)
+    project.check_can_edit()
+
+
+def _check_version(scenario: Scenario, expected_version: int | None) -> int:
+    """The latest version number, with the scenario's row locked until the write commits;
+    ScenarioConflict if `expected_version` is given and no longer the latest."""
+    latest = Scenario.objects.select_for_update().only("version").get(pk=scenario.pk).version
+    if expected_version is not None and expected_version != latest:
+        raise ScenarioConflict(scenario.versions.select_related("created_by").get(number=latest))
+    return latest
 
 
 @transaction.atomic
@@ -30,6 +58,7 @@ def project_create(*, owner, fields: dict, collaborators: list, preset: Preset) 
 
 @transaction.atomic
 def project_update(*, project: Project, fields: dict, collaborators: list) -> Project:
+    _check_can_edit(project)
     for name, value in fields.items():
         setattr(project, name, value)
     project.full_clean()
@@ -41,6 +70,7 @@ def project_update(*, project: Project, fields: dict, collaborators: list) -> Pr
 @transaction.atomic
 def project_delete(*, project: Project) -> None:
     """Delete a project and, with it, every one of its scenarios."""
+    _check_can_edit(project)
     project.delete()
 
 
@@ -49,6 +79,7 @@ def scenario_create(
     *, project: Project, name: str, inputs: dict, is_baseline: bool = False, user=None
 ) -> Scenario:
     """A new scenario, saved as its version 1."""
+    _check_can_edit(project)
     if is_baseline:
         project.scenarios.filter(is_baseline=True).update(is_baseline=False)
     scenario = Scenario(
@@ -75,9 +106,8 @@ def scenario_update(
     The row is locked while it is checked and written, so two saves based on the same version
     cannot both succeed.
     """
-    latest = Scenario.objects.select_for_update().only("version").get(pk=scenario.pk).version
-    if expected_version is not None and expected_version != latest:
-        raise ScenarioConflict(scenario.versions.get(number=latest))
+    _check_can_edit(scenario.project)
+    latest = _check_version(scenario, expected_version)
     scenario.name = name
     scenario.inputs = inputs
     scenario.version = latest + 1
@@ -99,6 +129,7 @@ def scenario_duplicate(*, scenario: Scenario, user=None) -> Scenario:
 
 @transaction.atomic
 def scenario_set_baseline(*, scenario: Scenario) -> Scenario:
+    _check_can_edit(scenario.project)
     scenario.project.scenarios.filter(is_baseline=True).update(is_baseline=False)
     scenario.is_baseline = True
     scenario.save(update_fields=["is_baseline", "updated_at"])
@@ -106,5 +137,8 @@ def scenario_set_baseline(*, scenario: Scenario) -> Scenario:
 
 
 @transaction.atomic
-def scenario_delete(*, scenario: Scenario) -> None:
+def scenario_delete(*, scenario: Scenario, expected_version: int | None = None) -> None:
+    """Delete a scenario; raise ScenarioConflict if `expected_version` is no longer the latest."""
+    _check_can_edit(scenario.project)
+    _check_version(scenario, expected_version)
     scenario.delete()

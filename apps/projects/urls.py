@@ -24,4 +24,12 @@ urlpatterns = [
         name="scenario-baseline",
     ),
     path("scenarios/<int:scenario_id>/delete/", views.scenario_delete, name="scenario-delete"),
+    path(
+        "scenarios/<int:scenario_id>/versions/", views.scenario_versions, name="scenario-versions"
+    ),
+    path(
+        "scenarios/<int:scenario_id>/versions/compare/",
+        views.scenario_version_diff,
+        name="scenario-version-diff",
+    ),
 ]

@@ -1,10 +1,13 @@
 """Project and scenario pages: fetch for this user (404 otherwise), call a service, render."""
 
+from collections.abc import Callable
+from functools import wraps
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils.cache import patch_vary_headers
@@ -16,14 +19,30 @@ from apps.projects import services
 from apps.projects.comparison import chart_data, chart_rows
 from apps.projects.describe import bottom_strip, describe
 from apps.projects.forms import NewProjectForm, ProjectForm, ScenarioForm
-from apps.projects.models import Project
+from apps.projects.models import Project, ProjectFrozen, Scenario
 from apps.projects.presets import DEFAULT_PRESET, PRESETS, PRESETS_BY_SLUG
 from apps.projects.scenario_compare import compare_rows
 from apps.projects.selectors import can_create_projects, project_for_user, scenario_for_user
+from apps.projects.version_diff import inputs_changes, results_changes
 
 
 def is_htmx(request: HttpRequest) -> bool:
     return request.headers.get("HX-Request") == "true"
+
+
+def refuses_frozen_projects(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A write refused because the project is frozen (submitted or cleared) sends the user to
+    the project's page with the reason, where its status and review are shown."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except ProjectFrozen as frozen:
+            messages.error(request, str(frozen))
+            return redirect("project-detail", project_id=frozen.project_id)
+
+    return wrapper
 
 
 def comparison_context(result, *, notes: dict, view: str, currency: str = "USD") -> dict:
@@ -82,6 +101,9 @@ def project_create(request: HttpRequest) -> HttpResponse:
 def project_detail(request: HttpRequest, project_id: int) -> TemplateResponse:
     project = project_for_user(request.user, project_id)
     scenarios = list(project.scenarios.all())
+    last_change = None
+    if project.status != Project.Status.DRAFT:
+        last_change = project.status_changes.select_related("changed_by").last()
     return TemplateResponse(
         request,
         "projects/project_detail.html",
@@ -91,16 +113,19 @@ def project_detail(request: HttpRequest, project_id: int) -> TemplateResponse:
             "presets": PRESETS,
             "hosting_warning": project.hosting_warning(s.inputs for s in scenarios),
             "is_owner": project.owner_id == request.user.pk,
+            "last_change": last_change,
         },
     )
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@refuses_frozen_projects
 def project_edit(request: HttpRequest, project_id: int) -> HttpResponse:
     project = project_for_user(request.user, project_id)
     if project.owner_id != request.user.pk:
         raise PermissionDenied("Only the project's owner changes its details and collaborators.")
+    project.check_can_edit()  # before the form is shown, not only when it is saved
     form = ProjectForm(request.POST or None, instance=project, owner=request.user)
     if request.method == "POST" and form.is_valid():
         fields = {k: v for k, v in form.cleaned_data.items() if k != "collaborators"}
@@ -116,6 +141,7 @@ def project_edit(request: HttpRequest, project_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@refuses_frozen_projects
 def scenario_add(request: HttpRequest, project_id: int) -> HttpResponse:
     project = project_for_user(request.user, project_id)
     preset = PRESETS_BY_SLUG.get(request.POST.get("preset", ""), DEFAULT_PRESET)
@@ -136,21 +162,36 @@ def scenario_detail(request: HttpRequest, scenario_id: int) -> HttpResponse:
     scenario = scenario_for_user(request.user, scenario_id)
     catalogue = Catalogue.load()
     view = _view_mode(request)
+    status, conflict = 200, None
     if request.method == "POST":
         form = ScenarioForm(request.POST, catalogue=catalogue)
         if form.is_valid():
-            services.scenario_update(
-                scenario=scenario,
-                name=form.cleaned_data["name"],
-                inputs=form.to_request(),
-                user=request.user,
-            )
-            messages.success(request, "Scenario saved.")
-            return redirect(f"{scenario.get_absolute_url()}?view={view}")
+            try:
+                services.scenario_update(
+                    scenario=scenario,
+                    name=form.cleaned_data["name"],
+                    inputs=form.to_request(),
+                    user=request.user,
+                    expected_version=form.cleaned_data["version"],
+                )
+            except ProjectFrozen as frozen:
+                form.add_error(None, str(frozen))
+                status = 409
+            except services.ScenarioConflict as stale:
+                conflict = edit_conflict(scenario, form.cleaned_data["version"], stale.latest)
+                # The form now stands on the latest version: saving again replaces it knowingly.
+                form.data = form.data.copy()
+                form.data["version"] = stale.latest.number
+                status = 409
+            else:
+                messages.success(request, "Scenario saved.")
+                return redirect(f"{scenario.get_absolute_url()}?view={view}")
         result, notes, error = form.result, form.notes, None
     else:
         form = ScenarioForm(
-            initial=ScenarioForm.initial_from_request(scenario.name, scenario.inputs),
+            initial=ScenarioForm.initial_from_request(
+                scenario.name, scenario.inputs, scenario.version
+            ),
             catalogue=catalogue,
         )
         try:
@@ -164,14 +205,31 @@ def scenario_detail(request: HttpRequest, scenario_id: int) -> HttpResponse:
         "siblings": scenario.project.scenarios.only("pk", "name", "is_baseline"),
         "form": form,
         "stored_error": error,
+        "conflict": conflict,
         **(comparison_context(result, notes=notes, view=view) if result else {"view": view}),
     }
     template = "projects/scenario.html"
     if is_htmx(request) and request.method == "GET":
         template += "#comparison"
-    response = TemplateResponse(request, template, context)
+    response = TemplateResponse(request, template, context, status=status)
     patch_vary_headers(response, ["HX-Request"])
     return response
+
+
+def edit_conflict(scenario: Scenario, base_number: int, latest) -> dict:
+    """Who saved the scenario since the version a form was based on, and what they changed."""
+    versions = list(
+        scenario.versions.filter(number__gte=base_number, number__lte=latest.number)
+        .select_related("created_by")
+        .order_by("number")
+    )
+    base = versions[0] if versions and versions[0].number == base_number else None
+    return {
+        "base_number": base_number,
+        "saved_since": [v for v in versions if v.number > base_number],
+        "latest": latest,
+        "changes": inputs_changes(base, latest) if base else [],
+    }
 
 
 @login_required
@@ -190,6 +248,7 @@ def scenario_preview(request: HttpRequest, scenario_id: int) -> TemplateResponse
 
 @login_required
 @require_POST
+@refuses_frozen_projects
 def scenario_duplicate(request: HttpRequest, scenario_id: int) -> HttpResponse:
     scenario = scenario_for_user(request.user, scenario_id)
     copy = services.scenario_duplicate(scenario=scenario, user=request.user)
@@ -199,6 +258,7 @@ def scenario_duplicate(request: HttpRequest, scenario_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@refuses_frozen_projects
 def scenario_set_baseline(request: HttpRequest, scenario_id: int) -> HttpResponse:
     scenario = scenario_for_user(request.user, scenario_id)
     services.scenario_set_baseline(scenario=scenario)
@@ -208,6 +268,7 @@ def scenario_set_baseline(request: HttpRequest, scenario_id: int) -> HttpRespons
 
 @login_required
 @require_POST
+@refuses_frozen_projects
 def scenario_delete(request: HttpRequest, scenario_id: int) -> HttpResponse:
     scenario = scenario_for_user(request.user, scenario_id)
     project_id = scenario.project_id
@@ -243,5 +304,60 @@ def project_compare(request: HttpRequest, project_id: int) -> TemplateResponse:
             "error": error,
             "estimates": estimates,
             "rows": compare_rows(estimates),
+        },
+    )
+
+
+def _version_number(request: HttpRequest, key: str, default: int) -> int:
+    value = request.GET.get(key, "")
+    return int(value) if value.isdigit() else default
+
+
+@login_required
+@require_GET
+def scenario_versions(request: HttpRequest, scenario_id: int) -> TemplateResponse:
+    """Every saved version of a scenario, newest first: who saved it, when, with which engine."""
+    scenario = scenario_for_user(request.user, scenario_id)
+    versions = list(scenario.versions.select_related("created_by").defer("results", "catalogue"))
+    return TemplateResponse(
+        request,
+        "projects/versions.html",
+        {
+            "scenario": scenario,
+            "project": scenario.project,
+            "versions": versions,
+            "numbers": [version.number for version in versions],
+        },
+    )
+
+
+@login_required
+@require_GET
+def scenario_version_diff(request: HttpRequest, scenario_id: int) -> TemplateResponse:
+    """What changed between two versions (?old=&new=; by default the latest and the one before):
+    the inputs, old → new, and the headline figures from the results stored with each."""
+    scenario = scenario_for_user(request.user, scenario_id)
+    new_number = _version_number(request, "new", scenario.version)
+    old_number = _version_number(request, "old", max(new_number - 1, 1))
+    versions = {
+        v.number: v
+        for v in scenario.versions.filter(number__in=[old_number, new_number]).select_related(
+            "created_by"
+        )
+    }
+    if old_number not in versions or new_number not in versions:
+        raise Http404("No such version of this scenario.")
+    old, new = versions[old_number], versions[new_number]
+    return TemplateResponse(
+        request,
+        "projects/version_diff.html",
+        {
+            "scenario": scenario,
+            "project": scenario.project,
+            "old": old,
+            "new": new,
+            "numbers": range(scenario.version, 0, -1),
+            "inputs_changes": inputs_changes(old, new),
+            "results_changes": results_changes(old, new),
         },
     )

@@ -1,3 +1,26 @@
 """API routes of reviews under /api/v1/."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from apps.reviews import api
+
+urlpatterns = [
+    path("reviews/", api.ReviewListView.as_view(), name="review-list"),
+    path("reviews/<int:project_id>/", api.ReviewDetailView.as_view(), name="review-detail"),
+    path(
+        "projects/<int:project_id>/submit/",
+        api.ProjectSubmitView.as_view(),
+        name="project-submit",
+    ),
+    path(
+        "projects/<int:project_id>/return/",
+        api.ProjectReturnView.as_view(),
+        name="project-return",
+    ),
+    path("projects/<int:project_id>/clear/", api.ProjectClearView.as_view(), name="project-clear"),
+    path(
+        "projects/<int:project_id>/comments/",
+        api.ProjectCommentsView.as_view(),
+        name="project-comments",
+    ),
+]

@@ -1,3 +1,14 @@
-"""Pages of reviews."""
+"""Review pages: submitting a project, the front office's queue and each project's review."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from apps.reviews import views
+
+urlpatterns = [
+    path("projects/<int:project_id>/submit/", views.project_submit, name="project-submit"),
+    path("reviews/", views.queue, name="review-queue"),
+    path("reviews/<int:project_id>/", views.review, name="review-detail"),
+    path("reviews/<int:project_id>/comments/", views.comment_add, name="review-comment"),
+    path("reviews/<int:project_id>/return/", views.project_return, name="review-return"),
+    path("reviews/<int:project_id>/clear/", views.project_clear, name="review-clear"),
+]

@@ -8,6 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from apps.accounts.services import api_token_create, api_token_revoke
+from apps.projects.conditional import scenario_etag
 from apps.projects.models import Classification, Project, Scenario
 from apps.projects.presets import DEFAULT_PRESET, PRESETS_BY_SLUG
 from apps.projects.roles import FRONT_OFFICE
@@ -38,6 +39,11 @@ def scenario_url(scenario) -> str:
 
 def estimate_url(scenario) -> str:
     return f"/api/v1/scenarios/{scenario.pk}/estimate/"
+
+
+def if_match(scenario) -> dict:
+    """The If-Match header of a client that has just read the scenario."""
+    return {"HTTP_IF_MATCH": scenario_etag(Scenario.objects.get(pk=scenario.pk))}
 
 
 def client_for(user) -> APIClient:
@@ -205,15 +211,17 @@ def test_owner_creates_reads_updates_and_deletes_a_scenario(owner, project):
     assert [s["id"] for s in client.get(scenarios_url(project)).json()] == [scenario.pk]
 
     wider = {"name": "Wider use", "inputs": {"inference": seed_000_inference(300_000)}}
-    response = client.put(scenario_url(scenario), wider, format="json")
+    response = client.put(scenario_url(scenario), wider, format="json", **if_match(scenario))
     assert response.status_code == 200, response.content
-    response = client.patch(scenario_url(scenario), {"name": "Wider"}, format="json")
+    response = client.patch(
+        scenario_url(scenario), {"name": "Wider"}, format="json", **if_match(scenario)
+    )
     assert response.status_code == 200, response.content
     scenario.refresh_from_db()
     assert scenario.name == "Wider"
     assert scenario.inputs == wider["inputs"]
 
-    assert client.delete(scenario_url(scenario)).status_code == 204
+    assert client.delete(scenario_url(scenario), **if_match(scenario)).status_code == 204
     assert not Scenario.objects.filter(pk=scenario.pk).exists()
 
 
@@ -231,7 +239,12 @@ def test_scenario_inputs_read_back_exactly_as_they_were_put(owner, scenario):
         "energy_profile": "us-grid-hyperscale-pue",
     }  # fmt: skip
     client = client_for(owner)
-    put = client.put(scenario_url(scenario), {"name": "Pilot", "inputs": inputs}, format="json")
+    put = client.put(
+        scenario_url(scenario),
+        {"name": "Pilot", "inputs": inputs},
+        format="json",
+        **if_match(scenario),
+    )
     assert put.status_code == 200, put.content
     assert put.json()["inputs"] == inputs
     assert client.get(scenario_url(scenario)).json()["inputs"] == inputs
@@ -239,7 +252,9 @@ def test_scenario_inputs_read_back_exactly_as_they_were_put(owner, scenario):
 
 def test_making_a_scenario_the_baseline_unsets_the_previous_one(owner, project, scenario):
     other = make_scenario(project, "Wider use")
-    response = client_for(owner).patch(scenario_url(other), {"is_baseline": True}, format="json")
+    response = client_for(owner).patch(
+        scenario_url(other), {"is_baseline": True}, format="json", **if_match(other)
+    )
     assert response.status_code == 200, response.content
     assert response.json()["is_baseline"] is True
     assert list(project.scenarios.filter(is_baseline=True)) == [other]
@@ -247,7 +262,7 @@ def test_making_a_scenario_the_baseline_unsets_the_previous_one(owner, project, 
 
 def test_the_baseline_cannot_be_unset_without_naming_another(owner, scenario):
     response = client_for(owner).patch(
-        scenario_url(scenario), {"is_baseline": False}, format="json"
+        scenario_url(scenario), {"is_baseline": False}, format="json", **if_match(scenario)
     )
     assert response.status_code == 400
     assert response.json()["is_baseline"]
@@ -293,7 +308,9 @@ def test_invalid_inputs_get_a_400_under_inputs_and_no_scenario_is_created(
 def test_invalid_inputs_get_a_400_under_inputs_and_the_scenario_is_unchanged(
     owner, scenario, inputs, path
 ):
-    response = client_for(owner).patch(scenario_url(scenario), {"inputs": inputs}, format="json")
+    response = client_for(owner).patch(
+        scenario_url(scenario), {"inputs": inputs}, format="json", **if_match(scenario)
+    )
     assert response.status_code == 400, response.content
     assert_messages_at(response.json(), path)
     scenario.refresh_from_db()
@@ -340,9 +357,11 @@ def test_collaborator_reads_the_project_and_creates_changes_and_deletes_scenario
         scenarios_url(project), {"name": "Mine", "inputs": SEED_000}, format="json"
     )
     assert created.status_code == 201, created.content
-    patched = client.patch(scenario_url(scenario), {"name": "Renamed"}, format="json")
+    patched = client.patch(
+        scenario_url(scenario), {"name": "Renamed"}, format="json", **if_match(scenario)
+    )
     assert patched.status_code == 200, patched.content
-    assert client.delete(scenario_url(scenario)).status_code == 204
+    assert client.delete(scenario_url(scenario), **if_match(scenario)).status_code == 204
 
 
 @pytest.mark.parametrize("method", ["put", "patch", "delete"])

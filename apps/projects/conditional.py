@@ -1,0 +1,130 @@
+"""Conditional requests in the API: ETags for scenarios and projects, If-Match before writes.
+
+A scenario's ETag names its latest version, so a client that writes without having read the
+latest version gets 412 Precondition Failed instead of silently overwriting someone's save. A
+scenario write must carry If-Match (428 Precondition Required without it): collaborators edit
+the same scenarios. A project's details change only by its owner, so If-Match is checked there
+when it is sent, not required.
+"""
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.exceptions import APIException
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from apps.projects.models import Project, Scenario
+
+WRITE_METHODS = frozenset({"PUT", "PATCH", "DELETE"})
+
+
+class PreconditionRequired(APIException):
+    status_code = status.HTTP_428_PRECONDITION_REQUIRED
+    default_detail = (
+        "Send If-Match with the ETag of the scenario as you last read it, so that a change "
+        "saved by someone else in the meantime is not overwritten."
+    )
+    default_code = "precondition_required"
+
+
+class PreconditionFailed(APIException):
+    status_code = status.HTTP_412_PRECONDITION_FAILED
+    default_detail = "It has changed since you read it: read it again, then repeat your change."
+    default_code = "precondition_failed"
+
+
+def scenario_etag(scenario: Scenario) -> str:
+    return f'"scenario-{scenario.pk}-v{scenario.version}"'
+
+
+def project_etag(project: Project) -> str:
+    return f'"project-{project.pk}-{project.updated_at:%Y%m%d%H%M%S%f}"'
+
+
+def check_if_match(request: Request, etag: str, *, required: bool) -> None:
+    """Raise unless the request's If-Match names `etag` (strong comparison, RFC 9110).
+
+    Where If-Match is required, "*" is refused too: it does not say which version was read.
+    """
+    header = request.headers.get("If-Match")
+    if header is None:
+        if required:
+            raise PreconditionRequired()
+        return
+    tags = {tag.strip() for tag in header.split(",")}
+    if tags == {"*"}:
+        if required:
+            raise PreconditionRequired()
+        return
+    if etag not in tags:
+        raise PreconditionFailed(
+            "It has changed since you read it (its ETag is now "
+            f"{etag}): read it again, then repeat your change."
+        )
+
+
+class ETagMixin:
+    """For a DRF viewset: If-Match is checked when a write fetches its object, and a response
+    showing one object carries that object's ETag as it stands after the request."""
+
+    if_match_required = False
+
+    def etag(self, instance) -> str:
+        raise NotImplementedError
+
+    def get_object(self):
+        instance = super().get_object()
+        if self.request.method in WRITE_METHODS:
+            check_if_match(self.request, self.etag(instance), required=self.if_match_required)
+        self.shown = instance
+        return instance
+
+    def finalize_response(self, request: Request, response: Response, *args, **kwargs):
+        shown = getattr(self, "shown", None)
+        if shown is not None and response.status_code in {200, 201}:
+            response["ETag"] = self.etag(shown)
+        return super().finalize_response(request, response, *args, **kwargs)
+
+
+# The OpenAPI schema of the above.
+
+ERROR = inline_serializer("Error", {"detail": serializers.CharField()})
+ETAG_HEADER = OpenApiParameter(
+    "ETag",
+    type=str,
+    location=OpenApiParameter.HEADER,
+    response=[200, 201],
+    description="The version of what the response shows; send it back as If-Match to change it.",
+)
+
+
+def if_match(*, required: bool) -> OpenApiParameter:
+    what = (
+        "Required: without it the answer is 428, and `*` is not enough"
+        if required
+        else "Optional: checked when sent"
+    )
+    return OpenApiParameter(
+        "If-Match",
+        type=str,
+        location=OpenApiParameter.HEADER,
+        required=required,
+        description=f"The ETag from your last read. {what}; a stale one gets 412.",
+    )
+
+
+FROZEN_RESPONSE = OpenApiResponse(
+    ERROR, description="The project is submitted for review or cleared, so it is frozen."
+)
+
+
+def write_responses(ok: dict, *, required: bool) -> dict:
+    """The responses of a write: `ok`, a frozen project's 409 and the If-Match answers."""
+    responses = {
+        **ok,
+        409: FROZEN_RESPONSE,
+        412: OpenApiResponse(ERROR, description="If-Match is stale: changed since you read it."),
+    }
+    if required:
+        responses[428] = OpenApiResponse(ERROR, description="If-Match is missing, or `*`.")
+    return responses

@@ -1,0 +1,166 @@
+"""What changed between two versions of a scenario: its inputs, old → new, and its figures."""
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from apps.estimates import EstimateResult
+from apps.projects import formatting
+from apps.projects.formatting import Figure
+from apps.projects.models import ScenarioVersion
+from apps.projects.scenario_compare import compare_rows
+from apps.projects.scenario_fields import (
+    INFERENCE_METHODS,
+    NUMBER_FIELDS,
+    PRICING_MODES,
+    PROVISIONING,
+    SECTION_TITLES,
+    TRAINING_METHODS,
+)
+from apps.projects.versions import result_from_response
+
+
+@dataclass(frozen=True)
+class Change:
+    """One input or figure that differs between two versions, as people read it."""
+
+    label: str
+    old: str | Figure
+    new: str | Figure
+
+    @property
+    def is_figure(self) -> bool:
+        """Figures are shown with `figure_html` (exact value and spoken text), words as they are."""
+        return isinstance(self.old, Figure)
+
+
+def total_cost(result: EstimateResult) -> Decimal:
+    """What a scenario costs in all: training plus inference over the horizon, in USD.
+
+    A part the scenario leaves out, or whose price is unknown, counts as nothing.
+    """
+    parts = (
+        result.training.cost if result.training else None,
+        result.inference.total.cost if result.inference else None,
+    )
+    return sum((part for part in parts if part is not None), Decimal(0))
+
+
+def thresholds_exceeded(result: EstimateResult) -> list[str]:
+    """Names of the compute thresholds the training run exceeds, in the catalogue's order."""
+    if result.training is None:
+        return []
+    return [threshold.name for threshold in result.training.thresholds if threshold.exceeded]
+
+
+def results_changes(old: ScenarioVersion, new: ScenarioVersion) -> list[Change]:
+    """The headline figures whose shown text differs (those of the scenario comparison, the
+    total cost and the thresholds exceeded), from the results stored with each version."""
+    before, after = result_from_response(old.results), result_from_response(new.results)
+    changes = [
+        Change(row.label, row.cells[0].figure, row.cells[1].figure)
+        for row in compare_rows([(old, before), (new, after)])
+        if row.cells[1].differs
+    ]
+    old_total, new_total = formatting.money(total_cost(before)), formatting.money(total_cost(after))
+    if old_total.text != new_total.text:
+        changes.append(Change("Total cost (training and inference)", old_total, new_total))
+    old_exceeded, new_exceeded = thresholds_exceeded(before), thresholds_exceeded(after)
+    if old_exceeded != new_exceeded:
+        changes.append(
+            Change(
+                "Compute thresholds exceeded",
+                ", ".join(old_exceeded) or "none",
+                ", ".join(new_exceeded) or "none",
+            )
+        )
+    return changes
+
+
+NOT_SET = "not set (default)"
+_CHOICES = {
+    ("training", "method"): dict(TRAINING_METHODS),
+    ("inference", "method"): dict(INFERENCE_METHODS),
+    ("training", "pricing_mode"): dict(PRICING_MODES),
+    ("inference", "pricing_mode"): dict(PRICING_MODES),
+    ("inference", "provisioning"): dict(PROVISIONING),
+}
+_LABELS = {
+    "method": "Method",
+    "accelerator": "Accelerator",
+    "precision": "Number format",
+    "provisioning": "How capacity is paid for",
+    "pricing_mode": "Rent or own",
+}
+_NUMBERS = {(spec.section, spec.name): spec for spec in NUMBER_FIELDS}
+# A section's inputs in the form's order: its choices first, then its numbers.
+_ORDER = [*_LABELS, *(spec.name for spec in NUMBER_FIELDS)]
+
+
+def _input_order(key: str) -> tuple[int, str]:
+    return (_ORDER.index(key), "") if key in _ORDER else (len(_ORDER), key)
+
+
+def _input_label(section: str, key: str) -> str:
+    spec = _NUMBERS.get((section, key))
+    return f"{SECTION_TITLES[section]}: {spec.label if spec else _LABELS.get(key, key)}"
+
+
+def _input_text(version: ScenarioVersion, section: str, key: str, value: object) -> str:
+    """A stored input as the form shows it: percentages in percent, names instead of slugs."""
+    if value is None:
+        return NOT_SET
+    if key == "accelerator":
+        return version.catalogue.get("accelerators", {}).get(value, {}).get("name", value)
+    if key == "precision":
+        return str(value).upper()
+    if (section, key) in _CHOICES:
+        return _CHOICES[section, key].get(value, value)
+    spec = _NUMBERS.get((section, key))
+    if spec and isinstance(value, int | float) and not isinstance(value, bool):
+        return format(value * spec.scale, ",.10g")
+    return str(value)
+
+
+def _section_changes(old: ScenarioVersion, new: ScenarioVersion, section: str) -> list[Change]:
+    before, after = old.inputs.get(section), new.inputs.get(section)
+    changes = []
+    if bool(before) != bool(after):
+        changes.append(
+            Change(
+                SECTION_TITLES[section],
+                "included" if before else "not included",
+                "included" if after else "not included",
+            )
+        )
+    before, after = before or {}, after or {}
+    for key in sorted(before.keys() | after.keys(), key=_input_order):
+        if before.get(key) != after.get(key):
+            changes.append(
+                Change(
+                    _input_label(section, key),
+                    _input_text(old, section, key, before.get(key)),
+                    _input_text(new, section, key, after.get(key)),
+                )
+            )
+    return changes
+
+
+def _energy_profile(version: ScenarioVersion) -> str:
+    slug = version.inputs.get("energy_profile")
+    if slug is None:
+        return NOT_SET
+    return version.catalogue.get("energy_profiles", {}).get(slug, {}).get("name", slug)
+
+
+def inputs_changes(old: ScenarioVersion, new: ScenarioVersion) -> list[Change]:
+    """The inputs that differ between two versions, in the form's order, old → new."""
+    changes = []
+    if old.name != new.name:
+        changes.append(Change("Scenario name", old.name, new.name))
+    for section in ("training", "inference"):
+        changes += _section_changes(old, new, section)
+    if old.inputs.get("energy_profile") != new.inputs.get("energy_profile"):
+        changes.append(
+            Change("Data centre and electricity grid", _energy_profile(old), _energy_profile(new))
+        )
+    return changes

@@ -1,0 +1,98 @@
+"""Forms of the review: the queue's filters, comments, and returning or clearing a project."""
+
+from django import forms
+
+from apps.reviews.selectors import SORTS
+
+STATUSES = [
+    ("submitted", "Submitted for review"),
+    ("returned", "Returned for changes"),
+    ("cleared", "Cleared"),
+    ("all", "Any status"),
+]
+SORT_LABELS = {
+    "submitted": "Submitted, oldest first",
+    "-submitted": "Submitted, newest first",
+    "-total_cost": "Total cost, highest first",
+    "total_cost": "Total cost, lowest first",
+}
+
+DATE_INPUT = forms.DateInput(attrs={"type": "date"})
+
+
+class QueueFilterForm(forms.Form):
+    """The queue's filters, sent by GET; the queue shows what awaits review unless told."""
+
+    DEFAULTS = {"status": "submitted", "sort": "submitted"}
+
+    status = forms.ChoiceField(choices=STATUSES, required=False)
+    unit = forms.ChoiceField(label="Organisational unit", required=False)
+    submitted_from = forms.DateField(
+        label="Submitted on or after", required=False, widget=DATE_INPUT
+    )
+    submitted_to = forms.DateField(
+        label="Submitted on or before", required=False, widget=DATE_INPUT
+    )
+    sort = forms.ChoiceField(label="Sort by", choices=list(SORT_LABELS.items()), required=False)
+
+    def __init__(self, data, *, units: list[str]):
+        super().__init__({**self.DEFAULTS, **data.dict()})
+        self.fields["unit"].choices = [("", "All units"), *((unit, unit) for unit in units)]
+
+    def clean(self):
+        cleaned = super().clean()
+        start, end = cleaned.get("submitted_from"), cleaned.get("submitted_to")
+        if start and end and end < start:
+            self.add_error("submitted_to", "This date is before the first one.")
+        return cleaned
+
+    def filters(self) -> dict:
+        """Keyword arguments of `review_queue`: the valid filters; the defaults for the others."""
+        cleaned = getattr(self, "cleaned_data", {})
+        status = cleaned.get("status") or self.DEFAULTS["status"]
+        sort = cleaned.get("sort") or self.DEFAULTS["sort"]
+        return {
+            "status": "" if status == "all" else status,
+            "unit": cleaned.get("unit", ""),
+            "submitted_from": cleaned.get("submitted_from"),
+            "submitted_to": cleaned.get("submitted_to"),
+            "sort": sort if sort in SORTS else self.DEFAULTS["sort"],
+        }
+
+
+class CommentForm(forms.Form):
+    body = forms.CharField(
+        label="Your comment",
+        max_length=5000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="The front office and the project's managers all read it.",
+    )
+
+
+class ReturnForm(forms.Form):
+    """On the review page beside ClearForm: its own ids, though both have a `comment`."""
+
+    comment = forms.CharField(
+        label="What needs to change",
+        max_length=5000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="Required: the managers see it on their project, and can change it and "
+        "submit it again.",
+        error_messages={"required": "Say what needs to change before returning the project."},
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, auto_id="return_%s", **kwargs)
+
+
+class ClearForm(forms.Form):
+    comment = forms.CharField(
+        label="Note (optional)",
+        max_length=5000,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Clearing ends the review; the project then stays as it is.",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, auto_id="clear_%s", **kwargs)

@@ -1,0 +1,162 @@
+"""Reads for the review: who reviews, which projects they see, the queue, what a review shows."""
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
+
+from django.db.models import F, OuterRef, QuerySet, Subquery
+from django.shortcuts import get_object_or_404
+
+from apps.estimates import EstimateResult
+from apps.projects.models import Project, ProjectSnapshot, ScenarioVersion
+from apps.projects.roles import FRONT_OFFICE
+from apps.projects.version_diff import Change, inputs_changes, thresholds_exceeded, total_cost
+from apps.projects.versions import result_from_response
+
+
+def can_review(user) -> bool:
+    """Front offices (and staff) review submitted workplans: they return and clear them."""
+    return user.is_authenticated and (
+        user.is_staff or user.groups.filter(name=FRONT_OFFICE).exists()
+    )
+
+
+def projects_for_review(user) -> QuerySet[Project]:
+    """Projects submitted at least once whose review this user may see: all of them for the
+    front office, whose job it is; otherwise only the user's own or shared ones."""
+    if can_review(user):
+        return Project.objects.reviewable()
+    return Project.objects.for_user(user).reviewable()
+
+
+def project_for_review(user, project_id: int) -> Project:
+    return get_object_or_404(projects_for_review(user).select_related("owner"), pk=project_id)
+
+
+# The queue's orders; the primary key breaks ties so that pages never shuffle.
+SORTS = {
+    "submitted": (F("submitted_at").asc(nulls_last=True), "pk"),
+    "-submitted": (F("submitted_at").desc(nulls_last=True), "-pk"),
+    "total_cost": (F("total_cost").asc(nulls_last=True), "pk"),
+    "-total_cost": (F("total_cost").desc(nulls_last=True), "-pk"),
+}
+
+
+def with_latest_submission(projects: QuerySet[Project]) -> QuerySet[Project]:
+    """The projects with their owner and their latest snapshot's `submitted_at`, `submission`
+    (its number) and `total_cost`, as columns of the same query."""
+    latest = ProjectSnapshot.objects.filter(project=OuterRef("pk")).order_by("-number")
+    return projects.select_related("owner").annotate(
+        submitted_at=Subquery(latest.values("created_at")[:1]),
+        submission=Subquery(latest.values("number")[:1]),
+        total_cost=Subquery(latest.values("total_cost")[:1]),
+    )
+
+
+def review_queue(
+    *,
+    status: str = "",
+    unit: str = "",
+    submitted_from: date | None = None,
+    submitted_to: date | None = None,
+    sort: str = "submitted",
+) -> QuerySet[Project]:
+    """Reviewable projects with their latest submission, filtered and sorted in the database:
+    one query however many there are."""
+    projects = with_latest_submission(Project.objects.reviewable())
+    if status:
+        projects = projects.filter(status=status)
+    if unit:
+        projects = projects.filter(unit=unit)
+    if submitted_from:
+        projects = projects.filter(submitted_at__date__gte=submitted_from)
+    if submitted_to:
+        projects = projects.filter(submitted_at__date__lte=submitted_to)
+    return projects.order_by(*SORTS[sort])
+
+
+def review_units() -> list[str]:
+    """The units that have a project in review, for the queue's filter."""
+    return list(
+        Project.objects.reviewable()
+        .exclude(unit="")
+        .order_by("unit")
+        .values_list("unit", flat=True)
+        .distinct()
+    )
+
+
+@dataclass(frozen=True)
+class ScenarioReview:
+    """One scenario of a submission: the figures that matter, and what changed since the last."""
+
+    version: ScenarioVersion
+    result: EstimateResult
+    total_cost: Decimal
+    cost_per_request: Decimal | None  # unrounded: the response rounds it to the cent
+    thresholds_exceeded: list[str]
+    previous: ScenarioVersion | None  # the same scenario in the submission before, if any
+    changes: list[Change]  # its inputs' changes since then
+
+    @property
+    def horizon_months(self) -> int | None:
+        return len(self.result.inference.monthly) if self.result.inference else None
+
+
+def _versions(snapshot: ProjectSnapshot) -> list[ScenarioVersion]:
+    return list(
+        snapshot.scenario_versions.select_related("scenario", "created_by").order_by(
+            "-scenario__is_baseline", "name", "pk"
+        )
+    )
+
+
+def snapshot_review(
+    snapshot: ProjectSnapshot, previous: ProjectSnapshot | None
+) -> list[ScenarioReview]:
+    """Each scenario version of a submission, the baseline first, from the results stored with
+    it (never estimated again), compared with the submission before."""
+    before = {v.scenario_id: v for v in _versions(previous)} if previous else {}
+    reviews = []
+    for version in _versions(snapshot):
+        result = result_from_response(version.results)
+        per_1000 = result.inference.per_request.cost_per_1000 if result.inference else None
+        earlier = before.get(version.scenario_id)
+        reviews.append(
+            ScenarioReview(
+                version=version,
+                result=result,
+                total_cost=total_cost(result),
+                cost_per_request=None if per_1000 is None else per_1000 / 1000,
+                thresholds_exceeded=thresholds_exceeded(result),
+                previous=earlier,
+                changes=inputs_changes(earlier, version) if earlier else [],
+            )
+        )
+    return reviews
+
+
+@dataclass(frozen=True)
+class TimelineEntry:
+    """A status change or a comment, in the order they happened."""
+
+    at: datetime
+    who: str
+    status: str  # the status moved to; empty for a comment
+    text: str
+
+
+def timeline(project: Project) -> list[TimelineEntry]:
+    """Every status change (who, when, why) and comment on the project, oldest first."""
+
+    def name(user) -> str:
+        return user.get_username() if user else "someone whose account was deleted"
+
+    entries = [
+        TimelineEntry(c.changed_at, name(c.changed_by), c.get_to_status_display(), c.comment)
+        for c in project.status_changes.select_related("changed_by")
+    ] + [
+        TimelineEntry(c.created_at, name(c.author), "", c.body)
+        for c in project.comments.select_related("author")
+    ]
+    return sorted(entries, key=lambda entry: entry.at)

@@ -1,0 +1,101 @@
+"""The review workflow's writes: submit a project, return it for changes or clear it, comment.
+
+Which moves are allowed lives on the model (`Project.check_can_move_to`); who may make them is
+checked by the views: managers of the project submit, front offices return and clear.
+"""
+
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F, Max
+
+from apps.projects import services as project_services
+from apps.projects.models import (
+    Project,
+    ProjectSnapshot,
+    ReviewComment,
+    ScenarioVersion,
+    StatusChange,
+    StatusChangeRefused,
+)
+from apps.projects.version_diff import total_cost
+from apps.projects.versions import result_from_response
+
+
+def _move(*, project: Project, to_status: str, user, comment: str = "") -> StatusChange:
+    change = StatusChange(
+        project=project,
+        from_status=project.status,
+        to_status=to_status,
+        comment=comment,
+        changed_by=user,
+    )
+    change.full_clean()
+    change.save()
+    project.status = to_status
+    project.save(update_fields=["status", "updated_at"])
+    return change
+
+
+@transaction.atomic
+def project_submit(*, project: Project, user) -> ProjectSnapshot:
+    """Freeze the latest version of every scenario as the project's next snapshot, with its
+    total cost, and submit the project for review."""
+    project_services.project_lock(project)
+    project.check_can_move_to(Project.Status.SUBMITTED)
+    scenarios = list(project.scenarios.all())
+    if not scenarios:
+        raise StatusChangeRefused(f"“{project.title}” has no scenario: add one, then submit it.")
+    for scenario in scenarios:
+        if scenario.version == 0:  # saved before versions were kept: keep one now
+            project_services.scenario_update(
+                scenario=scenario, name=scenario.name, inputs=scenario.inputs, user=user
+            )
+    versions = list(
+        ScenarioVersion.objects.filter(scenario__project=project, number=F("scenario__version"))
+    )
+    number = (project.snapshots.aggregate(last=Max("number"))["last"] or 0) + 1
+    snapshot = ProjectSnapshot(
+        project=project,
+        number=number,
+        created_by=user,
+        total_cost=sum(
+            (total_cost(result_from_response(version.results)) for version in versions), Decimal(0)
+        ),
+    )
+    snapshot.full_clean()
+    snapshot.save()
+    snapshot.scenario_versions.set(versions)
+    _move(project=project, to_status=Project.Status.SUBMITTED, user=user)
+    return snapshot
+
+
+@transaction.atomic
+def project_return(*, project: Project, user, comment: str) -> StatusChange:
+    """Send a submitted project back to its managers, saying what needs to change."""
+    if not comment.strip():
+        raise ValidationError({"comment": "Say what needs to change."})
+    project_services.project_lock(project)
+    project.check_can_move_to(Project.Status.RETURNED)
+    return _move(
+        project=project, to_status=Project.Status.RETURNED, user=user, comment=comment.strip()
+    )
+
+
+@transaction.atomic
+def project_clear(*, project: Project, user, comment: str = "") -> StatusChange:
+    """Clear a submitted project: the review is done and the project stays frozen."""
+    project_services.project_lock(project)
+    project.check_can_move_to(Project.Status.CLEARED)
+    return _move(
+        project=project, to_status=Project.Status.CLEARED, user=user, comment=comment.strip()
+    )
+
+
+@transaction.atomic
+def comment_create(*, project: Project, author, body: str) -> ReviewComment:
+    comment = ReviewComment(project=project, author=author, body=body.strip())
+    comment.full_clean()
+    comment.save()
+    return comment

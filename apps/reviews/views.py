@@ -1,0 +1,146 @@
+"""Review pages: submit a project, the front office's queue, a review with its comments,
+and the actions "return for changes" and "clear"."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.views.decorators.http import require_GET, require_POST
+
+from apps.projects.models import Project, StatusChangeRefused
+from apps.projects.selectors import project_for_user
+from apps.reviews import services
+from apps.reviews.forms import ClearForm, CommentForm, QueueFilterForm, ReturnForm
+from apps.reviews.selectors import (
+    can_review,
+    project_for_review,
+    review_queue,
+    review_units,
+    snapshot_review,
+    timeline,
+)
+
+QUEUE_PAGE_SIZE = 50
+
+
+@login_required
+@require_POST
+def project_submit(request: HttpRequest, project_id: int) -> HttpResponse:
+    project = project_for_user(request.user, project_id)
+    try:
+        snapshot = services.project_submit(project=project, user=request.user)
+    except StatusChangeRefused as refused:
+        messages.error(request, str(refused))
+    else:
+        count = snapshot.scenario_versions.count()
+        messages.success(
+            request,
+            f"“{project.title}” is submitted for review with its {count} "
+            f"scenario{'s' if count != 1 else ''} as they are now.",
+        )
+    return redirect("project-detail", project_id=project.pk)
+
+
+def _reviewer_only(request: HttpRequest) -> None:
+    if not can_review(request.user):
+        raise PermissionDenied("Only the front office reviews workplans.")
+
+
+@login_required
+@require_GET
+def queue(request: HttpRequest) -> TemplateResponse:
+    _reviewer_only(request)
+    form = QueueFilterForm(request.GET, units=review_units())
+    form.is_valid()  # invalid filters are shown with their errors; the others still apply
+    page = Paginator(review_queue(**form.filters()), QUEUE_PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    query = request.GET.copy()
+    query.pop("page", None)
+    return TemplateResponse(
+        request,
+        "reviews/queue.html",
+        {"form": form, "page": page, "query": query.urlencode()},
+    )
+
+
+def _review_page(request: HttpRequest, project: Project, **forms) -> TemplateResponse:
+    """The review page with the forms given (bound ones keep what was typed) or blank ones."""
+    snapshots = list(project.snapshots.select_related("created_by")[:2])
+    snapshot = snapshots[0] if snapshots else None
+    previous = snapshots[1] if len(snapshots) > 1 else None
+    scenarios = snapshot_review(snapshot, previous) if snapshot else []
+    reviewer = can_review(request.user)
+    context = {
+        "project": project,
+        "snapshot": snapshot,
+        "previous": previous,
+        "scenarios": scenarios,
+        "hosting_warning": project.hosting_warning(s.version.inputs for s in scenarios),
+        "timeline": timeline(project),
+        "can_review": reviewer,
+        "is_manager": Project.objects.for_user(request.user).filter(pk=project.pk).exists(),
+        "comment_form": forms.get("comment_form") or CommentForm(),
+        "return_form": forms.get("return_form") or ReturnForm(),
+        "clear_form": forms.get("clear_form") or ClearForm(),
+    }
+    return TemplateResponse(request, "reviews/review.html", context)
+
+
+@login_required
+@require_GET
+def review(request: HttpRequest, project_id: int) -> TemplateResponse:
+    return _review_page(request, project_for_review(request.user, project_id))
+
+
+@login_required
+@require_POST
+def comment_add(request: HttpRequest, project_id: int) -> HttpResponse:
+    project = project_for_review(request.user, project_id)
+    form = CommentForm(request.POST)
+    if not form.is_valid():
+        return _review_page(request, project, comment_form=form)
+    services.comment_create(project=project, author=request.user, body=form.cleaned_data["body"])
+    messages.success(request, "Comment added.")
+    return redirect("review-detail", project_id=project.pk)
+
+
+@login_required
+@require_POST
+def project_return(request: HttpRequest, project_id: int) -> HttpResponse:
+    project = project_for_review(request.user, project_id)
+    _reviewer_only(request)
+    form = ReturnForm(request.POST)
+    if not form.is_valid():
+        return _review_page(request, project, return_form=form)
+    try:
+        services.project_return(
+            project=project, user=request.user, comment=form.cleaned_data["comment"]
+        )
+    except StatusChangeRefused as refused:
+        messages.error(request, str(refused))
+    else:
+        messages.success(request, f"“{project.title}” is returned to its managers for changes.")
+    return redirect("review-detail", project_id=project.pk)
+
+
+@login_required
+@require_POST
+def project_clear(request: HttpRequest, project_id: int) -> HttpResponse:
+    project = project_for_review(request.user, project_id)
+    _reviewer_only(request)
+    form = ClearForm(request.POST)
+    if not form.is_valid():
+        return _review_page(request, project, clear_form=form)
+    try:
+        services.project_clear(
+            project=project, user=request.user, comment=form.cleaned_data["comment"]
+        )
+    except StatusChangeRefused as refused:
+        messages.error(request, str(refused))
+    else:
+        messages.success(request, f"“{project.title}” is cleared.")
+    return redirect("review-detail", project_id=project.pk)
