@@ -1,0 +1,214 @@
+"""Sweep API, with the scenario pages' permissions: strangers get a 404, whatever they send."""
+
+import dataclasses
+import math
+
+from django.http import StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.decorators import api_view, permission_classes, renderer_classes
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from apps.api.errors import nest_errors
+from apps.projects.selectors import scenario_for_user
+from apps.sweeps import services
+from apps.sweeps.definition import DefinitionError
+from apps.sweeps.export import csv_pieces
+from apps.sweeps.metrics import METRICS_BY_NAME
+from apps.sweeps.selectors import sweep_for_user, sweep_rows, sweep_summary
+from apps.sweeps.serializers import (
+    ResultsPageSerializer,
+    SummarySerializer,
+    SweepCreateSerializer,
+    SweepSerializer,
+)
+
+DEFAULT_PAGE_SIZE = 100
+MAX_PAGE_SIZE = 1000
+NO_RESULTS = OpenApiResponse(description="No completed run yet: the sweep is queued or running.")
+
+
+@extend_schema(
+    methods=["GET"],
+    summary="List a scenario's sweeps, newest first",
+    responses={200: SweepSerializer(many=True)},
+)
+@extend_schema(
+    methods=["POST"],
+    summary="Define a sweep of a scenario and queue it",
+    description="Checks the definition, stores the sweep and queues its chunks on the Celery "
+    "workers. A definition that cannot run (over 1,000,000 points, a value out of range, an "
+    "input the scenario does not use) gets a 400 with a message at each field, and nothing is "
+    "queued.",
+    request=SweepCreateSerializer,
+    responses={201: SweepSerializer},
+)
+@api_view(["GET", "POST"])
+@permission_classes([IsAuthenticated])
+def scenario_sweeps(request: Request, scenario_id: int) -> Response:
+    scenario = scenario_for_user(request.user, scenario_id)
+    if request.method == "GET":
+        return Response(SweepSerializer(scenario.sweeps.all(), many=True).data)
+    serializer = SweepCreateSerializer(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    try:
+        sweep = services.sweep_create(
+            scenario=scenario,
+            created_by=request.user,
+            definition=serializer.definition(),
+            name=serializer.validated_data.get("name", ""),
+        )
+    except DefinitionError as error:
+        raise serializers.ValidationError(nest_errors(error.errors)) from None
+    return Response(SweepSerializer(sweep).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(summary="Read a sweep: its status and progress", responses={200: SweepSerializer})
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+def sweep_detail(request: Request, sweep_id: int) -> Response:
+    return Response(SweepSerializer(sweep_for_user(request.user, sweep_id)).data)
+
+
+@extend_schema(
+    summary="Cancel a queued or running sweep",
+    request=None,
+    responses={
+        200: SweepSerializer,
+        409: OpenApiResponse(description="The sweep has ended already."),
+    },
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def sweep_cancel(request: Request, sweep_id: int) -> Response:
+    sweep = sweep_for_user(request.user, sweep_id)
+    if not services.sweep_cancel(sweep=sweep):
+        return Response(
+            {"detail": f"The sweep has ended ({sweep.get_status_display().lower()})."},
+            status=status.HTTP_409_CONFLICT,
+        )
+    return Response(SweepSerializer(sweep).data)
+
+
+def _no_results(sweep) -> Response:
+    return Response(
+        {"detail": f"The sweep has no results yet: it is {sweep.get_status_display().lower()}."},
+        status=status.HTTP_409_CONFLICT,
+    )
+
+
+def _positive(request: Request, name: str, default: int, most: int) -> int:
+    value = request.query_params.get(name, "")
+    if not value:
+        return default
+    if not value.isdigit() or not 1 <= int(value) <= most:
+        raise serializers.ValidationError({name: [f"Give a whole number from 1 to {most:,}."]})
+    return int(value)
+
+
+@extend_schema(
+    summary="Read a sweep's points and figures, a page at a time",
+    parameters=[
+        OpenApiParameter("page", int, description="1-based [1]."),
+        OpenApiParameter(
+            "page_size", int, description=f"Points per page, at most {MAX_PAGE_SIZE}."
+        ),
+    ],
+    responses={200: ResultsPageSerializer, 409: NO_RESULTS},
+)
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+def sweep_results(request: Request, sweep_id: int) -> Response:
+    sweep = sweep_for_user(request.user, sweep_id)
+    if not sweep.has_results:
+        return _no_results(sweep)
+    page_size = _positive(request, "page_size", DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
+    pages = math.ceil(sweep.total_points / page_size)
+    page = _positive(request, "page", 1, pages)
+    start = (page - 1) * page_size
+    rows = sweep_rows(sweep, start, start + page_size)
+
+    def link(number: int) -> str | None:
+        if not 1 <= number <= pages:
+            return None
+        return request.build_absolute_uri(f"?page={number}&page_size={page_size}")
+
+    return Response(
+        {
+            "count": sweep.total_points,
+            "page": page,
+            "page_size": page_size,
+            "pages": pages,
+            "next": link(page + 1),
+            "previous": link(page - 1),
+            "stale_since": sweep.stale_since,
+            "results": [dataclasses.asdict(row) for row in rows],
+        }
+    )
+
+
+@extend_schema(
+    summary="Read a sweep's summary: statistics of every figure and the best configurations",
+    responses={200: SummarySerializer, 409: NO_RESULTS},
+)
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+def sweep_summary_view(request: Request, sweep_id: int) -> Response:
+    sweep = sweep_for_user(request.user, sweep_id)
+    summary = sweep_summary(sweep)
+    if summary is None:
+        return _no_results(sweep)
+    figures = {
+        name: {"label": METRICS_BY_NAME[name].label, "unit": METRICS_BY_NAME[name].unit, **figure}
+        for name, figure in summary.figures.items()
+    }
+    for figure in figures.values():
+        figure.setdefault("min", None)
+        figure.setdefault("max", None)
+    return Response(
+        {
+            "status": sweep.status,
+            "stale_since": sweep.stale_since,
+            "total_points": sweep.total_points,
+            "figures": figures,
+            "rankings": {
+                name: [dataclasses.asdict(row) for row in rows]
+                for name, rows in summary.rankings.items()
+            },
+        }
+    )
+
+
+class CSVRenderer(BaseRenderer):
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None) -> bytes:
+        return str(data).encode() if data else b""
+
+
+def csv_response(sweep) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(csv_pieces(sweep), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="sweep-{sweep.pk}.csv"'
+    return response
+
+
+@extend_schema(
+    summary="Download every point of a sweep as CSV (streamed)",
+    description="One row a point: its number, accelerator and varied inputs, then every figure "
+    "with its unit in the header. An empty cell is a figure that cannot be computed.",
+    responses={(200, "text/csv"): OpenApiTypes.STR, 409: NO_RESULTS},
+)
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+@renderer_classes([JSONRenderer, CSVRenderer])
+def sweep_csv(request: Request, sweep_id: int):
+    sweep = sweep_for_user(request.user, sweep_id)
+    if not sweep.has_results:
+        return _no_results(sweep)
+    return csv_response(sweep)

@@ -1,0 +1,144 @@
+"""Charts of a sweep: which points they show (sampled as chunks are computed) and their data."""
+
+import math
+
+import numpy as np
+
+from apps.sweeps.definition import Definition
+from apps.sweeps.metrics import CHART_METRICS
+
+LINE_POINTS = 200  # at most, per line
+HEATMAP_CELLS = 20  # at most, along each side
+
+
+def _spread(count: int, most: int) -> np.ndarray:
+    """Up to `most` evenly spread positions out of `count`, the first and last included."""
+    return np.unique(np.linspace(0, count - 1, min(count, most)).round().astype(np.int64))
+
+
+def chart_positions(definition: Definition) -> tuple[np.ndarray, ...] | None:
+    """The positions along each varied input that the chart shows; None: no chart (0 or 3+)."""
+    inputs = definition.inputs
+    if len(inputs) == 1:
+        return (_spread(len(inputs[0].values), LINE_POINTS),)
+    if len(inputs) == 2:
+        return tuple(_spread(len(item.values), HEATMAP_CELLS) for item in inputs)
+    return None
+
+
+def _json_number(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
+def chunk_samples(definition: Definition, columns: dict[str, np.ndarray], start: int) -> dict:
+    """The chart's points among a chunk's, with their chartable figures."""
+    positions = chart_positions(definition)
+    if positions is None:
+        return {}
+    count = len(next(iter(columns.values())))
+    _, digits = definition.digits(np.arange(start, start + count, dtype=np.int64))
+    shown = np.ones(count, dtype=bool)
+    for digit, wanted in zip(digits, positions, strict=True):
+        shown &= np.isin(digit, wanted)
+    picked = np.flatnonzero(shown)
+    return {
+        "indices": (picked + start).tolist(),
+        "figures": {
+            name: [_json_number(v) for v in columns[name][picked].tolist()]
+            for name in CHART_METRICS
+        },
+    }
+
+
+def samples_merge(samples: list[dict], metric: str) -> dict[int, float | None]:
+    """Point index → figure, over every chunk's samples."""
+    merged = {}
+    for sample in samples:
+        if sample:
+            merged.update(zip(sample["indices"], sample["figures"][metric], strict=True))
+    return merged
+
+
+def line_chart(definition: Definition, values: dict[int, float | None], names: list[str]) -> dict:
+    """One line per accelerator (one line without a list) over the varied input's sampled values.
+
+    `names` are the accelerators' display names, in the definition's order.
+    """
+    item = definition.inputs[0]
+    (positions,) = chart_positions(definition)
+    xs = [float(item.values[p]) for p in positions]
+    ys = [
+        [values.get(line * len(item.values) + int(p)) for p in positions]
+        for line in range(max(len(names), 1))
+    ]
+    return {
+        "x_label": item.spec.label,
+        "x_path": item.spec.path,
+        "x_log": item.kind == "log",
+        # The chart's points in the units the page shows (percent where the form uses it).
+        "lines": [
+            {
+                "label": name,
+                "points": [[x * item.spec.scale, y] for x, y in zip(xs, line, strict=True)],
+            }
+            for name, line in zip(names or ["This scenario"], ys, strict=True)
+        ],
+        "rows": [[x, [line[i] for line in ys]] for i, x in enumerate(xs)],
+    }
+
+
+def heatmap(
+    definition: Definition, values: dict[int, float | None], accelerator_position: int
+) -> dict:
+    """A grid of the figure over the two varied inputs' sampled values (rows: the first input)."""
+    rows_item, columns_item = definition.inputs
+    rows_at, columns_at = chart_positions(definition)
+    offset = accelerator_position * len(rows_item.values) * len(columns_item.values)
+    grid = [
+        [values.get(offset + int(r) * len(columns_item.values) + int(c)) for c in columns_at]
+        for r in rows_at
+    ]
+    known = [v for row in grid for v in row if v is not None]
+    return {
+        "row_label": rows_item.spec.label,
+        "row_path": rows_item.spec.path,
+        "column_label": columns_item.spec.label,
+        "column_path": columns_item.spec.path,
+        "column_values": [float(columns_item.values[c]) for c in columns_at],
+        "rows": [
+            [float(rows_item.values[r]), [_cell(v, known) for v in row]]
+            for r, row in zip(rows_at, grid, strict=True)
+        ],
+    }
+
+
+# A light-to-dark blue ramp; text is black on the light half and white on the dark half, so that
+# every cell keeps a contrast of at least 4.5:1 (WCAG 2.2 AA).
+_LIGHT, _DARK = (0xF1, 0xF6, 0xFC), (0x08, 0x30, 0x6B)
+
+
+def _relative_luminance(rgb: tuple[int, int, int]) -> float:
+    def channel(value: int) -> float:
+        c = value / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(v) for v in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _share(value: float, known: list[float]) -> float:
+    low, high = min(known), max(known)
+    if high == low:
+        return 0.0
+    if low > 0 and high / low > 100:  # orders of magnitude apart: shade on a log scale
+        return math.log(value / low) / math.log(high / low)
+    return (value - low) / (high - low)
+
+
+def _cell(value: float | None, known: list[float]) -> dict:
+    if value is None:
+        return {"value": None, "background": "#ffffff", "color": "#000000"}
+    share = _share(value, known)
+    rgb = tuple(round(a + (b - a) * share) for a, b in zip(_LIGHT, _DARK, strict=True))
+    color = "#000000" if _relative_luminance(rgb) > 0.179 else "#ffffff"
+    return {"value": value, "background": "#{:02x}{:02x}{:02x}".format(*rgb), "color": color}

@@ -1,0 +1,70 @@
+"""Evaluate a range of a sweep's points with the vectorised engine: one call per accelerator."""
+
+import copy
+from dataclasses import fields
+
+import numpy as np
+
+from apps.catalogue.resolve import Catalogue, estimate_input_from_request
+from apps.estimates import EstimateInput, Figures, evaluate
+from apps.sweeps.definition import Definition
+from apps.sweeps.inputs import with_value
+from apps.sweeps.metrics import METRICS
+
+FIGURE_NAMES = tuple(field.name for field in fields(Figures))
+METRIC_NAMES = tuple(metric.name for metric in METRICS)
+
+
+def requests_by_accelerator(definition: Definition, request: dict) -> list[dict]:
+    """The scenario's request once per listed accelerator (or once, as it is, without a list)."""
+    if not definition.accelerators:
+        return [request]
+    requests = []
+    for slug in definition.accelerators:
+        changed = copy.deepcopy(request)
+        for section in definition.accelerator_sections:
+            changed[section]["accelerator"] = slug
+        requests.append(changed)
+    return requests
+
+
+def base_inputs(definition: Definition, request: dict, catalogue: Catalogue) -> list[EstimateInput]:
+    """Engine inputs per accelerator; raises EstimateInputError when the catalogue cannot serve."""
+    requests = requests_by_accelerator(definition, request)
+    return [estimate_input_from_request(r, catalogue)[0] for r in requests]
+
+
+def total_cost(training_cost: np.ndarray, inference_cost: np.ndarray) -> np.ndarray:
+    """Training plus inference cost; a section the scenario lacks counts 0, NaN when both lack."""
+    both_missing = np.isnan(training_cost) & np.isnan(inference_cost)
+    total = np.nan_to_num(training_cost, nan=0.0) + np.nan_to_num(inference_cost, nan=0.0)
+    total[both_missing] = np.nan
+    return total
+
+
+def evaluate_range(
+    definition: Definition, bases: list[EstimateInput], start: int, stop: int
+) -> dict[str, np.ndarray]:
+    """Every metric of points start … stop − 1, as float64 arrays of stop − start values."""
+    indices = np.arange(start, stop, dtype=np.int64)
+    accelerator, digits = definition.digits(indices)
+    count = stop - start
+    columns = {name: np.empty(count, dtype=np.float64) for name in FIGURE_NAMES}
+    # Accelerators are the slowest axis, so a chunk meets them in contiguous runs.
+    for low, high, position in [(0, count, 0)] if accelerator is None else _runs(accelerator):
+        inputs = bases[position]
+        for item, digit in zip(definition.inputs, digits, strict=True):
+            inputs = with_value(inputs, item.spec.engine_path, item.values[digit[low:high]])
+        figures = evaluate(inputs)
+        for name in FIGURE_NAMES:
+            columns[name][low:high] = getattr(figures, name)
+    columns["total_cost"] = total_cost(columns["training_cost"], columns["inference_cost"])
+    return {name: columns[name] for name in METRIC_NAMES}
+
+
+def _runs(positions: np.ndarray) -> list[tuple[int, int, int]]:
+    """(low, high, value) for each run of equal values in a sorted array."""
+    starts = np.flatnonzero(np.diff(positions)) + 1
+    lows = [0, *starts.tolist()]
+    highs = [*starts.tolist(), len(positions)]
+    return [(low, high, int(positions[low])) for low, high in zip(lows, highs, strict=True)]

@@ -1,0 +1,274 @@
+"""A sweep's definition: the varied inputs and accelerators, checked, and its points by index.
+
+Points are numbered in mixed radix over the axes (accelerators first, then the inputs in the order
+given, the last varying fastest), so a chunk of points is a range of indices and no list of points
+is ever built.
+"""
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from apps.sweeps.inputs import SWEEPABLE, SweepableInput
+
+MAX_POINTS = 1_000_000
+MAX_ACCELERATORS = 50
+KINDS = ("linear", "log", "list")
+SECTIONS = ("training", "inference")
+
+
+class DefinitionError(ValueError):
+    """A definition that cannot run; `errors` maps keys ("inputs.0.start") to plain messages."""
+
+    def __init__(self, errors: dict[str, list[str]]) -> None:
+        self.errors = errors
+        super().__init__("; ".join(f"{key}: {' '.join(m)}" for key, m in errors.items()))
+
+
+@dataclass(frozen=True)
+class VariedInput:
+    spec: SweepableInput
+    kind: str
+    values: np.ndarray  # float64, in the order the points use them
+
+
+@dataclass(frozen=True)
+class Definition:
+    inputs: tuple[VariedInput, ...]
+    accelerators: tuple[str, ...]  # catalogue slugs; empty: the scenario's own accelerators
+    accelerator_sections: tuple[str, ...]  # the sections whose accelerator the list replaces
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        accelerators = (len(self.accelerators),) if self.accelerators else ()
+        return (*accelerators, *(len(item.values) for item in self.inputs))
+
+    @property
+    def total_points(self) -> int:
+        return math.prod(self.shape)
+
+    def digits(self, indices: np.ndarray) -> tuple[np.ndarray | None, tuple[np.ndarray, ...]]:
+        """Accelerator positions (None without a list) and each input's position, per point."""
+        digits = np.unravel_index(indices, self.shape)
+        if self.accelerators:
+            return digits[0], tuple(digits[1:])
+        return None, tuple(digits)
+
+    def input_columns(self, indices: np.ndarray) -> dict[str, np.ndarray]:
+        """The varied inputs' values at each point, by request path."""
+        _, digits = self.digits(indices)
+        return {item.spec.path: item.values[d] for item, d in zip(self.inputs, digits, strict=True)}
+
+    def point(self, index: int) -> dict:
+        """One point's configuration: its accelerator (when listed) and its inputs' values."""
+        accelerator, digits = self.digits(np.asarray(index))
+        point = {"accelerator": self.accelerators[int(accelerator)]} if self.accelerators else {}
+        for item, digit in zip(self.inputs, digits, strict=True):
+            point[item.spec.path] = float(item.values[int(digit)])
+        return point
+
+    def as_dict(self) -> dict:
+        """The normalised definition, as stored and as the API returns it."""
+        return {
+            "inputs": [_item_dict(item) for item in self.inputs],
+            "accelerators": list(self.accelerators),
+            "accelerator_sections": list(self.accelerator_sections),
+        }
+
+
+def _item_dict(item: VariedInput) -> dict:
+    data = {"field": item.spec.path, "kind": item.kind}
+    if item.kind == "list":
+        return {**data, "values": item.values.tolist()}
+    return {
+        **data,
+        "start": float(item.values[0]),
+        "stop": float(item.values[-1]),
+        "steps": len(item.values),
+    }
+
+
+def _number(value: object) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    number = float(value)
+    return number if math.isfinite(number) else None
+
+
+def _whole(value: object) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return int(value) if float(value).is_integer() else None
+
+
+def axis_length(item: object) -> int | None:
+    """How many values one varied input gives, or None while that cannot be told yet."""
+    if not isinstance(item, dict):
+        return None
+    if item.get("kind") == "list":
+        values = item.get("values")
+        return len(values) if isinstance(values, list) and values else None
+    steps = _whole(item.get("steps"))
+    return steps if steps is not None and steps >= 1 else None
+
+
+def points_text(lengths: list[int]) -> str:
+    """ "5 × 200 = 1,000 points", or "200 points" for one axis."""
+    total = math.prod(lengths)
+    unit = "point" if total == 1 else "points"
+    if len(lengths) < 2:
+        return f"{total:,} {unit}"
+    return f"{' × '.join(f'{n:,}' for n in lengths)} = {total:,} {unit}"
+
+
+def over_limit_message(lengths: list[int]) -> str:
+    return (
+        f"This sweep has {points_text(lengths)}; a sweep can have at most {MAX_POINTS:,}. "
+        "Use fewer steps or values, or fewer accelerators."
+    )
+
+
+class _Errors:
+    def __init__(self) -> None:
+        self.errors: dict[str, list[str]] = {}
+
+    def add(self, key: str, message: str) -> None:
+        self.errors.setdefault(key, []).append(message)
+
+
+def _range_values(key: str, item: dict, errors: _Errors) -> np.ndarray:
+    kind = item["kind"]
+    start, stop, steps = _number(item.get("start")), _number(item.get("stop")), item.get("steps")
+    for name, value in (("start", start), ("stop", stop)):
+        if value is None:
+            errors.add(f"{key}.{name}", f"Give the {name} of the range as a number.")
+    steps = _whole(steps)
+    if steps is None or not 1 <= steps <= MAX_POINTS:
+        errors.add(
+            f"{key}.steps", f"Give the number of values, a whole number from 1 to {MAX_POINTS:,}."
+        )
+    if start is None or stop is None or steps is None or not 1 <= steps <= MAX_POINTS:
+        return np.empty(0)
+    if steps > 1 and start == stop:
+        errors.add(f"{key}.stop", "Start and stop are the same: give a different stop, or 1 step.")
+        return np.empty(0)
+    if kind == "log":
+        if start <= 0 or stop <= 0:
+            key_name = "start" if start <= 0 else "stop"
+            errors.add(f"{key}.{key_name}", "A logarithmic range needs a start and stop above 0.")
+            return np.empty(0)
+        return np.geomspace(start, stop, steps)
+    return np.linspace(start, stop, steps)
+
+
+def _list_values(key: str, item: dict, errors: _Errors) -> np.ndarray:
+    values = item.get("values")
+    if not isinstance(values, list) or not values:
+        errors.add(f"{key}.values", "Give at least one value.")
+        return np.empty(0)
+    if len(values) > MAX_POINTS:
+        errors.add(f"{key}.values", f"Give at most {MAX_POINTS:,} values.")
+        return np.empty(0)
+    numbers = [_number(value) for value in values]
+    if any(number is None for number in numbers):
+        errors.add(f"{key}.values", "Every value must be a finite number.")
+        return np.empty(0)
+    if len(set(numbers)) != len(numbers):
+        errors.add(f"{key}.values", "Give each value once.")
+        return np.empty(0)
+    return np.asarray(numbers, dtype=np.float64)
+
+
+def _check_rule(key: str, kind: str, spec: SweepableInput, values: np.ndarray, errors: _Errors):
+    rule = spec.rule
+    if rule.accepts(values):
+        return
+    if kind == "list":
+        errors.add(f"{key}.values", rule.message)
+    elif not rule.accepts(values[:1]):
+        errors.add(f"{key}.start", rule.message)
+    elif not rule.accepts(values[-1:]):
+        errors.add(f"{key}.stop", rule.message)
+    else:
+        bad = next(value for value in values if not rule.accepts(np.asarray([value])))
+        errors.add(f"{key}.steps", f"{rule.message} These steps give {bad:g}.")
+
+
+def _varied_input(index: int, item: object, request: dict, seen: set, errors: _Errors):
+    key = f"inputs.{index}"
+    if not isinstance(item, dict):
+        errors.add(key, "Give the input to vary, the kind of range and its values.")
+        return None
+    spec = SWEEPABLE.get(item.get("field"))
+    if spec is None:
+        errors.add(f"{key}.field", "Choose one of the inputs a sweep can vary.")
+        return None
+    if spec.path in seen:
+        errors.add(f"{key}.field", "This input is varied twice; vary each input once.")
+        return None
+    seen.add(spec.path)
+    unused = spec.unused_by(request)
+    if unused:
+        errors.add(f"{key}.field", unused)
+        return None
+    kind = item.get("kind")
+    if kind not in KINDS:
+        errors.add(f"{key}.kind", "Choose linear, log or list.")
+        return None
+    before = len(errors.errors)
+    values = _list_values(key, item, errors) if kind == "list" else _range_values(key, item, errors)
+    if len(errors.errors) > before:
+        return None
+    _check_rule(key, kind, spec, values, errors)
+    values.flags.writeable = False
+    return VariedInput(spec=spec, kind=kind, values=values)
+
+
+def _accelerators(data: dict, request: dict, errors: _Errors) -> tuple[tuple, tuple]:
+    accelerators = data.get("accelerators") or []
+    if not isinstance(accelerators, list) or not all(isinstance(a, str) for a in accelerators):
+        errors.add("accelerators", "Give a list of accelerator slugs.")
+        return (), ()
+    if len(set(accelerators)) != len(accelerators):
+        errors.add("accelerators", "Choose each accelerator once.")
+    if len(accelerators) > MAX_ACCELERATORS:
+        errors.add("accelerators", f"Choose at most {MAX_ACCELERATORS} accelerators.")
+    present = tuple(section for section in SECTIONS if request.get(section))
+    sections = data.get("accelerator_sections")
+    if not accelerators:
+        return (), ()
+    if sections is None:
+        sections = list(present)
+    if not isinstance(sections, list) or not sections or set(sections) - set(present):
+        errors.add(
+            "accelerator_sections",
+            f"Choose where the accelerators are used, among: {', '.join(present)}.",
+        )
+        return tuple(accelerators), ()
+    return tuple(accelerators), tuple(section for section in SECTIONS if section in sections)
+
+
+def definition_parse(data: object, request: dict) -> Definition:
+    """Check a definition against the scenario's inputs (`request`); raise DefinitionError."""
+    errors = _Errors()
+    if not isinstance(data, dict):
+        raise DefinitionError({"non_field_errors": ["Give the inputs to vary."]})
+    items = data.get("inputs") or []
+    if not isinstance(items, list):
+        errors.add("inputs", "Give a list of inputs to vary.")
+        items = []
+    seen: set[str] = set()
+    inputs = [_varied_input(index, item, request, seen, errors) for index, item in enumerate(items)]
+    accelerators, sections = _accelerators(data, request, errors)
+    if not items and not accelerators:
+        errors.add("non_field_errors", "Choose at least one input to vary, or accelerators.")
+    lengths = [len(accelerators)] if accelerators else []
+    lengths += [axis_length(item) or 0 for item in items]
+    if lengths and all(lengths) and math.prod(lengths) > MAX_POINTS:
+        errors.add("non_field_errors", over_limit_message(lengths))
+    if errors.errors:
+        raise DefinitionError(errors.errors)
+    return Definition(
+        inputs=tuple(inputs), accelerators=accelerators, accelerator_sections=sections
+    )

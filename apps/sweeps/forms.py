@@ -1,0 +1,215 @@
+"""The sweep page's form: up to three inputs with their ranges, and accelerators to compare."""
+
+import math
+import re
+
+from django import forms
+
+from apps.projects.forms import NumberField
+from apps.sweeps.definition import (
+    MAX_POINTS,
+    SECTIONS,
+    DefinitionError,
+    over_limit_message,
+    points_text,
+)
+from apps.sweeps.inputs import SWEEPABLE
+
+INPUT_ROWS = 3
+KIND_CHOICES = (
+    ("linear", "Linear range: evenly spaced from start to stop"),
+    ("log", "Logarithmic range: each step multiplies by the same factor"),
+    ("list", "List of values"),
+)
+SECTION_LABELS = {"training": "Training", "inference": "Inference"}
+
+
+def input_choices(request: dict) -> list:
+    """The inputs this scenario uses, grouped by section, after a "not varied" choice."""
+    groups: dict[str, list] = {}
+    for path, spec in SWEEPABLE.items():
+        if spec.unused_by(request) is None:
+            group = SECTION_LABELS.get(spec.section, "Energy")
+            groups.setdefault(group, []).append((path, spec.label.partition(": ")[2]))
+    return [("", "Not varied"), *groups.items()]
+
+
+def _parse_values(text: str) -> list[float]:
+    field = NumberField()
+    return [field.clean(part) for part in re.split(r"[;\s]+", text.strip()) if part]
+
+
+class VariedInputForm(forms.Form):
+    field = forms.ChoiceField(label="Input to vary", required=False)
+    kind = forms.ChoiceField(label="Range or list", choices=KIND_CHOICES, initial="linear")
+    start = NumberField(label="Start", help_text="For a range: the first value.")
+    stop = NumberField(label="Stop", help_text="For a range: the last value.")
+    steps = NumberField(
+        label="Steps", integer=True, help_text="For a range: how many values, start and stop too."
+    )
+    values = forms.CharField(
+        label="List of values",
+        required=False,
+        help_text="For a list: separated by spaces or semicolons, e.g. 12; 24; 36.",
+    )
+
+    def __init__(self, *args, scenario_inputs: dict, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["field"].choices = input_choices(scenario_inputs)
+
+    def clean_values(self) -> list[float]:
+        try:
+            return _parse_values(self.cleaned_data["values"])
+        except forms.ValidationError:
+            raise forms.ValidationError(
+                "Enter numbers separated by spaces or semicolons, e.g. 12; 24; 36."
+            ) from None
+
+    def item(self) -> dict | None:
+        """This row in the definition's shape (API units: percentages as shares); None if unused."""
+        data = self.cleaned_data
+        spec = SWEEPABLE.get(data.get("field") or "")
+        if spec is None:
+            return None
+        item = {"field": spec.path, "kind": data["kind"]}
+        if data["kind"] == "list":
+            return {**item, "values": [value / spec.scale for value in data["values"]]}
+        for name in ("start", "stop"):
+            if data.get(name) is not None:
+                item[name] = data[name] / spec.scale
+        if data.get("steps") is not None:
+            item["steps"] = data["steps"]
+        return item
+
+
+class BaseVariedInputFormSet(forms.BaseFormSet):
+    def items(self) -> list[tuple[int, dict]]:
+        """(row number, item) of the rows that vary an input."""
+        rows = [(row, form.item()) for row, form in enumerate(self.forms) if form.is_valid()]
+        return [(row, item) for row, item in rows if item is not None]
+
+
+VariedInputFormSet = forms.formset_factory(
+    VariedInputForm,
+    formset=BaseVariedInputFormSet,
+    extra=INPUT_ROWS,
+    max_num=INPUT_ROWS,
+    validate_max=True,
+)
+
+
+class SweepForm(forms.Form):
+    name = forms.CharField(
+        label="Name of the sweep",
+        required=False,
+        max_length=200,
+        help_text="Optional; named after what it varies if you leave it empty.",
+    )
+    accelerators = forms.MultipleChoiceField(
+        label="Accelerators to compare",
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Optional. Each one multiplies the points; none keeps the scenario's own.",
+    )
+    accelerator_sections = forms.MultipleChoiceField(
+        label="Use the accelerators ticked for",
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args, scenario_inputs: dict, accelerators: list, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["accelerators"].choices = [(a.slug, str(a)) for a in accelerators]
+        present = [s for s in SECTIONS if scenario_inputs.get(s)]
+        self.fields["accelerator_sections"].choices = [(s, SECTION_LABELS[s]) for s in present]
+        self.fields["accelerator_sections"].initial = present
+
+
+class SweepDefinitionForm:
+    """The sweep form and its rows of inputs together, in the definition's shape."""
+
+    def __init__(self, data, *, scenario_inputs: dict, accelerators: list) -> None:
+        self.sweep = SweepForm(data, scenario_inputs=scenario_inputs, accelerators=accelerators)
+        self.inputs = VariedInputFormSet(
+            data, prefix="inputs", form_kwargs={"scenario_inputs": scenario_inputs}
+        )
+        self._rows: list[int] = []
+
+    def is_valid(self) -> bool:
+        return self.sweep.is_valid() & self.inputs.is_valid()
+
+    def definition(self) -> dict:
+        rows = self.inputs.items()
+        self._rows = [row for row, _ in rows]
+        data = self.sweep.cleaned_data if self.sweep.is_valid() else {}
+        definition = {
+            "inputs": [item for _, item in rows],
+            "accelerators": data.get("accelerators", []),
+        }
+        if definition["accelerators"]:
+            definition["accelerator_sections"] = data.get("accelerator_sections", [])
+        return definition
+
+    def add_errors(self, error: DefinitionError) -> None:
+        """Put each message of a DefinitionError beside the field it is about."""
+        for key, messages in error.errors.items():
+            head, _, rest = key.partition(".")
+            if head == "inputs" and rest:
+                position, _, name = rest.partition(".")
+                form = self.inputs.forms[self._rows[int(position)]]
+                for message in messages:
+                    form.add_error(name or None, message)
+                continue
+            field = head if head in self.sweep.fields else None
+            for message in messages:
+                self.sweep.add_error(field, message)
+
+    @property
+    def errors(self) -> list[tuple[str, str, str]]:
+        """(field id, label, message) of every error, for the summary at the top of the page."""
+        found = [
+            (self.sweep[name].id_for_label if name != "__all__" else "", "", message)
+            for name, messages in self.sweep.errors.items()
+            for message in messages
+        ]
+        for form in self.inputs.forms:
+            for name, messages in form.errors.items():
+                field = form[name] if name != "__all__" else form["field"]
+                label = "" if name == "__all__" else form.fields[name].label
+                found += [(field.id_for_label, label, message) for message in messages]
+        return [(fid, label or self._label(fid), message) for fid, label, message in found]
+
+    def _label(self, field_id: str) -> str:
+        names = {self.sweep[n].id_for_label: f.label for n, f in self.sweep.fields.items()}
+        return names.get(field_id, "")
+
+
+def point_count(data, *, scenario_inputs: dict) -> dict:
+    """How many points the form as typed makes, before it is complete or valid."""
+    inputs = VariedInputFormSet(
+        data, prefix="inputs", form_kwargs={"scenario_inputs": scenario_inputs}
+    )
+    lengths, unfinished = [], False
+    for form in inputs.forms:
+        form.is_valid()
+        cleaned = form.cleaned_data
+        if not cleaned.get("field"):
+            continue
+        if cleaned.get("kind") == "list":
+            length = len(cleaned.get("values") or []) or None
+        else:
+            steps = cleaned.get("steps")
+            length = steps if steps is not None and steps >= 1 else None
+        unfinished |= length is None
+        lengths.append(length or 0)
+    accelerators = len(data.getlist("accelerators"))
+    if accelerators:
+        lengths.insert(0, accelerators)
+    total = math.prod(lengths) if lengths and not unfinished else None
+    return {
+        "total": total,
+        "text": points_text(lengths) if total else "",
+        "over_limit": over_limit_message(lengths) if total and total > MAX_POINTS else "",
+        "unfinished": unfinished,
+        "empty": not lengths,
+    }

@@ -1,0 +1,101 @@
+"""The inputs a sweep may vary, by their path in the estimate request: the scenario form's numbers
+and the energy figures."""
+
+from dataclasses import dataclass, replace
+
+from apps.estimates.formulas import Quantity
+from apps.estimates.limits import RULES, Rule
+from apps.projects.scenario_fields import NUMBER_FIELDS
+
+PRICING_NAMES = ("price_per_accelerator_hour", "purchase_price", "lifetime_years")
+# Pricing inputs the engine only reads in one pricing mode.
+PRICING_MODE_OF = {
+    "price_per_accelerator_hour": "rent",
+    "purchase_price": "own",
+    "lifetime_years": "own",
+}
+
+
+@dataclass(frozen=True)
+class SweepableInput:
+    """One number a sweep may vary, named by its path in the estimate request."""
+
+    path: str  # "inference.requests_per_month"; top-level energy figures have no section: "pue"
+    label: str
+    hint: str
+    scale: float = 1.0  # the page shows value × scale (percentages), the API the value itself
+    methods: tuple[str, ...] = ()  # empty: every method of the section uses it
+
+    @property
+    def section(self) -> str | None:
+        return self.path.rpartition(".")[0] or None
+
+    @property
+    def name(self) -> str:
+        return self.path.rpartition(".")[2]
+
+    @property
+    def rule(self) -> Rule:
+        return RULES[self.name]
+
+    @property
+    def engine_path(self) -> tuple[str, ...]:
+        """Where the engine reads this number in an EstimateInput."""
+        if self.section is None:
+            return ("energy", self.name)
+        if self.name in PRICING_NAMES:
+            return (self.section, "pricing", self.name)
+        return (self.section, self.name)
+
+    def unused_by(self, request: dict) -> str | None:
+        """Why the scenario's own choices leave this number unused, or None when it is used."""
+        if self.section is None:
+            return None
+        section = request.get(self.section)
+        if not section:
+            return f"The scenario has no {self.section} section, so this input is not used."
+        if self.methods and section.get("method") not in self.methods:
+            return f"The scenario's {self.section} method does not use this input."
+        mode = PRICING_MODE_OF.get(self.name)
+        if mode and section.get("pricing_mode", "rent") != mode:
+            wanted = "rents" if mode == "rent" else "owns"
+            return f"Only used when the scenario {wanted} its {self.section} accelerators."
+        return None
+
+
+def _from_scenario_form() -> tuple[SweepableInput, ...]:
+    return tuple(
+        SweepableInput(
+            path=f"{spec.section}.{spec.name}",
+            label=f"{spec.section.capitalize()}: {spec.label}",
+            hint=spec.hint,
+            scale=spec.scale,
+            methods=spec.methods,
+        )
+        for spec in NUMBER_FIELDS
+        if spec.name in RULES
+    )
+
+
+ENERGY_INPUTS = (
+    SweepableInput("pue", "Energy: PUE", "Facility overhead: 1 for none, 1.1–1.6 in data centres."),
+    SweepableInput(
+        "kg_co2e_per_kwh",
+        "Energy: grid carbon intensity (kg CO2e per kWh)",
+        "About 0.05 for hydro or nuclear grids, 0.5 world average, 1 for coal.",
+    ),
+    SweepableInput(
+        "electricity_price_per_kwh",
+        "Energy: electricity price (USD per kWh)",
+        "Used for owned accelerators; typical 0.05–0.30.",
+    ),
+)
+SWEEPABLE = {spec.path: spec for spec in (*_from_scenario_form(), *ENERGY_INPUTS)}
+
+
+def with_value[T](inputs: T, path: tuple[str, ...], value: Quantity) -> T:
+    """A copy of the engine inputs with the number at `path` replaced (a float or an array)."""
+    head, *rest = path
+    if not rest:
+        return replace(inputs, **{head: value})
+    return replace(inputs, **{head: with_value(getattr(inputs, head), tuple(rest), value)})

@@ -1,0 +1,119 @@
+"""A sweep, its stored chunks of results, and whether a scenario caught up with the catalogue."""
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from apps.projects.models import Project, Scenario
+
+
+class SweepQuerySet(models.QuerySet):
+    def for_user(self, user) -> "SweepQuerySet":
+        """Sweeps of the scenarios this user may see: their projects' and those shared with them."""
+        return self.filter(scenario__project__in=Project.objects.for_user(user))
+
+
+class Sweep(models.Model):
+    """A scenario with inputs varied over ranges; its points are computed in chunks by Celery.
+
+    `run` counts computations: a catalogue change starts a new one at once, and a chunk computed
+    for an older run is never stored. `results_run` is the last run that finished, whose results
+    the pages show (marked "stale since …" while a newer run is under way).
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        COMPLETED = "completed", "Completed"
+        FAILED = "failed", "Failed"
+        CANCELLED = "cancelled", "Cancelled"
+
+    ACTIVE = (Status.QUEUED, Status.RUNNING)
+
+    scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="sweeps")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    name = models.CharField(max_length=200)
+    definition = models.JSONField(help_text="Varied inputs and accelerators, normalised.")
+    base_inputs = models.JSONField(help_text="The scenario's inputs when the sweep was made.")
+    # " accelerator:<slug> … energy:<slug> ": the catalogue rows whose change makes it stale.
+    catalogue_keys = models.TextField()
+    status = models.CharField(max_length=10, choices=Status, default=Status.QUEUED)
+    total_points = models.PositiveIntegerField()
+    chunk_size = models.PositiveIntegerField()
+    total_chunks = models.PositiveIntegerField()
+    chunks_done = models.PositiveIntegerField(default=0)
+    points_done = models.PositiveIntegerField(default=0)
+    run = models.PositiveIntegerField(default=1)
+    results_run = models.PositiveIntegerField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    stale_since = models.DateTimeField(null=True, blank=True)
+
+    objects = SweepQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.scenario}: {self.name}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("sweep-detail", args=[self.pk])
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in self.ACTIVE
+
+    @property
+    def has_results(self) -> bool:
+        return self.results_run is not None
+
+    @property
+    def percent_done(self) -> int:
+        """Whole percent of points computed; 100 only when every point is."""
+        if not self.total_points:
+            return 0
+        percent = self.points_done * 100 // self.total_points
+        return 99 if percent == 100 and self.points_done < self.total_points else percent
+
+
+class SweepChunk(models.Model):
+    """The figures of one range of points (never one row per point), written once per run."""
+
+    sweep = models.ForeignKey(Sweep, on_delete=models.CASCADE, related_name="chunks")
+    run = models.PositiveIntegerField()
+    index = models.PositiveIntegerField()
+    point_count = models.PositiveIntegerField()
+    results = models.BinaryField(help_text="Every figure of every point: apps.sweeps.storage.")
+    summary = models.JSONField(help_text="Extremes, sums and rankings, merged per sweep.")
+    samples = models.JSONField(help_text="The chunk's points that the sweep's chart shows.")
+    attempt = models.UUIDField(help_text="Which attempt stored the chunk (a retry stores none).")
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["sweep", "run", "index"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["sweep", "run", "index"], name="one_chunk_per_sweep_run_index"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Sweep {self.sweep_id}, run {self.run}, chunk {self.index}"
+
+
+class ScenarioFreshness(models.Model):
+    """Whether a scenario's figures were recomputed since the catalogue rows it uses changed."""
+
+    scenario = models.OneToOneField(Scenario, on_delete=models.CASCADE, related_name="freshness")
+    version = models.PositiveIntegerField(default=0)  # one more each time it is marked stale
+    stale_since = models.DateTimeField(null=True, blank=True)
+    checked_at = models.DateTimeField(null=True, blank=True)
+    problem = models.TextField(blank=True, help_text="Why the catalogue no longer serves it.")
+
+    def __str__(self) -> str:
+        return f"{self.scenario}: {'stale' if self.stale_since else 'fresh'}"

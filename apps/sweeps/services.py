@@ -1,0 +1,114 @@
+"""Writes to sweeps: create one (checked against the catalogue, queued on commit) or cancel it."""
+
+import math
+from functools import partial
+
+from django.db import transaction
+from django.utils import timezone
+
+from apps.catalogue.resolve import DEFAULT_ENERGY_PROFILE, Catalogue, estimate_input_from_request
+from apps.estimates import EstimateInputError
+from apps.projects.models import Scenario
+from apps.sweeps import tasks
+from apps.sweeps.compute import requests_by_accelerator
+from apps.sweeps.definition import SECTIONS, Definition, DefinitionError, definition_parse
+from apps.sweeps.models import Sweep
+
+# Points per chunk: about 20 ms of engine time and 1–2 MB stored, and forty chunks (progress steps,
+# units of work for the workers to share) in a sweep of a million points.
+CHUNK_POINTS = 25_000
+# Queued or running sweeps one person may have at once, so that nobody fills the queue alone.
+MAX_ACTIVE_PER_USER = 5
+
+
+def _messages(error: EstimateInputError) -> list[str]:
+    return list(dict.fromkeys(m for messages in error.errors.values() for m in messages))
+
+
+def _catalogue_errors(definition: Definition, request: dict) -> dict[str, list[str]]:
+    """What the catalogue cannot serve: the scenario as it is, or with a listed accelerator."""
+    catalogue = Catalogue.load()
+    requests = requests_by_accelerator(definition, request)
+    if not definition.accelerators:
+        try:
+            estimate_input_from_request(request, catalogue)
+        except EstimateInputError as error:
+            problems = " ".join(_messages(error))
+            return {"non_field_errors": [f"The scenario needs attention first: {problems}"]}
+        return {}
+    problems = []
+    for changed in requests:
+        try:
+            estimate_input_from_request(changed, catalogue)
+        except EstimateInputError as error:
+            problems.extend(_messages(error))
+    return {"accelerators": list(dict.fromkeys(problems))} if problems else {}
+
+
+def catalogue_keys(definition: Definition, request: dict) -> str:
+    """The catalogue rows a sweep's figures depend on, as " kind:slug … " for a text lookup."""
+    keys = {f"accelerator:{slug}" for slug in definition.accelerators}
+    keys |= {
+        f"accelerator:{request[section]['accelerator']}"
+        for section in SECTIONS
+        if request.get(section) and request[section].get("accelerator")
+    }
+    keys.add(f"energy:{request.get('energy_profile') or DEFAULT_ENERGY_PROFILE}")
+    return f" {' '.join(sorted(keys))} "
+
+
+def default_name(definition: Definition) -> str:
+    parts = [item.spec.label for item in definition.inputs]
+    if definition.accelerators:
+        count = len(definition.accelerators)
+        parts.append(f"{count} accelerator{'s' if count != 1 else ''}")
+    return " × ".join(parts)[:200]
+
+
+@transaction.atomic
+def sweep_create(
+    *,
+    scenario: Scenario,
+    created_by,
+    definition: dict,
+    name: str = "",
+    chunk_size: int = CHUNK_POINTS,
+) -> Sweep:
+    """Check a definition against the scenario and the catalogue, store the sweep and queue its
+    chunks once the transaction commits; raise DefinitionError (nothing stored or queued)."""
+    parsed = definition_parse(definition, scenario.inputs)
+    active = Sweep.objects.filter(created_by=created_by, status__in=Sweep.ACTIVE)
+    if created_by is not None and active.count() >= MAX_ACTIVE_PER_USER:
+        message = (
+            f"You have {MAX_ACTIVE_PER_USER} sweeps queued or running: wait for one to finish, "
+            "or cancel one, before you start another."
+        )
+        raise DefinitionError({"non_field_errors": [message]})
+    errors = _catalogue_errors(parsed, scenario.inputs)
+    if errors:
+        raise DefinitionError(errors)
+    sweep = Sweep(
+        scenario=scenario,
+        created_by=created_by,
+        name=name.strip() or default_name(parsed),
+        definition=parsed.as_dict(),
+        base_inputs=scenario.inputs,
+        catalogue_keys=catalogue_keys(parsed, scenario.inputs),
+        total_points=parsed.total_points,
+        chunk_size=chunk_size,
+        total_chunks=math.ceil(parsed.total_points / chunk_size),
+    )
+    sweep.full_clean()
+    sweep.save()
+    transaction.on_commit(partial(tasks.enqueue_chunks, sweep.pk, sweep.run, sweep.total_chunks))
+    return sweep
+
+
+@transaction.atomic
+def sweep_cancel(*, sweep: Sweep) -> bool:
+    """Stop a queued or running sweep: its remaining chunks are skipped. False when it had ended."""
+    cancelled = Sweep.objects.filter(pk=sweep.pk, status__in=Sweep.ACTIVE).update(
+        status=Sweep.Status.CANCELLED, finished_at=timezone.now()
+    )
+    sweep.refresh_from_db()
+    return bool(cancelled)

@@ -1,0 +1,180 @@
+"""Sweep pages: define a sweep from a scenario, watch its progress, read and download results."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from apps.catalogue.models import Accelerator
+from apps.projects.selectors import scenario_for_user
+from apps.sweeps import services
+from apps.sweeps.definition import DefinitionError
+from apps.sweeps.forms import SweepDefinitionForm, point_count
+from apps.sweeps.inputs import SWEEPABLE
+from apps.sweeps.metrics import CHART_METRICS, METRICS_BY_NAME, RANKING_LABELS, TABLE_METRICS
+from apps.sweeps.models import ScenarioFreshness, Sweep
+from apps.sweeps.selectors import (
+    accelerator_names,
+    sweep_chart,
+    sweep_definition,
+    sweep_for_user,
+    sweep_rows,
+    sweep_summary,
+)
+
+TABLE_ROWS = 50
+
+
+def is_htmx(request: HttpRequest) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def _scenario_context(scenario) -> dict:
+    return {
+        "scenario": scenario,
+        "project": scenario.project,
+        "freshness": ScenarioFreshness.objects.filter(scenario=scenario).first(),
+        "sweeps": scenario.sweeps.all()[:20],
+        "inputs_used": [spec for spec in SWEEPABLE.values() if not spec.unused_by(scenario.inputs)],
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sweep_new(request: HttpRequest, scenario_id: int) -> HttpResponse:
+    scenario = scenario_for_user(request.user, scenario_id)
+    form = SweepDefinitionForm(
+        request.POST or None,
+        scenario_inputs=scenario.inputs,
+        accelerators=list(Accelerator.objects.all()),
+    )
+    count = point_count(request.POST, scenario_inputs=scenario.inputs) if request.POST else None
+    if request.method == "POST" and request.POST.get("action") != "count" and form.is_valid():
+        try:
+            sweep = services.sweep_create(
+                scenario=scenario,
+                created_by=request.user,
+                definition=form.definition(),
+                name=form.sweep.cleaned_data["name"],
+            )
+        except DefinitionError as error:
+            form.add_errors(error)
+        else:
+            messages.success(
+                request, f"Sweep “{sweep.name}” started: {sweep.total_points:,} points."
+            )
+            return redirect(sweep)
+    context = {**_scenario_context(scenario), "form": form, "count": count}
+    return TemplateResponse(request, "sweeps/sweep_new.html", context)
+
+
+@login_required
+@require_POST
+def sweep_count(request: HttpRequest, scenario_id: int) -> TemplateResponse:
+    """The number of points of the form as typed (HTMX, while people type)."""
+    scenario = scenario_for_user(request.user, scenario_id)
+    context = {"count": point_count(request.POST, scenario_inputs=scenario.inputs)}
+    return TemplateResponse(request, "sweeps/sweep_new.html#point-count", context)
+
+
+def progress_milestone(sweep: Sweep) -> tuple[str, str]:
+    """(key, text) announced to screen readers: every tenth of the points, and the end."""
+    if sweep.status == Sweep.Status.QUEUED:
+        return "queued", "Sweep queued: waiting for a worker."
+    if sweep.status == Sweep.Status.RUNNING:
+        tenth = sweep.percent_done // 10 * 10
+        return f"running-{tenth}", f"Sweep running: {tenth}% of the points computed."
+    if sweep.status == Sweep.Status.COMPLETED:
+        return "completed", f"Sweep completed: all {sweep.total_points:,} points computed."
+    if sweep.status == Sweep.Status.FAILED:
+        return "failed", f"Sweep failed: {sweep.error}"
+    return "cancelled", "Sweep cancelled."
+
+
+class _Rows:
+    """The sweep's points as a sequence that Paginator can count and slice."""
+
+    def __init__(self, sweep: Sweep) -> None:
+        self.sweep = sweep
+
+    def __len__(self) -> int:
+        return self.sweep.total_points
+
+    def __getitem__(self, window: slice) -> list:
+        return sweep_rows(self.sweep, window.start, window.stop)
+
+
+def _results_context(request: HttpRequest, sweep: Sweep) -> dict:
+    if not sweep.has_results:
+        return {}
+    metric = request.GET.get("metric")
+    metric = metric if metric in CHART_METRICS else CHART_METRICS[0]
+    position = request.GET.get("accelerator", "0")
+    position = int(position) if position.isdigit() else 0
+    summary = sweep_summary(sweep)
+    names = list(accelerator_names(sweep.definition["accelerators"]).values())
+    return {
+        "heatmap_accelerator": names[min(position, len(names) - 1)] if names else "",
+        "summary_figures": [
+            (METRICS_BY_NAME[name], figure)
+            for name, figure in summary.figures.items()
+            if figure["count"]
+        ],
+        "rankings": [
+            (RANKING_LABELS[name], rows) for name, rows in summary.rankings.items() if rows
+        ],
+        "chart": sweep_chart(sweep, metric, position),
+        "chart_metric": METRICS_BY_NAME[metric],
+        "chart_metrics": [METRICS_BY_NAME[name] for name in CHART_METRICS],
+        "accelerator_position": position,
+        "page": Paginator(_Rows(sweep), TABLE_ROWS).get_page(request.GET.get("page")),
+        "table_metrics": [METRICS_BY_NAME[name] for name in TABLE_METRICS],
+    }
+
+
+def _sweep_context(sweep: Sweep) -> dict:
+    definition = sweep_definition(sweep)
+    milestone, announcement = progress_milestone(sweep)
+    return {
+        "sweep": sweep,
+        "scenario": sweep.scenario,
+        "project": sweep.scenario.project,
+        "definition": definition,
+        "accelerators": accelerator_names(definition.accelerators),
+        "milestone": milestone,
+        "announcement": announcement,
+    }
+
+
+@login_required
+@require_GET
+def sweep_detail(request: HttpRequest, sweep_id: int) -> TemplateResponse:
+    sweep = sweep_for_user(request.user, sweep_id)
+    context = _sweep_context(sweep)
+    if is_htmx(request):
+        # A poll: the progress; the announcement when it changed; the results when it ended.
+        context["announce"] = request.GET.get("announced") != context["milestone"]
+        if not sweep.is_active:
+            context.update(_results_context(request, sweep))
+        template = "sweeps/sweep_detail.html#poll"
+    else:
+        context.update(_results_context(request, sweep))
+        template = "sweeps/sweep_detail.html"
+    response = TemplateResponse(request, template, context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+@login_required
+@require_POST
+def sweep_cancel(request: HttpRequest, sweep_id: int) -> HttpResponse:
+    sweep = sweep_for_user(request.user, sweep_id)
+    if services.sweep_cancel(sweep=sweep):
+        messages.success(request, "Sweep cancelled: its remaining points will not be computed.")
+    else:
+        messages.info(request, f"The sweep had ended already ({sweep.get_status_display()}).")
+    return redirect(sweep)

@@ -1,0 +1,313 @@
+"""Sweeps on real Celery worker processes (prefork, one task at a time) with the real Redis broker
+and the test PostgreSQL database, never eager: the stored figures equal the engine's point for
+point; a worker killed (SIGKILL) mid-sweep and replaced loses no chunk and counts none twice; a
+chunk that cannot run fails the sweep with its reason.
+
+Each run uses a queue of its own, so that nothing left on the broker by another run can reach
+these workers. Without a broker or PostgreSQL (the plain local run) the tests skip; in CI, where a
+skip is a failure, both are there.
+"""
+
+import contextlib
+import copy
+import math
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from django.conf import settings
+from django.db import connection, transaction
+
+from apps.catalogue.loading import catalogue_load
+from apps.catalogue.resolve import Catalogue, estimate_input_from_request
+from apps.estimates import evaluate
+from apps.projects.presets import PRESETS_BY_SLUG
+from apps.sweeps import services
+from apps.sweeps.models import Sweep, SweepChunk
+from apps.sweeps.selectors import sweep_rows
+from config.celery import app as celery_app
+from tests.factories import make_manager, make_project, make_scenario
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.redis,
+    pytest.mark.postgres,
+]
+
+READY_SECONDS = 90
+# The broker hands a killed worker's task to another after this long (see settings).
+VISIBILITY_TIMEOUT_SECONDS = 2
+
+
+def _needs_broker_and_postgres() -> None:
+    if not settings.CELERY_BROKER_URL:
+        pytest.skip("no CELERY_BROKER_URL: sweeps run in-process here (CI runs them on workers)")
+    if connection.vendor != "postgresql":
+        pytest.skip("a worker process needs a database it can share: PostgreSQL (CI has it)")
+
+
+def database_url_of_tests() -> str:
+    """The test database, for processes other than this one."""
+    db = connection.settings_dict
+    user = quote(db["USER"] or "", safe="")
+    password = f":{quote(db['PASSWORD'], safe='')}" if db["PASSWORD"] else ""
+    host = db["HOST"] or "127.0.0.1"
+    port = f":{db['PORT']}" if db["PORT"] else ""
+    return f"postgres://{user}{password}@{host}{port}/{db['NAME']}"
+
+
+class CeleryWorker:
+    """`celery -A config worker` in its own process group, on one queue, logging to a file."""
+
+    def __init__(self, queue: str, log: Path) -> None:
+        self.queue, self.log_path = queue, log
+        self.name = f"{queue}-{uuid.uuid4().hex[:6]}@%h"
+        env = {
+            **os.environ,
+            "DATABASE_URL": database_url_of_tests(),
+            "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+            "CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT_SECONDS),
+        }
+        command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=prefork"]
+        command += ["--concurrency=1", "-Q", queue, "-n", self.name, "--loglevel=INFO"]
+        command += ["--without-gossip", "--without-mingle"]
+        with open(log, "ab") as output:
+            self.process = subprocess.Popen(
+                command,
+                cwd=settings.BASE_DIR,
+                env=env,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # its own process group: the pool child dies with it
+            )
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def wait_ready(self) -> None:
+        deadline = time.monotonic() + READY_SECONDS
+        while " ready." not in self.log():
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"The Celery worker did not start:\n{self.log()[-3000:]}")
+            time.sleep(0.1)
+
+    def kill(self) -> None:
+        """SIGKILL to the main process and its pool child: no warm shutdown, no acks."""
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@contextlib.contextmanager
+def own_queue() -> Iterator[str]:
+    """A new queue, where this process sends its tasks meanwhile; deleted afterwards."""
+    queue = f"sweeps-test-{uuid.uuid4().hex[:12]}"
+    default = celery_app.conf.task_default_queue
+    celery_app.conf.task_default_queue = queue
+    try:
+        yield queue
+    finally:
+        celery_app.conf.task_default_queue = default
+        with celery_app.connection_for_write() as conn:
+            conn.default_channel.queue_delete(queue)
+
+
+@contextlib.contextmanager
+def workers_on(queue: str, log_dir: Path) -> Iterator[Callable[[], CeleryWorker]]:
+    """start() starts one more worker on the queue; all are stopped at the end."""
+    workers: list[CeleryWorker] = []
+
+    def start() -> CeleryWorker:
+        workers.append(CeleryWorker(queue, log_dir / f"worker-{len(workers)}.log"))
+        workers[-1].wait_ready()
+        return workers[-1]
+
+    try:
+        yield start
+    finally:
+        for worker in workers:
+            worker.stop()
+
+
+@pytest.fixture(scope="module")
+def worker(django_db_setup, tmp_path_factory) -> Iterator[CeleryWorker]:
+    """One worker for the tests of this module that need no worker of their own."""
+    _needs_broker_and_postgres()
+    with own_queue() as queue, workers_on(queue, tmp_path_factory.mktemp("worker")) as start:
+        yield start()
+
+
+@pytest.fixture
+def start_worker(tmp_path) -> Iterator[Callable[[], CeleryWorker]]:
+    """Workers of the test's own, on a queue of its own."""
+    _needs_broker_and_postgres()
+    with own_queue() as queue, workers_on(queue, tmp_path) as start:
+        yield start
+
+
+@pytest.fixture
+def scenario():
+    """The fine-tune preset (tokens, roofline latency, two accelerators) with the catalogue."""
+    catalogue_load()  # an earlier transactional test flushed the database
+    manager = make_manager()
+    return make_scenario(make_project(manager), inputs=PRESETS_BY_SLUG["fine-tune-7b"].inputs)
+
+
+def wait_until_ended(sweep: Sweep, workers: list[CeleryWorker], seconds: float = 120) -> Sweep:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        sweep.refresh_from_db()
+        if not sweep.is_active:
+            return sweep
+        time.sleep(0.1)
+    logs = "\n".join(worker.log()[-3000:] for worker in workers)
+    pytest.fail(f"The sweep is still {sweep.status} ({sweep.chunks_done} chunks):\n{logs}")
+
+
+def task_ids(worker: CeleryWorker, event: str) -> set[str]:
+    """Ids of the chunk tasks the worker's log says were "received" or "succeeded"."""
+    return set(re.findall(rf"sweep_run_chunk\[([0-9a-f-]+)\] {event}", worker.log()))
+
+
+def in_flight(worker: CeleryWorker) -> set[str]:
+    return task_ids(worker, "received") - task_ids(worker, "succeeded")
+
+
+def request_for(base: dict, point: dict, sections: tuple[str, ...]) -> dict:
+    """The estimate request of one point, built the way a person would type it."""
+    request = copy.deepcopy(base)
+    for path, value in point.items():
+        if path == "accelerator":
+            for section in sections:
+                request[section]["accelerator"] = value
+        elif "." in path:
+            section, name = path.split(".")
+            request[section][name] = value
+        else:
+            request[path] = value
+    return request
+
+
+def same(stored: float | None, computed: float) -> bool:
+    return math.isnan(computed) if stored is None else stored == computed
+
+
+def test_a_sweep_on_a_worker_stores_the_engines_figures_point_for_point(scenario, worker):
+    sweep = services.sweep_create(
+        scenario=scenario,
+        created_by=None,
+        definition={
+            "inputs": [
+                {
+                    "field": "inference.requests_per_month",
+                    "kind": "log",
+                    "start": 1e3,
+                    "stop": 1e8,
+                    "steps": 11,
+                },
+                {"field": "training.mfu", "kind": "linear", "start": 0.2, "stop": 0.6, "steps": 5},
+                {"field": "inference.months", "kind": "list", "values": [6, 12, 36]},
+            ],
+            "accelerators": ["nvidia-h100-sxm", "nvidia-a100-sxm-80gb", "nvidia-l4"],
+        },
+        chunk_size=128,
+    )
+    sweep = wait_until_ended(sweep, [worker])
+    assert sweep.status == "completed", sweep.error
+    assert (sweep.total_points, sweep.total_chunks) == (3 * 11 * 5 * 3, 4)
+    assert (sweep.chunks_done, sweep.points_done) == (4, 495)
+
+    catalogue = Catalogue.load()
+    sections = tuple(sweep.definition["accelerator_sections"])
+    rows = sweep_rows(sweep, 0, sweep.total_points)
+    assert [row.index for row in rows] == list(range(495))
+    for row in rows:
+        inputs, _ = estimate_input_from_request(
+            request_for(scenario.inputs, row.inputs, sections), catalogue
+        )
+        figures = evaluate(inputs)  # one point, on floats
+        for name, stored in row.figures.items():
+            computed = (
+                figures.training_cost + figures.inference_cost
+                if name == "total_cost"
+                else getattr(figures, name)
+            )
+            assert same(stored, computed), (row.index, name, stored, computed)
+
+
+def test_a_worker_killed_mid_sweep_and_replaced_loses_no_chunk_and_counts_none_twice(
+    scenario, start_worker
+):
+    first = start_worker()
+    sweep = services.sweep_create(
+        scenario=scenario,
+        created_by=None,
+        definition={
+            "inputs": [
+                {
+                    "field": "inference.requests_per_month",
+                    "kind": "log",
+                    "start": 1e3,
+                    "stop": 1e8,
+                    "steps": 1000,
+                },
+                {
+                    "field": "training.mfu",
+                    "kind": "linear",
+                    "start": 0.2,
+                    "stop": 0.6,
+                    "steps": 200,
+                },
+            ],
+        },
+        chunk_size=5_000,
+    )
+    assert sweep.total_chunks == 40
+    deadline = time.monotonic() + 60
+    while not (sweep.chunks_done >= 3 and in_flight(first)) and time.monotonic() < deadline:
+        time.sleep(0.01)
+        sweep.refresh_from_db()
+    killed_tasks = in_flight(first)
+    first.kill()
+    sweep.refresh_from_db()
+    assert killed_tasks, "no chunk was under way when the worker was killed"
+    assert sweep.is_active and 3 <= sweep.chunks_done < sweep.total_chunks
+
+    second = start_worker()
+    sweep = wait_until_ended(sweep, [first, second])
+    assert sweep.status == "completed", sweep.error
+    assert (sweep.chunks_done, sweep.points_done) == (40, 200_000)
+    # The chunk the first worker had taken was handed to the second one, and finished there.
+    assert killed_tasks <= task_ids(second, "succeeded")
+    stored = list(SweepChunk.objects.filter(sweep=sweep).values_list("run", "index", "point_count"))
+    assert sorted(stored) == [(1, index, 5_000) for index in range(40)]
+
+
+def test_a_chunk_that_cannot_run_fails_the_sweep_with_its_reason(scenario, worker):
+    with transaction.atomic():  # the chunks are queued when this commits
+        sweep = services.sweep_create(
+            scenario=scenario,
+            created_by=None,
+            definition={"inputs": [{"field": "pue", "kind": "list", "values": [1.1, 1.4]}]},
+        )
+        broken = {"inputs": [{"field": "pue", "kind": "list", "values": [0.5, 1.4]}]}
+        Sweep.objects.filter(pk=sweep.pk).update(definition=broken)
+    sweep = wait_until_ended(sweep, [worker])
+    assert sweep.status == "failed"
+    assert sweep.error.startswith("The sweep cannot run: PUE must be at least 1")
+    assert not SweepChunk.objects.filter(sweep=sweep).exists()
