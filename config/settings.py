@@ -5,6 +5,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(os.environ.get("DATA_DIR", BASE_DIR / "data"))
@@ -73,6 +74,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "apps.core",
     "apps.accounts",
     "apps.catalogue",
     "apps.projects",
@@ -84,13 +86,17 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "apps.core.middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "apps.core.middleware.SessionLifetimeMiddleware",
+    "apps.core.middleware.LoginLimitMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -107,6 +113,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.csp",
             ],
         },
     },
@@ -126,8 +133,11 @@ if PRODUCTION and DATABASES["default"]["ENGINE"] != "django.db.backends.postgres
     raise ImproperlyConfigured("Production needs DATABASE_URL pointing at PostgreSQL.")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# A shared Redis cache (REDIS_URL) keeps throttling counts consistent across processes.
+# A shared Redis cache (REDIS_URL) keeps throttling and login-attempt counts consistent across
+# processes; per-process memory would give each worker its own budget.
 REDIS_URL = os.environ.get("REDIS_URL", "")
+if PRODUCTION and not REDIS_URL:
+    raise ImproperlyConfigured("Production needs REDIS_URL: throttles count in a shared cache.")
 if REDIS_URL:
     CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
@@ -141,6 +151,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Every password check is limited per account and per client address (apps/core/login_limits.py).
+AUTHENTICATION_BACKENDS = ["apps.core.login_limits.LoginLimitedModelBackend"]
+LOGIN_FAILURES_PER_ACCOUNT = 5
+LOGIN_FAILURES_PER_ADDRESS = 20
+LOGIN_FAILURE_WINDOW_SECONDS = 15 * 60
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "project-list"
 LOGOUT_REDIRECT_URL = "home"
@@ -170,8 +185,12 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = not PRODUCTION
 WHITENOISE_AUTOREFRESH = not PRODUCTION
 
-# Request bodies: the estimate API needs a few kilobytes; anything far larger is refused.
+# Request bodies: the estimate API needs a few kilobytes; anything far larger is refused (400).
+# The largest form (a scenario) has about 40 fields, and the app takes no file uploads.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 256 * 1024)
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 200
+DATA_UPLOAD_MAX_NUMBER_FILES = 1
+FILE_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
 API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 64 * 1024)
 
 REST_FRAMEWORK = {
@@ -186,10 +205,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
-    "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
-    ],
+    "DEFAULT_THROTTLE_CLASSES": ["apps.api.throttling.AnonOrUserRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         "anon": env_str("API_ANON_RATE", "120/minute"),
         "user": env_str("API_USER_RATE", "600/minute"),
@@ -212,7 +228,14 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     # Deep links nest a link inside each operation's button, which screen readers cannot use.
-    "SWAGGER_UI_SETTINGS": {"deepLinking": False},
+    # No online validator: its badge is an image from another host, which the CSP refuses.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": False, "validatorUrl": None},
+    # One name per choice set that several fields called `status` use.
+    "ENUM_NAME_OVERRIDES": {
+        "ProjectStatusEnum": "apps.projects.models.Project.Status",
+        "ReviewStatusFilterEnum": "apps.reviews.forms.STATUSES",
+        "SweepStatusEnum": "apps.sweeps.models.Sweep.Status",
+    },
 }
 
 # Celery: without CELERY_BROKER_URL tasks run in-process (the embedded default of `make run`).
@@ -222,6 +245,12 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Redis hands a task that a lost worker had taken to another worker after this many seconds:
+# longer than any task (sweep chunks take seconds, retries wait at most a minute); scanned often.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 300),
+    "unacked_restore_throttle": 1,
+}
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 
@@ -230,6 +259,8 @@ SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", PRODUCTION)
 SESSION_COOKIE_SECURE = PRODUCTION
 CSRF_COOKIE_SECURE = PRODUCTION
 SESSION_COOKIE_HTTPONLY = True
+CSRF_COOKIE_HTTPONLY = True  # forms carry the token; no script reads the cookie
+URLIZE_ASSUME_HTTPS = True  # bare domains become https:// links (the browsable API urlizes)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000 if PRODUCTION else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = PRODUCTION
 SECURE_HSTS_PRELOAD = PRODUCTION
@@ -238,10 +269,40 @@ SECURE_REFERRER_POLICY = "same-origin"
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 X_FRAME_OPTIONS = "DENY"
 
+# Sessions end after 30 minutes without a request and 12 hours after signing in, whichever is
+# first (apps.core.middleware.SessionLifetimeMiddleware); login() gives a new session key.
+SESSION_IDLE_SECONDS = 30 * 60
+SESSION_MAX_AGE_SECONDS = 12 * 60 * 60
+SESSION_COOKIE_AGE = SESSION_MAX_AGE_SECONDS
+
+# Content Security Policy: the app's own scripts and styles only, inline ones with the request's
+# nonce (`{{ csp_nonce }}`). Scripts may set styles through the DOM (Chart.js does); style
+# attributes in HTML are refused.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF, CSP.NONCE],
+    "style-src": [CSP.SELF, CSP.NONCE],
+    "img-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+    "form-action": [CSP.SELF],
+    "base-uri": [CSP.NONE],
+    "object-src": [CSP.NONE],
+}
+
+# One JSON object a line on standard error, each with the id of the request it was logged in
+# (also the response's X-Request-ID header), and one line per request with its status.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"request_id": {"()": "apps.core.logs.RequestIdFilter"}},
+    "formatters": {"json": {"()": "apps.core.logs.JsonFormatter"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "json",
+            "filters": ["request_id"],
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }

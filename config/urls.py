@@ -17,3 +17,8 @@ urlpatterns = [
     path("api/", include(("apps.api.urls", "api"), namespace="api")),
     path("admin/", admin.site.urls),
 ]
+
+handler400 = "apps.core.views.bad_request"
+handler403 = "apps.core.views.permission_denied"
+handler404 = "apps.core.views.page_not_found"
+handler500 = "apps.core.views.server_error"

@@ -4,7 +4,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
 from apps.projects.models import Project, Scenario
-from apps.projects.roles import MANAGER
+from apps.projects.roles import FRONT_OFFICE, MANAGER
 from apps.projects.services import scenario_create
 
 SEED_000_TRAINING = {
@@ -27,6 +27,13 @@ def seed_000_inference(requests_per_month: float, **extra) -> dict:
 def make_manager(username: str = "manager", password: str = "a-long-test-password"):
     user = get_user_model().objects.create_user(username, password=password)
     user.groups.add(Group.objects.get_or_create(name=MANAGER)[0])
+    return user
+
+
+def make_front_office(username: str = "reviewer", password: str = "a-long-test-password"):
+    """A front-office user: reviews submitted workplans, plans none."""
+    user = get_user_model().objects.create_user(username, password=password)
+    user.groups.add(Group.objects.get_or_create(name=FRONT_OFFICE)[0])
     return user
 
 

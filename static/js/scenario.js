@@ -95,6 +95,42 @@
     document.addEventListener("change", (event) => {
       if (event.target.name && event.target.name.endsWith("_method")) showMethodFields();
     });
+    // A text field already asks for figures as it is typed in ("input"); its "change" when the
+    // focus leaves would ask again for the same figures, and that answer, swapped in during a
+    // click on a toggle link, replaces the link under the pointer and the click is lost.
+    document.getElementById("scenario-form")?.addEventListener("change", (event) => {
+      if (event.target.matches('input[type="text"]')) event.stopPropagation();
+    }, true);
   });
   document.addEventListener("htmx:afterSettle", drawCharts);
+  // Back or Forward to a view HTMX no longer keeps: load the whole page again. (Asked for with
+  // HX-Request, this address answers with the figures alone, which would replace the page.)
+  if (window.htmx) window.htmx.config.refreshOnHistoryMiss = true;
+  // The form's hx-post names the view the page was loaded in; the toggle links change the view
+  // (and push it to the address) without a reload, so the live preview asks for the view shown.
+  document.addEventListener("htmx:configRequest", (event) => {
+    if (event.detail.elt.id !== "scenario-form") return;
+    const shown = new URLSearchParams(window.location.search).get("view");
+    const url = new URL(event.detail.path, window.location.href);
+    url.searchParams.set("view", shown === "single" ? "single" : "many");
+    event.detail.path = url.pathname + url.search;
+  });
+  // For Back and Forward, HTMX keeps each view's page as HTML, which holds only the values the
+  // fields were loaded with: write what was typed into the HTML first, so that the form comes
+  // back as it was, matching the figures beside it, and Save stores what the page shows.
+  document.addEventListener("htmx:beforeHistorySave", () => {
+    document.querySelectorAll("#scenario-form input, #scenario-form select").forEach((field) => {
+      if (field.type === "checkbox" || field.type === "radio") {
+        field.toggleAttribute("checked", field.checked);
+      } else if (field.tagName === "SELECT") {
+        field.querySelectorAll("option").forEach((o) => o.toggleAttribute("selected", o.selected));
+      } else {
+        field.setAttribute("value", field.value);
+      }
+    });
+  });
+  document.addEventListener("htmx:historyRestore", () => {
+    drawCharts();
+    showMethodFields();
+  });
 })();

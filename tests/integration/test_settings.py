@@ -46,6 +46,7 @@ def test_check_deploy_reports_nothing_with_production_values():
         ({"DJANGO_SECRET_KEY": "short"}, "DJANGO_SECRET_KEY must be at least 50"),
         ({"DJANGO_ALLOWED_HOSTS": ""}, "DJANGO_ALLOWED_HOSTS is required"),
         ({"DATABASE_URL": "sqlite:///x.sqlite3"}, "needs DATABASE_URL pointing at PostgreSQL"),
+        ({"REDIS_URL": ""}, "Production needs REDIS_URL"),
         ({"DJANGO_DEBUG": "true"}, "DJANGO_DEBUG must be off"),
         ({"DJANGO_DEBUG": "maybe"}, "DJANGO_DEBUG must be true or false"),
     ],

@@ -1,0 +1,65 @@
+"""Error responses: pages in the app's layout for people, DRF's JSON shape on API paths.
+
+None of them shows what went wrong inside: no exception text, no path, no setting. The 500 page
+shows the request id, which finds the log lines of the failure.
+"""
+
+import math
+
+from django.http import HttpRequest, HttpResponse, HttpResponseServerError, JsonResponse
+from django.shortcuts import render
+from django.template import loader
+from django.views import defaults
+from django.views.decorators.csrf import requires_csrf_token
+from rest_framework import exceptions
+
+from apps.core.logs import current_request_id
+
+API_PATH_PREFIX = "/api/"
+
+
+def _json_error(request: HttpRequest, exception_class: type[exceptions.APIException]):
+    """DRF's error body for the status of `exception_class`, if this is an API path."""
+    if request.path.startswith(API_PATH_PREFIX):
+        return JsonResponse(
+            {"detail": str(exception_class.default_detail)}, status=exception_class.status_code
+        )
+    return None
+
+
+@requires_csrf_token
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    return _json_error(request, exceptions.ParseError) or defaults.bad_request(request, exception)
+
+
+@requires_csrf_token
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    return _json_error(request, exceptions.PermissionDenied) or defaults.permission_denied(
+        request, exception
+    )
+
+
+@requires_csrf_token
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    return _json_error(request, exceptions.NotFound) or defaults.page_not_found(request, exception)
+
+
+@requires_csrf_token
+def server_error(request: HttpRequest) -> HttpResponse:
+    # No request context: the page must render even when what broke was a context processor.
+    return _json_error(request, exceptions.APIException) or HttpResponseServerError(
+        loader.get_template("500.html").render({"request_id": current_request_id.get()})
+    )
+
+
+def too_many_requests(request: HttpRequest, *, retry_after_seconds: float) -> HttpResponse:
+    """The 429 page, with Retry-After in whole seconds."""
+    retry_after = max(math.ceil(retry_after_seconds), 1)
+    response = render(
+        request,
+        "429.html",
+        {"retry_after_minutes": math.ceil(retry_after / 60)},
+        status=429,
+    )
+    response["Retry-After"] = str(retry_after)
+    return response
