@@ -67,6 +67,7 @@ SEED = 20_251_130
 TARGET_VECTOR_SECONDS = 1.0
 TARGET_SPEEDUP = 100.0
 TARGET_API_RATIO = 0.35
+TARGET_PAGE_RATIO = 0.25
 
 WORKERS = 2
 CONCURRENCY = 4  # connections in flight: two per sync worker, so a worker never waits
@@ -611,7 +612,7 @@ class Server:
         return self.process.returncode
 
 
-def build_request(method: str, path: str, port: int, body: bytes = b"") -> bytes:
+def build_request(method: str, path: str, port: int, body: bytes = b"", cookie: str = "") -> bytes:
     # One connection per request (gunicorn's sync workers close after every response), the same
     # headers for both endpoints so the only difference is the work behind the URL.
     headers = [
@@ -622,6 +623,8 @@ def build_request(method: str, path: str, port: int, body: bytes = b"") -> bytes
     ]
     if body:
         headers += ["Content-Type: application/json", f"Content-Length: {len(body)}"]
+    if cookie:
+        headers.append(f"Cookie: {cookie}")
     return ("\r\n".join(headers) + "\r\n\r\n").encode("ascii") + body
 
 
@@ -853,6 +856,35 @@ def _queries_per_estimate(env: dict[str, str], body: bytes) -> dict:
     }
 
 
+SIGNED_IN_SCENARIO = """
+from django.conf import settings
+from django.test import Client
+from apps.projects.demo import demo_seed
+from apps.projects.models import Scenario
+username, _, _ = demo_seed(credentials_file=settings.DATA_DIR / "demo-login.txt")
+scenario = Scenario.objects.filter(project__owner__username=username).order_by("pk").first()
+client = Client()
+client.force_login(scenario.project.owner)
+print(scenario.pk, client.cookies[settings.SESSION_COOKIE_NAME].value)
+"""
+
+
+def _signed_in_scenario(env: dict[str, str]) -> tuple[int, str]:
+    """The demo manager's first scenario and a session cookie for it, in the bench database."""
+    completed = subprocess.run(
+        [PYTHON, "manage.py", "shell", "-c", SIGNED_IN_SCENARIO],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    if completed.returncode != 0:
+        raise RuntimeError(f"could not sign in the demo manager:\n{completed.stderr[-2000:]}")
+    scenario_id, session_key = completed.stdout.split()[-2:]
+    return int(scenario_id), f"sessionid={session_key}"
+
+
 def bench_http() -> dict:
     say()
     say(
@@ -881,6 +913,12 @@ def bench_http() -> dict:
             )
             empty_request = build_request("GET", "/bench/empty/", port)
             api_request = build_request("POST", "/api/v1/estimate/", port, body)
+            scenario_id, cookie = _signed_in_scenario(env)
+            page_path = f"/scenarios/{scenario_id}/"
+            page_request = build_request("GET", page_path, port, cookie=cookie)
+            status, _, page_body = http_request(port, page_request)
+            if status != 200 or b"Training against inference" not in page_body:
+                raise RuntimeError(f"GET {page_path} answered {status}: {page_body[:300]!r}")
 
             status, _, empty_body = http_request(port, empty_request)
             if status != 200:
@@ -912,9 +950,11 @@ def bench_http() -> dict:
                 {
                     "GET /bench/empty/": (empty_request, len(empty_body)),
                     "POST /api/v1/estimate/": (api_request, len(api_body)),
+                    "GET /scenarios/<id>/": (page_request, len(page_body)),
                 },
             )
             empty, api = measured["GET /bench/empty/"], measured["POST /api/v1/estimate/"]
+            page = measured["GET /scenarios/<id>/"]
         finally:
             returncode = server.stop()
         if returncode not in (0, None):
@@ -923,6 +963,12 @@ def bench_http() -> dict:
         queries = _queries_per_estimate(env, body)
 
     ratio = api["requests_per_second"] / empty["requests_per_second"]
+    page_ratio = page["requests_per_second"] / empty["requests_per_second"]
+    say(
+        f"  scenario page / empty        {page_ratio:.1%} of the empty view's rate"
+        f"   [target >= {TARGET_PAGE_RATIO:.0%}:"
+        f" {'PASS' if page_ratio >= TARGET_PAGE_RATIO else 'MISS'}]"
+    )
     cpu_ratio = (
         empty["server_cpu_ms_per_request"] / api["server_cpu_ms_per_request"]
         if empty["server_cpu_ms_per_request"] and api["server_cpu_ms_per_request"]
@@ -958,9 +1004,14 @@ def bench_http() -> dict:
         "empty": empty,
         "estimate": api,
         "ratio": ratio,
+        "scenario_page": page,
+        "scenario_page_ratio": page_ratio,
         "server_cpu_ratio": cpu_ratio,
         "estimate_queries": queries,
-        "ok": empty["errors"] == 0 and api["errors"] == 0 and queries["status"] == 200,
+        "ok": empty["errors"] == 0
+        and api["errors"] == 0
+        and page["errors"] == 0
+        and queries["status"] == 200,
     }
 
 
@@ -1023,6 +1074,9 @@ def main() -> int:
     }
     if http is not None:
         targets["api_at_least_35_percent_of_empty"] = http["ratio"] >= TARGET_API_RATIO
+        targets["scenario_page_at_least_25_percent_of_empty"] = (
+            http["scenario_page_ratio"] >= TARGET_PAGE_RATIO
+        )
     correct = engine["sanity_ok"] and http_error is None and (http is None or http["ok"])
     report = {
         "when": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -1054,6 +1108,12 @@ def main() -> int:
             f" {http['empty']['requests_per_second']:,.0f} for an empty view = {http['ratio']:.1%}"
             f"   {'PASS' if targets['api_at_least_35_percent_of_empty'] else 'MISS'}"
             f" (>= {TARGET_API_RATIO:.0%})"
+        )
+        page_pass = targets["scenario_page_at_least_25_percent_of_empty"]
+        say(
+            f"  scenario page: {http['scenario_page']['requests_per_second']:,.0f} req/s"
+            f" = {http['scenario_page_ratio']:.1%} of the empty view"
+            f"   {'PASS' if page_pass else 'MISS'} (>= {TARGET_PAGE_RATIO:.0%})"
         )
     say(
         f"  results correct: {'yes' if correct else 'NO'}; report written to"

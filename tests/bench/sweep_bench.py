@@ -45,7 +45,7 @@ DEFINITION = {
         {"field": "training.mfu", "kind": "linear", "start": 0.2, "stop": 0.6, "steps": 200},
     ],
     "accelerators": [
-        "nvidia-h100-sxm", "nvidia-a100-sxm-80gb", "nvidia-h200-sxm", "nvidia-l4", "amd-mi300x",
+        "nvidia-h100-sxm", "nvidia-a100-sxm-80gb", "google-tpu-v6e", "nvidia-l4", "amd-mi300x",
     ],
 }  # fmt: skip
 
@@ -271,7 +271,7 @@ def run(points_check: int) -> dict:
 
             with celery_app.connection_for_write() as conn:
                 conn.default_channel.queue_delete(queue)
-        except Exception as error:  # noqa: BLE001 - a cleanup problem must not hide the result
+        except Exception as error:  # a cleanup problem must not hide the result
             say(f"  (could not delete queue {queue}: {error})")
         admin(maintenance, f'DROP DATABASE IF EXISTS "{urlsplit(database).path[1:]}" WITH (FORCE)')
 
