@@ -295,7 +295,10 @@ SECURE_CSP = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "apps.core.logs.RequestIdFilter"}},
+    "filters": {
+        "request_id": {"()": "apps.core.logs.RequestIdFilter"},
+        "share_tokens": {"()": "apps.core.logs.ShareTokenFilter"},
+    },
     "formatters": {"json": {"()": "apps.core.logs.JsonFormatter"}},
     "handlers": {
         "console": {
@@ -305,4 +308,9 @@ LOGGING = {
         }
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # The loggers that write request paths, which for share links contain the token.
+    "loggers": {
+        name: {"filters": ["share_tokens"]}
+        for name in ("apps.core.requests", "django.request", "django.server")
+    },
 }

@@ -2,6 +2,7 @@
 
 import json
 import logging
+import re
 from contextvars import ContextVar
 from datetime import UTC, datetime
 
@@ -10,6 +11,24 @@ current_request_id: ContextVar[str | None] = ContextVar("current_request_id", de
 
 # What RequestIdMiddleware's one line per request adds to its record.
 REQUEST_FIELDS = ("method", "path", "status", "duration_ms")
+
+
+# A share link's token in a log would be a key that anyone who reads the log can use.
+SHARE_TOKEN = re.compile(r"/s/[^/\s\"']+")
+
+
+def without_share_tokens(text: str) -> str:
+    return SHARE_TOKEN.sub("/s/<token>", text)
+
+
+class ShareTokenFilter(logging.Filter):
+    """Hides share-link tokens in the messages of the loggers that write request paths."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if "/s/" in message:
+            record.msg, record.args = without_share_tokens(message), ()
+        return True
 
 
 class RequestIdFilter(logging.Filter):

@@ -12,7 +12,7 @@ from django.contrib.auth import SESSION_KEY, logout
 from django.http import HttpRequest, HttpResponse
 
 from apps.core.login_limits import TooManyLoginAttempts
-from apps.core.logs import current_request_id
+from apps.core.logs import current_request_id, without_share_tokens
 from apps.core.views import too_many_requests
 
 request_logger = logging.getLogger("apps.core.requests")
@@ -42,14 +42,15 @@ class RequestIdMiddleware:
         try:
             response = self.get_response(request)
             response[REQUEST_ID_HEADER] = request_id
+            path = without_share_tokens(request.path)
             request_logger.info(
                 "%s %s %s",
                 request.method,
-                request.path,
+                path,
                 response.status_code,
                 extra={
                     "method": request.method,
-                    "path": request.path,
+                    "path": path,
                     "status": response.status_code,
                     "duration_ms": round((time.perf_counter() - started) * 1000, 1),
                 },

@@ -111,3 +111,22 @@ def test_an_exception_stays_on_its_one_line():
     assert entry["message"] == "failed"
     assert entry["exception"].startswith("Traceback")
     assert entry["exception"].rstrip().endswith("ValueError: bad value")
+
+
+def test_share_link_tokens_never_reach_the_request_log(client, caplog):
+    from apps.core.logs import without_share_tokens
+
+    assert without_share_tokens("GET /s/abcDEF123_-x/2/ 404") == "GET /s/<token>/2/ 404"
+    assert without_share_tokens("/scenarios/1/") == "/scenarios/1/"
+    with caplog.at_level("INFO"):
+        client.get("/s/secret-token-value/")
+    assert caplog.records
+    assert not any("secret-token-value" in record.getMessage() for record in caplog.records)
+    assert not any(
+        "secret-token-value" in str(getattr(record, "path", "")) for record in caplog.records
+    )
+
+
+def test_share_pages_do_not_put_the_token_in_the_sign_in_link(client):
+    html = client.get("/s/secret-token-value/").content.decode()
+    assert "secret-token-value" not in html
