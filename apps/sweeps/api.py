@@ -200,6 +200,7 @@ def csv_response(sweep) -> StreamingHttpResponse:
 
 @extend_schema(
     summary="Download every point of a sweep as CSV (streamed)",
+    operation_id="v1_sweeps_results_csv",
     description="One row a point: its number, accelerator and varied inputs, then every figure "
     "with its unit in the header. An empty cell is a figure that cannot be computed.",
     responses={(200, "text/csv"): OpenApiTypes.STR, 409: NO_RESULTS},

@@ -112,18 +112,7 @@ def heatmap(
     }
 
 
-# A light-to-dark blue ramp; text is black on the light half and white on the dark half, so that
-# every cell keeps a contrast of at least 4.5:1 (WCAG 2.2 AA).
-_LIGHT, _DARK = (0xF1, 0xF6, 0xFC), (0x08, 0x30, 0x6B)
-
-
-def _relative_luminance(rgb: tuple[int, int, int]) -> float:
-    def channel(value: int) -> float:
-        c = value / 255
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-
-    r, g, b = (channel(v) for v in rgb)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+SHADES = 9  # heatmap shades, light to dark: classes shade-0 … shade-8 in static/css/sweeps.css
 
 
 def _share(value: float, known: list[float]) -> float:
@@ -136,9 +125,7 @@ def _share(value: float, known: list[float]) -> float:
 
 
 def _cell(value: float | None, known: list[float]) -> dict:
+    """A heatmap cell: its figure and its shade (None: no figure)."""
     if value is None:
-        return {"value": None, "background": "#ffffff", "color": "#000000"}
-    share = _share(value, known)
-    rgb = tuple(round(a + (b - a) * share) for a, b in zip(_LIGHT, _DARK, strict=True))
-    color = "#000000" if _relative_luminance(rgb) > 0.179 else "#ffffff"
-    return {"value": value, "background": "#{:02x}{:02x}{:02x}".format(*rgb), "color": color}
+        return {"value": None, "shade": None}
+    return {"value": value, "shade": round(_share(value, known) * (SHADES - 1))}

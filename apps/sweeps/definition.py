@@ -153,11 +153,16 @@ def _range_values(key: str, item: dict, errors: _Errors) -> np.ndarray:
     if steps > 1 and start == stop:
         errors.add(f"{key}.stop", "Start and stop are the same: give a different stop, or 1 step.")
         return np.empty(0)
+    if kind == "log" and (start <= 0 or stop <= 0):
+        key_name = "start" if start <= 0 else "stop"
+        errors.add(f"{key}.{key_name}", "A logarithmic range needs a start and stop above 0.")
+        return np.empty(0)
+    return range_values(kind, start, stop, steps)
+
+
+def range_values(kind: str, start: float, stop: float, steps: int) -> np.ndarray:
+    """The values of a linear or log range, start and stop exactly as given."""
     if kind == "log":
-        if start <= 0 or stop <= 0:
-            key_name = "start" if start <= 0 else "stop"
-            errors.add(f"{key}.{key_name}", "A logarithmic range needs a start and stop above 0.")
-            return np.empty(0)
         return np.geomspace(start, stop, steps)
     return np.linspace(start, stop, steps)
 
@@ -271,4 +276,26 @@ def definition_parse(data: object, request: dict) -> Definition:
         raise DefinitionError(errors.errors)
     return Definition(
         inputs=tuple(inputs), accelerators=accelerators, accelerator_sections=sections
+    )
+
+
+def definition_load(stored: dict) -> Definition:
+    """A stored definition as it was checked when the sweep was made, to read its results.
+
+    Not checked again: limits or inputs that changed since must not hide existing results (a
+    new computation checks again, with definition_parse, and fails with the reason).
+    """
+    inputs = []
+    for item in stored["inputs"]:
+        spec = SWEEPABLE.get(item["field"]) or SweepableInput(item["field"], item["field"], "")
+        if item["kind"] == "list":
+            values = np.asarray(item["values"], dtype=np.float64)
+        else:
+            values = range_values(item["kind"], item["start"], item["stop"], item["steps"])
+        values.flags.writeable = False
+        inputs.append(VariedInput(spec=spec, kind=item["kind"], values=values))
+    return Definition(
+        inputs=tuple(inputs),
+        accelerators=tuple(stored["accelerators"]),
+        accelerator_sections=tuple(stored["accelerator_sections"]),
     )

@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404
 
 from apps.catalogue.models import Accelerator
 from apps.sweeps.charts import heatmap, line_chart, samples_merge
-from apps.sweeps.definition import Definition, definition_parse
+from apps.sweeps.definition import Definition, definition_load
 from apps.sweeps.metrics import METRICS
 from apps.sweeps.models import Sweep, SweepChunk
 from apps.sweeps.storage import columns_decode, summary_merge
@@ -24,8 +24,8 @@ def sweep_for_user(user, sweep_id: int) -> Sweep:
 
 
 def sweep_definition(sweep: Sweep) -> Definition:
-    """The stored definition, parsed (it was checked when the sweep was made)."""
-    return definition_parse(sweep.definition, sweep.base_inputs)
+    """The stored definition, to read the sweep's points (it was checked when it was made)."""
+    return definition_load(sweep.definition)
 
 
 def accelerator_names(slugs) -> dict[str, str]:

@@ -53,9 +53,17 @@ def sweep_run_chunk(self, sweep_id: int, run: int, chunk_index: int) -> bool:
 
 
 def enqueue_chunks(sweep_id: int, run: int, total_chunks: int) -> None:
-    """Queue every chunk of a run; call it on commit, so that workers find the sweep's row."""
-    for chunk_index in range(total_chunks):
-        sweep_run_chunk.delay(sweep_id, run, chunk_index)
+    """Queue every chunk of a run; call it on commit, so that workers find the sweep's row.
+
+    A broker that cannot be reached fails the run with the reason, instead of leaving it queued.
+    """
+    try:
+        for chunk_index in range(total_chunks):
+            sweep_run_chunk.delay(sweep_id, run, chunk_index)
+    except kombu.exceptions.OperationalError as error:
+        logger.exception("Could not queue sweep %s", sweep_id)
+        reason = f"The sweep could not be queued (the task broker did not answer: {error})."
+        runs.sweep_fail(sweep_id=sweep_id, run=run, reason=reason)
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)

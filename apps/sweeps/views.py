@@ -108,7 +108,7 @@ class _Rows:
         return sweep_rows(self.sweep, window.start, window.stop)
 
 
-def _results_context(request: HttpRequest, sweep: Sweep) -> dict:
+def _results_context(request: HttpRequest, sweep: Sweep, accelerators: dict) -> dict:
     if not sweep.has_results:
         return {}
     metric = request.GET.get("metric")
@@ -116,7 +116,7 @@ def _results_context(request: HttpRequest, sweep: Sweep) -> dict:
     position = request.GET.get("accelerator", "0")
     position = int(position) if position.isdigit() else 0
     summary = sweep_summary(sweep)
-    names = list(accelerator_names(sweep.definition["accelerators"]).values())
+    names = list(accelerators.values())
     return {
         "heatmap_accelerator": names[min(position, len(names) - 1)] if names else "",
         "summary_figures": [
@@ -159,10 +159,10 @@ def sweep_detail(request: HttpRequest, sweep_id: int) -> TemplateResponse:
         # A poll: the progress; the announcement when it changed; the results when it ended.
         context["announce"] = request.GET.get("announced") != context["milestone"]
         if not sweep.is_active:
-            context.update(_results_context(request, sweep))
+            context.update(_results_context(request, sweep, context["accelerators"]))
         template = "sweeps/sweep_detail.html#poll"
     else:
-        context.update(_results_context(request, sweep))
+        context.update(_results_context(request, sweep, context["accelerators"]))
         template = "sweeps/sweep_detail.html"
     response = TemplateResponse(request, template, context)
     patch_vary_headers(response, ["HX-Request"])

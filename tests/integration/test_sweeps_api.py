@@ -6,6 +6,7 @@ import csv
 import io
 import math
 
+import kombu.exceptions
 import pytest
 from django.core.management import call_command
 from django.db import OperationalError
@@ -312,6 +313,25 @@ def test_a_passing_database_fault_is_retried_with_backoff(scenario, manager, mon
     assert result.successful() and faults
     sweep.refresh_from_db()
     assert sweep.status == "completed" and sweep.points_done == 3
+
+
+def test_a_broker_that_does_not_answer_fails_the_sweep_with_the_reason(
+    scenario, manager, monkeypatch, django_capture_on_commit_callbacks
+):
+    def unreachable(*args):
+        raise kombu.exceptions.OperationalError("Error 111 connecting to 127.0.0.1:6379.")
+
+    monkeypatch.setattr(tasks.sweep_run_chunk, "delay", unreachable)
+    with django_capture_on_commit_callbacks(execute=True):
+        sweep = services.sweep_create(
+            scenario=scenario, created_by=manager, definition={"inputs": [PEAK]}
+        )
+    sweep.refresh_from_db()
+    assert sweep.status == "failed"
+    assert sweep.error == (
+        "The sweep could not be queued (the task broker did not answer: "
+        "Error 111 connecting to 127.0.0.1:6379.)."
+    )
 
 
 def test_at_most_five_active_sweeps_a_person(

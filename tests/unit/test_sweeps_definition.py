@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from apps.projects.presets import PRESETS_BY_SLUG
-from apps.sweeps.definition import MAX_POINTS, DefinitionError, definition_parse
+from apps.sweeps.definition import MAX_POINTS, DefinitionError, definition_load, definition_parse
 from apps.sweeps.inputs import SWEEPABLE
+from apps.sweeps.services import chunk_size_for
 
 FINE_TUNE = PRESETS_BY_SLUG["fine-tune-7b"].inputs  # parameters × tokens, inference by tokens
 TRANSLATION = PRESETS_BY_SLUG["translation-assistant"].inputs  # accelerator-hours and -seconds
@@ -95,10 +96,21 @@ def test_a_stored_definition_reads_back_to_the_same_points():
         "accelerators": ["nvidia-a100-sxm-80gb"],
     }
     first = definition_parse(data, FINE_TUNE)
-    again = definition_parse(first.as_dict(), FINE_TUNE)
-    for a, b in zip(first.inputs, again.inputs, strict=True):
-        assert np.array_equal(a.values, b.values)
-    assert again.as_dict() == first.as_dict()
+    for again in (definition_parse(first.as_dict(), FINE_TUNE), definition_load(first.as_dict())):
+        for a, b in zip(first.inputs, again.inputs, strict=True):
+            assert np.array_equal(a.values, b.values)
+        assert again.as_dict() == first.as_dict()
+
+
+def test_a_stored_definition_reads_back_even_when_todays_rules_refuse_it():
+    stored = {
+        "inputs": [{"field": "retired.input", "kind": "list", "values": [0.5, 2.0]}],
+        "accelerators": [],
+        "accelerator_sections": [],
+    }
+    definition = definition_load(stored)
+    assert definition.total_points == 2
+    assert definition.point(1) == {"retired.input": 2.0}
 
 
 def test_over_a_million_points_is_refused_with_the_arithmetic():
@@ -284,3 +296,12 @@ def test_every_sweepable_input_names_an_engine_field_with_a_rule():
         assert spec.path == path
         assert spec.rule.label
         assert spec.engine_path[-1] == spec.name
+
+
+def test_a_sweep_is_cut_into_about_forty_chunks_of_a_thousand_to_25_000_points():
+    assert [chunk_size_for(n) for n in (1, 1_000, 100_000, 1_000_000)] == [
+        1_000,
+        1_000,
+        2_500,
+        25_000,
+    ]

@@ -7,7 +7,7 @@ import pytest
 
 from apps.estimates import Figures
 from apps.projects.presets import PRESETS_BY_SLUG
-from apps.sweeps.charts import HEATMAP_CELLS, chunk_samples, heatmap, samples_merge
+from apps.sweeps.charts import HEATMAP_CELLS, SHADES, chunk_samples, heatmap, samples_merge
 from apps.sweeps.compute import total_cost
 from apps.sweeps.definition import definition_parse
 from apps.sweeps.export import text_cell
@@ -110,7 +110,7 @@ def test_the_chart_samples_a_grid_of_the_two_inputs_for_each_accelerator():
     assert first_row_value == 1.0 and grid["column_values"][0] == 1.0
     assert first_cells[0]["value"] == 3_000  # the first point of the second accelerator
     assert grid["rows"][-1][1][-1]["value"] == total - 1
-    assert first_cells[0]["color"] == "#000000" and grid["rows"][-1][1][-1]["color"] == "#ffffff"
+    assert first_cells[0]["shade"] == 0 and grid["rows"][-1][1][-1]["shade"] == SHADES - 1
 
 
 @pytest.mark.parametrize(
