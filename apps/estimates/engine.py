@@ -39,6 +39,7 @@ from apps.estimates.sections import (
 from apps.estimates.units import HOURS_PER_MONTH
 
 ENGINE_VERSION = "1.0.0"
+_PLAIN_VALUES = frozenset({float, int, str, bool, type(None)})
 
 
 def _input_shape(inp: EstimateInput) -> tuple[int, ...]:
@@ -48,6 +49,8 @@ def _input_shape(inp: EstimateInput) -> tuple[int, ...]:
         # vars() and the attribute is_dataclass looks for: the same walk as dataclasses.fields()
         # and is_dataclass(), at a fraction of their cost per value.
         for value in vars(node).values():
+            if type(value) in _PLAIN_VALUES:
+                continue
             if isinstance(value, np.ndarray):
                 shapes.append(value.shape)
             elif isinstance(value, tuple):

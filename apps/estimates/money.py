@@ -5,7 +5,7 @@ from decimal import ROUND_HALF_UP, Context, Decimal
 
 CENT = Decimal("0.01")
 # The largest float has 309 integer digits; the default 28-digit context could not quantise it.
-_CONTEXT = Context(prec=400)
+_CONTEXT = Context(prec=400, rounding=ROUND_HALF_UP)
 
 
 def to_money(amount: float | Decimal) -> Decimal:
@@ -19,6 +19,6 @@ def to_money(amount: float | Decimal) -> Decimal:
         if not math.isfinite(value):
             raise ValueError(f"Cannot express {value} as money.")
         amount = Decimal(repr(value))
-    money = amount.quantize(CENT, rounding=ROUND_HALF_UP, context=_CONTEXT)
+    money = amount.quantize(CENT, context=_CONTEXT)
     # -0.00 would print with a minus sign; a zero amount has no sign.
     return money.copy_abs() if money.is_zero() else money
