@@ -94,9 +94,17 @@ def sweep_cancel(request: Request, sweep_id: int) -> Response:
     return Response(SweepSerializer(sweep).data)
 
 
+WHY_NO_RESULTS = {
+    "queued": "it is queued",
+    "running": "it is running",
+    "failed": "it failed",
+    "cancelled": "it was cancelled",
+}
+
+
 def _no_results(sweep) -> Response:
     return Response(
-        {"detail": f"The sweep has no results yet: it is {sweep.get_status_display().lower()}."},
+        {"detail": f"The sweep has no results yet: {WHY_NO_RESULTS[sweep.status]}."},
         status=status.HTTP_409_CONFLICT,
     )
 

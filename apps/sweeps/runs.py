@@ -7,10 +7,10 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from apps.catalogue.resolve import Catalogue, estimate_from_request
+from apps.catalogue.resolve import estimate_from_request
 from apps.estimates import EstimateInputError
 from apps.sweeps.charts import chunk_samples
-from apps.sweeps.compute import base_inputs, evaluate_range
+from apps.sweeps.compute import base_inputs, catalogue_now, evaluate_range
 from apps.sweeps.definition import definition_parse
 from apps.sweeps.models import ScenarioFreshness, Sweep, SweepChunk
 from apps.sweeps.storage import chunk_summary, columns_encode
@@ -25,7 +25,7 @@ class SweepCannotRun(Exception):
 def _compute(sweep: Sweep, chunk_index: int) -> tuple[int, dict, dict, bytes]:
     try:
         definition = definition_parse(sweep.definition, sweep.base_inputs)
-        bases = base_inputs(definition, sweep.base_inputs, Catalogue.load())
+        bases = base_inputs(definition, sweep.base_inputs, catalogue_now())
     except (ValueError, KeyError, TypeError) as error:
         message = "; ".join(m for ms in getattr(error, "errors", {}).values() for m in ms)
         raise SweepCannotRun(message or str(error)) from error
@@ -124,7 +124,7 @@ def scenario_freshness_check(*, scenario_id: int, version: int) -> bool:
     if row is None:
         return False
     try:
-        estimate_from_request(row.scenario.inputs)
+        estimate_from_request(row.scenario.inputs, catalogue_now())
         problem = ""
     except EstimateInputError as error:
         problem = "; ".join(m for messages in error.errors.values() for m in messages)

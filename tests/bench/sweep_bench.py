@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -26,6 +27,8 @@ import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
+
+from kombu import Exchange, Queue
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
@@ -161,10 +164,13 @@ def run(points_check: int) -> dict:
     os.environ.update(env)
     os.environ.pop("REDIS_URL", None)
     workers: list[Worker] = []
+    log_dir = Path(tempfile.mkdtemp(prefix="sweep-bench-"))
     try:
         import django
 
         django.setup()
+        from django.contrib.auth import get_user_model
+        from django.contrib.auth.models import Group
         from django.core.management import call_command
         from django.db import connections
         from django.test import Client
@@ -182,7 +188,6 @@ def run(points_check: int) -> dict:
         say(f"  migrated and catalogue loaded in {time.perf_counter() - started:.1f} s")
         celery_app.conf.task_default_queue = queue
 
-        log_dir = Path(tempfile.mkdtemp(prefix="sweep-bench-"))
         started = time.perf_counter()
         workers = [Worker(number, queue, env, log_dir) for number in range(1, WORKERS + 1)]
         while not all(worker.ready() for worker in workers):
@@ -191,11 +196,8 @@ def run(points_check: int) -> dict:
         say(
             f"  {WORKERS} workers up in {time.perf_counter() - started:.1f} s (pids "
             + ", ".join("+".join(map(str, w.processes())) for w in workers)
-            + f"); logs in {log_dir}"
+            + ")"
         )
-
-        from django.contrib.auth import get_user_model
-        from django.contrib.auth.models import Group
 
         user = get_user_model().objects.create_user("bench", password=uuid.uuid4().hex)
         user.groups.add(Group.objects.get_or_create(name=MANAGER)[0])
@@ -268,14 +270,21 @@ def run(points_check: int) -> dict:
             "mismatches": problems[:5],
             "correct": counts_ok and not problems,
         }
+    except Exception:
+        for worker in workers:
+            say(f"  {worker.log_path.name}:\n{worker.log_path.read_text(errors='replace')[-2000:]}")
+        raise
     finally:
         for worker in workers:
             worker.stop()
+        shutil.rmtree(log_dir, ignore_errors=True)
         try:
             from config.celery import app as celery_app
 
             with celery_app.connection_for_write() as conn:
-                conn.default_channel.queue_delete(queue)
+                bound = Queue(queue, Exchange(queue), routing_key=queue)(conn.default_channel)
+                bound.declare()  # so that this connection knows the binding it deletes
+                bound.delete()
         except Exception as error:  # a cleanup problem must not hide the result
             say(f"  (could not delete queue {queue}: {error})")
         admin(maintenance, f'DROP DATABASE IF EXISTS "{urlsplit(database).path[1:]}" WITH (FORCE)')

@@ -327,3 +327,20 @@ def test_results_stay_readable_when_todays_rules_would_refuse_the_definition(
     Sweep.objects.filter(pk=sweep.pk).update(definition=stored)
     page = client.get(f"/sweeps/{sweep.pk}/").content.decode()
     assert "<td>0.5</td>" in page and "Each figure over all 2 points" in page
+
+
+def test_a_sweep_of_three_inputs_has_no_chart_but_every_point_in_the_table(
+    client, scenario, manager
+):
+    inputs = [
+        {"field": "pue", "kind": "list", "values": [1.1, 1.5]},
+        {"field": "inference.months", "kind": "list", "values": [12, 24]},
+        {"field": "inference.peak_to_average", "kind": "list", "values": [1, 3]},
+    ]
+    sweep = services.sweep_create(
+        scenario=scenario, created_by=manager, definition={"inputs": inputs}
+    )
+    run_chunks(sweep)
+    page = client.get(f"/sweeps/{sweep.pk}/").content.decode()
+    assert "this sweep varies 3. The table below and the CSV have every point." in page
+    assert "Points 0 to 7 of 8 (numbered from 0)" in page

@@ -4,6 +4,7 @@ them recomputed; pages say "stale since …" until they are fresh again."""
 from decimal import Decimal
 
 import pytest
+from django.template import Context, Template
 from django.test import Client
 
 from apps.catalogue.models import Accelerator, EnergyProfile, PriceOffer
@@ -169,6 +170,8 @@ def test_a_scenario_is_stale_until_rechecked_and_keeps_any_problem_found(
     assert freshness.stale_since is not None
     page = client.get(f"/scenarios/{scenario.pk}/sweeps/new/").content.decode()
     assert "Stale since" in page
+    tag = Template("{% load sweeps %}{% scenario_freshness scenario %}")
+    assert "Stale since" in tag.render(Context({"scenario": scenario}))
     rechecks = [args for name, *args in sent if name == "scenario_recheck"]
     assert rechecks and rechecks[-1] == [scenario.pk, freshness.version]
     assert runs.scenario_freshness_check(scenario_id=scenario.pk, version=freshness.version)

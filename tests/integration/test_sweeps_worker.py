@@ -25,6 +25,7 @@ from urllib.parse import quote
 import pytest
 from django.conf import settings
 from django.db import connection, transaction
+from kombu import Exchange, Queue
 
 from apps.catalogue.loading import catalogue_load
 from apps.catalogue.resolve import Catalogue, estimate_input_from_request
@@ -123,8 +124,16 @@ def own_queue() -> Iterator[str]:
         yield queue
     finally:
         celery_app.conf.task_default_queue = default
-        with celery_app.connection_for_write() as conn:
-            conn.default_channel.queue_delete(queue)
+        delete_queue(queue)
+
+
+def delete_queue(name: str) -> None:
+    """Delete a queue, its messages and its binding on the broker (declared here first, so that
+    this connection knows the binding it removes)."""
+    with celery_app.connection_for_write() as conn:
+        queue = Queue(name, Exchange(name), routing_key=name)(conn.default_channel)
+        queue.declare()
+        queue.delete()
 
 
 @contextlib.contextmanager
