@@ -114,6 +114,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.csp",
+                "apps.core.context_processors.navigation",
             ],
         },
     },
@@ -274,6 +275,8 @@ X_FRAME_OPTIONS = "DENY"
 SESSION_IDLE_SECONDS = 30 * 60
 SESSION_MAX_AGE_SECONDS = 12 * 60 * 60
 SESSION_COOKIE_AGE = SESSION_MAX_AGE_SECONDS
+# Sessions are read from the cache (Redis in production) and written through to the database.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 # Content Security Policy: the app's own scripts and styles only, inline ones with the request's
 # nonce (`{{ csp_nonce }}`). Scripts may set styles through the DOM (Chart.js does); style

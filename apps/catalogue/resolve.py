@@ -9,6 +9,7 @@ with the figures resolution needs worked out once; it is rebuilt when the catalo
 the shared cache changes (apps.catalogue.models), so an edit is seen by the next estimate.
 """
 
+import hashlib
 import time
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -224,6 +225,8 @@ class Catalogue:
     hardware: dict[tuple[str, str], Hardware]  # by (slug, precision); published figures only
     prices: dict[str, Prices]  # by slug
     engine_thresholds: tuple[Threshold, ...]
+    # A digest of every row's values: equal digests, equal catalogues (whichever process read it).
+    digest: str = ""
 
     @classmethod
     def from_rows(
@@ -244,6 +247,11 @@ class Catalogue:
             },
             prices={a.slug: Prices.of(a) for a in accelerators},
             engine_thresholds=tuple(Threshold(name=t.name, flop=t.flop) for t in thresholds),
+            digest=_rows_digest(
+                [*accelerators, *(o for a in accelerators for o in a.price_offers.all())],
+                energy_profiles,
+                thresholds,
+            ),
         )
 
     @classmethod
@@ -285,6 +293,15 @@ class Catalogue:
             accelerators={s: a for s, a in catalogue.accelerators.items() if s in slugs},
             energy_profiles={s: p for s, p in catalogue.energy_profiles.items() if s == profile},
         )
+
+
+def _rows_digest(*groups: list) -> str:
+    digest = hashlib.sha256()
+    for rows in groups:
+        for row in rows:
+            values = [(f.attname, getattr(row, f.attname)) for f in row._meta.concrete_fields]
+            digest.update(f"{type(row).__name__}{values!r}".encode())
+    return digest.hexdigest()
 
 
 @dataclass(frozen=True)

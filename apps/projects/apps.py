@@ -9,6 +9,7 @@ class ProjectsConfig(AppConfig):
     verbose_name = "Projects and scenarios"
 
     def ready(self) -> None:
-        from apps.projects.roles import ensure_roles
+        from apps.projects.roles import connect_role_receivers, ensure_roles
 
         post_migrate.connect(ensure_roles, sender=self)
+        connect_role_receivers()

@@ -1,6 +1,8 @@
 """Roles as groups: manager, front office (reviewer) and catalogue editor."""
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
+from django.core.cache import cache
 
 MANAGER = "manager"
 FRONT_OFFICE = "front office"
@@ -19,3 +21,53 @@ def ensure_roles(**kwargs) -> None:
             content_type__app_label="catalogue", content_type__model__in=CATALOGUE_MODELS
         )
     )
+
+
+# The roles every page's navigation shows are read from the cache, kept exact by the receivers
+# below; a change they cannot see (a raw update of the membership table) lasts at most this long.
+ROLES_CACHE_SECONDS = 5 * 60
+
+
+def _roles_key(user_id: int) -> str:
+    return f"roles:{user_id}"
+
+
+def role_names(user) -> frozenset[str]:
+    """The names of the user's groups: for showing the way (navigation), not for letting in."""
+    if not user.is_authenticated:
+        return frozenset()
+    names = cache.get(_roles_key(user.pk))
+    if names is None:
+        names = frozenset(user.groups.values_list("name", flat=True))
+        cache.set(_roles_key(user.pk), names, ROLES_CACHE_SECONDS)
+    return names
+
+
+def forget_roles(user_ids) -> None:
+    cache.delete_many([_roles_key(pk) for pk in user_ids])
+
+
+def membership_changed(sender, instance, action: str, reverse: bool, pk_set, **kwargs) -> None:
+    """m2m_changed receiver of User.groups, from either side."""
+    if not action.startswith(("post_", "pre_clear")):
+        return
+    if not reverse:
+        forget_roles([instance.pk])
+    elif action == "pre_clear":
+        forget_roles(instance.user_set.values_list("pk", flat=True))
+    else:
+        forget_roles(pk_set or ())
+
+
+def group_changed(sender, instance: Group, **kwargs) -> None:
+    """post_save and pre_delete receiver of Group: a renamed or deleted group's members."""
+    if instance.pk is not None:
+        forget_roles(instance.user_set.values_list("pk", flat=True))
+
+
+def connect_role_receivers() -> None:
+    from django.db.models.signals import m2m_changed, post_save, pre_delete
+
+    m2m_changed.connect(membership_changed, sender=get_user_model().groups.through)
+    post_save.connect(group_changed, sender=Group)
+    pre_delete.connect(group_changed, sender=Group)

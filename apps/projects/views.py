@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -19,6 +20,7 @@ from apps.projects import services
 from apps.projects.comparison import chart_data, chart_rows
 from apps.projects.describe import bottom_strip, describe
 from apps.projects.forms import NewProjectForm, ProjectForm, ScenarioForm
+from apps.projects.fragments import cached_fragment, fragment_key
 from apps.projects.models import Project, ProjectFrozen, Scenario
 from apps.projects.presets import DEFAULT_PRESET, PRESETS, PRESETS_BY_SLUG
 from apps.projects.scenario_compare import compare_rows
@@ -186,34 +188,83 @@ def scenario_detail(request: HttpRequest, scenario_id: int) -> HttpResponse:
             else:
                 messages.success(request, "Scenario saved.")
                 return redirect(f"{scenario.get_absolute_url()}?view={view}")
-        result, notes, error = form.result, form.notes, None
-    else:
-        form = ScenarioForm(
-            initial=ScenarioForm.initial_from_request(
-                scenario.name, scenario.inputs, scenario.version
-            ),
-            catalogue=catalogue,
+        parts = (
+            comparison_context(
+                form.result, notes=form.notes, view=view, currency=scenario.project.currency
+            )
+            if form.result
+            else {}
         )
-        try:
-            result, resolution = estimate_from_request(scenario.inputs, catalogue)
-            notes, error = resolution.notes, None
-        except EstimateInputError as exc:
-            result, notes, error = None, {}, exc
+    else:
+        form = None  # drawn from the saved scenario inside the fields' fragment
+        parts = saved_scenario_parts(request, scenario, catalogue, view)
+        if is_htmx(request):
+            response = HttpResponse(parts["comparison_html"])
+            patch_vary_headers(response, ["HX-Request"])
+            return response
     context = {
         "scenario": scenario,
         "project": scenario.project,
-        "siblings": scenario.project.scenarios.only("pk", "name", "is_baseline"),
         "form": form,
-        "stored_error": error,
         "conflict": conflict,
-        **(comparison_context(result, notes=notes, view=view) if result else {"view": view}),
+        "view": view,
+        **parts,
     }
-    template = "projects/scenario.html"
-    if is_htmx(request) and request.method == "GET":
-        template += "#comparison"
-    response = TemplateResponse(request, template, context, status=status)
+    response = TemplateResponse(request, "projects/scenario.html", context, status=status)
     patch_vary_headers(response, ["HX-Request"])
     return response
+
+
+def saved_scenario_parts(
+    request: HttpRequest, scenario: Scenario, catalogue: Catalogue, view: str
+) -> dict:
+    """The saved scenario's form fields and comparison, rendered, and any problem the catalogue
+    now finds with its inputs: from the fragment cache when nothing they are drawn from changed."""
+    project = scenario.project
+    drawn_from = (scenario.pk, scenario.name, scenario.inputs, catalogue.digest, project.currency)
+
+    def comparison() -> dict:
+        try:
+            result, resolution = estimate_from_request(scenario.inputs, catalogue)
+        except EstimateInputError as error:
+            context, stored_error = {"view": view}, str(error)
+        else:
+            notes, stored_error = resolution.notes, ""
+            context = comparison_context(result, notes=notes, view=view, currency=project.currency)
+        html = render_to_string(
+            "projects/scenario.html#comparison",
+            {"scenario": scenario, "project": project, **context},
+            request,
+        )
+        return {"comparison_html": html, "stored_error": stored_error}
+
+    def fields() -> str:
+        initial = ScenarioForm.initial_from_request(scenario.name, scenario.inputs)
+        form = ScenarioForm(initial=initial, catalogue=catalogue)
+        return render_to_string("projects/scenario.html#scenario_fields", {"form": form}, request)
+
+    head_html = cached_fragment(
+        fragment_key(
+            "scenario-head",
+            scenario.pk,
+            scenario.name,
+            scenario.is_baseline,
+            project.pk,
+            project.title,
+            project.status,
+        ),
+        lambda: render_to_string(
+            "projects/scenario.html#scenario_head",
+            {"scenario": scenario, "project": project},
+            request,
+        ),
+    )
+    fields_html = cached_fragment(fragment_key("scenario-fields", *drawn_from), fields)
+    return {
+        "head_html": head_html,
+        "fields_html": fields_html,
+        **cached_fragment(fragment_key("scenario-comparison", *drawn_from, view), comparison),
+    }
 
 
 def edit_conflict(scenario: Scenario, base_number: int, latest) -> dict:
@@ -281,11 +332,21 @@ def scenario_delete(request: HttpRequest, scenario_id: int) -> HttpResponse:
 @require_GET
 def project_compare(request: HttpRequest, project_id: int) -> TemplateResponse:
     project = project_for_user(request.user, project_id)
+    all_scenarios = list(project.scenarios.all())
     ids = [int(i) for i in request.GET.getlist("s") if i.isdigit()]
-    scenarios = [s for s in project.scenarios.all() if s.pk in ids]
+    start = request.GET.get("with", "")
+    if not ids and start.isdigit():
+        # From a scenario's page: that scenario and the project's first three others.
+        ids = [int(start), *[s.pk for s in all_scenarios if s.pk != int(start)][:3]]
+    by_pk = {s.pk: s for s in all_scenarios}
+    scenarios = [by_pk[pk] for pk in dict.fromkeys(ids) if pk in by_pk]  # in the order asked
     error = None
     if not 2 <= len(scenarios) <= 4:
-        error = "Choose two to four scenarios to compare."
+        error = (
+            "This project has one scenario: duplicate it or add another to compare."
+            if len(all_scenarios) < 2
+            else "Choose two to four scenarios to compare."
+        )
         scenarios = []
     catalogue = Catalogue.load() if scenarios else None
     estimates = []
@@ -299,7 +360,7 @@ def project_compare(request: HttpRequest, project_id: int) -> TemplateResponse:
         "projects/compare.html",
         {
             "project": project,
-            "all_scenarios": project.scenarios.all(),
+            "all_scenarios": all_scenarios,
             "selected": ids,
             "error": error,
             "estimates": estimates,

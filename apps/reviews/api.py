@@ -27,7 +27,7 @@ from apps.reviews.selectors import (
 
 NOT_FOUND = OpenApiResponse(ERROR, description="Not your project, and not in review for you.")
 REFUSED = OpenApiResponse(ERROR, description="The project's status does not allow this move.")
-REVIEWERS_ONLY = OpenApiResponse(ERROR, description="Only the front office (or staff) may.")
+REVIEWERS_ONLY = OpenApiResponse(ERROR, description="Only the front office (or a superuser) may.")
 
 
 class StatusChangeSerializer(serializers.ModelSerializer):

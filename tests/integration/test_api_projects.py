@@ -429,10 +429,18 @@ def test_front_office_user_gets_403_creating_a_project():
     assert not Project.objects.exists()
 
 
-def test_staff_may_create_projects_without_the_manager_role():
-    user = get_user_model().objects.create_user("admin", is_staff=True)
+def test_superusers_may_create_projects_without_the_manager_role():
+    user = get_user_model().objects.create_user("admin", is_staff=True, is_superuser=True)
     response = client_for(user).post(PROJECTS, {"title": "A project"}, format="json")
     assert response.status_code == 201, response.content
+
+
+def test_staff_such_as_catalogue_editors_get_403_creating_a_project():
+    """The admin lets in staff only, so catalogue editors are staff: that plans no project."""
+    user = get_user_model().objects.create_user("editor", is_staff=True)
+    response = client_for(user).post(PROJECTS, {"title": "A project"}, format="json")
+    assert response.status_code == 403
+    assert not Project.objects.exists()
 
 
 ANONYMOUS_ROUTES = [("get", "projects"), ("post", "projects"), *STRANGER_ROUTES]

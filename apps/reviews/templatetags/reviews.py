@@ -9,5 +9,5 @@ register = template.Library()
 
 @register.filter
 def can_review(user) -> bool:
-    """`{% if user|can_review %}`: whether to show the way to the review queue."""
-    return selectors.can_review(user)
+    """`{% if user|can_review %}`: whether to show the way to the review queue (roles cached)."""
+    return selectors.can_review(user, cached=True)

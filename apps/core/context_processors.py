@@ -1,0 +1,28 @@
+"""Template context shared by every page."""
+
+from functools import cache
+
+from django.http import HttpRequest
+from django.urls import get_script_prefix, reverse
+
+NAVIGATION = (
+    "home",
+    "project-list",
+    "review-queue",
+    "accelerator-list",
+    "api:docs",
+    "api-tokens",
+    "password_change",
+    "logout",
+    "login",
+)
+
+
+@cache
+def _navigation(script_prefix: str) -> dict[str, str]:
+    return {name.replace("-", "_").replace(":", "_"): reverse(name) for name in NAVIGATION}
+
+
+def navigation(request: HttpRequest) -> dict:
+    """`{{ nav.project_list }}`: the layout's links, reversed once per process (and prefix)."""
+    return {"nav": _navigation(get_script_prefix())}

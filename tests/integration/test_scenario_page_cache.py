@@ -1,0 +1,181 @@
+"""The scenario page's cached parts are never out of date, and its queries stay few.
+
+The page keeps its rendered form, comparison and header in the cache under a digest of what they
+are drawn from (apps.projects.fragments); every test here changes one of those things and expects
+the page to show it on the next request, with nothing invalidated by hand.
+"""
+
+import re
+from decimal import Decimal
+
+import pytest
+from django.contrib.auth.models import Group
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from apps.catalogue.models import Accelerator, PriceOffer
+from apps.projects import services
+from apps.projects.roles import FRONT_OFFICE
+from tests.factories import make_manager, make_project, make_scenario
+
+pytestmark = pytest.mark.django_db
+
+H100 = "nvidia-h100-sxm"
+
+
+@pytest.fixture
+def manager(client):
+    user = make_manager("maria")
+    client.force_login(user)
+    return user
+
+
+def page(client, scenario, query: str = "") -> str:
+    response = client.get(f"/scenarios/{scenario.pk}/{query}")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def exact_training_cost(html: str) -> Decimal:
+    """The training cost's exact value from the formulas panel ("Cost" under "Wall-clock")."""
+    match = re.search(r"<dt>Wall-clock</dt>.*?<dt>Cost</dt><dd>([0-9,.]+) USD</dd>", html, re.S)
+    assert match, "no exact training cost on the page"
+    return Decimal(match.group(1).replace(",", ""))
+
+
+@pytest.fixture
+def set_rent_price(django_capture_on_commit_callbacks):
+    def set_price(slug: str, price: str) -> None:
+        """Every rent offer of the accelerator at one price, saved one by one as the admin does
+        (and committed: a catalogue change is announced once its transaction commits)."""
+        offers = PriceOffer.objects.filter(accelerator__slug=slug, kind=PriceOffer.Kind.RENT)
+        assert offers.exists()
+        with django_capture_on_commit_callbacks(execute=True):
+            for offer in offers:
+                offer.price_per_accelerator_hour = Decimal(price)
+                offer.save()
+
+    return set_price
+
+
+def test_a_catalogue_price_change_shows_on_the_next_request(client, manager, set_rent_price):
+    scenario = make_scenario(make_project(manager))  # 200 accelerator-hours of training, rented
+    set_rent_price(H100, "10.00")
+    assert exact_training_cost(page(client, scenario)) == Decimal("2000")
+    assert exact_training_cost(page(client, scenario)) == Decimal("2000")  # from the cache
+    set_rent_price(H100, "12.50")
+    assert exact_training_cost(page(client, scenario)) == Decimal("2500")
+
+
+def test_saved_inputs_show_at_once_whichever_way_they_were_saved(client, manager, set_rent_price):
+    scenario = make_scenario(make_project(manager))
+    set_rent_price(H100, "10.00")
+    assert exact_training_cost(page(client, scenario)) == Decimal("2000")
+    inputs = {**scenario.inputs, "training": {**scenario.inputs["training"]}}
+    inputs["training"]["accelerator_hours"] = 300
+    services.scenario_update(
+        scenario=scenario,
+        name="Renamed pilot",
+        inputs=inputs,
+        user=manager,
+        expected_version=scenario.version,
+    )
+    html = page(client, scenario)
+    assert exact_training_cost(html) == Decimal("3000")
+    assert "<h1>Renamed pilot" in html and 'value="Renamed pilot"' in html
+    assert f'name="version" value="{scenario.version}"' in html
+
+
+def test_identical_scenarios_never_share_a_page(client, manager):
+    project = make_project(manager)
+    first, second = make_scenario(project, name="Same"), make_scenario(project, name="Same")
+    page(client, first)
+    html = page(client, second)
+    assert f"/scenarios/{second.pk}/preview/" in html
+    assert f"/scenarios/{first.pk}/" not in html
+
+
+def test_the_header_follows_baseline_and_status_changes(client, manager):
+    project = make_project(manager)
+    scenario = make_scenario(project)
+    html = page(client, scenario)
+    assert "Mark as baseline" in html and "Delete scenario" in html
+    services.scenario_set_baseline(scenario=scenario)
+    scenario.refresh_from_db()
+    html = page(client, scenario)
+    assert '<span class="badge">Baseline</span>' in html and "Mark as baseline" not in html
+    project.status = project.Status.SUBMITTED
+    project.save()
+    html = page(client, scenario)
+    assert "is submitted for review" in html
+    assert "Delete scenario" not in html and 'id="scenario-actions"' not in html
+
+
+def test_a_failed_estimate_is_reported_from_the_cache_too(
+    client, manager, django_capture_on_commit_callbacks
+):
+    scenario = make_scenario(make_project(manager))
+    with django_capture_on_commit_callbacks(execute=True):
+        for offer in Accelerator.objects.get(slug=H100).price_offers.all():
+            offer.delete()
+    for _ in range(2):
+        html = page(client, scenario)
+        assert "The saved figures no longer fit the catalogue" in html
+        assert "The figures appear when every value is valid." in html
+
+
+def test_the_actions_post_through_the_page_form_with_its_csrf_token(client, manager):
+    scenario = make_scenario(make_project(manager))
+    html = page(client, scenario)
+    form = re.search(r'<form id="scenario-actions" method="post" hidden>(.*?)</form>', html, re.S)
+    assert form and 'name="csrfmiddlewaretoken"' in form.group(1)
+    for action in ("duplicate", "baseline", "delete"):
+        assert f'form="scenario-actions" formaction="/scenarios/{scenario.pk}/{action}/"' in html, (
+            action
+        )
+
+
+def test_the_review_queue_link_follows_group_changes_at_once(client, manager):
+    project = make_project(manager)
+    scenario = make_scenario(project)
+    front_office = Group.objects.get(name=FRONT_OFFICE)
+    assert "Review queue" not in page(client, scenario)
+    manager.groups.add(front_office)
+    assert "Review queue" in page(client, scenario)
+    manager.groups.remove(front_office)
+    assert "Review queue" not in page(client, scenario)
+    front_office.user_set.add(manager)  # from the group's side
+    assert "Review queue" in page(client, scenario)
+    front_office.user_set.clear()
+    assert "Review queue" not in page(client, scenario)
+
+
+def test_compare_from_a_scenario_opens_it_beside_the_first_three_others(client, manager):
+    project = make_project(manager)
+    alone = make_scenario(project, name="Alone")
+    html = client.get(f"/projects/{project.pk}/compare/?with={alone.pk}").content.decode()
+    assert "This project has one scenario: duplicate it or add another to compare." in html
+    others = [make_scenario(project, name=f"Variant {n}") for n in range(4)]
+    html = client.get(f"/projects/{project.pk}/compare/?with={others[2].pk}").content.decode()
+    table = html[html.index('<table class="compare"') :]
+    headers = re.findall(r'<th scope="col">(?:<a [^>]*>)?([^<]+)', table)
+    assert headers[1] == "Variant 2" and len(headers) == 5, headers
+    assert f'href="/projects/{project.pk}/compare/?with={alone.pk}"' in page(client, alone)
+
+
+def test_the_page_runs_few_queries_with_a_cold_or_a_warm_cache(client, manager):
+    project = make_project(manager)
+    scenario = make_scenario(project)
+    for index in range(10):
+        make_scenario(project, name=f"Variant {index}")
+    page(client, scenario)
+    with CaptureQueriesContext(connection) as warm:
+        page(client, scenario)
+    # Warm: the user, and the scenario with its project; the session and roles are cached.
+    assert len(warm) == 2, [q["sql"] for q in warm.captured_queries]
+    cache.clear()
+    with CaptureQueriesContext(connection) as cold:
+        page(client, scenario)
+    # Cold adds the session, the roles and the catalogue snapshot (four tables).
+    assert len(cold) <= 10, [q["sql"] for q in cold.captured_queries]
