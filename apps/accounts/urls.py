@@ -5,10 +5,17 @@ from django.urls import path
 
 from apps.accounts import views
 
+# Django's form views answer PUT as if it were POST; these pages take GET and POST only.
+FORM_METHODS = ["get", "post", "head", "options"]
+
 urlpatterns = [
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("login/", auth_views.LoginView.as_view(http_method_names=FORM_METHODS), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path(
+        "password/",
+        auth_views.PasswordChangeView.as_view(http_method_names=FORM_METHODS),
+        name="password_change",
+    ),
     path(
         "password/done/",
         auth_views.PasswordChangeDoneView.as_view(),
