@@ -179,6 +179,27 @@ def add_scenario_and_compare(page: Page, first_name: str, second_preset_name: st
     expect(table.locator("td.differs").first).to_contain_text("changed")
 
 
+def duplicate_mark_baseline_and_compare(page: Page, scenario_path: str, name: str) -> None:
+    """The scenario page's action buttons (one form holds their CSRF token) and its compare link."""
+    page.goto(page.url.split("/projects/")[0] + scenario_path)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Duplicate").click()
+    copy_name = f"Copy of {name}"
+    expect(messages(page)).to_have_text(f"“{copy_name}” created.")
+    expect(page.get_by_role("heading", level=1)).to_have_text(copy_name)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Mark as baseline").click()
+    expect(messages(page)).to_have_text(f"“{copy_name}” is now the baseline.")
+    page.get_by_role("link", name=copy_name).click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Baseline")
+    expect(page.get_by_role("button", name="Mark as baseline")).to_have_count(0)
+    # From a scenario: that scenario first, beside the project's others (up to three).
+    page.get_by_role("link", name="Compare with other scenarios").click()
+    table = page.get_by_role("table", name="Scenarios side by side")
+    expect(table.get_by_role("columnheader").nth(1)).to_have_text(copy_name)
+    expect(table.get_by_role("columnheader")).to_have_count(4)
+
+
 class AxeAudit:
     """Runs axe at every width of VIEWPORTS on each page state and reports all at the end."""
 
@@ -377,6 +398,7 @@ def test_manager_plans_by_submit_and_reload_without_javascript(
     assert scenario_path.split("?")[0] in page.url
 
     add_scenario_and_compare(page, FINE_TUNE.name, TRANSLATION.name)
+    duplicate_mark_baseline_and_compare(page, scenario_path.split("?")[0], FINE_TUNE.name)
     assert problems == []
 
 
