@@ -178,9 +178,9 @@ STATICFILES_DIRS = [
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "BACKEND": "apps.core.storage.ManifestStaticFiles"
         if PRODUCTION
-        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+        else "apps.core.storage.StaticFiles"
     },
 }
 WHITENOISE_USE_FINDERS = not PRODUCTION

@@ -15,12 +15,12 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from apps.catalogue.resolve import Catalogue, estimate_from_request
+from apps.core.fragments import cached_fragment, fragment_key
 from apps.estimates import EstimateInputError
 from apps.projects import services
 from apps.projects.comparison import chart_data, chart_rows
 from apps.projects.describe import bottom_strip, describe
 from apps.projects.forms import NewProjectForm, ProjectForm, ScenarioForm
-from apps.projects.fragments import cached_fragment, fragment_key
 from apps.projects.models import Project, ProjectFrozen, Scenario
 from apps.projects.presets import DEFAULT_PRESET, PRESETS, PRESETS_BY_SLUG
 from apps.projects.scenario_compare import compare_rows
@@ -29,7 +29,11 @@ from apps.projects.version_diff import inputs_changes, results_changes
 
 
 def is_htmx(request: HttpRequest) -> bool:
-    return request.headers.get("HX-Request") == "true"
+    """An htmx request for a fragment; restoring a page from history asks for the whole page."""
+    return (
+        request.headers.get("HX-Request") == "true"
+        and request.headers.get("HX-History-Restore-Request") != "true"
+    )
 
 
 def refuses_frozen_projects(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -196,12 +200,14 @@ def scenario_detail(request: HttpRequest, scenario_id: int) -> HttpResponse:
             else {}
         )
     else:
-        form = None  # drawn from the saved scenario inside the fields' fragment
-        parts = saved_scenario_parts(request, scenario, catalogue, view)
-        if is_htmx(request):
-            response = HttpResponse(parts["comparison_html"])
+        form = None  # drawn from the saved scenario inside the cached page
+        if is_htmx(request):  # the comparison alone
+            context = {"scenario": scenario, "project": scenario.project, "view": view}
+            context.update(saved_figures(scenario, catalogue, view))
+            response = TemplateResponse(request, "projects/scenario.html#comparison", context)
             patch_vary_headers(response, ["HX-Request"])
             return response
+        parts = {"saved_html": saved_scenario_page(request, scenario, catalogue, view)}
     context = {
         "scenario": scenario,
         "project": scenario.project,
@@ -215,56 +221,53 @@ def scenario_detail(request: HttpRequest, scenario_id: int) -> HttpResponse:
     return response
 
 
-def saved_scenario_parts(
-    request: HttpRequest, scenario: Scenario, catalogue: Catalogue, view: str
-) -> dict:
-    """The saved scenario's form fields and comparison, rendered, and any problem the catalogue
-    now finds with its inputs: from the fragment cache when nothing they are drawn from changed."""
-    project = scenario.project
-    drawn_from = (scenario.pk, scenario.name, scenario.inputs, catalogue.digest, project.currency)
-
-    def comparison() -> dict:
-        try:
-            result, resolution = estimate_from_request(scenario.inputs, catalogue)
-        except EstimateInputError as error:
-            context, stored_error = {"view": view}, str(error)
-        else:
-            notes, stored_error = resolution.notes, ""
-            context = comparison_context(result, notes=notes, view=view, currency=project.currency)
-        html = render_to_string(
-            "projects/scenario.html#comparison",
-            {"scenario": scenario, "project": project, **context},
-            request,
-        )
-        return {"comparison_html": html, "stored_error": stored_error}
-
-    def fields() -> str:
-        initial = ScenarioForm.initial_from_request(scenario.name, scenario.inputs)
-        form = ScenarioForm(initial=initial, catalogue=catalogue)
-        return render_to_string("projects/scenario.html#scenario_fields", {"form": form}, request)
-
-    head_html = cached_fragment(
-        fragment_key(
-            "scenario-head",
-            scenario.pk,
-            scenario.name,
-            scenario.is_baseline,
-            project.pk,
-            project.title,
-            project.status,
-        ),
-        lambda: render_to_string(
-            "projects/scenario.html#scenario_head",
-            {"scenario": scenario, "project": project},
-            request,
-        ),
+def saved_figures(scenario: Scenario, catalogue: Catalogue, view: str) -> dict:
+    """The comparison's context for the saved inputs, or the problem the catalogue now finds."""
+    try:
+        result, resolution = estimate_from_request(scenario.inputs, catalogue)
+    except EstimateInputError as error:
+        return {"stored_error": str(error)}
+    return comparison_context(
+        result, notes=resolution.notes, view=view, currency=scenario.project.currency
     )
-    fields_html = cached_fragment(fragment_key("scenario-fields", *drawn_from), fields)
-    return {
-        "head_html": head_html,
-        "fields_html": fields_html,
-        **cached_fragment(fragment_key("scenario-comparison", *drawn_from, view), comparison),
-    }
+
+
+def saved_scenario_page(
+    request: HttpRequest, scenario: Scenario, catalogue: Catalogue, view: str
+) -> str:
+    """The page of the saved scenario but its CSRF tokens, rendered: from the fragment cache
+    while nothing it is drawn from has changed (the scenario and its version, the project's
+    title, status and currency, the catalogue's rows, the view)."""
+    project = scenario.project
+
+    def render() -> str:
+        initial = ScenarioForm.initial_from_request(
+            scenario.name, scenario.inputs, scenario.version
+        )
+        context = {
+            "scenario": scenario,
+            "project": project,
+            "form": ScenarioForm(initial=initial, catalogue=catalogue),
+            "view": view,
+            **saved_figures(scenario, catalogue, view),
+        }
+        return render_to_string("projects/scenario.html#scenario_page", context, request)
+
+    key = fragment_key(
+        "scenario-page",
+        scenario.pk,
+        scenario.version,
+        scenario.name,
+        scenario.inputs,
+        scenario.is_baseline,
+        project.pk,
+        project.title,
+        project.status,
+        project.currency,
+        catalogue.digest,
+        view,
+    )
+    return cached_fragment(key, render)
 
 
 def edit_conflict(scenario: Scenario, base_number: int, latest) -> dict:

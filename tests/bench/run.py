@@ -859,18 +859,20 @@ def _queries_per_estimate(env: dict[str, str], body: bytes) -> dict:
 SIGNED_IN_SCENARIO = """
 from django.conf import settings
 from django.test import Client
+from django.utils.crypto import get_random_string
 from apps.projects.demo import demo_seed
 from apps.projects.models import Scenario
 username, _, _ = demo_seed(credentials_file=settings.DATA_DIR / "demo-login.txt")
 scenario = Scenario.objects.filter(project__owner__username=username).order_by("pk").first()
 client = Client()
 client.force_login(scenario.project.owner)
-print(scenario.pk, client.cookies[settings.SESSION_COOKIE_NAME].value)
+csrf_secret = get_random_string(32)  # as the CSRF cookie a browser has after its first page
+print(scenario.pk, client.cookies[settings.SESSION_COOKIE_NAME].value, csrf_secret)
 """
 
 
 def _signed_in_scenario(env: dict[str, str]) -> tuple[int, str]:
-    """The demo manager's first scenario and a session cookie for it, in the bench database."""
+    """The demo manager's first scenario and a browser's cookies for it, in the bench database."""
     completed = subprocess.run(
         [PYTHON, "manage.py", "shell", "-c", SIGNED_IN_SCENARIO],
         cwd=ROOT,
@@ -881,8 +883,9 @@ def _signed_in_scenario(env: dict[str, str]) -> tuple[int, str]:
     )
     if completed.returncode != 0:
         raise RuntimeError(f"could not sign in the demo manager:\n{completed.stderr[-2000:]}")
-    scenario_id, session_key = completed.stdout.split()[-2:]
-    return int(scenario_id), f"sessionid={session_key}"
+    scenario_id, session_key, csrf_secret = completed.stdout.split()[-3:]
+    # The cookies a signed-in browser sends: its session, and the CSRF cookie of an earlier page.
+    return int(scenario_id), f"sessionid={session_key}; csrftoken={csrf_secret}"
 
 
 def bench_http() -> dict:

@@ -399,6 +399,10 @@ def test_manager_plans_by_submit_and_reload_without_javascript(
 
     add_scenario_and_compare(page, FINE_TUNE.name, TRANSLATION.name)
     duplicate_mark_baseline_and_compare(page, scenario_path.split("?")[0], FINE_TUNE.name)
+    # The navigation's sign-out button submits the layout's form, with its CSRF token.
+    with page.expect_navigation():
+        page.get_by_role("navigation", name="Main").get_by_role("button", name="Sign out").click()
+    expect(page.get_by_role("navigation", name="Main")).to_contain_text("Sign in")
     assert problems == []
 
 

@@ -179,3 +179,20 @@ def test_the_page_runs_few_queries_with_a_cold_or_a_warm_cache(client, manager):
         page(client, scenario)
     # Cold adds the session, the roles and the catalogue snapshot (four tables).
     assert len(cold) <= 10, [q["sql"] for q in cold.captured_queries]
+
+
+def test_each_signed_in_user_gets_their_own_navigation(client, manager):
+    scenario = make_scenario(make_project(manager))
+    html = page(client, scenario)
+    assert 'Sign out <span class="visually-hidden">(maria)</span>' in html
+    sign_out = re.search(
+        r'<form id="sign-out" method="post" action="/accounts/logout/" hidden>(.*?)</form>', html
+    )
+    assert sign_out and 'name="csrfmiddlewaretoken"' in sign_out.group(1)
+    other = make_manager("omar")
+    client.force_login(other)
+    html = page(client, make_scenario(make_project(other)))
+    assert "(omar)" in html and "(maria)" not in html
+    other.username = "omar.k"
+    other.save()
+    assert "(omar.k)" in page(client, other.owned_projects.get().scenarios.get())

@@ -1,13 +1,32 @@
-"""Template filters of the review: `{% load reviews %}`."""
+"""Template tags of the review: `{% load reviews %}`."""
 
 from django import template
+from django.template.loader import render_to_string
 
+from apps.core.fragments import cached_fragment, fragment_key
 from apps.reviews import selectors
 
 register = template.Library()
 
 
-@register.filter
-def can_review(user) -> bool:
-    """`{% if user|can_review %}`: whether to show the way to the review queue (roles cached)."""
-    return selectors.can_review(user, cached=True)
+@register.simple_tag(takes_context=True)
+def signed_in_navigation(context: template.Context) -> str:
+    """`{% signed_in_navigation %}`: the main navigation of a signed-in user (whose review role
+    shows the review queue), rendered once per user and role; its sign-out button submits the
+    layout's #sign-out form, which carries the request's CSRF token."""
+    user, nav = context["user"], context["nav"]
+    values = {
+        "nav": nav,
+        "username": user.get_username(),
+        "reviews": selectors.can_review(user, cached=True),
+    }
+    return cached_fragment(
+        fragment_key(
+            "signed-in-navigation",
+            user.pk,
+            sorted(nav.items()),
+            values["username"],
+            values["reviews"],
+        ),
+        lambda: render_to_string("includes/navigation_signed_in.html", values),
+    )

@@ -1,7 +1,8 @@
-"""Rendered parts of the scenario page, cached under a digest of everything they are drawn from.
+"""Rendered parts of pages, cached under a digest of everything they are drawn from.
 
-A key digests the part's inputs (the saved name and inputs, the catalogue's rows, the view, the
-currency) and the code that draws it (templates and Python source), so any change is a new key:
+A key digests the part's inputs (for a scenario page: the saved name and inputs, the catalogue's
+rows, the view, the currency) and the code that draws it (templates and Python source), so any
+change is a new key:
 nothing needs invalidating, and an entry is never out of date. Entries expire after
 FRAGMENT_SECONDS, which only bounds the cache's size. The cache is the project's: Redis in
 production, shared by every process; this process's memory locally.
