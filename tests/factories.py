@@ -24,6 +24,16 @@ def seed_000_inference(requests_per_month: float, **extra) -> dict:
     }
 
 
+# A sweep input: four demands from 1,000 to 1,000,000 requests a month, evenly on a log scale.
+DEMAND_SWEEP = {
+    "field": "inference.requests_per_month",
+    "kind": "log",
+    "start": 1e3,
+    "stop": 1e6,
+    "steps": 4,
+}
+
+
 def make_manager(username: str = "manager", password: str = "a-long-test-password"):
     user = get_user_model().objects.create_user(username, password=password)
     user.groups.add(Group.objects.get_or_create(name=MANAGER)[0])

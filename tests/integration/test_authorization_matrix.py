@@ -48,6 +48,7 @@ from apps.sweeps.freshness import sweeps_mark_stale
 from apps.sweeps.models import ScenarioFreshness, Sweep
 from apps.sweeps.services import sweep_create
 from tests.factories import (
+    DEMAND_SWEEP,
     SEED_000_TRAINING,
     make_front_office,
     make_manager,
@@ -89,13 +90,7 @@ LOGIN_PATHS = {"/accounts/login/": LOGIN, "/admin/login/": ADMIN_LOGIN}
 PASSWORD = "a-long-test-password"
 CSRF_SECRET = "matrixCsrfSecretOf32Characters00"  # a cookie value Django accepts as the secret
 UNKNOWN_SHARE_TOKEN = "x" * 43  # well-formed, but no link has it
-DEMAND = {
-    "field": "inference.requests_per_month",
-    "kind": "log",
-    "start": 1e3,
-    "stop": 1e6,
-    "steps": 4,
-}
+DEMAND = DEMAND_SWEEP
 SEED_000 = {"training": SEED_000_TRAINING, "inference": seed_000_inference(15_000)}
 
 

@@ -11,16 +11,16 @@ from apps.catalogue.models import Accelerator, EnergyProfile, PriceOffer
 from apps.sweeps import runs, services, tasks
 from apps.sweeps.models import ScenarioFreshness, Sweep, SweepChunk
 from apps.sweeps.selectors import sweep_summary
-from tests.factories import make_manager, make_project, make_scenario, seed_000_inference
+from tests.factories import (
+    DEMAND_SWEEP,
+    make_manager,
+    make_project,
+    make_scenario,
+    seed_000_inference,
+)
 
 pytestmark = pytest.mark.django_db
-DEMAND = {
-    "field": "inference.requests_per_month",
-    "kind": "log",
-    "start": 1e3,
-    "stop": 1e6,
-    "steps": 4,
-}
+DEMAND = DEMAND_SWEEP
 
 
 @pytest.fixture
