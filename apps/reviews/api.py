@@ -2,7 +2,14 @@
 sees every project in review and returns or clears it, and both comment. Anyone else gets 404;
 a manager who tries to return or clear gets 403; a move the workflow does not allow gets 409."""
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
+from collections.abc import Callable
+
+from drf_spectacular.utils import (
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
 from rest_framework import serializers, status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import IsAuthenticated
@@ -187,40 +194,56 @@ class ProjectSubmitView(ReviewView):
         return Response(review_detail_data(request, project))
 
 
-class ProjectReturnView(ReviewView):
-    @extend_schema(
-        summary="Return a submitted project to its managers for changes (front office only)",
-        request=ReturnSerializer,
-        responses={200: ReviewDetailSerializer, 403: REVIEWERS_ONLY, 404: NOT_FOUND, 409: REFUSED},
-        tags=["reviews"],
-    )
+class StatusChangeView(ReviewView):
+    # A front office's move of a project in review: `change` with the body's comment.
+
+    body_class: type[serializers.Serializer]
+    change: Callable[..., object]  # a staticmethod of apps.reviews.services
+
     def post(self, request: Request, project_id: int) -> Response:
         project = project_for_review(request.user, project_id)
         self.check_reviewer(request)
-        body = ReturnSerializer(data=request.data)
+        body = self.body_class(data=request.data)
         body.is_valid(raise_exception=True)
-        services.project_return(
-            project=project, user=request.user, comment=body.validated_data["comment"]
-        )
+        self.change(project=project, user=request.user, comment=body.validated_data["comment"])
         return Response(review_detail_data(request, project))
 
 
-class ProjectClearView(ReviewView):
-    @extend_schema(
-        summary="Clear a submitted project: the review is done (front office only)",
-        request=ClearSerializer,
-        responses={200: ReviewDetailSerializer, 403: REVIEWERS_ONLY, 404: NOT_FOUND, 409: REFUSED},
-        tags=["reviews"],
+def _status_change_schema(summary: str, description: str, body_class: type[serializers.Serializer]):
+    return extend_schema_view(
+        post=extend_schema(
+            summary=summary,
+            description=description,
+            request=body_class,
+            responses={
+                200: ReviewDetailSerializer,
+                403: REVIEWERS_ONLY,
+                404: NOT_FOUND,
+                409: REFUSED,
+            },
+            tags=["reviews"],
+        )
     )
-    def post(self, request: Request, project_id: int) -> Response:
-        project = project_for_review(request.user, project_id)
-        self.check_reviewer(request)
-        body = ClearSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        services.project_clear(
-            project=project, user=request.user, comment=body.validated_data["comment"]
-        )
-        return Response(review_detail_data(request, project))
+
+
+@_status_change_schema(
+    "Return a submitted project to its managers for changes (front office only)",
+    "The managers can change the project and submit it again; the comment (required) says why.",
+    ReturnSerializer,
+)
+class ProjectReturnView(StatusChangeView):
+    body_class = ReturnSerializer
+    change = staticmethod(services.project_return)
+
+
+@_status_change_schema(
+    "Clear a submitted project: the review is done (front office only)",
+    "The project can no longer change; the comment is optional.",
+    ClearSerializer,
+)
+class ProjectClearView(StatusChangeView):
+    body_class = ClearSerializer
+    change = staticmethod(services.project_clear)
 
 
 class ProjectCommentsView(ReviewView):

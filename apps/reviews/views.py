@@ -111,36 +111,42 @@ def comment_add(request: HttpRequest, project_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def project_return(request: HttpRequest, project_id: int) -> HttpResponse:
-    project = project_for_review(request.user, project_id)
-    _reviewer_only(request)
-    form = ReturnForm(request.POST)
-    if not form.is_valid():
-        return _review_page(request, project, return_form=form)
-    try:
-        services.project_return(
-            project=project, user=request.user, comment=form.cleaned_data["comment"]
-        )
-    except StatusChangeRefused as refused:
-        messages.error(request, str(refused))
-    else:
-        messages.success(request, f"“{project.title}” is returned to its managers for changes.")
-    return redirect("review-detail", project_id=project.pk)
+    return _status_change(
+        request,
+        project_id,
+        form_class=ReturnForm,
+        form_name="return_form",
+        change=services.project_return,
+        done="“{title}” is returned to its managers for changes.",
+    )
 
 
 @login_required
 @require_POST
 def project_clear(request: HttpRequest, project_id: int) -> HttpResponse:
+    return _status_change(
+        request,
+        project_id,
+        form_class=ClearForm,
+        form_name="clear_form",
+        change=services.project_clear,
+        done="“{title}” is cleared.",
+    )
+
+
+def _status_change(
+    request: HttpRequest, project_id: int, *, form_class, form_name: str, change, done: str
+) -> HttpResponse:
+    """A front office's return or clear: the form, the service, and the review page again."""
     project = project_for_review(request.user, project_id)
     _reviewer_only(request)
-    form = ClearForm(request.POST)
+    form = form_class(request.POST)
     if not form.is_valid():
-        return _review_page(request, project, clear_form=form)
+        return _review_page(request, project, **{form_name: form})
     try:
-        services.project_clear(
-            project=project, user=request.user, comment=form.cleaned_data["comment"]
-        )
+        change(project=project, user=request.user, comment=form.cleaned_data["comment"])
     except StatusChangeRefused as refused:
         messages.error(request, str(refused))
     else:
-        messages.success(request, f"“{project.title}” is cleared.")
+        messages.success(request, done.format(title=project.title))
     return redirect("review-detail", project_id=project.pk)
