@@ -3,7 +3,6 @@
 import json
 
 import pytest
-from django.test import override_settings
 
 from tests.factories import SEED_000_TRAINING, seed_000_inference
 
@@ -266,23 +265,13 @@ def test_a_non_json_content_type_gets_a_415(api_client):
     assert response.status_code == 415
 
 
-@override_settings(
-    REST_FRAMEWORK={
-        **__import__("django.conf").conf.settings.REST_FRAMEWORK,
+def test_anonymous_callers_are_throttled(api_client, settings):
+    # The API's throttle reads its rates on every request (apps.api.throttling): nothing to reset.
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
         "DEFAULT_THROTTLE_RATES": {"anon": "3/minute", "user": "100/minute"},
     }
-)
-def test_anonymous_callers_are_throttled(api_client):
-    from rest_framework.settings import api_settings
-    from rest_framework.throttling import SimpleRateThrottle
-
-    api_settings.reload()
-    SimpleRateThrottle.THROTTLE_RATES = api_settings.DEFAULT_THROTTLE_RATES
-    try:
-        body = {"training": SEED_000_TRAINING}
-        statuses = [post(api_client, body).status_code for _ in range(4)]
-        assert statuses == [200, 200, 200, 429]
-        assert "Retry-After" in post(api_client, body)
-    finally:
-        api_settings.reload()
-        SimpleRateThrottle.THROTTLE_RATES = api_settings.DEFAULT_THROTTLE_RATES
+    body = {"training": SEED_000_TRAINING}
+    statuses = [post(api_client, body).status_code for _ in range(4)]
+    assert statuses == [200, 200, 200, 429]
+    assert "Retry-After" in post(api_client, body)
