@@ -2,7 +2,9 @@
 
 import os
 
+import hypothesis.core
 import pytest
+from hypothesis.vendor import pretty
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
@@ -22,3 +24,11 @@ def pytest_runtest_makereport(item: pytest.Item, call):
         report.outcome = "failed"
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
         report.longrepr = f"Skipped in CI, which counts as a failure: {reason}"
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Give Hypothesis its own printer back. Schemathesis (tests/integration/test_api_fuzz.py)
+    swaps in one that prints nothing, for speed with its huge cases, for the whole session as
+    soon as its pytest plugin loads; every other property test would then report its
+    falsifying example as `n=,`. The fuzz test runs as fast with the real one."""
+    hypothesis.core.RepresentationPrinter = pretty.RepresentationPrinter

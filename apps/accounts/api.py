@@ -1,7 +1,7 @@
 """API for personal tokens: exchange a username and password for one, list and revoke them."""
 
 from django.contrib.auth import authenticate
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 
 from apps.accounts.models import ApiToken
 from apps.accounts.services import api_token_create, api_token_revoke
+from apps.api.schema import error_response, validation_error_response
 
 
 class AuthTokenRequestSerializer(serializers.Serializer):
@@ -75,8 +76,8 @@ class AuthTokenView(APIView):
         request=AuthTokenRequestSerializer,
         responses={
             201: ApiTokenCreatedSerializer,
-            400: OpenApiResponse(description="Missing fields, or a wrong username or password."),
-            429: OpenApiResponse(description="Too many attempts; retry after Retry-After seconds."),
+            400: validation_error_response("Missing fields, or a wrong username or password."),
+            429: error_response("Too many attempts; retry after Retry-After seconds."),
         },
         summary="Create a personal API token with a username and password",
         tags=["auth"],

@@ -1,7 +1,9 @@
-"""Serializer fields: JSON numbers only (and only finite ones) in, money as decimal strings out."""
+"""Serializer fields: JSON numbers only (and only finite ones) in, money as decimal strings out;
+slugs of related objects looked up safely."""
 
 import math
 
+from django.utils.encoding import smart_str
 from rest_framework import serializers
 
 
@@ -44,3 +46,13 @@ class MoneyField(serializers.DecimalField):
 
     def __init__(self, **kwargs):
         super().__init__(max_digits=309 + 2, decimal_places=2, **kwargs)
+
+
+class SafeSlugRelatedField(serializers.SlugRelatedField):
+    """A SlugRelatedField whose lookups never carry a NUL character, which PostgreSQL refuses
+    with an error (a 500): no object has such a slug, so it is not found, as any other."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, str) and "\x00" in data:
+            self.fail("does_not_exist", slug_name=self.slug_field, value=smart_str(data))
+        return super().to_internal_value(data)

@@ -21,6 +21,9 @@ from apps.catalogue.models import Accelerator, ComputeThreshold, EnergyProfile
 from apps.catalogue.resolve import estimate_from_request
 
 ESTIMATE_REQUEST = FastValidator(EstimateRequestSerializer)
+# Catalogue slugs are SlugField values; anything else in their place is a 404 from the URL
+# resolver, before a lookup (PostgreSQL refuses a NUL character with an error, a 500).
+SLUG_PATTERN = r"[-a-zA-Z0-9_]+"
 
 
 def estimate_response(request_data: dict) -> dict:
@@ -52,6 +55,7 @@ class AcceleratorViewSet(viewsets.ReadOnlyModelViewSet):
     queryset = Accelerator.objects.with_offers()
     serializer_class = AcceleratorSerializer
     lookup_field = "slug"
+    lookup_value_regex = SLUG_PATTERN
     pagination_class = None
 
 
@@ -61,6 +65,7 @@ class ThresholdViewSet(viewsets.ReadOnlyModelViewSet):
     queryset = ComputeThreshold.objects.all()
     serializer_class = ThresholdSerializer
     lookup_field = "slug"
+    lookup_value_regex = SLUG_PATTERN
     pagination_class = None
 
 
@@ -70,4 +75,5 @@ class EnergyProfileViewSet(viewsets.ReadOnlyModelViewSet):
     queryset = EnergyProfile.objects.all()
     serializer_class = EnergyProfileSerializer
     lookup_field = "slug"
+    lookup_value_regex = SLUG_PATTERN
     pagination_class = None

@@ -48,5 +48,6 @@ class Budget:
 
 
 def client_address(request: HttpRequest) -> str:
-    """The client's address by the API throttles' rule (REST_FRAMEWORK["NUM_PROXIES"])."""
-    return BaseThrottle().get_ident(request)
+    """The client's address by the API throttles' rule (REST_FRAMEWORK["NUM_PROXIES"]); "" when
+    the server gave none (REMOTE_ADDR is optional in WSGI), which then counts as one client."""
+    return BaseThrottle().get_ident(request) or ""

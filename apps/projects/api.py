@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apps.api.errors import nest_errors
+from apps.api.fields import SafeSlugRelatedField
 from apps.api.serializers import EstimateRequestSerializer, EstimateResponseSerializer
 from apps.api.views import estimate_response
 from apps.catalogue.resolve import estimate_from_request
@@ -81,7 +82,7 @@ class ProjectSerializer(serializers.ModelSerializer):
         help_text="Catalogue prices are in US dollars; other currencies need exchange rates.",
     )
     owner = serializers.SlugRelatedField(slug_field="username", read_only=True)
-    collaborators = serializers.SlugRelatedField(
+    collaborators = SafeSlugRelatedField(
         slug_field="username",
         queryset=User.objects.filter(is_active=True),
         many=True,

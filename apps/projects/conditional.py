@@ -7,12 +7,13 @@ the same scenarios. A project's details change only by its owner, so If-Match is
 when it is sent, not required.
 """
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, inline_serializer
-from rest_framework import serializers, status
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from rest_framework import status
 from rest_framework.exceptions import APIException
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apps.api.schema import ERROR
 from apps.projects.models import Project, Scenario
 
 WRITE_METHODS = frozenset({"PUT", "PATCH", "DELETE"})
@@ -88,7 +89,6 @@ class ETagMixin:
 
 # The OpenAPI schema of the above.
 
-ERROR = inline_serializer("Error", {"detail": serializers.CharField()})
 ETAG_HEADER = OpenApiParameter(
     "ETag",
     type=str,

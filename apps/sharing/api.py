@@ -1,7 +1,7 @@
 """API for share links: create one for a scenario or a submitted project, list and revoke them."""
 
 from django.urls import reverse
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.exceptions import APIException
@@ -9,6 +9,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apps.api.schema import error_response, validation_error_response
 from apps.api.serializers import StrictSerializer
 from apps.projects.models import ProjectSnapshot, ScenarioVersion
 from apps.projects.selectors import project_for_user, scenario_for_user
@@ -102,8 +103,8 @@ def _created(request: Request, subject: ScenarioVersion | ProjectSnapshot) -> Re
 
 CREATE_RESPONSES = {
     201: ShareLinkCreatedSerializer,
-    400: OpenApiResponse(description="A missing label, or an expiry outside 1–90 days."),
-    404: OpenApiResponse(description="Not found, or not your project."),
+    400: validation_error_response("A missing label, or an expiry outside 1–90 days."),
+    404: error_response("Not found, or not your project."),
 }
 
 
@@ -111,7 +112,7 @@ CREATE_RESPONSES = {
     request=ShareLinkCreateSerializer,
     responses={
         **CREATE_RESPONSES,
-        409: OpenApiResponse(description="The scenario has never been saved as a version."),
+        409: error_response("The scenario has never been saved as a version."),
     },
     summary="Share a scenario's latest version as a read-only link",
     tags=["share links"],
@@ -130,7 +131,7 @@ def scenario_share_link_create(request: Request, scenario_id: int) -> Response:
     request=ShareLinkCreateSerializer,
     responses={
         **CREATE_RESPONSES,
-        409: OpenApiResponse(description="The project is not submitted, so has no snapshot."),
+        409: error_response("The project is not submitted, so has no snapshot."),
     },
     summary="Share a submitted project's latest snapshot as a read-only link",
     tags=["share links"],
@@ -154,7 +155,7 @@ def project_share_link_create(request: Request, project_id: int) -> Response:
         summary="Revoke a share link: it answers 404 from the next request on",
         responses={
             204: None,
-            404: OpenApiResponse(description="Not found, or not a link to your project."),
+            404: error_response("Not found, or not a link to your project."),
         },
         tags=["share links"],
     ),

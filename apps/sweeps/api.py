@@ -5,7 +5,7 @@ import math
 
 from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view, permission_classes, renderer_classes
 from rest_framework.permissions import IsAuthenticated
@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apps.api.errors import nest_errors
+from apps.api.schema import error_response
 from apps.projects.selectors import scenario_for_user
 from apps.sweeps import services
 from apps.sweeps.definition import DefinitionError
@@ -29,7 +30,9 @@ from apps.sweeps.serializers import (
 
 DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 1000
-NO_RESULTS = OpenApiResponse(description="No completed run yet: the sweep is queued or running.")
+NO_RESULTS = error_response(
+    "No results: the sweep is queued or running, or it failed or was cancelled."
+)
 
 
 @extend_schema(
@@ -79,7 +82,7 @@ def sweep_detail(request: Request, sweep_id: int) -> Response:
     request=None,
     responses={
         200: SweepSerializer,
-        409: OpenApiResponse(description="The sweep has ended already."),
+        409: error_response("The sweep has ended already."),
     },
 )
 @api_view(["POST"])
@@ -217,6 +220,9 @@ def csv_response(sweep) -> StreamingHttpResponse:
 @permission_classes([IsAuthenticated])
 @renderer_classes([JSONRenderer, CSVRenderer])
 def sweep_csv(request: Request, sweep_id: int):
+    # Errors are JSON whatever format was asked for, as the schema says: DRF would otherwise
+    # render {"detail": …} with the CSV renderer, as a text/csv of Python's repr.
+    request.accepted_renderer, request.accepted_media_type = JSONRenderer(), "application/json"
     sweep = sweep_for_user(request.user, sweep_id)
     if not sweep.has_results:
         return _no_results(sweep)

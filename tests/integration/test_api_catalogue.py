@@ -77,6 +77,51 @@ def test_openapi_schema_describes_every_route(api_client):
     assert {"training", "inference", "energy_profile"} <= set(request_body)
 
 
+@pytest.mark.parametrize("kind", ["accelerators", "thresholds", "energy-profiles"])
+def test_a_slug_that_is_no_slug_is_a_404_before_any_lookup(api_client, kind):
+    """Found by the API fuzz test: PostgreSQL refuses a NUL in a lookup, which answered 500."""
+    for slug in ("%00", "nvidia%00h100", "a.b"):
+        response = api_client.get(f"/api/v1/{kind}/{slug}/")
+        assert response.status_code == 404, slug
+        assert response.json() == {"detail": "Not found."}
+
+
+def test_openapi_schema_documents_the_errors_drf_answers_with(api_client):
+    """Found by the API fuzz test: 400, 401, 403, 404, 415 and 429 were undocumented."""
+    schema = api_client.get("/api/schema/", {"format": "json"}).json()
+    paths = schema["paths"]
+
+    def documented(path: str, method: str) -> dict:
+        return paths[path][method]["responses"]
+
+    error = {"$ref": "#/components/schemas/Error"}
+    catalogue = documented("/api/v1/accelerators/{slug}/", "get")
+    assert set(catalogue) == {"200", "401", "404", "429"}
+    assert catalogue["404"]["content"]["application/json"]["schema"] == error
+    assert catalogue["429"]["headers"]["Retry-After"]["schema"] == {"type": "integer"}
+    estimate = documented("/api/v1/estimate/", "post")
+    assert set(estimate) == {"200", "400", "401", "403", "415", "429"}
+    assert estimate["400"]["content"]["application/json"]["schema"]["type"] == "object"
+    assert set(documented("/api/v1/projects/", "get")) == {"200", "401", "429"}
+    assert set(documented("/api/v1/projects/", "post")) == {
+        "201",
+        "400",
+        "401",
+        "403",
+        "415",
+        "429",
+    }
+    assert set(documented("/api/v1/sweeps/{sweep_id}/", "get")) == {"200", "401", "404", "429"}
+    # What a view documents itself stays as it is.
+    token = documented("/api/v1/auth/token/", "post")
+    assert token["400"]["description"] == "Missing fields, or a wrong username or password."
+    assert "401" not in token  # the token endpoint reads no credentials but those in its body
+    for operations in paths.values():
+        for operation in operations.values():
+            for code, response in operation["responses"].items():
+                assert code == "204" or "content" in response, (operation["operationId"], code)
+
+
 def test_api_docs_load_their_assets_from_this_app_only(client):
     response = client.get("/api/docs/")
     assert response.status_code == 200

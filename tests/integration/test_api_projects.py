@@ -157,6 +157,17 @@ def test_the_owner_is_not_listed_among_the_collaborators(owner, colleague, proje
     assert response.json()["collaborators"] == ["colleague"]
 
 
+@pytest.mark.parametrize("method", ["post", "patch"])
+def test_a_collaborator_name_with_a_nul_character_is_no_user(owner, colleague, project, method):
+    """Found by the API fuzz test: PostgreSQL refuses a NUL in a lookup, which answered 500."""
+    url = PROJECTS if method == "post" else project_url(project)
+    body = {"title": "Plan", "collaborators": ["colleague", "coll\x00eague"]}
+    response = getattr(client_for(owner), method)(url, body, format="json")
+    assert response.status_code == 400
+    assert response.json() == {"collaborators": ["No active user named coll\x00eague."]}
+    assert list(project.collaborators.all()) == [colleague]
+
+
 def test_status_and_owner_are_read_only(owner, stranger, project):
     body = {"status": "approved", "owner": "stranger"}
     response = client_for(owner).patch(project_url(project), body, format="json")

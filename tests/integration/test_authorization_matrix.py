@@ -352,17 +352,17 @@ ROUTES: dict[str, Row] = {
     # API: the estimate and the catalogue, open to all
     "api/v1/estimate/": Row({"POST": 200}, public=True, body={"POST": _constant(SEED_000)}),
     "api/v1/^accelerators/$": Row({"GET": 200}, public=True),
-    "api/v1/^accelerators/(?P<slug>[^/.]+)/$": Row(
+    "api/v1/^accelerators/(?P<slug>[-a-zA-Z0-9_]+)/$": Row(
         {"GET": 200}, public=True, values=lambda w: {"slug": "nvidia-h100-sxm"}
     ),
     "api/v1/^thresholds/$": Row({"GET": 200}, public=True),
-    "api/v1/^thresholds/(?P<slug>[^/.]+)/$": Row(
+    "api/v1/^thresholds/(?P<slug>[-a-zA-Z0-9_]+)/$": Row(
         {"GET": 200},
         public=True,
         values=lambda w: {"slug": ComputeThreshold.objects.order_by("pk").first().slug},
     ),
     "api/v1/^energy-profiles/$": Row({"GET": 200}, public=True),
-    "api/v1/^energy-profiles/(?P<slug>[^/.]+)/$": Row(
+    "api/v1/^energy-profiles/(?P<slug>[-a-zA-Z0-9_]+)/$": Row(
         {"GET": 200},
         public=True,
         values=lambda w: {"slug": EnergyProfile.objects.order_by("pk").first().slug},

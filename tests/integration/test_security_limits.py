@@ -132,6 +132,24 @@ def test_twenty_failures_from_one_address_lock_every_account_there(manager):
     assert sign_in(Client(REMOTE_ADDR="192.0.2.11")).status_code == 302
 
 
+def test_without_a_client_address_passwords_are_still_checked_and_limited(manager):
+    """REMOTE_ADDR is optional in WSGI; without it the token endpoint answered 500 (found by the
+    API fuzz test). Such requests now share one address budget, and the account's still counts."""
+    api = Client(REMOTE_ADDR=None)
+
+    def token(password: str):
+        body = {"username": "manager", "password": password}
+        return api.post("/api/v1/auth/token/", body, content_type="application/json")
+
+    assert token(PASSWORD).status_code == 201
+    for _ in range(5):
+        assert token("wrong").status_code == 400
+    refused = token(PASSWORD)
+    assert refused.status_code == 429
+    assert refused.json()["detail"].startswith("Too many failed sign-in attempts.")
+    assert sign_in(Client(REMOTE_ADDR=None), password="wrong").status_code == 429
+
+
 def test_a_success_refills_the_account_budget_but_not_the_address_budget(client, manager):
     for _ in range(4):
         sign_in(client, password="wrong")

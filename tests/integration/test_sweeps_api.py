@@ -166,6 +166,24 @@ def test_strangers_get_404_and_anonymous_callers_are_refused(
     assert colleague.get(urls[0]).status_code == 200
 
 
+@pytest.mark.parametrize("negotiation", [{"format": "csv"}, {"HTTP_ACCEPT": "text/csv"}])
+def test_the_csv_download_answers_its_errors_in_json_even_when_csv_is_asked_for(
+    client, scenario, queued, django_capture_on_commit_callbacks, negotiation
+):
+    response, _ = create(client, scenario, django_capture_on_commit_callbacks, inputs=[PEAK])
+    query = {"format": negotiation["format"]} if "format" in negotiation else {}
+    accept = {key: value for key, value in negotiation.items() if key != "format"}
+    url = f"/api/v1/sweeps/{response.json()['id']}/results.csv"
+    not_done = client.get(url, query, **accept)
+    assert not_done.status_code == 409
+    assert not_done["Content-Type"] == "application/json"
+    assert not_done.json() == {"detail": "The sweep has no results yet: it is queued."}
+    missing = client.get("/api/v1/sweeps/999999/results.csv", query, **accept)
+    assert missing.status_code == 404
+    assert missing["Content-Type"] == "application/json"
+    assert missing.json() == {"detail": "No Sweep matches the given query."}
+
+
 def test_results_summary_and_csv_after_every_chunk_is_stored(
     client, scenario, queued, django_capture_on_commit_callbacks
 ):

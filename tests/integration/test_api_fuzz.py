@@ -1,0 +1,392 @@
+"""The whole API fuzzed with Schemathesis against its own OpenAPI schema (/api/schema/).
+
+Every operation gets generated requests, valid and invalid, sent through the WSGI application
+with a personal API token: a manager's, or a front-office reviewer's for the review queue and
+its decisions. Each response must not be a server error and must match the schema: a documented
+status code and content type, a body that matches the documented one, and documented headers
+that match too.
+
+Generated ids and bodies alone would mostly meet 404s and 400s, so some cases are pointed at real
+objects (projects, scenarios, sweeps, share links, tokens, catalogue slugs), with the If-Match of
+the object's current ETag where a write needs one, and some send a valid body, or a valid body
+with generated fields laid over it, so the success paths are fuzzed as well.
+
+Each case runs in a savepoint that is rolled back, so every case starts from the same objects.
+CI (CI=true) runs 100 generated cases an operation and the coverage phase's cases, the same ones
+on every run; locally 15 generated cases an operation.
+"""
+
+import copy
+import os
+import zlib
+from dataclasses import dataclass, field
+from functools import partial
+
+import pytest
+import schemathesis
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections, transaction
+from django.urls import reverse
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from schemathesis.checks import not_a_server_error
+from schemathesis.core.parameters import ParameterLocation
+from schemathesis.generation.meta import TestPhase
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from apps.accounts.api import AuthTokenThrottle
+from apps.accounts.services import api_token_create
+from apps.catalogue.models import Accelerator, ComputeThreshold, EnergyProfile
+from apps.exports.json_export import project_document
+from apps.exports.report import project_report
+from apps.projects.conditional import project_etag, scenario_etag
+from apps.projects.presets import PRESETS
+from apps.reviews.services import comment_create, project_submit
+from apps.sharing.selectors import latest_version
+from apps.sharing.services import share_link_create
+from apps.sweeps import runs
+from apps.sweeps.services import sweep_create
+from config.wsgi import application
+from tests.factories import make_front_office, make_manager, make_project, make_scenario
+
+IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+CASES_PER_OPERATION = 100 if IN_CI else 15
+PASSWORD = "a-long-fuzzing-password"
+API = "/api/v1"
+# The review queue and its decisions are the front office's; a manager only gets 403 there.
+REVIEWER_OPERATIONS = {
+    f"GET {API}/reviews/",
+    f"POST {API}/projects/{{project_id}}/return/",
+    f"POST {API}/projects/{{project_id}}/clear/",
+}
+
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+    response_headers_conformance,
+]
+
+schema = schemathesis.openapi.from_wsgi(
+    "/api/schema/?format=json",
+    application,
+    config=schemathesis.Config.from_dict(
+        {
+            "generation": {
+                "max-examples": CASES_PER_OPERATION,
+                # Reproducible: the same cases on every run, and nothing kept between runs.
+                "deterministic": True,
+                "database": "none",
+                # The test sends the token itself; generated credentials would only meet 401s.
+                "with-security-parameters": False,
+            },
+            # The coverage phase (boundary and type-breaking values of each parameter, a few
+            # hundred cases for a big body) is CI's; locally it would triple the run.
+            "phases": {"coverage": {"enabled": IN_CI}},
+        }
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Target:
+    """A real object a case may be pointed at: path parameters, headers (If-Match) and a valid
+    body, all optional; `own` is False for the stranger's objects, which answer 404."""
+
+    path: dict = field(default_factory=dict)
+    headers: dict = field(default_factory=dict)
+    body: dict | None = None
+    own: bool = True
+
+
+# Per operation ("PATCH /api/v1/projects/{id}/"), its targets; filled in by the `world` fixture.
+TARGETS: dict[str, list[Target]] = {}
+# In a valid body with generated fields laid over it, these keep the valid value: a generated
+# string is never a method, a catalogue slug or an input's path.
+PINNED = frozenset({"method", "accelerator", "energy_profile", "field", "kind", "format"})
+
+
+def overlay(valid, generated):
+    """`valid` with the generated values in place of its own, but for the pinned keys."""
+    if not (isinstance(valid, dict) and isinstance(generated, dict)):
+        return generated
+    merged = dict(valid)
+    for key, value in generated.items():
+        if key in PINNED and key in valid:
+            continue
+        merged[key] = overlay(valid[key], value) if key in valid else value
+    return merged
+
+
+def point_at(case, choice):
+    if choice is None:
+        return case
+    target, body = choice
+    if target.path:
+        case.path_parameters = {**(case.path_parameters or {}), **target.path}
+    if target.headers:
+        case.headers = {**(case.headers or {}), **target.headers}
+    if body == "valid":
+        case.body = copy.deepcopy(target.body)
+    elif body == "valid, generated fields over it" and isinstance(case.body, dict):
+        case.body = overlay(copy.deepcopy(target.body), case.body)
+    return case
+
+
+@schema.hook
+def flatmap_case(context, case):
+    """The case as generated, or pointed at one of the operation's targets."""
+    choices = [None]
+    for target in TARGETS.get(f"{case.method} {case.path}", []):
+        if target.path or target.headers:
+            choices.append((target, "generated"))
+        if target.body is not None:
+            choices += [(target, "valid"), (target, "valid, generated fields over it")]
+    return st.sampled_from(choices).map(partial(point_at, case))
+
+
+def point_coverage_case_at_a_target(case) -> None:
+    """Coverage cases (boundary and type-breaking values, one parameter at a time) are built
+    before any object exists, so their ids would only meet 404s: unless a case is about the
+    path or a header, point it at one of the user's own targets (the same one on every run)."""
+    targets = [target for target in TARGETS.get(f"{case.method} {case.path}", []) if target.own]
+    if not targets or case.meta is None or case.meta.phase.name != TestPhase.COVERAGE:
+        return
+    data = case.meta.phase.data
+    target = targets[zlib.crc32(data.description.encode()) % len(targets)]
+    if data.parameter_location != ParameterLocation.PATH:
+        case.path_parameters = {**(case.path_parameters or {}), **target.path}
+    if target.headers and data.parameter_location != ParameterLocation.HEADER:
+        case.headers = {**(case.headers or {}), **target.headers}
+
+
+@pytest.fixture
+def connection_kept_across_requests():
+    """Django's WSGI handler closes the database connection after each request, which would end
+    the test's transaction; Django's test client keeps it the same way."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def generous_limits(settings, monkeypatch):
+    """Limits far above the run's requests, so that the fuzzer meets the app rather than 429s.
+    The `settings` and `monkeypatch` fixtures restore everything afterwards."""
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"anon": "100000/minute", "user": "100000/minute"},
+    }
+    # The token endpoint's throttle reads the rates DRF had at import time (a class attribute).
+    monkeypatch.setattr(AuthTokenThrottle, "THROTTLE_RATES", {"auth-token": "100000/minute"})
+    settings.LOGIN_FAILURES_PER_ACCOUNT = 100_000
+    settings.LOGIN_FAILURES_PER_ADDRESS = 100_000
+    # Each unknown username still costs a password hash; the fast hasher keeps the run quick.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # A server error fails the case with its exception and traceback rather than a bare 500.
+    settings.DEBUG_PROPAGATE_EXCEPTIONS = True
+
+
+def finished_sweep(scenario, user):
+    sweep = sweep_create(
+        scenario=scenario,
+        created_by=user,
+        definition={
+            "inputs": [
+                {"field": "inference.requests_per_month", "kind": "list", "values": [1e3, 1e5]}
+            ],
+            "accelerators": ["nvidia-h100-sxm", "nvidia-l4"],
+        },
+    )
+    sweep.refresh_from_db()
+    for index in range(sweep.total_chunks):
+        runs.sweep_chunk_store(sweep_id=sweep.pk, run=sweep.run, chunk_index=index)
+    return sweep
+
+
+@pytest.fixture
+def world(db, generous_limits, connection_kept_across_requests):
+    """A manager and a reviewer with tokens, the manager's objects, a stranger's, and each
+    operation's targets. Yields the Authorization headers of the two."""
+    manager = make_manager("fuzzer", password=PASSWORD)
+    reviewer = make_front_office("reviewer")
+    stranger = make_manager("stranger")
+    _, manager_key = api_token_create(user=manager, name="fuzzing")
+    _, reviewer_key = api_token_create(user=reviewer, name="fuzzing")
+    spare_token, _ = api_token_create(user=manager, name="spare")
+
+    draft = make_project(manager, "Draft plan")
+    baseline = make_scenario(draft, "Baseline", is_baseline=True)
+    bigger = make_scenario(draft, "Bigger demand")
+    submitted = make_project(manager, "Submitted plan")
+    make_scenario(submitted, "Baseline", is_baseline=True)
+    project_submit(project=submitted, user=manager)
+    comment_create(project=submitted, author=manager, body="Ready for review.")
+    their_project = make_project(stranger, "Someone else's plan")
+    their_scenario = make_scenario(their_project, "Theirs", is_baseline=True)
+    theirs = [their_project, their_scenario]
+
+    done = finished_sweep(baseline, manager)
+    queued = sweep_create(
+        scenario=bigger,
+        created_by=manager,
+        definition={
+            "inputs": [{"field": "inference.requests_per_month", "kind": "list", "values": [1e4]}]
+        },
+    )
+    link, _ = share_link_create(subject=latest_version(baseline), user=manager, label="Board")
+
+    projects = [draft, submitted, their_project]
+    scenarios = [baseline, bigger, their_scenario]
+    sweeps = [done, queued]
+    inputs = [preset.inputs for preset in PRESETS]
+    document = project_document(project_report(draft, user=manager))
+
+    def by_id(name, objects, body=None, etag=None):
+        return [
+            Target(
+                path={name: item.pk},
+                headers={"If-Match": etag(item)} if etag else {},
+                body=body,
+                own=item not in theirs,
+            )
+            for item in objects
+        ]
+
+    def by_slug(model):
+        return [Target(path={"slug": item.slug}) for item in model.objects.order_by("slug")[:3]]
+
+    def scenario_targets(body, etag=True):
+        return [
+            Target(
+                path={"project_id": item.project_id, "id": item.pk},
+                headers={"If-Match": scenario_etag(item)} if etag else {},
+                body=body,
+                own=item not in theirs,
+            )
+            for item in scenarios
+        ]
+
+    scenario_body = {"name": "Fuzzed", "inputs": inputs[1]}
+    sweep_body = {
+        "inputs": [
+            {
+                "field": "inference.requests_per_month",
+                "kind": "log",
+                "start": 1e3,
+                "stop": 1e6,
+                "steps": 4,
+            }
+        ],
+        "accelerators": ["nvidia-h100-sxm", "nvidia-l4"],
+    }
+    share_body = {"label": "Governance board", "expires_in_days": 7}
+    TARGETS.clear()
+    TARGETS.update(
+        {
+            f"GET {API}/accelerators/{{slug}}/": by_slug(Accelerator),
+            f"GET {API}/thresholds/{{slug}}/": by_slug(ComputeThreshold),
+            f"GET {API}/energy-profiles/{{slug}}/": by_slug(EnergyProfile),
+            f"POST {API}/estimate/": [Target(body=body) for body in inputs],
+            f"POST {API}/auth/token/": [
+                Target(body={"username": "fuzzer", "password": PASSWORD, "name": "script"})
+            ],
+            f"DELETE {API}/auth/tokens/{{id}}/": by_id("id", [spare_token]),
+            f"POST {API}/projects/": [Target(body={"title": "Fuzzed plan"})],
+            f"POST {API}/projects/import/": [Target(body=document)],
+            f"GET {API}/projects/{{id}}/": by_id("id", projects),
+            f"PUT {API}/projects/{{id}}/": by_id(
+                "id", projects, {"title": "Renamed plan"}, project_etag
+            ),
+            f"PATCH {API}/projects/{{id}}/": by_id(
+                "id", projects, {"title": "Renamed plan"}, project_etag
+            ),
+            f"DELETE {API}/projects/{{id}}/": by_id("id", projects, etag=project_etag),
+            f"POST {API}/projects/{{project_id}}/clear/": by_id(
+                "project_id", projects, {"comment": "Cleared."}
+            ),
+            f"POST {API}/projects/{{project_id}}/return/": by_id(
+                "project_id", projects, {"comment": "Add a sweep of demand."}
+            ),
+            f"GET {API}/projects/{{project_id}}/comments/": by_id("project_id", projects),
+            f"POST {API}/projects/{{project_id}}/comments/": by_id(
+                "project_id", projects, {"body": "Looks right."}
+            ),
+            f"GET {API}/projects/{{project_id}}/export/": by_id("project_id", projects),
+            f"GET {API}/projects/{{project_id}}/scenarios/": by_id("project_id", projects),
+            f"POST {API}/projects/{{project_id}}/scenarios/": by_id(
+                "project_id", projects, scenario_body
+            ),
+            f"POST {API}/projects/{{project_id}}/share-links/": by_id(
+                "project_id", projects, share_body
+            ),
+            f"POST {API}/projects/{{project_id}}/submit/": by_id("project_id", projects),
+            f"GET {API}/reviews/{{project_id}}/": by_id("project_id", projects),
+            f"GET {API}/projects/{{project_id}}/scenarios/{{id}}/": scenario_targets(
+                None, etag=False
+            ),
+            f"PUT {API}/projects/{{project_id}}/scenarios/{{id}}/": scenario_targets(scenario_body),
+            f"PATCH {API}/projects/{{project_id}}/scenarios/{{id}}/": scenario_targets(
+                scenario_body
+            ),
+            f"DELETE {API}/projects/{{project_id}}/scenarios/{{id}}/": scenario_targets(None),
+            f"GET {API}/scenarios/{{scenario_id}}/estimate/": by_id("scenario_id", scenarios),
+            f"GET {API}/scenarios/{{scenario_id}}/export/": by_id("scenario_id", scenarios),
+            f"POST {API}/scenarios/{{scenario_id}}/share-links/": by_id(
+                "scenario_id", scenarios, share_body
+            ),
+            f"GET {API}/scenarios/{{scenario_id}}/sweeps/": by_id("scenario_id", scenarios),
+            f"POST {API}/scenarios/{{scenario_id}}/sweeps/": by_id(
+                "scenario_id", scenarios, sweep_body
+            ),
+            f"DELETE {API}/share-links/{{id}}/": by_id("id", [link]),
+            **{
+                f"{method} {API}/sweeps/{{sweep_id}}/{tail}": by_id("sweep_id", sweeps)
+                for method, tail in (
+                    ("GET", ""),
+                    ("POST", "cancel/"),
+                    ("GET", "results/"),
+                    ("GET", "results.csv"),
+                    ("GET", "summary/"),
+                )
+            },
+        }
+    )
+    yield {
+        "manager": {"Authorization": f"Bearer {manager_key}"},
+        "reviewer": {"Authorization": f"Bearer {reviewer_key}"},
+    }
+    TARGETS.clear()
+
+
+@schema.parametrize()
+# The fixture's objects are shared by an operation's cases on purpose: each case's changes are
+# rolled back, so every case starts from the same objects.
+# Generation may be slow on a busy machine, as Hypothesis's own CI profile allows for.
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+def test_the_api_answers_every_generated_request_as_its_schema_says(case, world):
+    who = "reviewer" if f"{case.method} {case.path}" in REVIEWER_OPERATIONS else "manager"
+    point_coverage_case_at_a_target(case)
+    with transaction.atomic():
+        response = case.call(headers=world[who])
+        transaction.set_rollback(True)
+    case.validate_response(response, checks=CHECKS, headers=world[who])
+
+
+def test_every_operation_is_fuzzed_and_every_object_in_a_path_reachable(world):
+    assert schema.location == reverse("api:schema") + "?format=json"
+    operations = {
+        f"{result.ok().method.upper()} {result.ok().path}" for result in schema.get_all_operations()
+    }
+    assert len(operations) >= 44
+    assert operations >= REVIEWER_OPERATIONS | set(TARGETS)
+    # Every operation that names an object in its path can be pointed at real ones.
+    assert {label for label in operations if "{" in label} <= set(TARGETS)
