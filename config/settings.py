@@ -195,7 +195,7 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
 API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 64 * 1024)
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "apps.api.schema.AutoSchema",
     "DEFAULT_PARSER_CLASSES": ["apps.api.parsers.BoundedJSONParser"],
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",
@@ -276,7 +276,7 @@ SESSION_IDLE_SECONDS = 30 * 60
 SESSION_MAX_AGE_SECONDS = 12 * 60 * 60
 SESSION_COOKIE_AGE = SESSION_MAX_AGE_SECONDS
 # Sessions are read from the cache (Redis in production) and written through to the database.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+SESSION_ENGINE = "apps.core.sessions"
 
 # Content Security Policy: the app's own scripts and styles only, inline ones with the request's
 # nonce (`{{ csp_nonce }}`). Scripts may set styles through the DOM (Chart.js does); style

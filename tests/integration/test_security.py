@@ -162,3 +162,21 @@ def test_a_form_with_more_than_one_file_is_refused_with_a_400(browser_client):
     files = {f"file{i}": io.BytesIO(b"x") for i in range(settings.DATA_UPLOAD_MAX_NUMBER_FILES + 1)}
     response = browser_client.post("/accounts/login/", files)
     assert response.status_code == 400
+
+
+@pytest.mark.parametrize(
+    "key", ["abc\x00defghijkl", "ABCDEFGH12345678", "abcd efgh ijkl", "é" * 32]
+)
+def test_a_session_cookie_no_session_could_have_is_no_session_not_a_500(client, key):
+    """An escaped NUL in the cookie once reached PostgreSQL, which refuses it (found by fuzzing)."""
+    client.cookies[settings.SESSION_COOKIE_NAME] = key
+    assert client.get("/").status_code == 200
+    response = client.get("/projects/")
+    assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+
+
+def test_a_real_session_key_still_signs_in(client):
+    client.force_login(make_manager("maria"))
+    key = client.cookies[settings.SESSION_COOKIE_NAME].value
+    assert key.isalnum() and key == key.lower()
+    assert client.get("/projects/").status_code == 200
