@@ -52,7 +52,13 @@ from apps.sharing.services import share_link_create
 from apps.sweeps import runs
 from apps.sweeps.services import sweep_create
 from config.wsgi import application
-from tests.factories import make_front_office, make_manager, make_project, make_scenario
+from tests.factories import (
+    DEMAND_SWEEP,
+    make_front_office,
+    make_manager,
+    make_project,
+    make_scenario,
+)
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 CASES_PER_OPERATION = 100 if IN_CI else 15
@@ -277,15 +283,7 @@ def world(db, generous_limits, connection_kept_across_requests):
 
     scenario_body = {"name": "Fuzzed", "inputs": inputs[1]}
     sweep_body = {
-        "inputs": [
-            {
-                "field": "inference.requests_per_month",
-                "kind": "log",
-                "start": 1e3,
-                "stop": 1e6,
-                "steps": 4,
-            }
-        ],
+        "inputs": [DEMAND_SWEEP],
         "accelerators": ["nvidia-h100-sxm", "nvidia-l4"],
     }
     share_body = {"label": "Governance board", "expires_in_days": 7}

@@ -8,7 +8,7 @@ from django.test import Client
 
 from apps.sweeps import runs, services, tasks
 from apps.sweeps.models import Sweep
-from tests.factories import make_manager, make_project, make_scenario
+from tests.factories import DEMAND_SWEEP, make_manager, make_project, make_scenario
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -243,13 +243,7 @@ def test_two_varied_inputs_make_a_heatmap_table(client, scenario, manager):
         created_by=manager,
         definition={
             "inputs": [
-                {
-                    "field": "inference.requests_per_month",
-                    "kind": "log",
-                    "start": 1e3,
-                    "stop": 1e6,
-                    "steps": 4,
-                },
+                DEMAND_SWEEP,
                 {"field": "inference.target_utilization", "kind": "list", "values": [0.5, 0.9]},
             ]
         },
