@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from apps.catalogue.resolve import Catalogue, estimate_from_request
 from apps.core.fragments import cached_fragment, fragment_key
+from apps.core.htmx import is_htmx
 from apps.estimates import EstimateInputError
 from apps.projects import services
 from apps.projects.comparison import chart_data, chart_rows
@@ -26,14 +27,6 @@ from apps.projects.presets import DEFAULT_PRESET, PRESETS, PRESETS_BY_SLUG
 from apps.projects.scenario_compare import compare_rows
 from apps.projects.selectors import can_create_projects, project_for_user, scenario_for_user
 from apps.projects.version_diff import inputs_changes, results_changes
-
-
-def is_htmx(request: HttpRequest) -> bool:
-    """An htmx request for a fragment; restoring a page from history asks for the whole page."""
-    return (
-        request.headers.get("HX-Request") == "true"
-        and request.headers.get("HX-History-Restore-Request") != "true"
-    )
 
 
 def refuses_frozen_projects(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

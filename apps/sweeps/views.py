@@ -10,6 +10,7 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from apps.catalogue.models import Accelerator
+from apps.core.htmx import is_htmx
 from apps.projects.selectors import scenario_for_user
 from apps.sweeps import services
 from apps.sweeps.definition import DefinitionError
@@ -27,10 +28,6 @@ from apps.sweeps.selectors import (
 )
 
 TABLE_ROWS = 50
-
-
-def is_htmx(request: HttpRequest) -> bool:
-    return request.headers.get("HX-Request") == "true"
 
 
 def _scenario_context(scenario) -> dict:

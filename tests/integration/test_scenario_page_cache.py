@@ -196,3 +196,14 @@ def test_each_signed_in_user_gets_their_own_navigation(client, manager):
     other.username = "omar.k"
     other.save()
     assert "(omar.k)" in page(client, other.owned_projects.get().scenarios.get())
+
+
+def test_htmx_restoring_the_page_from_history_gets_the_whole_page(client, manager):
+    scenario = make_scenario(make_project(manager))
+    fragment = client.get(f"/scenarios/{scenario.pk}/?view=single", headers={"HX-Request": "true"})
+    assert fragment.content.decode().lstrip().startswith('<section id="comparison"')
+    restored = client.get(
+        f"/scenarios/{scenario.pk}/?view=single",
+        headers={"HX-Request": "true", "HX-History-Restore-Request": "true"},
+    ).content.decode()
+    assert restored.startswith("<!doctype html>") and 'id="scenario-form"' in restored
