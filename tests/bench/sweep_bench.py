@@ -28,8 +28,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from kombu import Exchange, Queue
-
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -279,12 +277,9 @@ def run(points_check: int) -> dict:
             worker.stop()
         shutil.rmtree(log_dir, ignore_errors=True)
         try:
-            from config.celery import app as celery_app
+            from tests.broker import delete_queue
 
-            with celery_app.connection_for_write() as conn:
-                bound = Queue(queue, Exchange(queue), routing_key=queue)(conn.default_channel)
-                bound.declare()  # so that this connection knows the binding it deletes
-                bound.delete()
+            delete_queue(queue)
         except Exception as error:  # a cleanup problem must not hide the result
             say(f"  (could not delete queue {queue}: {error})")
         admin(maintenance, f'DROP DATABASE IF EXISTS "{urlsplit(database).path[1:]}" WITH (FORCE)')

@@ -25,7 +25,6 @@ from urllib.parse import quote
 import pytest
 from django.conf import settings
 from django.db import connection, transaction
-from kombu import Exchange, Queue
 
 from apps.catalogue.loading import catalogue_load
 from apps.catalogue.resolve import Catalogue, estimate_input_from_request
@@ -35,6 +34,7 @@ from apps.sweeps import services
 from apps.sweeps.models import Sweep, SweepChunk
 from apps.sweeps.selectors import sweep_rows
 from config.celery import app as celery_app
+from tests.broker import delete_queue
 from tests.factories import make_manager, make_project, make_scenario
 
 pytestmark = [
@@ -125,15 +125,6 @@ def own_queue() -> Iterator[str]:
     finally:
         celery_app.conf.task_default_queue = default
         delete_queue(queue)
-
-
-def delete_queue(name: str) -> None:
-    """Delete a queue, its messages and its binding on the broker (declared here first, so that
-    this connection knows the binding it removes)."""
-    with celery_app.connection_for_write() as conn:
-        queue = Queue(name, Exchange(name), routing_key=name)(conn.default_channel)
-        queue.declare()
-        queue.delete()
 
 
 @contextlib.contextmanager
