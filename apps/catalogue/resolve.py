@@ -255,6 +255,15 @@ class Catalogue:
         )
 
     @classmethod
+    def from_database(cls) -> "Catalogue":
+        """The catalogue as the database holds it now (four queries), no snapshot."""
+        return cls.from_rows(
+            list(Accelerator.objects.with_offers()),
+            list(EnergyProfile.objects.all()),
+            list(ComputeThreshold.objects.all()),
+        )
+
+    @classmethod
     def load(cls) -> "Catalogue":
         """The whole catalogue: this process's snapshot while the catalogue version is the one it
         was built at (one cache read, no query), else a new snapshot (four queries)."""
@@ -269,11 +278,7 @@ class Catalogue:
             and now - snapshot.built_at < SNAPSHOT_MAX_AGE_SECONDS
         ):
             return snapshot.catalogue
-        catalogue = cls.from_rows(
-            list(Accelerator.objects.with_offers()),
-            list(EnergyProfile.objects.all()),
-            list(ComputeThreshold.objects.all()),
-        )
+        catalogue = cls.from_database()
         if version is not None:
             _snapshot = _Snapshot(version=version, built_at=now, catalogue=catalogue)
         return catalogue

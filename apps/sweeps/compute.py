@@ -5,7 +5,6 @@ from dataclasses import fields
 
 import numpy as np
 
-from apps.catalogue.models import Accelerator, ComputeThreshold, EnergyProfile
 from apps.catalogue.resolve import Catalogue, estimate_input_from_request
 from apps.estimates import EstimateInput, Figures, evaluate
 from apps.sweeps.definition import Definition
@@ -27,20 +26,6 @@ def requests_by_accelerator(definition: Definition, request: dict) -> list[dict]
             changed[section]["accelerator"] = slug
         requests.append(changed)
     return requests
-
-
-def catalogue_now() -> Catalogue:
-    """The catalogue as the database holds it now, not a process's snapshot.
-
-    A chunk is worth four queries: its figures must be the catalogue's as of when it was computed,
-    because a completed run clears "stale since", and a snapshot may lag a change by up to a
-    minute where processes share no cache (apps.catalogue.resolve).
-    """
-    return Catalogue.from_rows(
-        list(Accelerator.objects.with_offers()),
-        list(EnergyProfile.objects.all()),
-        list(ComputeThreshold.objects.all()),
-    )
 
 
 def base_inputs(definition: Definition, request: dict, catalogue: Catalogue) -> list[EstimateInput]:

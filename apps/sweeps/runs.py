@@ -7,10 +7,10 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from apps.catalogue.resolve import estimate_from_request
+from apps.catalogue.resolve import Catalogue, estimate_from_request
 from apps.estimates import EstimateInputError
 from apps.sweeps.charts import chunk_samples
-from apps.sweeps.compute import base_inputs, catalogue_now, evaluate_range
+from apps.sweeps.compute import base_inputs, evaluate_range
 from apps.sweeps.definition import definition_parse
 from apps.sweeps.models import ScenarioFreshness, Sweep, SweepChunk
 from apps.sweeps.storage import chunk_summary, columns_encode
@@ -25,7 +25,9 @@ class SweepCannotRun(Exception):
 def _compute(sweep: Sweep, chunk_index: int) -> tuple[int, dict, dict, bytes]:
     try:
         definition = definition_parse(sweep.definition, sweep.base_inputs)
-        bases = base_inputs(definition, sweep.base_inputs, catalogue_now())
+        # The catalogue as of now, not a snapshot: a completed run clears "stale since", and a
+        # snapshot may lag a change by up to a minute where processes share no cache.
+        bases = base_inputs(definition, sweep.base_inputs, Catalogue.from_database())
     except (ValueError, KeyError, TypeError) as error:
         message = "; ".join(m for ms in getattr(error, "errors", {}).values() for m in ms)
         raise SweepCannotRun(message or str(error)) from error
@@ -124,7 +126,7 @@ def scenario_freshness_check(*, scenario_id: int, version: int) -> bool:
     if row is None:
         return False
     try:
-        estimate_from_request(row.scenario.inputs, catalogue_now())
+        estimate_from_request(row.scenario.inputs, Catalogue.from_database())
         problem = ""
     except EstimateInputError as error:
         problem = "; ".join(m for messages in error.errors.values() for m in messages)
