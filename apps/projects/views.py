@@ -289,7 +289,11 @@ def scenario_preview(request: HttpRequest, scenario_id: int) -> TemplateResponse
     valid = form.is_valid()
     context = {"scenario": scenario, "form": form, "preview": True, "view": view}
     if valid:
-        context.update(comparison_context(form.result, notes=form.notes, view=view))
+        context.update(
+            comparison_context(
+                form.result, notes=form.notes, view=view, currency=scenario.project.currency
+            )
+        )
     return TemplateResponse(request, "projects/scenario.html#comparison", context)
 
 
