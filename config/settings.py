@@ -146,13 +146,18 @@ if PRODUCTION and DATABASES["default"]["ENGINE"] != "django.db.backends.postgres
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # A shared Redis cache (REDIS_URL) keeps throttling and login-attempt counts consistent across
-# processes; per-process memory would give each worker its own budget.
+# processes; per-process memory would give each worker its own budget. While Redis is down the
+# app works without a cache (apps.core.cache); a second is long enough to wait for it.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if PRODUCTION and not REDIS_URL:
     raise ImproperlyConfigured("Production needs REDIS_URL: throttles count in a shared cache.")
 if REDIS_URL:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        "default": {
+            "BACKEND": "apps.core.cache.DegradingRedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
