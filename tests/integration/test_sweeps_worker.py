@@ -20,7 +20,6 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 from django.conf import settings
@@ -35,6 +34,7 @@ from apps.sweeps.models import Sweep, SweepChunk
 from apps.sweeps.selectors import sweep_rows
 from config.celery import app as celery_app
 from tests.broker import delete_queue
+from tests.database import database_url_of_tests
 from tests.factories import make_manager, make_project, make_scenario
 
 pytestmark = [
@@ -53,16 +53,6 @@ def _needs_broker_and_postgres() -> None:
         pytest.skip("no CELERY_BROKER_URL: sweeps run in-process here (CI runs them on workers)")
     if connection.vendor != "postgresql":
         pytest.skip("a worker process needs a database it can share: PostgreSQL (CI has it)")
-
-
-def database_url_of_tests() -> str:
-    """The test database, for processes other than this one."""
-    db = connection.settings_dict
-    user = quote(db["USER"] or "", safe="")
-    password = f":{quote(db['PASSWORD'], safe='')}" if db["PASSWORD"] else ""
-    host = db["HOST"] or "127.0.0.1"
-    port = f":{db['PORT']}" if db["PORT"] else ""
-    return f"postgres://{user}{password}@{host}{port}/{db['NAME']}"
 
 
 class CeleryWorker:
