@@ -3,10 +3,13 @@ FROM python:3.13-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 UV_PROJECT_ENVIRONMENT=/opt/venv UV_PYTHON_DOWNLOADS=never
 RUN pip install --no-cache-dir uv==0.13.9 && useradd --create-home planner
 WORKDIR /app
+# The dependencies first, in a layer of their own that only a new lock rebuilds.
 COPY pyproject.toml uv.lock ./
 RUN uv sync --frozen --no-dev --no-install-project
 COPY . .
-RUN COMPUTE_PLANNER_ENV=local /opt/venv/bin/python manage.py collectstatic --noinput
+# The same build steps CI runs (tests/integration/test_production_image.py): the locked
+# dependencies, then the static files with the production storage and its manifest.
+RUN scripts/build-image
 USER planner
 EXPOSE 8000
 CMD ["/opt/venv/bin/gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]

@@ -1,5 +1,6 @@
 # Compute Planner: `make run` serves the app, `make test` runs the suite, `make bench` measures.
 # Both set everything up on a fresh clone: virtual environment, locked dependencies, database.
+# Neither needs Node.js: the front-end libraries are kept in static/vendor/ (`make vendor`).
 
 PYTHON ?= python3.13
 PORT ?= 8000
@@ -9,20 +10,15 @@ UV_VERSION := 0.13.9
 export UV_PYTHON_DOWNLOADS := never
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 
-.PHONY: run test bench lint format check-deploy clean
+.PHONY: run test bench lint format vendor check-deploy clean
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null || { echo "Python 3.13 is needed: install it (pyenv install 3.13) or set PYTHON=/path/to/python3.13"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 
-$(VENV)/.installed: $(BIN)/python pyproject.toml uv.lock node_modules/.installed
+$(VENV)/.installed: $(BIN)/python pyproject.toml uv.lock
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 	$(BIN)/uv sync --frozen --inexact --python $(BIN)/python
-	touch $@
-
-node_modules/.installed: package.json package-lock.json
-	@command -v npm >/dev/null || { echo "npm (Node.js) is needed to install the front-end assets"; exit 1; }
-	npm ci --no-audit --no-fund
 	touch $@
 
 run: $(VENV)/.installed
@@ -40,6 +36,10 @@ bench: $(VENV)/.installed
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+
+# Refresh static/vendor/ from the npm registry at package-lock.json's versions (needs npm).
+vendor:
+	$(PYTHON) scripts/vendor.py
 
 format: $(VENV)/.installed
 	$(BIN)/ruff check --fix .

@@ -184,13 +184,9 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
-# Front-end libraries come from the npm registry (package-lock.json) and are served by the app.
-NODE_MODULES = BASE_DIR / "node_modules"
-STATICFILES_DIRS = [
-    BASE_DIR / "static",
-    ("vendor/htmx", NODE_MODULES / "htmx.org" / "dist"),
-    ("vendor/chartjs", NODE_MODULES / "chart.js" / "dist"),
-]
+# Front-end libraries are kept in static/vendor/ at the versions package.json records
+# (`make vendor` refreshes them), so running the app needs no Node.js.
+STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

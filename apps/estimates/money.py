@@ -22,3 +22,12 @@ def to_money(amount: float | Decimal) -> Decimal:
     money = amount.quantize(CENT, context=_CONTEXT)
     # -0.00 would print with a minus sign; a zero amount has no sign.
     return money.copy_abs() if money.is_zero() else money
+
+
+def cost_of_one_request(cost: Decimal, cost_per_1000: Decimal) -> Decimal:
+    """A request's cost with the digits its cent-rounded `cost` hides below a cent: there the
+    cost of 1,000 requests over 1,000 (1.66 gives 0.00166), which keeps three more decimals and
+    so is no new rounding; `cost` itself from a cent on, or when both are zero."""
+    if cost_per_1000.is_zero() or abs(cost_per_1000) >= 1000 * CENT:
+        return cost
+    return cost_per_1000.scaleb(-3)

@@ -4,6 +4,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from apps.estimates.formulas import Quantity
+from apps.estimates.money import cost_of_one_request
 
 
 @dataclass(frozen=True)
@@ -33,9 +34,15 @@ class PerRequest:
     accelerator_seconds: float
     latency_seconds: float
     latency_method: str  # "given" | "roofline" | "accelerator_seconds"
-    cost: Decimal  # pay-per-use
+    cost: Decimal  # pay-per-use, rounded to the cent
     cost_per_1000: Decimal
     energy_kwh: float | None
+
+    @property
+    def precise_cost(self) -> Decimal:
+        """The cost of one request as pages and exports show it: below a cent, where `cost`
+        rounds to 0.00 or 0.01, from the cost of 1,000 requests (0.00166)."""
+        return cost_of_one_request(self.cost, self.cost_per_1000)
 
 
 @dataclass(frozen=True)

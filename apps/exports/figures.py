@@ -4,12 +4,16 @@ Every export takes its numbers from here and here takes them from the estimate r
 (apps.api.views.estimate_response), so a download shows the API's figures: money is the
 response's decimal string turned into a Decimal, never passed through a float, and every other
 number is the response's own. Nothing is rounded here; readers of the exports round for display.
+One figure has more digits than the response: the cost per request below a cent, which the
+response rounds to 0.00 or 0.01, comes from the cost per 1,000 requests (PerRequest.precise_cost).
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 
 from apps.api.serializers import EstimateRequestSerializer
+from apps.estimates.money import cost_of_one_request
 
 Value = Decimal | float | int | str | None
 
@@ -20,10 +24,15 @@ class Spec:
     label: str
     unit: str  # "{currency}" stands for the response's currency
     money: bool = False  # a decimal string in the response
+    read: Callable[[dict], object] | None = None  # the figure from its section, if not node[key]
 
 
 def _money(key: str, label: str, unit: str = "{currency}") -> Spec:
     return Spec(key, label, unit, money=True)
+
+
+def _request_cost(per_request: dict) -> Decimal:
+    return cost_of_one_request(Decimal(per_request["cost"]), Decimal(per_request["cost_per_1000"]))
 
 
 @dataclass(frozen=True)
@@ -60,7 +69,7 @@ SECTIONS = (
             Spec("accelerator_seconds", "Accelerator time per request", "accelerator-seconds"),
             Spec("latency_seconds", "User speed (latency)", "seconds"),
             Spec("latency_method", "How the latency is worked out", ""),
-            _money("cost", "Cost per request"),
+            Spec("cost", "Cost per request", "{currency}", money=True, read=_request_cost),
             _money("cost_per_1000", "Cost per 1,000 requests", "{currency} per 1,000 requests"),
             Spec("energy_kwh", "Energy per request", "kWh"),
         ),
@@ -183,7 +192,7 @@ def figure_rows(response: dict) -> list[FigureRow]:
                 FigureRow(
                     section=section.title,
                     figure=spec.label,
-                    value=_value(node[spec.key], spec.money),
+                    value=_value(spec.read(node) if spec.read else node[spec.key], spec.money),
                     unit=spec.unit.format(currency=currency),
                     field=f"{section.path}.{spec.key}",
                 )

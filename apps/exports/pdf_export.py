@@ -76,11 +76,12 @@ def _p(text: str, style: ParagraphStyle = BODY) -> Paragraph:
 
 
 def _value_text(value: Value) -> str:
-    """A table value for print: money to the cent with separators, other numbers readable."""
+    """A table value for print: money to the cent with separators (below a cent as many decimals
+    as the pages show), other numbers readable."""
     if value is None:
         return ""
     if isinstance(value, Decimal):
-        return f"{value:,.2f}"
+        return f"{value:,.{formatting.money_decimal_places(value)}f}"
     if isinstance(value, int | float):
         return formatting.count(value, "").text.strip()
     return value

@@ -1,7 +1,8 @@
 """A project as an Excel workbook: a summary sheet, then one sheet per scenario.
 
 Numbers are stored as numbers, with their unit in the column header, and money carries a
-two-decimal number format; text that looks like a formula is stored as text (apps.exports.cells).
+two-decimal number format (more below a cent, as the pages show it: 0.0017); text that looks like
+a formula is stored as text (apps.exports.cells).
 """
 
 import io
@@ -16,6 +17,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from apps.exports.cells import looks_like_formula, printable
 from apps.exports.figures import Table, Value, headline, headline_headings, input_rows, tables
 from apps.exports.report import Report, ScenarioReport
+from apps.projects.formatting import money_decimal_places
 
 MONEY_FORMAT = "#,##0.00"
 SUMMARY = "Summary"
@@ -43,8 +45,14 @@ def sheet_titles(names: list[str], taken: set[str]) -> list[str]:
     return titles
 
 
+def money_format(amount: Decimal) -> str:
+    """The number format of an amount: "#,##0.00", below a cent as many decimals as pages show."""
+    places = money_decimal_places(amount)
+    return MONEY_FORMAT if places == 2 else f"0.{'0' * places}"
+
+
 def put(sheet: Worksheet, row: int, column: int, value: Value, *, bold: bool = False) -> None:
-    """One cell: a number as a number (money with two decimals), text as text, never a formula."""
+    """One cell: a number as a number (money with its decimals), text as text, never a formula."""
     cell = sheet.cell(row=row, column=column)
     if isinstance(value, str):
         text = printable(value)
@@ -57,7 +65,7 @@ def put(sheet: Worksheet, row: int, column: int, value: Value, *, bold: bool = F
     else:
         cell.value = value
         if isinstance(value, Decimal):
-            cell.number_format = MONEY_FORMAT
+            cell.number_format = money_format(value)
     if bold:
         cell.font = _BOLD
 

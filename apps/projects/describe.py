@@ -58,10 +58,7 @@ def _always_on(inference: InferenceResult) -> bool:
 
 
 def _per_request_cost(per_request: PerRequest, currency: str) -> str:
-    # The engine rounds each amount to the cent, so a request cheaper than a cent shows as 0.00;
-    # the cost per 1,000 requests keeps the digits that say how much less.
-    cost = per_request.cost or per_request.cost_per_1000 / 1000
-    return money(cost, currency).text
+    return money(per_request.precise_cost, currency).text
 
 
 def _build_cost(training: TrainingResult, currency: str) -> tuple[str, str]:

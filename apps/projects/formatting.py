@@ -9,8 +9,9 @@
 #   "3 trillion"); from 10¹⁵ on, scientific notation with Unicode superscripts.
 # - FLOP from a million on: scientific notation ("3.15 × 10²³ FLOP").
 # - Money: cents below 1,000 unless the amount is whole ("$24.92", "$598"), whole units up to a
-#   million ("$147,396"), words above ("$53.4 million"); "less than $0.01" for a positive amount
-#   below a cent. Rounding is half up, as in the engine.
+#   million ("$147,396"), words above ("$53.4 million"); below a cent two significant figures
+#   ("$0.0017"), so that a cost is never shown as $0, down to a millionth ("less than
+#   $0.000001"). Rounding is half up, as in the engine.
 # - Negative values get a minus sign (U+2212); None, NaN and infinity are never shown as numbers
 #   but as "not available" or the explanation given.
 #
@@ -33,6 +34,8 @@ _THOUSAND = Decimal(1000)
 _MILLION = Decimal(10**6)
 _SCALES = ((Decimal(10**12), "trillion"), (Decimal(10**9), "billion"), (_MILLION, "million"))
 _SMALLEST_PLAIN = Decimal("0.001")
+SUB_CENT_SIGNIFICANT_DIGITS = 2
+_SMALLEST_MONEY = Decimal("0.000001")
 _SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 # Characters that screen readers read badly, so `Figure.aria` is read instead of the text.
 _UNSPOKEN = str.maketrans(dict.fromkeys("⁰¹²³⁴⁵⁶⁷⁸⁹⁻×" + MINUS))
@@ -328,8 +331,19 @@ def _large_or_whole(magnitude: Decimal) -> tuple[str, str]:
     return _large(whole) if whole >= _THOUSAND else (str(whole), str(whole))
 
 
+def money_decimal_places(amount: Decimal) -> int:
+    """The decimals an amount below 1,000 is shown with: two (cents), or below a cent as many as
+    give it two significant figures (0.0017: four), so that no amount but zero shows as 0."""
+    magnitude = abs(amount)
+    if magnitude.is_zero() or magnitude < _SMALLEST_MONEY:
+        return 2
+    places = SUB_CENT_SIGNIFICANT_DIGITS - 1 - magnitude.adjusted()
+    return places if _round(magnitude, -places) < _CENT else 2
+
+
 def money(value: Number, currency: str = "USD", *, missing: str = NOT_AVAILABLE) -> Figure:
-    """An amount of money: "$24.92", "$598", "$147,396", "$53.4 million", "1,200 CHF".
+    """An amount of money: "$24.92", "$598", "$147,396", "$53.4 million", "1,200 CHF", and
+    below a cent "$0.0017".
 
     `exact` keeps the cents ("53400000.00"), or more digits when the amount has them.
     """
@@ -340,13 +354,15 @@ def money(value: Number, currency: str = "USD", *, missing: str = NOT_AVAILABLE)
     symbol, plural, singular = _CURRENCIES.get(code, ("", code, code))
     magnitude = abs(number)
     prefix = ""
-    if 0 < number < _CENT:
-        prefix, digits = "less than ", "0.01"
+    if 0 < magnitude < _SMALLEST_MONEY:
+        prefix, digits = "less than ", f"{_SMALLEST_MONEY:f}"
     elif magnitude >= _THOUSAND or _round(magnitude, 0) >= _THOUSAND:
         digits = _large(magnitude)[0]
     else:
-        cents = magnitude.quantize(_CENT, rounding=ROUND_HALF_UP, context=_CONTEXT)
-        digits = _digits(cents) if cents == cents.to_integral_value() else f"{cents:f}"
+        places = money_decimal_places(magnitude)
+        rounded = _round(magnitude, -places)
+        whole = places == 2 and rounded == rounded.to_integral_value()
+        digits = _digits(rounded) if whole else f"{rounded:f}"
     sign = MINUS if number < 0 and not prefix and digits != "0" else ""
     spoken_sign = "minus " if sign else ""
     amount = f"{symbol}{digits}" if symbol else f"{digits} {code}"

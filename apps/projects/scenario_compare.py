@@ -42,7 +42,7 @@ METRICS = (
     Metric(
         "User speed (latency)", _get("inference.per_request.latency_seconds"), formatting.seconds
     ),
-    Metric("Cost per request", _get("inference.per_request.cost"), formatting.money),
+    Metric("Cost per request", _get("inference.per_request.precise_cost"), formatting.money),
     Metric(
         "Inference accelerator-hours over the horizon",
         _get("inference.total.accelerator_hours"),

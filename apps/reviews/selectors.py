@@ -100,7 +100,7 @@ class ScenarioReview:
     version: ScenarioVersion
     result: EstimateResult
     total_cost: Decimal
-    cost_per_request: Decimal | None  # unrounded: the response rounds it to the cent
+    cost_per_request: Decimal | None  # PerRequest.precise_cost: below a cent too
     thresholds_exceeded: list[str]
     previous: ScenarioVersion | None  # the same scenario in the submission before, if any
     changes: list[Change]  # its inputs' changes since then
@@ -127,14 +127,14 @@ def snapshot_review(
     reviews = []
     for version in _versions(snapshot):
         result = result_from_response(version.results)
-        per_1000 = result.inference.per_request.cost_per_1000 if result.inference else None
+        inference = result.inference
         earlier = before.get(version.scenario_id)
         reviews.append(
             ScenarioReview(
                 version=version,
                 result=result,
                 total_cost=total_cost(result),
-                cost_per_request=None if per_1000 is None else per_1000 / 1000,
+                cost_per_request=inference.per_request.precise_cost if inference else None,
                 thresholds_exceeded=thresholds_exceeded(result),
                 previous=earlier,
                 changes=inputs_changes(earlier, version) if earlier else [],

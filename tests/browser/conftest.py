@@ -38,7 +38,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-sync",
 ]
-AXE_JS = Path(settings.BASE_DIR) / "node_modules" / "axe-core" / "axe.min.js"
+AXE_JS = Path(settings.BASE_DIR) / "static" / "vendor" / "axe-core" / "axe.min.js"
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 AXE_NODES_SHOWN = 3
 DEFAULT_TIMEOUT_MS = 10_000

@@ -115,8 +115,8 @@ def test_description_follows_the_seed_structure_column_by_column():
 def test_single_request_view_describes_one_request_without_monthly_figures():
     description = text(translation_assistant(), view="single")
     assert "Each request uses 2 accelerator-seconds" in description
-    # 2 s at 2.99 an hour is 0.17 cents: the engine rounds it to 0.00, the text says so.
-    assert "costs less than $0.01 ($1.66 per 1,000 requests)" in description
+    # 2 s at 2.99 an hour is 0.17 cents: the engine rounds it to 0.00, the text gives its digits.
+    assert "costs $0.0017 ($1.66 per 1,000 requests)" in description
     assert "360,000 requests to use as much compute as the training did" in description
     assert "a month" not in description
     assert "overtakes" not in description
@@ -215,7 +215,7 @@ def test_bottom_strip_for_many_requests_shows_the_month_horizon_and_peak_capacit
 
 def test_bottom_strip_for_a_single_request_shows_per_request_figures():
     strip = bottom_strip(translation_assistant(), "EUR", view="single")
-    assert strip["run_cost"]["text"] == "less than €0.01 per request"
+    assert strip["run_cost"]["text"] == "€0.0017 per request"
     assert strip["run_cost"]["detail"] == "€1.66 per 1,000 requests; 2 accelerator-seconds each"
     assert strip["user_speed"]["detail"] == "taken as the accelerator time per request"
 

@@ -17,6 +17,7 @@ from apps.projects.formatting import (
     flop,
     hours,
     money,
+    money_decimal_places,
     months,
     per_second,
     percent,
@@ -135,12 +136,46 @@ def test_money_from_a_thousand_to_a_million_is_in_whole_units():
     assert figure.exact == "147395.73"
 
 
-def test_money_below_a_cent_says_less_than_a_cent_only_when_positive():
+def test_money_below_a_cent_has_two_significant_figures_never_zero():
     figure = money(Decimal("0.0017"))
-    assert figure.text == "less than $0.01"
+    assert figure.text == "$0.0017"
+    assert figure.aria == "0.0017 US dollars"
     assert figure.exact == "0.0017"
+    assert money(Decimal("0.00166")).text == "$0.0017"
+    assert money(0.0072).text == "$0.0072"
+    assert money(Decimal("0.000012345"), "EUR").text == "€0.000012"
+    assert money(Decimal("0.0000012"), "CHF").text == "0.0000012 CHF"
+    assert money(Decimal("-0.0017")).text == "−$0.0017"
+
+
+def test_money_just_below_a_cent_that_rounds_to_one_shows_the_cent():
+    assert money(Decimal("0.00996")).text == "$0.01"
+    assert money(Decimal("0.00994")).text == "$0.0099"
+
+
+def test_money_below_a_millionth_says_less_than_that_and_zero_is_zero():
+    assert money(1e-9).text == "less than $0.000001"
+    assert money(5e-324).aria == "less than 0.000001 US dollars"
     assert money(Decimal("0.00")).text == "$0"
-    assert money(Decimal("-0.001")).text == "$0"
+    assert money(0).text == "$0"
+
+
+@pytest.mark.parametrize(
+    ("amount", "places"),
+    [
+        ("0", 2),
+        ("0.5", 2),
+        ("12.34", 2),
+        ("0.01", 2),
+        ("0.0099", 4),
+        ("0.00166", 4),
+        ("0.00996", 2),
+        ("0.0000012", 7),
+        ("-0.0017", 4),
+    ],
+)
+def test_money_decimal_places_give_cents_or_two_significant_figures_below_a_cent(amount, places):
+    assert money_decimal_places(Decimal(amount)) == places
 
 
 def test_money_uses_symbols_for_dollars_euros_and_pounds_and_codes_otherwise():

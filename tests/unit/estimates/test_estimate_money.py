@@ -6,7 +6,8 @@ from decimal import Decimal
 import numpy as np
 import pytest
 
-from apps.estimates.money import to_money
+from apps.estimates import PerRequest
+from apps.estimates.money import cost_of_one_request, to_money
 
 
 @pytest.mark.parametrize(
@@ -39,3 +40,31 @@ def test_the_largest_float_still_becomes_money():
 def test_non_finite_amounts_are_not_money(amount):
     with pytest.raises(ValueError):
         to_money(amount)
+
+
+@pytest.mark.parametrize(
+    ("cost", "cost_per_1000", "expected"),
+    [
+        ("0.00", "1.66", "0.00166"),  # 2 s at $2.99 an hour: the cent says 0.00
+        ("0.01", "7.20", "0.00720"),  # the cent says 0.01
+        ("0.00", "0.01", "0.00001"),
+        ("0.01", "10.00", "0.01"),  # a cent and more: the request's own cost
+        ("2.35", "2345.60", "2.35"),
+        ("0.00", "0.00", "0.00"),
+    ],
+)
+def test_a_requests_cost_below_a_cent_keeps_the_digits_of_the_cost_of_1000(
+    cost, cost_per_1000, expected
+):
+    precise = cost_of_one_request(Decimal(cost), Decimal(cost_per_1000))
+    assert str(precise) == expected
+    per_request = PerRequest(
+        flop=None,
+        accelerator_seconds=2.0,
+        latency_seconds=2.0,
+        latency_method="accelerator_seconds",
+        cost=Decimal(cost),
+        cost_per_1000=Decimal(cost_per_1000),
+        energy_kwh=None,
+    )
+    assert per_request.precise_cost == precise
