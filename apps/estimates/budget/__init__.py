@@ -1,5 +1,11 @@
 """Budget arithmetic: fiscal years, cost lines, capex and opex, contingency, depreciation, NPV."""
 
+from apps.estimates.budget.compute import (
+    compute_lines,
+    default_service_start,
+    spread,
+    training_end,
+)
 from apps.estimates.budget.fiscal import (
     LABEL_RULES,
     FiscalCalendar,
@@ -58,8 +64,12 @@ __all__ = [
     "Totals",
     "budget",
     "budget_class_of",
+    "compute_lines",
+    "default_service_start",
     "fiscal_years",
     "line_errors",
     "rules_errors",
     "schedule",
+    "spread",
+    "training_end",
 ]

@@ -9,6 +9,7 @@ from decimal import Decimal
 from apps.estimates.budget.fiscal import (
     FiscalCalendar,
     FiscalYear,
+    PeriodMonths,
     calendar_errors,
     fiscal_years,
     month_index,
@@ -194,25 +195,14 @@ def _validate(calendar: FiscalCalendar, rules: BudgetRules, lines: Sequence[Cost
         raise BudgetInputError(errors)
 
 
-class _Period:
-    """Which fiscal year each month of the planning period falls in."""
-
-    def __init__(self, years: tuple[FiscalYear, ...]) -> None:
-        self.first = month_index(years[0].start)
-        self.last = month_index(years[-1].end)
-        self.year_of = {}
-        for position, year in enumerate(years):
-            for month in range(month_index(year.start), month_index(year.end) + 1):
-                self.year_of[month] = position
-        self.size = len(years)
-
-    def cells(self, monthly: Iterable[tuple[date, Decimal]]) -> list[Decimal]:
-        cells = [ZERO] * self.size
-        for day, amount in monthly:
-            position = self.year_of.get(month_index(day))
-            if position is not None:
-                cells[position] += amount
-        return cells
+def _cells(monthly: Iterable[tuple[date, Decimal]], period: PeriodMonths) -> list[Decimal]:
+    """Monthly amounts summed into the fiscal years; months outside the period are left out."""
+    cells = [ZERO] * period.year_count
+    for day, amount in monthly:
+        position = period.year_of.get(month_index(day))
+        if position is not None:
+            cells[position] += amount
+    return cells
 
 
 def _class_sum(rows: Sequence, cells: Sequence, budget_class: str, size: int) -> tuple:
@@ -230,8 +220,8 @@ def _sum(*rows: Sequence[Decimal]) -> tuple[Decimal, ...]:
     return tuple(sum(column, ZERO) for column in zip(*rows, strict=True))
 
 
-def _outside_note(line: ScheduledLine, period: _Period) -> str | None:
-    outside = [a for d, a in line.monthly if not period.first <= month_index(d) <= period.last]
+def _outside_note(line: ScheduledLine, period: PeriodMonths) -> str | None:
+    outside = [amount for day, amount in line.monthly if month_index(day) not in period]
     if not outside:
         return None
     return (
@@ -240,8 +230,8 @@ def _outside_note(line: ScheduledLine, period: _Period) -> str | None:
     )
 
 
-def _depreciation(assets: Sequence[Asset], period: _Period) -> tuple[Decimal, ...]:
-    cells = [Decimal(0)] * period.size
+def _depreciation(assets: Sequence[Asset], period: PeriodMonths) -> tuple[Decimal, ...]:
+    cells = [Decimal(0)] * period.year_count
     for asset in assets:
         months_of_life = decimal(asset.lifetime_years) * 12
         per_month = (asset.price - asset.residual_value) / months_of_life
@@ -254,10 +244,12 @@ def _depreciation(assets: Sequence[Asset], period: _Period) -> tuple[Decimal, ..
     return tuple(to_money(cell) for cell in cells)
 
 
-def _energy_memo(computed: ComputedLines, period: _Period) -> tuple[tuple | None, tuple | None]:
+def _energy_memo(
+    computed: ComputedLines, period: PeriodMonths
+) -> tuple[tuple | None, tuple | None]:
     if computed.energy_kwh is None:
         return None, None
-    energy = [0.0] * period.size
+    energy = [0.0] * period.year_count
     for day, kwh in computed.energy_kwh:
         position = period.year_of.get(month_index(day))
         if position is not None:
@@ -267,7 +259,7 @@ def _energy_memo(computed: ComputedLines, period: _Period) -> tuple[tuple | None
     return tuple(energy), emissions
 
 
-def _annual_run_rate(lines: Sequence[ScheduledLine], period: _Period) -> Decimal:
+def _annual_run_rate(lines: Sequence[ScheduledLine], period: PeriodMonths) -> Decimal:
     months = period.last - period.first + 1
     since = max(period.first, period.last - 11)
     opex = sum(
@@ -303,16 +295,16 @@ def budget(
     """
     _validate(calendar, rules, lines)
     years = fiscal_years(calendar)
-    period = _Period(years)
+    period = PeriodMonths(years)
     threshold = decimal(rules.capitalisation_threshold)
     scheduled = [schedule(line, threshold, calendar.period_end) for line in lines]
     rows = sorted(
         [(line, True) for line in computed.lines] + [(line, False) for line in scheduled],
         key=lambda row: KINDS.index(row[0].kind),
     )
-    cells = [period.cells(line.monthly) for line, _ in rows]
-    capex = _class_sum(rows, cells, "capex", period.size)
-    opex = _class_sum(rows, cells, "opex", period.size)
+    cells = [_cells(line.monthly, period) for line, _ in rows]
+    capex = _class_sum(rows, cells, "capex", period.year_count)
+    opex = _class_sum(rows, cells, "opex", period.year_count)
     contingency_capex = _rate_of(capex, decimal(rules.contingency_capex))
     contingency_opex = _rate_of(opex, decimal(rules.contingency_opex))
     contingency = _sum(contingency_capex, contingency_opex)
