@@ -12,6 +12,13 @@ from apps.estimates.budget.fiscal import (
     FiscalYear,
     fiscal_years,
 )
+from apps.estimates.budget.inputs import (
+    Asset,
+    BudgetInputError,
+    BudgetRules,
+    ComputedLines,
+    rules_errors,
+)
 from apps.estimates.budget.lines import (
     BUDGET_CLASSES,
     CATEGORIES,
@@ -26,19 +33,8 @@ from apps.estimates.budget.lines import (
     line_errors,
     schedule,
 )
-from apps.estimates.budget.table import (
-    Asset,
-    Budget,
-    BudgetInputError,
-    BudgetLine,
-    BudgetRules,
-    ComputedLines,
-    Memo,
-    Summary,
-    Totals,
-    budget,
-    rules_errors,
-)
+from apps.estimates.budget.results import Budget, BudgetLine, Memo, Summary, Totals
+from apps.estimates.budget.table import budget
 
 __all__ = [
     "BUDGET_CLASSES",

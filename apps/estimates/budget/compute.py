@@ -12,8 +12,8 @@ from apps.estimates.budget.fiscal import (
     month_index,
     month_start,
 )
+from apps.estimates.budget.inputs import Asset, BudgetInputError, ComputedLines
 from apps.estimates.budget.lines import DEFAULT_CATEGORIES, ScheduledLine, decimal
-from apps.estimates.budget.table import Asset, ComputedLines
 from apps.estimates.inputs import EstimateInput, Pricing
 from apps.estimates.money import CENT, to_money
 from apps.estimates.results import EstimateResult
@@ -287,8 +287,14 @@ def compute_lines(
 
     Energy for the memo: the estimate's, training spread like its cost, serving month by month;
     None when no section's power is known. Anything falling outside the planning period is left
-    out, with a note saying how much.
+    out, with a note saying how much. Raises BudgetInputError on a residual share outside 0–1
+    and ValueError on a bad calendar.
     """
+    share = float(residual_share)
+    if not 0 <= share <= 1:
+        raise BudgetInputError(
+            {"residual_share": ["Enter a residual value from 0 to 1 of the purchase price."]}
+        )
     training_start = calendar.period_start if training_start is None else training_start
     builder = _Builder(inp, result, calendar, residual_share)
     wall_clock = None if result.training is None else result.training.wall_clock_hours

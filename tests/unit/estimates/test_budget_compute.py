@@ -17,6 +17,7 @@ from apps.estimates import (
 )
 from apps.estimates.budget import (
     Asset,
+    BudgetInputError,
     BudgetRules,
     ComputedLines,
     FiscalCalendar,
@@ -279,3 +280,9 @@ def test_depreciation_stops_when_the_lifetime_is_used_up_part_way_through_a_mont
     table = budget(calendar, RULES, computed=ComputedLines(assets=(asset,)))
     # 9,000 over 13.5 months: 12 months in 2026, 1.5 in 2027, nothing after.
     assert table.memo.depreciation == (Decimal("8000.00"), Decimal("1000.00"), Decimal("0.00"))
+
+
+def test_a_residual_value_above_the_price_is_refused():
+    inp = EstimateInput(inference=replace(SERVING, pricing=OWN))
+    with pytest.raises(BudgetInputError, match="residual"):
+        compute_lines(inp, estimate(inp), OCTOBER, residual_share=1.5)
