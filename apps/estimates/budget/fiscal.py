@@ -102,3 +102,20 @@ def fiscal_years(calendar: FiscalCalendar) -> tuple[FiscalYear, ...]:
         )
         year_start += 12
     return tuple(years)
+
+
+class PeriodMonths:
+    """The planning period's months (as `month_index`) and the fiscal year each one falls in."""
+
+    def __init__(self, years: tuple[FiscalYear, ...]) -> None:
+        self.first = month_index(years[0].start)
+        self.last = month_index(years[-1].end)
+        self.year_count = len(years)
+        self.year_of = {
+            month: position
+            for position, year in enumerate(years)
+            for month in range(month_index(year.start), month_index(year.end) + 1)
+        }
+
+    def __contains__(self, month: int) -> bool:
+        return self.first <= month <= self.last

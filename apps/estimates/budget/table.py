@@ -1,17 +1,22 @@
 """The budget table: lines per fiscal year, subtotals, contingency, indirect, memo, summary."""
 
-import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
 from apps.estimates.budget.fiscal import (
     FiscalCalendar,
-    FiscalYear,
+    PeriodMonths,
     calendar_errors,
     fiscal_years,
     month_index,
+)
+from apps.estimates.budget.inputs import (
+    Asset,
+    BudgetInputError,
+    BudgetRules,
+    ComputedLines,
+    rules_errors,
 )
 from apps.estimates.budget.lines import (
     KINDS,
@@ -21,167 +26,10 @@ from apps.estimates.budget.lines import (
     line_errors,
     schedule,
 )
+from apps.estimates.budget.results import Budget, BudgetLine, Memo, Summary, Totals
 from apps.estimates.money import to_money
 
 ZERO = Decimal("0.00")
-
-
-@dataclass(frozen=True)
-class BudgetRules:
-    """An organisation's budgeting rules (rates are fractions: 0.035 = 3.5 %).
-
-    capitalisation_threshold: a one-off line of at least this amount is capex (see
-    `budget_class_of`). discount_rate: a year, for the net present value (real or nominal, as
-    the caller states). contingency_capex, contingency_opex: added on each class's subtotal.
-    indirect_rate: indirect support costs on capex + opex + contingency.
-    """
-
-    capitalisation_threshold: Decimal | float | int = Decimal(5000)
-    discount_rate: Decimal | float = 0.035
-    contingency_capex: Decimal | float = 0.0
-    contingency_opex: Decimal | float = 0.0
-    indirect_rate: Decimal | float = 0.0
-
-
-@dataclass(frozen=True)
-class Asset:
-    """Owned equipment written off straight-line: a memo row, not cash.
-
-    Depreciation a year = (price − residual_value) / lifetime_years, spread evenly over the
-    months in service from the month bought (the month of `bought` counts whole) until its
-    lifetime is used up; a fiscal year gets the months of service it holds.
-    """
-
-    name: str
-    bought: date
-    price: Decimal
-    residual_value: Decimal
-    lifetime_years: float
-
-
-@dataclass(frozen=True)
-class ComputedLines:
-    """What the estimate adds to a budget (see `compute_lines`): lines, assets, energy, notes.
-
-    energy_kwh: (first day of the month, facility energy in kWh) in date order; None when the
-    accelerators' power is unknown. kg_co2e_per_kwh: grid intensity; None when unknown.
-    """
-
-    lines: tuple[ScheduledLine, ...] = ()
-    assets: tuple[Asset, ...] = ()
-    energy_kwh: tuple[tuple[date, float], ...] | None = None
-    kg_co2e_per_kwh: float | None = None
-    notes: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class BudgetLine:
-    """One row of the budget table.
-
-    amounts: one per fiscal year, each the sum of the line's monthly amounts (rounded to the
-    cent per month) within that year; total: the sum of `amounts`, exactly. share: total as a
-    fraction of the budget's total (contingency and indirect costs included), None when that
-    total is zero. computed: True for the lines the estimate adds.
-    """
-
-    name: str
-    kind: str
-    budget_class: str
-    category: int
-    basis: str
-    amounts: tuple[Decimal, ...]
-    total: Decimal
-    share: float | None
-    computed: bool
-
-
-@dataclass(frozen=True)
-class Totals:
-    """Rows below the lines, one amount per fiscal year, each rounded to the cent.
-
-    capex, opex: sums of the lines of each class. contingency_capex = capex × contingency_capex
-    rate, contingency_opex likewise, contingency = their sum. indirect = indirect rate ×
-    (capex + opex + contingency). total = capex + opex + contingency + indirect.
-    """
-
-    capex: tuple[Decimal, ...]
-    opex: tuple[Decimal, ...]
-    contingency_capex: tuple[Decimal, ...]
-    contingency_opex: tuple[Decimal, ...]
-    contingency: tuple[Decimal, ...]
-    indirect: tuple[Decimal, ...]
-    total: tuple[Decimal, ...]
-
-
-@dataclass(frozen=True)
-class Memo:
-    """Memo rows, not cash and not in the totals, one figure per fiscal year.
-
-    depreciation: straight-line write-off of owned hardware (see `Asset`), to the cent.
-    energy_kwh: facility energy of training and serving, in kWh (None: power unknown).
-    emissions_kg_co2e: energy × grid intensity, operational only (None: either unknown).
-    """
-
-    depreciation: tuple[Decimal, ...]
-    energy_kwh: tuple[float, ...] | None
-    emissions_kg_co2e: tuple[float, ...] | None
-
-
-@dataclass(frozen=True)
-class Summary:
-    """The summary strip.
-
-    upfront: all capex of the period (contingency and indirect costs excluded).
-    annual_run_rate: steady-state opex: the opex lines' amounts in the last 12 months of the
-    period, or, for a period shorter than a year, its opex scaled to 12 months (contingency and
-    indirect costs excluded). total: the budget's total over the period, every row included.
-    npv: net present value of the fiscal years' totals: the first fiscal year is year 0,
-    undiscounted, year k is divided by (1 + discount_rate)^k, whatever its number of months.
-    prices_as_of: the date of the prices used, as given.
-    """
-
-    upfront: Decimal
-    annual_run_rate: Decimal
-    total: Decimal
-    npv: Decimal
-    discount_rate: float
-    prices_as_of: date | None
-
-
-@dataclass(frozen=True)
-class Budget:
-    fiscal_years: tuple[FiscalYear, ...]
-    lines: tuple[BudgetLine, ...]  # computed lines first, then by kind (see `KINDS`)
-    totals: Totals
-    memo: Memo
-    summary: Summary
-    notes: tuple[str, ...]
-
-
-class BudgetInputError(ValueError):
-    """Invalid budget input; `errors` maps dotted paths ("lines.0.end") to plain messages."""
-
-    def __init__(self, errors: dict[str, list[str]]) -> None:
-        self.errors = errors
-        super().__init__("; ".join(f"{key}: {' '.join(m)}" for key, m in errors.items()))
-
-
-def rules_errors(rules: BudgetRules) -> dict[str, list[str]]:
-    """Plain-language problems of the rules, by field name; empty when they are valid."""
-    errors = {}
-    for field in (
-        "capitalisation_threshold",
-        "contingency_capex",
-        "contingency_opex",
-        "indirect_rate",
-    ):
-        value = decimal(getattr(rules, field))
-        if not value.is_finite() or value < 0:
-            errors[field] = ["Enter a finite number of zero or more."]
-    rate = float(rules.discount_rate)
-    if not math.isfinite(rate) or rate <= -1:
-        errors["discount_rate"] = ["Enter a discount rate above −100 %, e.g. 0.035 for 3.5 %."]
-    return errors
 
 
 def _validate(calendar: FiscalCalendar, rules: BudgetRules, lines: Sequence[CostLineInput]):
@@ -194,25 +42,14 @@ def _validate(calendar: FiscalCalendar, rules: BudgetRules, lines: Sequence[Cost
         raise BudgetInputError(errors)
 
 
-class _Period:
-    """Which fiscal year each month of the planning period falls in."""
-
-    def __init__(self, years: tuple[FiscalYear, ...]) -> None:
-        self.first = month_index(years[0].start)
-        self.last = month_index(years[-1].end)
-        self.year_of = {}
-        for position, year in enumerate(years):
-            for month in range(month_index(year.start), month_index(year.end) + 1):
-                self.year_of[month] = position
-        self.size = len(years)
-
-    def cells(self, monthly: Iterable[tuple[date, Decimal]]) -> list[Decimal]:
-        cells = [ZERO] * self.size
-        for day, amount in monthly:
-            position = self.year_of.get(month_index(day))
-            if position is not None:
-                cells[position] += amount
-        return cells
+def _cells(monthly: Iterable[tuple[date, Decimal]], period: PeriodMonths) -> list[Decimal]:
+    """Monthly amounts summed into the fiscal years; months outside the period are left out."""
+    cells = [ZERO] * period.year_count
+    for day, amount in monthly:
+        position = period.year_of.get(month_index(day))
+        if position is not None:
+            cells[position] += amount
+    return cells
 
 
 def _class_sum(rows: Sequence, cells: Sequence, budget_class: str, size: int) -> tuple:
@@ -230,8 +67,8 @@ def _sum(*rows: Sequence[Decimal]) -> tuple[Decimal, ...]:
     return tuple(sum(column, ZERO) for column in zip(*rows, strict=True))
 
 
-def _outside_note(line: ScheduledLine, period: _Period) -> str | None:
-    outside = [a for d, a in line.monthly if not period.first <= month_index(d) <= period.last]
+def _outside_note(line: ScheduledLine, period: PeriodMonths) -> str | None:
+    outside = [amount for day, amount in line.monthly if month_index(day) not in period]
     if not outside:
         return None
     return (
@@ -240,8 +77,8 @@ def _outside_note(line: ScheduledLine, period: _Period) -> str | None:
     )
 
 
-def _depreciation(assets: Sequence[Asset], period: _Period) -> tuple[Decimal, ...]:
-    cells = [Decimal(0)] * period.size
+def _depreciation(assets: Sequence[Asset], period: PeriodMonths) -> tuple[Decimal, ...]:
+    cells = [Decimal(0)] * period.year_count
     for asset in assets:
         months_of_life = decimal(asset.lifetime_years) * 12
         per_month = (asset.price - asset.residual_value) / months_of_life
@@ -254,10 +91,12 @@ def _depreciation(assets: Sequence[Asset], period: _Period) -> tuple[Decimal, ..
     return tuple(to_money(cell) for cell in cells)
 
 
-def _energy_memo(computed: ComputedLines, period: _Period) -> tuple[tuple | None, tuple | None]:
+def _energy_memo(
+    computed: ComputedLines, period: PeriodMonths
+) -> tuple[tuple | None, tuple | None]:
     if computed.energy_kwh is None:
         return None, None
-    energy = [0.0] * period.size
+    energy = [0.0] * period.year_count
     for day, kwh in computed.energy_kwh:
         position = period.year_of.get(month_index(day))
         if position is not None:
@@ -267,7 +106,7 @@ def _energy_memo(computed: ComputedLines, period: _Period) -> tuple[tuple | None
     return tuple(energy), emissions
 
 
-def _annual_run_rate(lines: Sequence[ScheduledLine], period: _Period) -> Decimal:
+def _annual_run_rate(lines: Sequence[ScheduledLine], period: PeriodMonths) -> Decimal:
     months = period.last - period.first + 1
     since = max(period.first, period.last - 11)
     opex = sum(
@@ -291,7 +130,7 @@ def budget(
     calendar: FiscalCalendar,
     rules: BudgetRules,
     lines: Sequence[CostLineInput] = (),
-    computed: ComputedLines = ComputedLines(),
+    computed: ComputedLines | None = None,
     prices_as_of: date | None = None,
 ) -> Budget:
     """The budget of a scenario: its lines people add and the lines its estimate adds.
@@ -302,17 +141,18 @@ def budget(
     cent, so that every total equals the sum of the cells shown. Raises BudgetInputError.
     """
     _validate(calendar, rules, lines)
+    computed = ComputedLines() if computed is None else computed
     years = fiscal_years(calendar)
-    period = _Period(years)
+    period = PeriodMonths(years)
     threshold = decimal(rules.capitalisation_threshold)
     scheduled = [schedule(line, threshold, calendar.period_end) for line in lines]
     rows = sorted(
         [(line, True) for line in computed.lines] + [(line, False) for line in scheduled],
         key=lambda row: KINDS.index(row[0].kind),
     )
-    cells = [period.cells(line.monthly) for line, _ in rows]
-    capex = _class_sum(rows, cells, "capex", period.size)
-    opex = _class_sum(rows, cells, "opex", period.size)
+    cells = [_cells(line.monthly, period) for line, _ in rows]
+    capex = _class_sum(rows, cells, "capex", period.year_count)
+    opex = _class_sum(rows, cells, "opex", period.year_count)
     contingency_capex = _rate_of(capex, decimal(rules.contingency_capex))
     contingency_opex = _rate_of(opex, decimal(rules.contingency_opex))
     contingency = _sum(contingency_capex, contingency_opex)
