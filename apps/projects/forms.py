@@ -6,6 +6,7 @@ import re
 from django import forms
 from django.contrib.auth import get_user_model
 
+from apps.budget.forms import BUDGET_SETTINGS, BudgetSettingsFields
 from apps.catalogue.models import PRECISIONS
 from apps.catalogue.resolve import DEFAULT_ENERGY_PROFILE, Catalogue, estimate_from_request
 from apps.estimates import EstimateInputError, EstimateResult
@@ -214,7 +215,7 @@ class ScenarioForm(forms.Form):
         return groups
 
 
-class ProjectForm(forms.ModelForm):
+class ProjectForm(BudgetSettingsFields):
     collaborators = forms.CharField(
         label="Collaborators",
         required=False,
@@ -237,6 +238,7 @@ class ProjectForm(forms.ModelForm):
             "classification",
             "period_start",
             "period_end",
+            *BUDGET_SETTINGS,
         ]
         widgets = {
             "period_start": forms.DateInput(attrs={"type": "date"}),

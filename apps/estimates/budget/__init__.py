@@ -1,0 +1,71 @@
+"""Budget arithmetic: fiscal years, cost lines, capex and opex, contingency, depreciation, NPV."""
+
+from apps.estimates.budget.compute import (
+    compute_lines,
+    default_service_start,
+    spread,
+    training_end,
+)
+from apps.estimates.budget.fiscal import (
+    LABEL_RULES,
+    FiscalCalendar,
+    FiscalYear,
+    fiscal_years,
+)
+from apps.estimates.budget.inputs import (
+    Asset,
+    BudgetInputError,
+    BudgetRules,
+    ComputedLines,
+    rules_errors,
+)
+from apps.estimates.budget.lines import (
+    BUDGET_CLASSES,
+    CATEGORIES,
+    COMPUTED_KINDS,
+    DEFAULT_CATEGORIES,
+    KINDS,
+    RECURRENCES,
+    USER_KINDS,
+    CostLineInput,
+    ScheduledLine,
+    budget_class_of,
+    line_errors,
+    schedule,
+)
+from apps.estimates.budget.results import Budget, BudgetLine, Memo, Summary, Totals
+from apps.estimates.budget.table import budget
+
+__all__ = [
+    "BUDGET_CLASSES",
+    "CATEGORIES",
+    "COMPUTED_KINDS",
+    "DEFAULT_CATEGORIES",
+    "KINDS",
+    "LABEL_RULES",
+    "RECURRENCES",
+    "USER_KINDS",
+    "Asset",
+    "Budget",
+    "BudgetInputError",
+    "BudgetLine",
+    "BudgetRules",
+    "ComputedLines",
+    "CostLineInput",
+    "FiscalCalendar",
+    "FiscalYear",
+    "Memo",
+    "ScheduledLine",
+    "Summary",
+    "Totals",
+    "budget",
+    "budget_class_of",
+    "compute_lines",
+    "default_service_start",
+    "fiscal_years",
+    "line_errors",
+    "rules_errors",
+    "schedule",
+    "spread",
+    "training_end",
+]

@@ -1,0 +1,330 @@
+"""The lines an estimate adds to a budget: compute, owned accelerators and their power, by month."""
+
+import math
+from collections.abc import Sequence
+from datetime import date, datetime, timedelta
+from decimal import ROUND_FLOOR, Decimal
+
+from apps.estimates.budget.fiscal import (
+    FiscalCalendar,
+    PeriodMonths,
+    fiscal_years,
+    month_index,
+    month_start,
+)
+from apps.estimates.budget.inputs import Asset, BudgetInputError, ComputedLines
+from apps.estimates.budget.lines import DEFAULT_CATEGORIES, ScheduledLine, decimal
+from apps.estimates.inputs import EstimateInput, Pricing
+from apps.estimates.money import CENT, to_money
+from apps.estimates.results import EstimateResult
+
+ZERO = Decimal("0.00")
+_HOUR = timedelta(hours=1)
+
+
+def training_end(training_start: date, wall_clock_hours: float) -> datetime | None:
+    """When training ends: `wall_clock_hours` after midnight of its start day; None past 9999."""
+    try:
+        return datetime(training_start.year, training_start.month, training_start.day) + (
+            wall_clock_hours * _HOUR
+        )
+    except OverflowError:
+        return None
+
+
+def default_service_start(training_start: date, wall_clock_hours: float | None) -> date | None:
+    """The service starts on the first day of the month after training ends (None past 9999).
+
+    Without training (wall_clock_hours None) it starts on `training_start`, the start of work.
+    """
+    if wall_clock_hours is None:
+        return training_start
+    ends = training_end(training_start, wall_clock_hours)
+    if ends is None or (ends.year, ends.month) == (9999, 12):
+        return None
+    # A training that ends at midnight on the 1st is over before that month begins.
+    last_month = month_index(ends.date()) - (ends.day == 1 and ends.time() == datetime.min.time())
+    return month_start(max(last_month, month_index(training_start)) + 1)
+
+
+def _training_hours_by_month(
+    start: date, wall_clock_hours: float, period: PeriodMonths
+) -> tuple[list[tuple[int, float]], float]:
+    """Wall-clock hours of training in each month of the period, and the hours outside it.
+
+    Hours count from midnight of the start day on the real calendar (a February has 672 h). A
+    training of no hours counts as one hour in its start month, so its (zero) cost has a place.
+    """
+    first_month = month_index(start)
+    if wall_clock_hours == 0:
+        return ([(first_month, 1.0)], 0.0) if first_month in period else ([], 1.0)
+    origin = datetime(start.year, start.month, start.day)
+
+    def hours_to(month: int) -> float:
+        # Hours from the start to the first moment of `month`; negative before the start.
+        if month // 12 > 9999:
+            return math.inf
+        return (datetime(month // 12, month % 12 + 1, 1) - origin) / _HOUR
+
+    inside = []
+    for month in range(max(period.first, first_month), period.last + 1):
+        begins = max(hours_to(month), 0.0)
+        if begins >= wall_clock_hours:
+            break
+        inside.append((month, min(hours_to(month + 1), wall_clock_hours) - begins))
+    return inside, max(wall_clock_hours - sum(hours for _, hours in inside), 0.0)
+
+
+def spread(amount: Decimal, weights: Sequence[float]) -> list[Decimal]:
+    """Split an amount in cents in proportion to weights, by largest remainder.
+
+    Each part is a whole number of cents and the parts add up to `amount` exactly; the cents
+    left after rounding every part down go to the parts with the largest remainders (the
+    earliest first on a tie). All of it goes to the first part when the weights are all zero.
+    """
+    cents = int((amount / CENT).to_integral_value())
+    scaled = [decimal(weight) for weight in weights]
+    whole = sum(scaled, Decimal(0))
+    if whole == 0:
+        return [amount if index == 0 else ZERO for index in range(len(weights))]
+    exact = [cents * weight / whole for weight in scaled]
+    parts = [int(share.to_integral_value(rounding=ROUND_FLOOR)) for share in exact]
+    by_remainder = sorted(range(len(exact)), key=lambda i: (parts[i] - exact[i], i))
+    for index in by_remainder[: cents - sum(parts)]:
+        parts[index] += 1
+    return [part * CENT for part in parts]
+
+
+class _Builder:
+    """Collects the computed lines, assets, monthly energy and notes of one scenario."""
+
+    def __init__(
+        self,
+        inp: EstimateInput,
+        result: EstimateResult,
+        calendar: FiscalCalendar,
+        residual_share: float,
+    ) -> None:
+        self.inp = inp
+        self.result = result
+        self.period = PeriodMonths(fiscal_years(calendar))
+        self.residual_share = decimal(residual_share)
+        self.lines: list[ScheduledLine] = []
+        self.assets: list[Asset] = []
+        self.energy: dict[int, float] | None = None
+        self.notes: list[str] = []
+        price = inp.energy.electricity_price_per_kwh
+        self.electricity_price = None if price is None else float(price)
+
+    def line(self, name: str, kind: str, basis: str, monthly: Sequence[tuple[int, Decimal]]):
+        """A line of cents per month; the months outside the period are left out, with a note."""
+        inside = [(month, amount) for month, amount in monthly if month in self.period]
+        if inside:
+            self.lines.append(
+                ScheduledLine(
+                    name=name,
+                    kind=kind,
+                    budget_class="capex" if kind == "hardware_purchase" else "opex",
+                    category=DEFAULT_CATEGORIES[kind],
+                    basis=basis,
+                    monthly=tuple((month_start(month), amount) for month, amount in inside),
+                )
+            )
+        left_out = sum((amount for month, amount in monthly if month not in self.period), ZERO)
+        if left_out:
+            self.notes.append(
+                f"{name}: {left_out:,.2f} falls outside the planning period and is left out."
+            )
+
+    def purchase(self, name: str, month: int, count: float, pricing: Pricing) -> None:
+        price = to_money(decimal(count) * decimal(pricing.purchase_price))
+        if price == 0:
+            return
+        lifetime = float(pricing.lifetime_years)
+        basis = (
+            f"{float(count):,.6g} accelerator(s) × {float(pricing.purchase_price):,.2f} purchase "
+            f"price; written off over {lifetime:,.6g} years to a residual value of "
+            f"{float(self.residual_share):.0%} (memo row). Replaces the estimate's owned cost per "
+            "hour, which spreads the same purchase over its life."
+        )
+        self.line(name, "hardware_purchase", basis, [(month, price)])
+        if month in self.period:
+            self.assets.append(
+                Asset(
+                    name=name,
+                    bought=month_start(month),
+                    price=price,
+                    residual_value=to_money(price * self.residual_share),
+                    lifetime_years=lifetime,
+                )
+            )
+
+    def power_basis(self, what: str) -> str:
+        return (
+            f"The estimate's energy for {what} (busy accelerator-hours × power × PUE, so cooling "
+            f"included and idle draw excluded) × {self.electricity_price:,.6g} per kWh."
+        )
+
+    def add_energy(self, monthly: Sequence[tuple[int, float]]) -> None:
+        if self.energy is None:
+            self.energy = {}
+        for month, kwh in monthly:
+            if month in self.period:
+                self.energy[month] = self.energy.get(month, 0.0) + kwh
+
+    def training(self, start: date) -> None:
+        training, pricing = self.result.training, self.inp.training.pricing
+        months, hours_outside = _training_hours_by_month(
+            start, training.wall_clock_hours, self.period
+        )
+        hours = [hours for _, hours in months] + [hours_outside]
+        # The part after the last month is placed one month past the period, so it is left out.
+        places = [month for month, _ in months] + [self.period.last + 1]
+        spread_over = f"spread over its {training.wall_clock_hours:,.1f} wall-clock hours from "
+        spread_over += f"{start:%d %B %Y} in proportion to hours"
+        if pricing.mode == "rent":
+            basis = (
+                f"{training.accelerator_hours:,.2f} accelerator-hours × "
+                f"{training.price_per_accelerator_hour:,.6g} per accelerator-hour, {spread_over}."
+            )
+            cost = spread(training.cost, hours)
+            self.line(
+                "Training compute", "training_compute", basis, list(zip(places, cost, strict=True))
+            )
+        else:
+            count = self.inp.training.accelerator_count
+            self.purchase("Accelerators bought for training", month_index(start), count, pricing)
+            if training.energy_kwh is not None and self.electricity_price is not None:
+                cost = spread(to_money(training.energy_kwh * self.electricity_price), hours)
+                self.line(
+                    "Power and cooling of training hardware",
+                    "hardware_power",
+                    f"{self.power_basis('training')} {spread_over[0].upper()}{spread_over[1:]}.",
+                    list(zip(places, cost, strict=True)),
+                )
+        if training.energy_kwh is not None:
+            whole = sum(hours)
+            self.add_energy(
+                [(m, training.energy_kwh * h / whole) for m, h in zip(places, hours, strict=True)]
+            )
+
+    def inference(self, start: date | None) -> None:
+        inference, pricing = self.result.inference, self.inp.inference.pricing
+        # Past the year 9999 (start None) every month lies after the period.
+        first = self.period.last + 1 if start is None else month_index(start)
+        months = [(first + index, month) for index, month in enumerate(inference.monthly)]
+        when = "" if start is None else f" from {month_start(first):%B %Y}"
+        if pricing.mode == "rent":
+            how = (
+                f"always-on: {inference.peak_accelerators} accelerator(s) paid every hour"
+                if self.inp.inference.provisioning == "always_on"
+                else "pay-per-use: busy accelerator-hours × price"
+            )
+            self.line(
+                "Inference compute",
+                "inference_compute",
+                f"The estimate's monthly inference cost{when}, {how}.",
+                [(place, month.cost) for place, month in months],
+            )
+        else:
+            self.purchase(
+                "Accelerators bought for serving", first, inference.peak_accelerators, pricing
+            )
+            known = all(month.energy_kwh is not None for month in inference.monthly)
+            if known and self.electricity_price is not None:
+                self.line(
+                    "Power and cooling of serving hardware",
+                    "hardware_power",
+                    f"{self.power_basis('serving')} Month by month{when}.",
+                    [
+                        (place, to_money(month.energy_kwh * self.electricity_price))
+                        for place, month in months
+                    ],
+                )
+        if all(month.energy_kwh is not None for month in inference.monthly):
+            self.add_energy([(place, month.energy_kwh) for place, month in months])
+
+    def computed(self) -> ComputedLines:
+        intensity = self.inp.energy.kg_co2e_per_kwh
+        energy = self.energy
+        return ComputedLines(
+            lines=tuple(self.lines),
+            assets=tuple(self.assets),
+            energy_kwh=None
+            if energy is None
+            else tuple((month_start(month), kwh) for month, kwh in sorted(energy.items())),
+            kg_co2e_per_kwh=None if intensity is None else float(intensity),
+            notes=tuple(self.notes),
+        )
+
+
+def compute_lines(
+    inp: EstimateInput,
+    result: EstimateResult,
+    calendar: FiscalCalendar,
+    *,
+    training_start: date | None = None,
+    service_start: date | None = None,
+    residual_share: float = 0.0,
+) -> ComputedLines:
+    """The lines `estimate(inp)` (passed in as `result`) adds to a budget, month by month.
+
+    Training (one-off, opex): its cost spread over the months of its wall-clock from
+    `training_start` (default: the start of the planning period) in proportion to the hours in
+    each month, in whole cents by largest remainder (see `spread`), so the months add up to the
+    estimate's training cost exactly. Inference (opex): month k of the estimate's monthly series
+    placed in the k-th month from `service_start` (default: the month after training ends, see
+    `default_service_start`), its cost as `provisioning` chooses (pay-per-use or always-on).
+
+    Owned accelerators (pricing mode "own") replace the compute line of their section: the
+    estimate's owned cost per hour writes the purchase off over the accelerator's life, so
+    counting it too would count the hardware twice. Instead: the purchase (capex, accelerator
+    count × purchase price; training's count in the month training starts, the serving peak's in
+    the month the service starts), and its power and cooling (opex, the estimate's energy × the
+    electricity price; left out, with a note, when either is unknown). Each purchase is an
+    `Asset` for the depreciation memo, with a residual value of `residual_share` × its price.
+    Rented compute includes its power in the price, so it has no power line.
+
+    Energy for the memo: the estimate's, training spread like its cost, serving month by month;
+    None when no section's power is known. Anything falling outside the planning period is left
+    out, with a note saying how much. Raises BudgetInputError on a residual share outside 0–1
+    and ValueError on a bad calendar.
+    """
+    share = float(residual_share)
+    if not 0 <= share <= 1:
+        raise BudgetInputError(
+            {"residual_share": ["Enter a residual value from 0 to 1 of the purchase price."]}
+        )
+    training_start = calendar.period_start if training_start is None else training_start
+    builder = _Builder(inp, result, calendar, residual_share)
+    wall_clock = None if result.training is None else result.training.wall_clock_hours
+    if result.training is not None:
+        builder.training(training_start)
+    if result.inference is not None:
+        if service_start is None:
+            service_start = default_service_start(training_start, wall_clock)
+        builder.inference(service_start)
+    sections = [
+        (name, getattr(inp, name))
+        for name in ("training", "inference")
+        if getattr(result, name) is not None
+    ]
+    if any(given.pricing.mode == "own" for _, given in sections):
+        builder.notes.append(
+            "Owned accelerators are budgeted as bought (capex) with their power and cooling "
+            "(opex); the estimate's owned cost per hour, which spreads the purchase over the "
+            "accelerators' life, is not counted again. Depreciation is a memo row, not cash."
+        )
+        if builder.electricity_price is None or any(
+            given.hardware is None or given.hardware.power_watts is None
+            for _, given in sections
+            if given.pricing.mode == "own"
+        ):
+            builder.notes.append(
+                "Power of owned accelerators is not in the budget where their power draw or the "
+                "electricity price is unknown."
+            )
+    for name, given in sections:
+        if given.hardware is None or given.hardware.power_watts is None:
+            builder.notes.append(f"Energy and emissions exclude {name}: its power is unknown.")
+    return builder.computed()

@@ -1,0 +1,203 @@
+"""The budget table: lines per fiscal year, subtotals, contingency, indirect, memo, summary."""
+
+from collections.abc import Iterable, Sequence
+from datetime import date
+from decimal import Decimal
+
+from apps.estimates.budget.fiscal import (
+    FiscalCalendar,
+    PeriodMonths,
+    calendar_errors,
+    fiscal_years,
+    month_index,
+)
+from apps.estimates.budget.inputs import (
+    Asset,
+    BudgetInputError,
+    BudgetRules,
+    ComputedLines,
+    rules_errors,
+)
+from apps.estimates.budget.lines import (
+    KINDS,
+    CostLineInput,
+    ScheduledLine,
+    decimal,
+    line_errors,
+    schedule,
+)
+from apps.estimates.budget.results import Budget, BudgetLine, Memo, Summary, Totals
+from apps.estimates.money import to_money
+
+ZERO = Decimal("0.00")
+
+
+def _validate(calendar: FiscalCalendar, rules: BudgetRules, lines: Sequence[CostLineInput]):
+    errors = {}
+    for prefix, found in (("calendar", calendar_errors(calendar)), ("rules", rules_errors(rules))):
+        errors.update({f"{prefix}.{key}": messages for key, messages in found.items()})
+    for index, line in enumerate(lines):
+        errors.update({f"lines.{index}.{k}": m for k, m in line_errors(line).items()})
+    if errors:
+        raise BudgetInputError(errors)
+
+
+def _cells(monthly: Iterable[tuple[date, Decimal]], period: PeriodMonths) -> list[Decimal]:
+    """Monthly amounts summed into the fiscal years; months outside the period are left out."""
+    cells = [ZERO] * period.year_count
+    for day, amount in monthly:
+        position = period.year_of.get(month_index(day))
+        if position is not None:
+            cells[position] += amount
+    return cells
+
+
+def _class_sum(rows: Sequence, cells: Sequence, budget_class: str, size: int) -> tuple:
+    of_class = [
+        c for (line, _), c in zip(rows, cells, strict=True) if line.budget_class == budget_class
+    ]
+    return _sum([ZERO] * size, *of_class)
+
+
+def _rate_of(cells: Sequence[Decimal], rate: Decimal) -> tuple[Decimal, ...]:
+    return tuple(to_money(cell * rate) for cell in cells)
+
+
+def _sum(*rows: Sequence[Decimal]) -> tuple[Decimal, ...]:
+    return tuple(sum(column, ZERO) for column in zip(*rows, strict=True))
+
+
+def _outside_note(line: ScheduledLine, period: PeriodMonths) -> str | None:
+    outside = [amount for day, amount in line.monthly if month_index(day) not in period]
+    if not outside:
+        return None
+    return (
+        f"{line.name}: {len(outside)} month(s) outside the planning period left out "
+        f"({sum(outside, ZERO):,.2f})."
+    )
+
+
+def _depreciation(assets: Sequence[Asset], period: PeriodMonths) -> tuple[Decimal, ...]:
+    cells = [Decimal(0)] * period.year_count
+    for asset in assets:
+        months_of_life = decimal(asset.lifetime_years) * 12
+        per_month = (asset.price - asset.residual_value) / months_of_life
+        bought = month_index(asset.bought)
+        for month in range(max(bought, period.first), period.last + 1):
+            in_service = min(Decimal(1), months_of_life - (month - bought))
+            if in_service <= 0:
+                break
+            cells[period.year_of[month]] += per_month * in_service
+    return tuple(to_money(cell) for cell in cells)
+
+
+def _energy_memo(
+    computed: ComputedLines, period: PeriodMonths
+) -> tuple[tuple | None, tuple | None]:
+    if computed.energy_kwh is None:
+        return None, None
+    energy = [0.0] * period.year_count
+    for day, kwh in computed.energy_kwh:
+        position = period.year_of.get(month_index(day))
+        if position is not None:
+            energy[position] += kwh
+    intensity = computed.kg_co2e_per_kwh
+    emissions = None if intensity is None else tuple(kwh * intensity for kwh in energy)
+    return tuple(energy), emissions
+
+
+def _annual_run_rate(lines: Sequence[ScheduledLine], period: PeriodMonths) -> Decimal:
+    months = period.last - period.first + 1
+    since = max(period.first, period.last - 11)
+    opex = sum(
+        (
+            amount
+            for line in lines
+            if line.budget_class == "opex"
+            for day, amount in line.monthly
+            if since <= month_index(day) <= period.last
+        ),
+        ZERO,
+    )
+    return opex if months >= 12 else to_money(opex * 12 / months)
+
+
+def _npv(totals: Sequence[Decimal], rate: Decimal) -> Decimal:
+    return to_money(sum((total / (1 + rate) ** k for k, total in enumerate(totals)), ZERO))
+
+
+def budget(
+    calendar: FiscalCalendar,
+    rules: BudgetRules,
+    lines: Sequence[CostLineInput] = (),
+    computed: ComputedLines | None = None,
+    prices_as_of: date | None = None,
+) -> Budget:
+    """The budget of a scenario: its lines people add and the lines its estimate adds.
+
+    Every line becomes cash per month (rounded to the cent per month, see `ScheduledLine`),
+    months outside the planning period are dropped (with a note), and the months are summed
+    into fiscal years; every other figure is a sum or a rate of those cells, each rounded to the
+    cent, so that every total equals the sum of the cells shown. Raises BudgetInputError.
+    """
+    _validate(calendar, rules, lines)
+    computed = ComputedLines() if computed is None else computed
+    years = fiscal_years(calendar)
+    period = PeriodMonths(years)
+    threshold = decimal(rules.capitalisation_threshold)
+    scheduled = [schedule(line, threshold, calendar.period_end) for line in lines]
+    rows = sorted(
+        [(line, True) for line in computed.lines] + [(line, False) for line in scheduled],
+        key=lambda row: KINDS.index(row[0].kind),
+    )
+    cells = [_cells(line.monthly, period) for line, _ in rows]
+    capex = _class_sum(rows, cells, "capex", period.year_count)
+    opex = _class_sum(rows, cells, "opex", period.year_count)
+    contingency_capex = _rate_of(capex, decimal(rules.contingency_capex))
+    contingency_opex = _rate_of(opex, decimal(rules.contingency_opex))
+    contingency = _sum(contingency_capex, contingency_opex)
+    indirect = _rate_of(_sum(capex, opex, contingency), decimal(rules.indirect_rate))
+    total = _sum(capex, opex, contingency, indirect)
+    grand_total = sum(total, ZERO)
+    energy, emissions = _energy_memo(computed, period)
+    notes = [note for line, _ in rows if (note := _outside_note(line, period))]
+    return Budget(
+        fiscal_years=years,
+        lines=tuple(
+            BudgetLine(
+                name=line.name,
+                kind=line.kind,
+                budget_class=line.budget_class,
+                category=line.category,
+                basis=line.basis,
+                amounts=tuple(amounts),
+                total=sum(amounts, ZERO),
+                share=float(sum(amounts, ZERO) / grand_total) if grand_total else None,
+                computed=is_computed,
+            )
+            for (line, is_computed), amounts in zip(rows, cells, strict=True)
+        ),
+        totals=Totals(
+            capex=capex,
+            opex=opex,
+            contingency_capex=contingency_capex,
+            contingency_opex=contingency_opex,
+            contingency=contingency,
+            indirect=indirect,
+            total=total,
+        ),
+        memo=Memo(
+            depreciation=_depreciation(computed.assets, period),
+            energy_kwh=energy,
+            emissions_kg_co2e=emissions,
+        ),
+        summary=Summary(
+            upfront=sum(capex, ZERO),
+            annual_run_rate=_annual_run_rate([line for line, _ in rows], period),
+            total=grand_total,
+            npv=_npv(total, decimal(rules.discount_rate)),
+            discount_rate=float(rules.discount_rate),
+            prices_as_of=prices_as_of,
+        ),
+        notes=(*computed.notes, *notes),
+    )
