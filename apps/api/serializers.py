@@ -235,6 +235,7 @@ class PeakTflopsSerializer(serializers.Serializer):
     fp16 = serializers.FloatField(allow_null=True)
     fp8 = serializers.FloatField(allow_null=True)
     int8 = serializers.FloatField(allow_null=True)
+    fp4 = serializers.FloatField(allow_null=True)
 
 
 class AcceleratorSerializer(serializers.Serializer):
@@ -245,6 +246,13 @@ class AcceleratorSerializer(serializers.Serializer):
     memory_gb = serializers.FloatField()
     memory_bandwidth_tbps = serializers.FloatField()
     power_watts = serializers.FloatField(allow_null=True)
+    accelerators_per_node = serializers.IntegerField(
+        help_text="Accelerators in one server (TPUs: one host) sharing the fast interconnect."
+    )
+    interconnect_gb_per_second = serializers.FloatField(
+        allow_null=True,
+        help_text="GB/s per accelerator inside a node, both directions; null if not published.",
+    )
     peak_tflops = PeakTflopsSerializer(source="peak_tflops_by_precision")
     sources = SourcesField()
     price_offers = PriceOfferSerializer(many=True)

@@ -31,6 +31,7 @@ class AcceleratorAdmin(admin.ModelAdmin):
     fieldsets = (
         (None, {"fields": ("slug", "vendor", "name", "year")}),
         ("Memory and power", {"fields": ("memory_gb", "memory_bandwidth_tbps", "power_watts")}),
+        ("Node", {"fields": ("accelerators_per_node", "interconnect_gb_per_second")}),
         (
             "Dense peak TFLOP/s",
             {
@@ -41,6 +42,7 @@ class AcceleratorAdmin(admin.ModelAdmin):
                     "peak_tflops_fp16",
                     "peak_tflops_fp8",
                     "peak_tflops_int8",
+                    "peak_tflops_fp4",
                 )
             },
         ),

@@ -7,6 +7,7 @@ from pathlib import Path
 from django.db import transaction
 
 from apps.catalogue.models import (
+    PEAK_FORMATS,
     Accelerator,
     ComputeThreshold,
     EnergyProfile,
@@ -30,6 +31,14 @@ class LoadReport:
 
 def _sourced(row: dict) -> dict:
     return {key: row.get(key, "") for key in SOURCE_KEYS}
+
+
+def _peaks(row: dict) -> dict:
+    """The row's dense peaks as model fields; a format the catalogue does not know is an error."""
+    unknown = set(row["peak_tflops"]) - set(PEAK_FORMATS)
+    if unknown:
+        raise ValueError(f"{row['slug']}: unknown peak_tflops keys {sorted(unknown)}")
+    return {f"peak_tflops_{p}": value for p, value in row["peak_tflops"].items()}
 
 
 def _upsert(model, lookup: dict, values: dict, *, overwrite: bool, report: LoadReport):
@@ -67,7 +76,9 @@ def catalogue_load(*, path: Path = CATALOGUE_FILE, overwrite: bool = False) -> L
             "memory_gb": row["memory_gb"],
             "memory_bandwidth_tbps": row["memory_bandwidth_tbps"],
             "power_watts": row["power_watts"],
-            **{f"peak_tflops_{p}": value for p, value in row["peak_tflops"].items()},
+            "accelerators_per_node": row["accelerators_per_node"],
+            "interconnect_gb_per_second": row["interconnect_gb_per_second"],
+            **_peaks(row),
             **_sourced(row),
         }
         accelerators[row["slug"]] = _upsert(

@@ -7,7 +7,10 @@ from django.core.cache import cache
 from django.core.validators import MinValueValidator
 from django.db import models, transaction
 
+# The precisions an estimate may compute in (the engine knows their bytes per parameter).
 PRECISIONS = ("fp32", "tf32", "bf16", "fp16", "fp8", "int8")
+# Every dense peak the catalogue records: the precisions above and FP4 (Blackwell, MI350, ...).
+PEAK_FORMATS = (*PRECISIONS, "fp4")
 
 
 class Evidence(models.TextChoices):
@@ -63,6 +66,25 @@ class Accelerator(Sourced):
     peak_tflops_fp16 = _tflops_field("fp16")
     peak_tflops_fp8 = _tflops_field("fp8")
     peak_tflops_int8 = _tflops_field("int8")
+    peak_tflops_fp4 = _tflops_field("fp4")
+    accelerators_per_node = models.PositiveSmallIntegerField(
+        "accelerators per node",
+        validators=[MinValueValidator(1)],
+        help_text=(
+            "Accelerators in one server, or for TPUs in one host, that share the fast "
+            "interconnect below; the notes say which."
+        ),
+    )
+    interconnect_gb_per_second = models.FloatField(
+        "interconnect inside a node (GB/s)",
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0.001)],
+        help_text=(
+            "Per accelerator, both directions together, as the vendor quotes it (e.g. NVLink 4 "
+            "on H100 SXM = 900); empty where not published."
+        ),
+    )
 
     objects = AcceleratorQuerySet.as_manager()
 
@@ -73,16 +95,18 @@ class Accelerator(Sourced):
         return f"{self.vendor} {self.name}"
 
     def peak_tflops(self, precision: str) -> float | None:
-        if precision not in PRECISIONS:
+        if precision not in PEAK_FORMATS:
             raise ValueError(f"Unknown precision {precision!r}")
         return getattr(self, f"peak_tflops_{precision}")
 
     @property
     def peak_tflops_by_precision(self) -> dict[str, float | None]:
-        return {precision: self.peak_tflops(precision) for precision in PRECISIONS}
+        """Every recorded dense peak, FP4 included (None where unsupported or unpublished)."""
+        return {precision: self.peak_tflops(precision) for precision in PEAK_FORMATS}
 
     @property
     def supported_precisions(self) -> list[str]:
+        """The estimate precisions (PRECISIONS) this accelerator has a dense peak for."""
         return [p for p in PRECISIONS if self.peak_tflops(p) is not None]
 
 
