@@ -86,7 +86,13 @@ def test_load_catalogue_command_reports_what_it_did(capsys):
 def test_catalogue_editors_may_change_every_catalogue_model():
     editors = Group.objects.get(name=CATALOGUE_EDITOR)
     codenames = set(editors.permissions.values_list("codename", flat=True))
-    for model in ("accelerator", "priceoffer", "energyprofile", "computethreshold"):
+    for model in (
+        "accelerator",
+        "priceoffer",
+        "energyprofile",
+        "computethreshold",
+        "languagemodel",
+    ):
         assert {f"add_{model}", f"change_{model}", f"delete_{model}"} <= codenames
 
 
