@@ -8,6 +8,7 @@ from apps.catalogue import views as catalogue_views
 urlpatterns = [
     path("", catalogue_views.home, name="home"),
     path("catalogue/", catalogue_views.accelerator_list, name="accelerator-list"),
+    path("catalogue/models/", catalogue_views.model_list, name="model-list"),
     path("accounts/", include("apps.accounts.urls")),
     path("", include("apps.projects.urls")),
     path("", include("apps.sweeps.urls")),

@@ -14,6 +14,7 @@ from apps.estimates import (
     EstimateResult,
     InferenceResult,
     Month,
+    ServingResult,
     ThresholdResult,
     TrainingResult,
 )
@@ -56,6 +57,31 @@ def _month(month: Month) -> dict:
     }
 
 
+SERVING_FIELDS = (
+    "fits",
+    "limited_by",
+    "weights_gb",
+    "kv_cache_bytes_per_token",
+    "accelerators_per_replica",
+    "tensor_parallel",
+    "pipeline_parallel",
+    "kv_cache_capacity_tokens",
+    "max_concurrent_requests",
+    "batch_size",
+    "output_tokens_per_second",
+    "requests_per_second",
+    "ttft_seconds",
+    "tpot_seconds",
+    "replicas_at_peak",
+)
+
+
+def _serving(serving: ServingResult | None) -> dict | None:
+    if serving is None:
+        return None
+    return {name: getattr(serving, name) for name in SERVING_FIELDS}
+
+
 def _inference(inference: InferenceResult) -> dict:
     per_request, total = inference.per_request, inference.total
     return {
@@ -84,6 +110,7 @@ def _inference(inference: InferenceResult) -> dict:
         "gross_margin": inference.gross_margin,
         "revenue_total": optional_money(inference.revenue_total),
         "assumptions": list(inference.assumptions),
+        "serving": _serving(inference.serving),
     }
 
 

@@ -5,6 +5,8 @@ from rest_framework import serializers
 from apps.api.fields import FiniteFloatField, MoneyField, StrictIntegerField
 from apps.catalogue.models import PRECISIONS
 
+# Model slugs keep their version's dots ("llama-3.1-8b"), which a SlugField refuses.
+MODEL_SLUG = r"^[a-z0-9][-a-z0-9_.]*\Z"
 PRICING_MODES = (("rent", "Rent per accelerator-hour"), ("own", "Own: purchase, amortised"))
 
 
@@ -82,6 +84,28 @@ class InferenceRequestSerializer(PricingFields):
         default="pay_per_use",
     )
     revenue_per_request = number("USD of revenue per request, for the gross margin.")
+    # Serving a language model (method "tokens"): with the KV cache known (layers, KV heads and
+    # head dimension, or kv_cache_bytes_per_token), `inference.serving` is planned.
+    total_parameters = number("All parameters held in memory (a mixture's every expert).")
+    layers = number("Transformer layers (L).")
+    kv_heads = number("Key/value heads (n_kv): as many as the query heads for MHA, 1 for MQA.")
+    head_dim = number("Dimension of one attention head (d_h).")
+    kv_cache_bytes_per_token = number("KV-cache bytes per token; overrides the computed value.")
+    kv_cache_bytes_per_element = number("Bytes per KV-cache element (2 bf16, 1 fp8) [2].")
+    memory_utilization = number("Usable share of accelerator memory, 0–1 [0.9].")
+    memory_efficiency = number("Achieved share of memory bandwidth, 0–1 [0.7].")
+    accelerators_per_replica = StrictIntegerField(
+        required=False,
+        help_text="Fixes the accelerators per copy of the model; refused if the model does not "
+        "fit. Otherwise the smallest replica that fits.",
+        min_value=-(10**6),
+        max_value=10**6,
+    )
+    ttft_target_seconds = number("Time-to-first-token target (s); bounds the batch.")
+    tpot_target_seconds = number("Time-per-output-token target (s); bounds the batch.")
+    bytes_per_parameter = number(
+        "Bytes per weight (0.5 for 4-bit weights); by default from `precision`."
+    )
 
 
 class EstimateRequestSerializer(StrictSerializer):
@@ -152,6 +176,24 @@ class InferenceTotalSerializer(serializers.Serializer):
     emissions_kg_co2e = serializers.FloatField(allow_null=True)
 
 
+class ServingResultSerializer(serializers.Serializer):
+    fits = serializers.BooleanField()
+    limited_by = serializers.ChoiceField(choices=("memory", "compute", "latency_target"))
+    weights_gb = serializers.FloatField()
+    kv_cache_bytes_per_token = serializers.FloatField()
+    accelerators_per_replica = serializers.IntegerField(allow_null=True)
+    tensor_parallel = serializers.IntegerField(allow_null=True)
+    pipeline_parallel = serializers.IntegerField(allow_null=True)
+    kv_cache_capacity_tokens = serializers.FloatField(allow_null=True)
+    max_concurrent_requests = serializers.IntegerField(allow_null=True)
+    batch_size = serializers.IntegerField(allow_null=True)
+    output_tokens_per_second = serializers.FloatField(allow_null=True)
+    requests_per_second = serializers.FloatField(allow_null=True)
+    ttft_seconds = serializers.FloatField(allow_null=True)
+    tpot_seconds = serializers.FloatField(allow_null=True)
+    replicas_at_peak = serializers.IntegerField(allow_null=True)
+
+
 class InferenceResultSerializer(serializers.Serializer):
     per_request = PerRequestSerializer()
     monthly = MonthSerializer(many=True)
@@ -162,6 +204,12 @@ class InferenceResultSerializer(serializers.Serializer):
     gross_margin = serializers.FloatField(allow_null=True)
     revenue_total = MoneyField(allow_null=True)
     assumptions = serializers.ListField(child=serializers.CharField())
+    serving = ServingResultSerializer(
+        allow_null=True,
+        help_text="A language model's serving plan (method tokens with the KV cache known); "
+        "per replica (one copy of the model) unless named otherwise; null fields where "
+        "`fits` is false.",
+    )
 
 
 class CumulativeMonthSerializer(serializers.Serializer):
@@ -235,6 +283,7 @@ class PeakTflopsSerializer(serializers.Serializer):
     fp16 = serializers.FloatField(allow_null=True)
     fp8 = serializers.FloatField(allow_null=True)
     int8 = serializers.FloatField(allow_null=True)
+    fp4 = serializers.FloatField(allow_null=True)
 
 
 class AcceleratorSerializer(serializers.Serializer):
@@ -245,6 +294,13 @@ class AcceleratorSerializer(serializers.Serializer):
     memory_gb = serializers.FloatField()
     memory_bandwidth_tbps = serializers.FloatField()
     power_watts = serializers.FloatField(allow_null=True)
+    accelerators_per_node = serializers.IntegerField(
+        help_text="Accelerators in one server (TPUs: one host) sharing the fast interconnect."
+    )
+    interconnect_gb_per_second = serializers.FloatField(
+        allow_null=True,
+        help_text="GB/s per accelerator inside a node, both directions; null if not published.",
+    )
     peak_tflops = PeakTflopsSerializer(source="peak_tflops_by_precision")
     sources = SourcesField()
     price_offers = PriceOfferSerializer(many=True)

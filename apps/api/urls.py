@@ -5,11 +5,13 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import SimpleRouter
 
 from apps.api import views
+from apps.api.model_catalogue import LanguageModelViewSet
 
 router = SimpleRouter()
 router.register("accelerators", views.AcceleratorViewSet, basename="accelerator")
 router.register("thresholds", views.ThresholdViewSet, basename="threshold")
 router.register("energy-profiles", views.EnergyProfileViewSet, basename="energy-profile")
+router.register("models", LanguageModelViewSet, basename="language-model")
 
 urlpatterns = [
     path("v1/estimate/", views.estimate_view, name="estimate"),

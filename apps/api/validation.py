@@ -98,7 +98,7 @@ def _choice(field: serializers.ChoiceField) -> Check:
     return check
 
 
-def _slug(field: serializers.SlugField) -> Check:
+def _pattern(field: serializers.SlugField | serializers.RegexField) -> Check:
     kinds = [type(v) for v in field.validators]
     expected = [
         ProhibitNullCharactersValidator,
@@ -114,7 +114,7 @@ def _slug(field: serializers.SlugField) -> Check:
         or field.max_length is not None
         or field.min_length is not None
     ):
-        raise TypeError(f"{field.field_name}: options a slug does not have by default")
+        raise TypeError(f"{field.field_name}: options a slug or pattern lacks by default")
     # A match has no null or surrogate character, so the other two validators pass as well.
     pattern: re.Pattern = regex.regex
 
@@ -138,8 +138,8 @@ def _field_check(field: serializers.Field) -> Check:
         return _strict_integer(field)
     if kind is serializers.ChoiceField:
         return _choice(field)
-    if kind is serializers.SlugField:
-        return _slug(field)
+    if kind is serializers.SlugField or kind is serializers.RegexField:
+        return _pattern(field)
     if isinstance(field, serializers.Serializer):
         return _serializer_check(field)
     raise TypeError(f"{field.field_name}: no fast check for {kind.__name__}")

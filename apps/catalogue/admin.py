@@ -2,7 +2,13 @@
 
 from django.contrib import admin
 
-from apps.catalogue.models import Accelerator, ComputeThreshold, EnergyProfile, PriceOffer
+from apps.catalogue.models import (
+    Accelerator,
+    ComputeThreshold,
+    EnergyProfile,
+    LanguageModel,
+    PriceOffer,
+)
 
 SOURCE_FIELDS = ("evidence", "source", "as_of", "notes")
 
@@ -31,6 +37,7 @@ class AcceleratorAdmin(admin.ModelAdmin):
     fieldsets = (
         (None, {"fields": ("slug", "vendor", "name", "year")}),
         ("Memory and power", {"fields": ("memory_gb", "memory_bandwidth_tbps", "power_watts")}),
+        ("Node", {"fields": ("accelerators_per_node", "interconnect_gb_per_second")}),
         (
             "Dense peak TFLOP/s",
             {
@@ -41,6 +48,7 @@ class AcceleratorAdmin(admin.ModelAdmin):
                     "peak_tflops_fp16",
                     "peak_tflops_fp8",
                     "peak_tflops_int8",
+                    "peak_tflops_fp4",
                 )
             },
         ),
@@ -77,3 +85,65 @@ class ComputeThresholdAdmin(admin.ModelAdmin):
     list_display = ("name", "jurisdiction", "flop", "status", "as_of")
     list_filter = ("status", "jurisdiction")
     search_fields = ("name", "slug")
+
+
+@admin.register(LanguageModel)
+class LanguageModelAdmin(admin.ModelAdmin):
+    list_display = (
+        "name",
+        "developer",
+        "architecture",
+        "total_parameters",
+        "active_parameters",
+        "context_length",
+        "evidence",
+        "as_of",
+    )
+    list_filter = ("developer", "architecture", "evidence")
+    search_fields = ("name", "slug", "developer")
+    prepopulated_fields = {"slug": ("name",)}
+    fieldsets = (
+        (None, {"fields": ("slug", "name", "developer", "architecture", "licence")}),
+        (
+            "Shape",
+            {
+                "fields": (
+                    "layers",
+                    "hidden_size",
+                    "ffn_hidden_size",
+                    "vocabulary",
+                    "tied_embeddings",
+                    "context_length",
+                )
+            },
+        ),
+        (
+            "Attention",
+            {
+                "fields": (
+                    "query_heads",
+                    "kv_heads",
+                    "head_dim",
+                    "attention_bias",
+                    "sliding_window",
+                    "mla_kv_lora_rank",
+                    "mla_q_lora_rank",
+                    "mla_rope_head_dim",
+                )
+            },
+        ),
+        (
+            "Mixture of experts",
+            {
+                "fields": (
+                    "moe_ffn_hidden_size",
+                    "experts_total",
+                    "experts_active",
+                    "experts_shared",
+                    "dense_layers",
+                )
+            },
+        ),
+        ("Parameters", {"fields": ("total_parameters", "active_parameters")}),
+        ("Source", {"fields": SOURCE_FIELDS}),
+    )

@@ -1,4 +1,4 @@
-"""Load the catalogue figures shipped in apps/catalogue/data/catalogue.json into the database."""
+"""Load the catalogue shipped in apps/catalogue/data/ (hardware, prices, models) into the DB."""
 
 import json
 from dataclasses import dataclass
@@ -7,15 +7,25 @@ from pathlib import Path
 from django.db import transaction
 
 from apps.catalogue.models import (
+    PEAK_FORMATS,
     Accelerator,
     ComputeThreshold,
     EnergyProfile,
+    LanguageModel,
     PriceOffer,
     catalogue_changed,
 )
 
-CATALOGUE_FILE = Path(__file__).resolve().parent / "data" / "catalogue.json"
+DATA = Path(__file__).resolve().parent / "data"
+CATALOGUE_FILE = DATA / "catalogue.json"
+MODELS_FILE = DATA / "models.json"
 SOURCE_KEYS = ("evidence", "source", "as_of", "notes")
+# Every figure of a language model row in models.json: all of them are required (null if none).
+MODEL_FIGURES = tuple(
+    field.name
+    for field in LanguageModel._meta.concrete_fields
+    if field.name not in {"id", "slug", "updated_at", *SOURCE_KEYS}
+)
 
 
 @dataclass
@@ -30,6 +40,14 @@ class LoadReport:
 
 def _sourced(row: dict) -> dict:
     return {key: row.get(key, "") for key in SOURCE_KEYS}
+
+
+def _peaks(row: dict) -> dict:
+    """The row's dense peaks as model fields; a format the catalogue does not know is an error."""
+    unknown = set(row["peak_tflops"]) - set(PEAK_FORMATS)
+    if unknown:
+        raise ValueError(f"{row['slug']}: unknown peak_tflops keys {sorted(unknown)}")
+    return {f"peak_tflops_{p}": value for p, value in row["peak_tflops"].items()}
 
 
 def _upsert(model, lookup: dict, values: dict, *, overwrite: bool, report: LoadReport):
@@ -50,9 +68,26 @@ def _upsert(model, lookup: dict, values: dict, *, overwrite: bool, report: LoadR
     return instance
 
 
+def _load_models(path: Path, *, overwrite: bool, report: LoadReport) -> None:
+    for row in json.loads(path.read_text(encoding="utf-8"))["models"]:
+        missing = set(MODEL_FIGURES) - set(row)
+        if missing:
+            raise ValueError(f"{row['slug']}: missing {sorted(missing)} (write null if none)")
+        values = {name: row[name] for name in MODEL_FIGURES}
+        _upsert(
+            LanguageModel,
+            {"slug": row["slug"]},
+            {**values, **_sourced(row)},
+            overwrite=overwrite,
+            report=report,
+        )
+
+
 @transaction.atomic
-def catalogue_load(*, path: Path = CATALOGUE_FILE, overwrite: bool = False) -> LoadReport:
-    """Create the rows that are missing; with overwrite, also reset existing rows to the file.
+def catalogue_load(
+    *, path: Path = CATALOGUE_FILE, models_path: Path = MODELS_FILE, overwrite: bool = False
+) -> LoadReport:
+    """Create the rows that are missing; with overwrite, also reset existing rows to the files.
 
     Without overwrite a second load keeps what catalogue editors changed in the admin.
     """
@@ -67,7 +102,9 @@ def catalogue_load(*, path: Path = CATALOGUE_FILE, overwrite: bool = False) -> L
             "memory_gb": row["memory_gb"],
             "memory_bandwidth_tbps": row["memory_bandwidth_tbps"],
             "power_watts": row["power_watts"],
-            **{f"peak_tflops_{p}": value for p, value in row["peak_tflops"].items()},
+            "accelerators_per_node": row["accelerators_per_node"],
+            "interconnect_gb_per_second": row["interconnect_gb_per_second"],
+            **_peaks(row),
             **_sourced(row),
         }
         accelerators[row["slug"]] = _upsert(
@@ -110,6 +147,7 @@ def catalogue_load(*, path: Path = CATALOGUE_FILE, overwrite: bool = False) -> L
             overwrite=overwrite,
             report=report,
         )
+    _load_models(models_path, overwrite=overwrite, report=report)
     # Each save already starts a new version; say so once more for the load as a whole, in case a
     # row ever changes here without a save (a bulk update sends no signal).
     catalogue_changed()

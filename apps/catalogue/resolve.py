@@ -66,7 +66,20 @@ INFERENCE_NUMBERS = (
     "peak_to_average",
     "target_utilization",
     "revenue_per_request",
+    # Serving a language model
+    "total_parameters",
+    "layers",
+    "kv_heads",
+    "head_dim",
+    "kv_cache_bytes_per_token",
+    "kv_cache_bytes_per_element",
+    "memory_utilization",
+    "memory_efficiency",
+    "accelerators_per_replica",
+    "ttft_target_seconds",
+    "tpot_target_seconds",
 )
+GB = 1e9
 
 
 @dataclass
@@ -95,10 +108,14 @@ class _Errors:
 
 def _hardware(accelerator: Accelerator, precision: str) -> Hardware:
     peak_tflops = accelerator.peak_tflops(precision)
+    interconnect = accelerator.interconnect_gb_per_second
     return Hardware(
         peak_flops_per_second=peak_tflops * TERA,
         memory_bandwidth_bytes_per_second=accelerator.memory_bandwidth_tbps * TERA,
         power_watts=accelerator.power_watts,
+        memory_bytes=accelerator.memory_gb * GB,
+        accelerators_per_node=accelerator.accelerators_per_node,
+        interconnect_bytes_per_second=None if interconnect is None else interconnect * GB,
     )
 
 
@@ -375,10 +392,15 @@ def estimate_input_from_request(
             "inference", inference_data, catalogue, errors, resolution
         )
         precision = inference_data.get("precision", "bf16")
+        bytes_per_parameter = inference_data.get("bytes_per_parameter")
         inference = InferenceInput(
             method=inference_data["method"],
             hardware=hardware,
-            bytes_per_parameter=float(BYTES_PER_PARAMETER[precision]),
+            bytes_per_parameter=float(
+                BYTES_PER_PARAMETER[precision]
+                if bytes_per_parameter is None
+                else bytes_per_parameter
+            ),
             provisioning=inference_data.get("provisioning", "pay_per_use"),
             pricing=_pricing(
                 "inference", inference_data, accelerator, catalogue, errors, resolution

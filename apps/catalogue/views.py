@@ -1,10 +1,10 @@
-"""Catalogue pages: the start page and the accelerator table with sources."""
+"""Catalogue pages: the start page, the accelerator table and the model table, with sources."""
 
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET
 
-from apps.catalogue.models import Accelerator, ComputeThreshold, EnergyProfile
+from apps.catalogue.models import Accelerator, ComputeThreshold, EnergyProfile, LanguageModel
 
 
 @require_GET
@@ -24,4 +24,11 @@ def accelerator_list(request: HttpRequest) -> TemplateResponse:
             "energy_profiles": EnergyProfile.objects.all(),
             "thresholds": ComputeThreshold.objects.all(),
         },
+    )
+
+
+@require_GET
+def model_list(request: HttpRequest) -> TemplateResponse:
+    return TemplateResponse(
+        request, "catalogue/model_list.html", {"models": LanguageModel.objects.all()}
     )

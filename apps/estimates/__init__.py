@@ -21,6 +21,7 @@ from apps.estimates.results import (
     InferenceTotal,
     Month,
     PerRequest,
+    ServingResult,
     ThresholdResult,
     TrainingResult,
 )
@@ -41,6 +42,7 @@ __all__ = [
     "Month",
     "PerRequest",
     "Pricing",
+    "ServingResult",
     "Threshold",
     "ThresholdResult",
     "TrainingInput",

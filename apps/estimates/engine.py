@@ -25,6 +25,7 @@ from apps.estimates.results import (
     InferenceTotal,
     Month,
     PerRequest,
+    ServingResult,
     ThresholdResult,
     TrainingResult,
 )
@@ -35,6 +36,11 @@ from apps.estimates.sections import (
     TrainingFigures,
     compute,
     optional,
+)
+from apps.estimates.serving_report import (
+    check_replica_fits,
+    serving_assumptions,
+    serving_result,
 )
 from apps.estimates.units import HOURS_PER_MONTH
 
@@ -117,6 +123,8 @@ def estimate(inp: EstimateInput) -> EstimateResult:
     if _input_shape(inp) != ():
         raise ValueError("estimate() takes one scenario; use evaluate() for array inputs.")
     training, inference, comparison = compute(inp)
+    if inference is not None:
+        check_replica_fits(inp.inference, inference)
     # Inference to date after months 0, 1, …, M: one array call serves both series.
     to_date = None if inference is None else _inference_to_date(inference)
     return EstimateResult(
@@ -228,6 +236,9 @@ def _inference_result(
     seconds = inference.accelerator_seconds
     request_energy = _energy(inference, f.monthly_accelerator_hours(1.0, seconds))
     revenue = optional(inp.inference.revenue_per_request)
+    serving = (
+        None if inference.serving is None else serving_result(inp.inference, inference.serving)
+    )
     return InferenceResult(
         per_request=PerRequest(
             flop=_known(inference.flop_per_request),
@@ -255,7 +266,8 @@ def _inference_result(
         if revenue is None
         else _known(f.gross_margin(revenue, inference.cost_per_request)),
         revenue_total=None if revenue is None else to_money(revenue * inference.total_requests),
-        assumptions=_inference_assumptions(inp.inference, inp.energy, inference),
+        assumptions=_inference_assumptions(inp.inference, inp.energy, inference, serving),
+        serving=serving,
     )
 
 
@@ -327,10 +339,15 @@ def _training_assumptions(
 
 
 def _inference_assumptions(
-    inference: InferenceInput, energy: EnergyProfile, figures: InferenceFigures
+    inference: InferenceInput,
+    energy: EnergyProfile,
+    figures: InferenceFigures,
+    serving: ServingResult | None,
 ) -> tuple[str, ...]:
     notes = []
-    if inference.method == "tokens":
+    if serving is not None:
+        notes.extend(serving_assumptions(inference, serving))
+    elif inference.method == "tokens":
         notes.append(
             "FLOP per request = 2 × active parameters × (input + output tokens); "
             f"accelerator-seconds = FLOP ÷ (peak FLOP/s × utilisation {_g(inference.utilization)})."
@@ -344,6 +361,7 @@ def _inference_assumptions(
             "each output token by reading the weights from memory); excludes queueing and network.",
             "accelerator_seconds": "Latency taken as the accelerator-seconds per request "
             "(no bandwidth or token figures for a roofline estimate).",
+            "serving": "Latency: the user's wait in the serving plan where the model fits.",
         }[figures.latency_method]
     )
     notes.append(
@@ -351,11 +369,12 @@ def _inference_assumptions(
         f"{float(inference.monthly_growth):+.2%} a month, over {int(inference.months)} months; "
         f"month = {_g(HOURS_PER_MONTH)} hours."
     )
-    notes.append(
-        "Accelerators at peak (Little's law) = peak arrival rate × accelerator-seconds ÷ target "
-        f"utilisation {_g(inference.target_utilization)}, peak-to-average "
-        f"{_g(inference.peak_to_average)}."
-    )
+    if serving is None or not serving.fits:
+        notes.append(
+            "Accelerators at peak (Little's law) = peak arrival rate × accelerator-seconds ÷ "
+            f"target utilisation {_g(inference.target_utilization)}, peak-to-average "
+            f"{_g(inference.peak_to_average)}."
+        )
     notes.append(
         "Cost: always-on, accelerators at peak paid every hour of the horizon."
         if figures.always_on

@@ -7,6 +7,8 @@ import numpy as np
 
 from apps.estimates.formulas import Quantity
 from apps.estimates.limits import OPTIONAL, RULES, Rule
+from apps.estimates.serving import DEFAULT_OVERHEAD_BYTES
+from apps.estimates.serving_checks import serving_errors
 
 TRAINING_METHODS = ("parameters_tokens", "total_flop", "accelerator_hours")
 INFERENCE_METHODS = ("accelerator_seconds", "tokens")
@@ -21,6 +23,10 @@ class Hardware:
     peak_flops_per_second: Quantity  # dense peak, FLOP/s (TFLOP/s × 1e12)
     memory_bandwidth_bytes_per_second: Quantity | None = None
     power_watts: Quantity | None = None  # None: not published, so no energy or emissions
+    # Serving a language model needs the three below (memory in bytes, GB × 1e9).
+    memory_bytes: Quantity | None = None
+    accelerators_per_node: Quantity | None = None
+    interconnect_bytes_per_second: Quantity | None = None  # per accelerator, both directions
 
 
 @dataclass(frozen=True)
@@ -74,6 +80,46 @@ class InferenceInput:
     provisioning: str = "pay_per_use"  # which of the two costs `cost` reports
     pricing: Pricing = Pricing()
     revenue_per_request: Quantity | None = None
+    # Serving a language model (method "tokens"): used when the KV cache per token is known,
+    # given or from layers with KV heads and head dimension (or the latent width of MLA).
+    total_parameters: Quantity | None = None  # None: dense, = parameters
+    layers: Quantity | None = None
+    kv_heads: Quantity | None = None
+    head_dim: Quantity | None = None
+    query_heads: Quantity | None = None  # tensor parallelism must divide them
+    hidden_size: Quantity | None = None  # activations in the all-reduces
+    kv_latent_width: Quantity | None = None  # MLA: d_c + d_r per layer
+    experts_total: Quantity | None = None  # routed experts, E
+    experts_active: Quantity | None = None  # routed experts per token, k
+    kv_cache_bytes_per_token: Quantity | None = None  # overrides the computed value
+    kv_cache_bytes_per_element: Quantity = 2.0
+    memory_utilization: Quantity = 0.9
+    memory_efficiency: Quantity = 0.7  # share of memory bandwidth achieved
+    overhead_bytes_per_accelerator: Quantity = DEFAULT_OVERHEAD_BYTES
+    accelerators_per_replica: Quantity | None = None  # None: the smallest replica that fits
+    ttft_target_seconds: Quantity | None = None
+    tpot_target_seconds: Quantity | None = None
+
+    @property
+    def serves_language_model(self) -> bool:
+        """Serving figures apply: method "tokens", the KV cache per token and the accelerator's
+        memory, bandwidth and node size known. Otherwise the FLOP-based figures stand alone."""
+        kv_known = self.kv_cache_bytes_per_token is not None or (
+            self.layers is not None
+            and (
+                self.kv_latent_width is not None
+                or (self.kv_heads is not None and self.head_dim is not None)
+            )
+        )
+        hardware = self.hardware
+        return (
+            self.method == "tokens"
+            and kv_known
+            and hardware is not None
+            and hardware.memory_bytes is not None
+            and hardware.memory_bandwidth_bytes_per_second is not None
+            and hardware.accelerators_per_node is not None
+        )
 
 
 @dataclass(frozen=True)
@@ -160,6 +206,9 @@ def _validate_hardware(errors: _Errors, prefix: str, hardware: Hardware) -> None
         "peak_flops_per_second",
         "memory_bandwidth_bytes_per_second",
         "power_watts",
+        "memory_bytes",
+        "accelerators_per_node",
+        "interconnect_bytes_per_second",
     )
 
 
@@ -248,8 +297,36 @@ def _validate_inference(errors: _Errors, inference: InferenceInput) -> None:
         "peak_to_average",
         "target_utilization",
         "revenue_per_request",
+        *SERVING_NUMBERS,
     )
+    if inference.serves_language_model and not any(
+        key.startswith("inference.") for key in errors.errors
+    ):
+        # After the ranges: these checks compare numbers already known to be in range.
+        for key, message in serving_errors(inference):
+            errors.add(key, message)
     _validate_pricing(errors, "inference", inference.pricing)
+
+
+SERVING_NUMBERS = (
+    "total_parameters",
+    "layers",
+    "kv_heads",
+    "head_dim",
+    "query_heads",
+    "hidden_size",
+    "kv_latent_width",
+    "experts_total",
+    "experts_active",
+    "kv_cache_bytes_per_token",
+    "kv_cache_bytes_per_element",
+    "memory_utilization",
+    "memory_efficiency",
+    "overhead_bytes_per_accelerator",
+    "accelerators_per_replica",
+    "ttft_target_seconds",
+    "tpot_target_seconds",
+)
 
 
 def validate(inp: EstimateInput) -> None:

@@ -52,6 +52,16 @@ def _share(label: str, typical: str) -> Rule:
     )
 
 
+def _whole(label: str, low: int, high: int) -> Rule:
+    return Rule(
+        label,
+        float(low),
+        float(high),
+        f"{label} must be a whole number from {low:,} to {high:,}.",
+        whole=True,
+    )
+
+
 RULES = {
     "peak_flops_per_second": Rule(
         "Peak FLOP/s",
@@ -189,6 +199,67 @@ RULES = {
         zero_allowed=True,
     ),
     "flop": Rule("Threshold", 0.0, 1e40, "A threshold must be between 0 and 1e40 FLOP."),
+    # Serving a language model
+    "memory_bytes": Rule(
+        "Accelerator memory",
+        1e8,
+        1e13,
+        "Accelerator memory must be between 0.1 GB and 10,000 GB.",
+    ),
+    "accelerators_per_node": _whole("Accelerators per node", 1, 1024),
+    "interconnect_bytes_per_second": Rule(
+        "Interconnect bandwidth",
+        1e8,
+        1e15,
+        "Interconnect bandwidth must be between 0.1 GB/s and 1,000,000 GB/s per accelerator.",
+    ),
+    "total_parameters": Rule(
+        "Total parameters",
+        1.0,
+        1e15,
+        "Total parameters must be between 1 and 1e15 (all experts of a mixture included).",
+    ),
+    "layers": _whole("Layers", 1, 10_000),
+    "kv_heads": _whole("KV heads", 1, 10_000),
+    "head_dim": _whole("Head dimension", 1, 100_000),
+    "query_heads": _whole("Query heads", 1, 10_000),
+    "hidden_size": _whole("Hidden size", 1, 10_000_000),
+    "kv_latent_width": _whole("Latent KV width", 1, 10_000_000),
+    "experts_total": _whole("Experts in total", 1, 100_000),
+    "experts_active": _whole("Active experts", 1, 100_000),
+    "kv_cache_bytes_per_token": Rule(
+        "KV cache bytes per token",
+        1.0,
+        1e10,
+        "KV cache bytes per token must be between 1 and 1e10 (Llama 3.1 8B in bf16 takes 131,072).",
+    ),
+    "kv_cache_bytes_per_element": Rule(
+        "KV cache bytes per element",
+        0.125,
+        8.0,
+        "KV cache bytes per element must be between 0.125 and 8 (2 for bf16, 1 for fp8).",
+    ),
+    "memory_utilization": _share("Usable share of accelerator memory", "0.85–0.95"),
+    "memory_efficiency": _share("Achieved share of memory bandwidth", "0.55–0.8"),
+    "overhead_bytes_per_accelerator": Rule(
+        "Memory overhead per accelerator",
+        0.0,
+        1e13,
+        "Memory overhead per accelerator must be between 0 and 1e13 bytes.",
+    ),
+    "accelerators_per_replica": _whole("Accelerators per replica", 1, 100_000),
+    "ttft_target_seconds": Rule(
+        "Time-to-first-token target",
+        1e-4,
+        1e5,
+        "The time-to-first-token target must be between 0.0001 and 100,000 seconds.",
+    ),
+    "tpot_target_seconds": Rule(
+        "Time-per-output-token target",
+        1e-5,
+        1e3,
+        "The time-per-output-token target must be between 0.00001 and 1,000 seconds.",
+    ),
 }
 
 
@@ -210,5 +281,21 @@ OPTIONAL = frozenset(
         "output_tokens",
         "latency_seconds",
         "revenue_per_request",
+        "memory_bytes",
+        "accelerators_per_node",
+        "interconnect_bytes_per_second",
+        "total_parameters",
+        "layers",
+        "kv_heads",
+        "head_dim",
+        "query_heads",
+        "hidden_size",
+        "kv_latent_width",
+        "experts_total",
+        "experts_active",
+        "kv_cache_bytes_per_token",
+        "accelerators_per_replica",
+        "ttft_target_seconds",
+        "tpot_target_seconds",
     }
 )

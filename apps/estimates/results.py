@@ -68,6 +68,38 @@ class InferenceTotal:
 
 
 @dataclass(frozen=True)
+class ServingResult:
+    """How a language model is served: one replica (copy of the model) and the copies at peak.
+
+    Replica figures are per copy; None where the model does not fit (`fits` False, with
+    `limited_by` "memory"). GB = 10^9 bytes.
+    """
+
+    fits: bool
+    limited_by: str  # "memory" | "compute" | "latency_target": what sets the batch
+    weights_gb: float
+    kv_cache_bytes_per_token: float
+    accelerators_per_replica: int | None
+    tensor_parallel: int | None
+    pipeline_parallel: int | None
+    kv_cache_capacity_tokens: float | None
+    max_concurrent_requests: int | None
+    batch_size: int | None
+    output_tokens_per_second: float | None
+    requests_per_second: float | None
+    ttft_seconds: float | None
+    tpot_seconds: float | None
+    replicas_at_peak: int | None
+    # For the page: memory per accelerator against what it holds, the user's wait, the targets.
+    memory_per_accelerator_gb: float | None
+    usable_memory_per_accelerator_gb: float
+    wait_seconds: float | None
+    ttft_target_seconds: float | None
+    tpot_target_seconds: float | None
+    replica_derived: bool  # False: accelerators_per_replica was given
+
+
+@dataclass(frozen=True)
 class InferenceResult:
     per_request: PerRequest
     monthly: tuple[Month, ...]
@@ -78,6 +110,7 @@ class InferenceResult:
     gross_margin: float | None  # None without revenue
     revenue_total: Decimal | None
     assumptions: tuple[str, ...]
+    serving: ServingResult | None = None  # method "tokens" with the model's dimensions known
 
 
 @dataclass(frozen=True)

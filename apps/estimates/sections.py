@@ -1,5 +1,6 @@
 """Figures of each section (training, inference, comparison) for floats and arrays alike."""
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -14,6 +15,9 @@ from apps.estimates.inputs import (
     Pricing,
     TrainingInput,
 )
+from apps.estimates.serving import ServingFigures, kv_cache_bytes_per_token_latent
+from apps.estimates.serving import kv_cache_bytes_per_token as kv_bytes_per_token
+from apps.estimates.serving_plan import ServingModel, plan
 
 NAN = float("nan")
 
@@ -74,6 +78,7 @@ class InferenceFigures:
     peak_accelerators: Quantity
     peak_concurrent_requests: Quantity
     cost_per_request: Quantity
+    serving: ServingFigures | None = None  # a language model's serving plan, when known
 
 
 @dataclass(frozen=True)
@@ -167,6 +172,89 @@ def _latency(
     return accelerator_seconds, "accelerator_seconds"
 
 
+def _kv_cache(inference: InferenceInput) -> tuple[Quantity, Quantity]:
+    """KV bytes per token (given, MLA or attention heads), and the heads it splits over."""
+    layers, element = optional(inference.layers), number(inference.kv_cache_bytes_per_element)
+    if inference.kv_latent_width is not None:
+        computed = kv_cache_bytes_per_token_latent(
+            layers, number(inference.kv_latent_width), element
+        )
+        heads = 1.0  # one latent per token, kept whole by every tensor-parallel rank
+    elif inference.kv_heads is not None:
+        heads = number(inference.kv_heads)
+        computed = (
+            None
+            if layers is None or inference.head_dim is None
+            else kv_bytes_per_token(layers, heads, number(inference.head_dim), element)
+        )
+    else:
+        computed, heads = None, math.inf
+    given = optional(inference.kv_cache_bytes_per_token)
+    return (computed if given is None else given), heads
+
+
+def serving_model(inference: InferenceInput) -> ServingModel:
+    """The plain numbers `plan` needs, from an inference input that serves a language model."""
+    hardware = inference.hardware
+    kv, kv_heads = _kv_cache(inference)
+    active = number(inference.parameters)
+    layers = NAN if inference.layers is None else number(inference.layers)
+    query_heads = NAN if inference.query_heads is None else number(inference.query_heads)
+    head_dim = optional(inference.head_dim)
+    attention = (
+        0.0
+        if inference.query_heads is None or head_dim is None or inference.layers is None
+        else 2.0 * layers * query_heads * head_dim
+    )
+    hidden = optional(inference.hidden_size)
+    if hidden is None:
+        hidden = 0.0 if attention == 0.0 else query_heads * head_dim
+    link = optional(hardware.interconnect_bytes_per_second)
+    expert_share = (
+        None
+        if inference.experts_total is None
+        else number(inference.experts_active) / number(inference.experts_total)
+    )
+    return ServingModel(
+        total_parameters=active
+        if inference.total_parameters is None
+        else number(inference.total_parameters),
+        active_parameters=active,
+        bytes_per_parameter=number(inference.bytes_per_parameter),
+        kv_bytes_per_token=kv,
+        kv_heads=kv_heads,
+        query_heads=query_heads,
+        layers=layers,
+        hidden_size=hidden,
+        attention_flop_per_token_squared=attention,
+        expert_share=expert_share,
+        input_tokens=number(inference.input_tokens),
+        output_tokens=number(inference.output_tokens),
+        memory_bytes=number(hardware.memory_bytes),
+        memory_utilization=number(inference.memory_utilization),
+        overhead_bytes=number(inference.overhead_bytes_per_accelerator),
+        accelerators_per_node=number(hardware.accelerators_per_node),
+        bandwidth=number(hardware.memory_bandwidth_bytes_per_second),
+        memory_efficiency=number(inference.memory_efficiency),
+        peak_flops=number(hardware.peak_flops_per_second),
+        utilization=number(inference.utilization),
+        # Quoted for both directions; an all-reduce ring sends one way on each link.
+        link_bytes_per_second=math.inf if link is None else link / 2.0,
+        accelerators_per_replica=optional(inference.accelerators_per_replica),
+        ttft_target_seconds=optional(inference.ttft_target_seconds),
+        tpot_target_seconds=optional(inference.tpot_target_seconds),
+    )
+
+
+def _where_fits(serving: ServingFigures | None, served: Quantity, otherwise: Quantity) -> Quantity:
+    # Where the model does not fit, the FLOP-based figure stands (a lower bound, said so).
+    if serving is None:
+        return otherwise
+    if isinstance(serving.fits, np.ndarray):
+        return np.where(serving.fits, served, otherwise)
+    return served if serving.fits else otherwise
+
+
 def _inference(inference: InferenceInput, energy: EnergyProfile) -> InferenceFigures:
     hardware = inference.hardware
     tokens = (inference.parameters, inference.input_tokens, inference.output_tokens)
@@ -180,6 +268,18 @@ def _inference(inference: InferenceInput, energy: EnergyProfile) -> InferenceFig
     latency, latency_method = _latency(inference, hardware, seconds)
     first_month = number(inference.requests_per_month)
     growth, months = number(inference.monthly_growth), number(inference.months)
+    peak_requests = f.requests_in_month(first_month, growth, f.peak_month(growth, months))
+    peak_rate = f.peak_arrival_rate_per_second(peak_requests, number(inference.peak_to_average))
+    target = number(inference.target_utilization)
+    accelerators = f.accelerators_needed(peak_rate, seconds, target)
+    serving = None
+    if inference.serves_language_model:
+        serving = plan(serving_model(inference), peak_rate, target)
+        seconds = _where_fits(serving, serving.accelerator_seconds_per_request, seconds)
+        accelerators = _where_fits(serving, serving.peak_accelerators, accelerators)
+        if latency_method != "given":
+            latency = _where_fits(serving, serving.wait_seconds, latency)
+            latency_method = "serving"
     power = None if hardware is None else optional(hardware.power_watts)
     price = _price_per_hour(inference.pricing, power, energy)
     # Provisioned accelerators are paid for every calendar hour, so an owned one is written off
@@ -187,9 +287,6 @@ def _inference(inference: InferenceInput, energy: EnergyProfile) -> InferenceFig
     provisioned_price = _price_per_hour(inference.pricing, power, energy, busy_share=1.0)
     requests = f.total_requests(first_month, growth, months)
     hours = f.monthly_accelerator_hours(requests, seconds)
-    peak_requests = f.requests_in_month(first_month, growth, f.peak_month(growth, months))
-    peak_rate = f.peak_arrival_rate_per_second(peak_requests, number(inference.peak_to_average))
-    accelerators = f.accelerators_needed(peak_rate, seconds, number(inference.target_utilization))
     pay_per_use = f.cost(hours, price)
     always_on = f.cost(f.always_on_accelerator_hours(accelerators, months), provisioned_price)
     is_always_on = inference.provisioning == "always_on"
@@ -218,6 +315,7 @@ def _inference(inference: InferenceInput, energy: EnergyProfile) -> InferenceFig
         peak_accelerators=accelerators,
         peak_concurrent_requests=f.peak_concurrent_requests(peak_rate, latency),
         cost_per_request=f.cost_per_request(seconds, price),
+        serving=serving,
     )
 
 

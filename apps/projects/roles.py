@@ -8,7 +8,13 @@ MANAGER = "manager"
 FRONT_OFFICE = "front office"
 CATALOGUE_EDITOR = "catalogue editor"
 
-CATALOGUE_MODELS = ("accelerator", "priceoffer", "energyprofile", "computethreshold")
+CATALOGUE_MODELS = (
+    "accelerator",
+    "priceoffer",
+    "energyprofile",
+    "computethreshold",
+    "languagemodel",
+)
 
 
 def ensure_roles(**kwargs) -> None:

@@ -190,6 +190,71 @@ def _build_own(v) -> EstimateInput:
     )
 
 
+def _columns_serve(rng: np.random.Generator, n: int) -> dict[str, np.ndarray]:
+    # Language models from 1 B to 1 T parameters (a third mixtures of experts) on accelerators
+    # from 16 to 288 GB, 4 or 8 to a node; a third with latency targets.
+    active = _log_uniform(rng, 1e9, 4e11, n)
+    moe = rng.random(n) < 0.3
+    return {
+        **_columns_rent(rng, n),
+        "active_parameters": active,
+        "total_parameters": np.where(moe, active * rng.uniform(3.0, 20.0, n), active),
+        "layers": rng.integers(16, 127, n).astype(np.float64),
+        "kv_heads": rng.choice([1.0, 4.0, 8.0, 16.0], n),
+        "head_dim": rng.choice([64.0, 128.0, 256.0], n),
+        "memory": rng.uniform(16e9, 288e9, n),
+        "per_node": rng.choice([4.0, 8.0], n),
+        "interconnect": rng.uniform(100e9, 1800e9, n),
+        "input_tokens": rng.integers(10, 8_001, n).astype(np.float64),
+        "output_tokens": rng.integers(10, 2_001, n).astype(np.float64),
+        "utilization": rng.uniform(0.2, 0.6, n),
+        "memory_efficiency": rng.uniform(0.55, 0.8, n),
+        "bytes_per_parameter": rng.choice([0.5, 1.0, 2.0], n),
+        "tpot_target": np.where(rng.random(n) < 0.3, rng.uniform(0.01, 0.2, n), 10.0),
+        "inference_price": rng.uniform(0.5, 12.0, n),
+    }
+
+
+def _build_serve(v) -> EstimateInput:
+    """Parameters × tokens training and tokens inference serving a language model (replica,
+    batch, latency target), rented, always on."""
+    hardware = Hardware(
+        peak_flops_per_second=v("peak"),
+        memory_bandwidth_bytes_per_second=v("bandwidth"),
+        power_watts=v("power"),
+        memory_bytes=v("memory"),
+        accelerators_per_node=v("per_node"),
+        interconnect_bytes_per_second=v("interconnect"),
+    )
+    return EstimateInput(
+        training=_build_rent(v).training,
+        inference=InferenceInput(
+            method="tokens",
+            hardware=hardware,
+            parameters=v("active_parameters"),
+            total_parameters=v("total_parameters"),
+            layers=v("layers"),
+            kv_heads=v("kv_heads"),
+            head_dim=v("head_dim"),
+            input_tokens=v("input_tokens"),
+            output_tokens=v("output_tokens"),
+            bytes_per_parameter=v("bytes_per_parameter"),
+            utilization=v("utilization"),
+            memory_efficiency=v("memory_efficiency"),
+            tpot_target_seconds=v("tpot_target"),
+            requests_per_month=v("requests"),
+            monthly_growth=v("growth"),
+            months=v("months"),
+            peak_to_average=v("peak_to_average"),
+            target_utilization=v("target_utilization"),
+            provisioning="always_on",
+            pricing=Pricing(mode="rent", price_per_accelerator_hour=v("inference_price")),
+        ),
+        energy=_energy(v),
+        thresholds=THRESHOLDS,
+    )
+
+
 THRESHOLDS = _thresholds()
 SCENARIOS = (
     (
@@ -203,6 +268,12 @@ SCENARIOS = (
         "total-FLOP training + tokens inference (roofline), owned, always on",
         _columns_own,
         _build_own,
+    ),
+    (
+        "serve",
+        "parameters×tokens training + tokens inference serving a language model, always on",
+        _columns_serve,
+        _build_serve,
     ),
 )
 

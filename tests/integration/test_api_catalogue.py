@@ -22,6 +22,8 @@ def test_accelerators_list_has_the_contract_fields(api_client):
         "memory_gb",
         "memory_bandwidth_tbps",
         "power_watts",
+        "accelerators_per_node",
+        "interconnect_gb_per_second",
         "peak_tflops",
         "sources",
     }
@@ -32,7 +34,9 @@ def test_accelerators_list_has_the_contract_fields(api_client):
         "fp16": 989.4,
         "fp8": 1978.9,
         "int8": 1978.9,
+        "fp4": None,  # Hopper has no FP4
     }
+    assert (h100["accelerators_per_node"], h100["interconnect_gb_per_second"]) == (8, 900)
     assert h100["sources"][0]["source"] and h100["sources"][0]["as_of"]
 
 

@@ -67,6 +67,33 @@ REQUESTS = {
         "kg_co2e_per_kwh": 0.3,
         "electricity_price_per_kwh": 0.1,
     },
+    "serving a language model, with targets": {
+        "inference": {
+            "method": "tokens",
+            "parameters": 70.6e9,
+            "layers": 80,
+            "kv_heads": 8,
+            "head_dim": 128,
+            "input_tokens": 2000,
+            "output_tokens": 400,
+            "accelerator": "nvidia-h100-sxm",
+            "requests_per_month": 5e6,
+            "ttft_target_seconds": 1.0,
+            "tpot_target_seconds": 0.04,
+            "provisioning": "always_on",
+        }
+    },
+    "serving a model that fits nowhere": {
+        "inference": {
+            "method": "tokens",
+            "parameters": 1e15,
+            "kv_cache_bytes_per_token": 1e6,
+            "input_tokens": 100,
+            "output_tokens": 100,
+            "accelerator": "nvidia-h100-sxm",
+            "requests_per_month": 1000,
+        }
+    },
     "huge but valid": {
         "inference": {
             "method": "accelerator_seconds",

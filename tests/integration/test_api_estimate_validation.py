@@ -61,6 +61,27 @@ GOOD_BODIES = {
         "kg_co2e_per_kwh": 0,
         "electricity_price_per_kwh": 0.1,
     },
+    "serving fields": {
+        "inference": {
+            "method": "tokens",
+            "parameters": 8e9,
+            "total_parameters": 8e9,
+            "layers": 32,
+            "kv_heads": 8,
+            "head_dim": 128,
+            "kv_cache_bytes_per_token": 131072,
+            "kv_cache_bytes_per_element": 1,
+            "memory_utilization": 0.92,
+            "memory_efficiency": 0.65,
+            "accelerators_per_replica": 2,
+            "ttft_target_seconds": 0.5,
+            "tpot_target_seconds": 0.03,
+            "bytes_per_parameter": 0.5,
+            "input_tokens": 500,
+            "output_tokens": 300,
+            "accelerator": "nvidia-h100-sxm",
+        }
+    },
     # The serializer checks types and shapes; ranges are the engine's (a 400 from there).
     "out of the engine's range": {"training": {**SEED_000_TRAINING, "mfu": 7, "runs": -1e300}},
     "unknown slugs are the catalogue's business": {

@@ -41,7 +41,7 @@ from schemathesis.specs.openapi.checks import (
 
 from apps.accounts.api import AuthTokenThrottle
 from apps.accounts.services import api_token_create
-from apps.catalogue.models import Accelerator, ComputeThreshold, EnergyProfile
+from apps.catalogue.models import Accelerator, ComputeThreshold, EnergyProfile, LanguageModel
 from apps.exports.json_export import project_document
 from apps.exports.report import project_report
 from apps.projects.conditional import project_etag, scenario_etag
@@ -293,6 +293,7 @@ def world(db, generous_limits, connection_kept_across_requests):
             f"GET {API}/accelerators/{{slug}}/": by_slug(Accelerator),
             f"GET {API}/thresholds/{{slug}}/": by_slug(ComputeThreshold),
             f"GET {API}/energy-profiles/{{slug}}/": by_slug(EnergyProfile),
+            f"GET {API}/models/{{slug}}/": by_slug(LanguageModel),
             f"POST {API}/estimate/": [Target(body=body) for body in inputs],
             f"POST {API}/auth/token/": [
                 Target(body={"username": "fuzzer", "password": PASSWORD, "name": "script"})

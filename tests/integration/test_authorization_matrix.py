@@ -32,7 +32,13 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from apps.accounts.models import ApiToken
 from apps.accounts.services import api_token_create
-from apps.catalogue.models import Accelerator, ComputeThreshold, EnergyProfile, PriceOffer
+from apps.catalogue.models import (
+    Accelerator,
+    ComputeThreshold,
+    EnergyProfile,
+    LanguageModel,
+    PriceOffer,
+)
 from apps.catalogue.resolve import Catalogue
 from apps.exports.json_export import project_json
 from apps.exports.report import project_report
@@ -122,6 +128,7 @@ class World:
             "catalogue/priceoffer": PriceOffer.objects.order_by("pk").first().pk,
             "catalogue/energyprofile": EnergyProfile.objects.order_by("pk").first().pk,
             "catalogue/computethreshold": ComputeThreshold.objects.order_by("pk").first().pk,
+            "catalogue/languagemodel": LanguageModel.objects.get(slug="deepseek-v3").pk,
             "projects/project": self.project.pk,
             "sweeps/sweep": self.sweep.pk,
             "sweeps/scenariofreshness": self.freshness.pk,
@@ -262,6 +269,7 @@ ROUTES: dict[str, Row] = {
     # Public pages and accounts
     "": Row({"GET": 200}, public=True),
     "catalogue/": Row({"GET": 200}, public=True),
+    "catalogue/models/": Row({"GET": 200}, public=True),
     "accounts/login/": Row({"GET": 200, "POST": 200}, public=True),
     "accounts/logout/": Row({"POST": 302}, public=True),
     "accounts/password/": Row({"GET": 200, "POST": 200}),
@@ -360,6 +368,10 @@ ROUTES: dict[str, Row] = {
         {"GET": 200},
         public=True,
         values=lambda w: {"slug": ComputeThreshold.objects.order_by("pk").first().slug},
+    ),
+    "api/v1/^models/$": Row({"GET": 200}, public=True),
+    "api/v1/^models/(?P<slug>[a-z0-9][-a-z0-9_.]*)/$": Row(
+        {"GET": 200}, public=True, values=lambda w: {"slug": "llama-3.1-405b"}
     ),
     "api/v1/^energy-profiles/$": Row({"GET": 200}, public=True),
     "api/v1/^energy-profiles/(?P<slug>[-a-zA-Z0-9_]+)/$": Row(
@@ -533,6 +545,7 @@ EDITOR_MODELS = {
     "catalogue/priceoffer",
     "catalogue/energyprofile",
     "catalogue/computethreshold",
+    "catalogue/languagemodel",
 }
 # Models whose admin has no add page, or whose objects are read-only there, even for superusers;
 # and those whose change form has only read-only fields, so an empty one saves (and redirects).

@@ -1,12 +1,13 @@
 """The shipped catalogue: real figures, dense only, every row sourced and dated, edits kept."""
 
+import json
 from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import Group
 from django.core.management import call_command
 
-from apps.catalogue.loading import catalogue_load
+from apps.catalogue.loading import CATALOGUE_FILE, catalogue_load
 from apps.catalogue.models import Accelerator, ComputeThreshold, EnergyProfile, PriceOffer
 from apps.projects.roles import CATALOGUE_EDITOR
 
@@ -85,7 +86,13 @@ def test_load_catalogue_command_reports_what_it_did(capsys):
 def test_catalogue_editors_may_change_every_catalogue_model():
     editors = Group.objects.get(name=CATALOGUE_EDITOR)
     codenames = set(editors.permissions.values_list("codename", flat=True))
-    for model in ("accelerator", "priceoffer", "energyprofile", "computethreshold"):
+    for model in (
+        "accelerator",
+        "priceoffer",
+        "energyprofile",
+        "computethreshold",
+        "languagemodel",
+    ):
         assert {f"add_{model}", f"change_{model}", f"delete_{model}"} <= codenames
 
 
@@ -102,3 +109,47 @@ def test_the_application_never_reads_the_shared_folder_at_run_time():
         for path in (ROOT / folder).rglob("*"):
             if path.is_file() and path.suffix in {".py", ".html", ".json"}:
                 assert "../shared" not in path.read_text(encoding="utf-8"), path
+
+
+def test_every_accelerator_says_how_many_share_a_node_and_how_fast_they_talk():
+    for accelerator in Accelerator.objects.all():
+        assert accelerator.accelerators_per_node >= 1, accelerator
+        link = accelerator.interconnect_gb_per_second
+        # Between PCIe 3.0 x16 (32 GB/s) and today's fastest scale-up links (a few TB/s).
+        assert link is None or 30 <= link <= 5000, accelerator
+        if link is None:
+            assert "not published" in accelerator.notes, accelerator
+
+
+@pytest.mark.parametrize(
+    ("slug", "per_node", "gb_per_second"),
+    [
+        ("nvidia-h100-sxm", 8, 900),  # NVLink 4, both directions
+        ("nvidia-b200", 8, 1800),  # NVLink 5
+        ("amd-mi300x", 8, 896),  # 7 Infinity Fabric links x 128 GB/s
+        ("google-tpu-v5e", 8, 400),  # bidirectional ICI per chip, 8 chips per host
+        ("aws-trainium2", 16, 1024),  # intra-instance NeuronLink-v3
+        ("intel-gaudi-3", 8, 1050),  # 21 x 200 GbE, both directions
+    ],
+)
+def test_node_and_interconnect_figures_are_the_vendors(slug, per_node, gb_per_second):
+    accelerator = Accelerator.objects.get(slug=slug)
+    assert accelerator.accelerators_per_node == per_node
+    assert accelerator.interconnect_gb_per_second == pytest.approx(gb_per_second)
+
+
+def test_fp4_is_a_dense_peak_where_supported_and_empty_elsewhere():
+    b200 = Accelerator.objects.get(slug="nvidia-b200")
+    assert b200.peak_tflops("fp4") == 9000  # 18,000 "with sparsity" / 2
+    assert b200.peak_tflops_by_precision["fp4"] == 9000
+    assert "fp4" not in b200.supported_precisions  # estimates do not compute in FP4 (yet)
+    assert Accelerator.objects.get(slug="nvidia-h100-sxm").peak_tflops("fp4") is None
+
+
+def test_loading_refuses_a_peak_format_the_catalogue_does_not_know(tmp_path):
+    data = json.loads(CATALOGUE_FILE.read_text(encoding="utf-8"))
+    data["accelerators"][0]["peak_tflops"]["fp6"] = 1.0
+    path = tmp_path / "catalogue.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ValueError, match="fp6"):
+        catalogue_load(path=path)

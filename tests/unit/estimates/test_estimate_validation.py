@@ -25,11 +25,16 @@ from apps.estimates.limits import RULES
 H100 = Hardware(
     peak_flops_per_second=989.4e12, memory_bandwidth_bytes_per_second=3.35e12, power_watts=700.0
 )
+# With the figures serving needs; on the training side, so that the serving inputs below are
+# range-checked without the checks across fields (tests/unit/estimates/test_serving_inputs.py).
+H100_NODE = replace(
+    H100, memory_bytes=80e9, accelerators_per_node=8, interconnect_bytes_per_second=900e9
+)
 # Every optional number is filled in, so that every rule is exercised.
 VALID = EstimateInput(
     training=TrainingInput(
         method="parameters_tokens",
-        hardware=H100,
+        hardware=H100_NODE,
         parameters=7e9,
         tokens=2e12,
         total_flop=1e23,
@@ -48,6 +53,19 @@ VALID = EstimateInput(
         monthly_growth=0.05,
         revenue_per_request=0.01,
         pricing=Pricing(price_per_accelerator_hour=2.0),
+        total_parameters=7e9,
+        layers=32,
+        kv_heads=8,
+        head_dim=128,
+        query_heads=32,
+        hidden_size=4096,
+        kv_latent_width=576,
+        experts_total=8,
+        experts_active=2,
+        kv_cache_bytes_per_token=131_072,
+        accelerators_per_replica=1,
+        ttft_target_seconds=2.0,
+        tpot_target_seconds=0.05,
     ),
     energy=EnergyProfile(pue=1.2, kg_co2e_per_kwh=0.4, electricity_price_per_kwh=0.15),
     thresholds=(Threshold("EU AI Act", 1e25),),

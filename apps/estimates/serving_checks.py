@@ -1,0 +1,91 @@
+"""Checks of a language model's serving inputs across fields, for floats and arrays alike."""
+
+import numpy as np
+
+from apps.estimates.serving_plan import largest_tensor_parallel
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from apps.estimates.inputs import InferenceInput
+
+
+class _Errors:
+    def __init__(self) -> None:
+        self.pairs: list[tuple[str, str]] = []
+
+    def add(self, key: str, message: str) -> None:
+        self.pairs.append((key, message))
+
+
+def _everywhere(condition: object) -> bool:
+    return bool(np.all(condition))
+
+
+def serving_errors(inference: "InferenceInput") -> list[tuple[str, str]]:
+    """What serving needs beyond each number's own range, as (field, message) pairs.
+
+    Assumes every number is in range (apps.estimates.inputs checks the ranges first).
+    """
+    errors = _Errors()
+    active = inference.parameters
+    if not _everywhere(np.greater(active, 0)):
+        errors.add("inference.parameters", "Serving a model needs more than 0 active parameters.")
+    if not _everywhere(np.greater_equal(inference.output_tokens, 1)):
+        errors.add(
+            "inference.output_tokens", "Serving a language model needs at least 1 output token."
+        )
+    total = inference.total_parameters
+    if total is not None and not _everywhere(np.greater_equal(total, active)):
+        errors.add(
+            "inference.total_parameters",
+            "Total parameters must be at least the active parameters "
+            "(a mixture of experts holds all its experts but runs a few).",
+        )
+    experts = (inference.experts_total, inference.experts_active)
+    if (experts[0] is None) != (experts[1] is None):
+        errors.add(
+            "inference.experts_active", "Give both the experts in total and active per token."
+        )
+    elif experts[0] is not None and not _everywhere(np.less(experts[1], experts[0])):
+        errors.add(
+            "inference.experts_active", "Active experts must be fewer than the experts in total."
+        )
+    replica = inference.accelerators_per_replica
+    if replica is not None:
+        _check_replica(errors, inference, replica)
+    return errors.pairs
+
+
+def _check_replica(errors: _Errors, inference: "InferenceInput", replica: object) -> None:
+    hardware = inference.hardware
+    per_node = hardware.accelerators_per_node
+    heads = np.nan if inference.query_heads is None else inference.query_heads
+    largest = largest_tensor_parallel(per_node, heads)
+    within = np.less_equal(replica, per_node)
+    if inference.query_heads is not None and not _everywhere(
+        np.logical_not(within) | (np.fmod(inference.query_heads, replica) == 0)
+    ):
+        errors.add(
+            "inference.accelerators_per_replica",
+            "Within one node the accelerators per replica split the attention heads: choose a "
+            f"number that divides the {_heads(inference.query_heads)} query heads (1, 2, 4, 8 …).",
+        )
+    if not _everywhere(within | (np.fmod(replica, largest) == 0)):
+        errors.add(
+            "inference.accelerators_per_replica",
+            "A replica larger than one node is whole nodes: choose a multiple of "
+            f"{_heads(largest)} accelerators (tensor parallel within a node, pipeline stages "
+            "across nodes).",
+        )
+    elif inference.layers is not None and not _everywhere(
+        within | (np.divide(replica, largest) <= inference.layers)
+    ):
+        errors.add(
+            "inference.accelerators_per_replica",
+            "More pipeline stages than the model has layers: choose fewer accelerators.",
+        )
+
+
+def _heads(value: object) -> str:
+    values = np.unique(np.asarray(value, dtype=np.float64))
+    return " or ".join(f"{number:g}" for number in values[:3])

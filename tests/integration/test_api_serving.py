@@ -1,0 +1,139 @@
+"""POST /api/v1/estimate/ serving a language model: `inference.serving` and its 400s."""
+
+import json
+
+import pytest
+
+pytestmark = pytest.mark.django_db
+URL = "/api/v1/estimate/"
+
+# Llama 3.1 405B by its dimensions (its config.json), as a person would type "my own model".
+LLAMA_405B = {
+    "method": "tokens",
+    "parameters": 405.9e9,
+    "layers": 126,
+    "kv_heads": 8,
+    "head_dim": 128,
+    "input_tokens": 1000,
+    "output_tokens": 500,
+    "accelerator": "nvidia-h100-sxm",
+    "requests_per_month": 10_000_000,
+}
+SERVING_NAMES = {
+    "fits",
+    "limited_by",
+    "weights_gb",
+    "kv_cache_bytes_per_token",
+    "accelerators_per_replica",
+    "tensor_parallel",
+    "pipeline_parallel",
+    "kv_cache_capacity_tokens",
+    "max_concurrent_requests",
+    "batch_size",
+    "output_tokens_per_second",
+    "requests_per_second",
+    "ttft_seconds",
+    "tpot_seconds",
+    "replicas_at_peak",
+}
+
+
+def post(client, inference: dict):
+    body = json.dumps({"inference": inference})
+    return client.post(URL, data=body, content_type="application/json")
+
+
+def test_serving_carries_exactly_the_contract_names(api_client):
+    response = post(api_client, LLAMA_405B)
+    assert response.status_code == 200, response.content
+    serving = response.json()["inference"]["serving"]
+    assert set(serving) == SERVING_NAMES
+
+
+def test_405b_in_bf16_needs_two_nodes_of_h100_and_peak_accelerators_are_replicas_times_that(
+    api_client,
+):
+    inference = response_inference(api_client, LLAMA_405B)
+    serving = inference["serving"]
+    assert serving["fits"] is True
+    assert serving["weights_gb"] == pytest.approx(811.8)
+    assert serving["kv_cache_bytes_per_token"] == 126 * 2 * 8 * 128 * 2
+    assert (serving["tensor_parallel"], serving["pipeline_parallel"]) == (8, 2)
+    assert serving["accelerators_per_replica"] == 16
+    assert inference["peak_accelerators"] == serving["replicas_at_peak"] * 16
+    # Not the three accelerators FLOP ÷ peak would give: the weights alone need 811.8 GB.
+    assert inference["peak_accelerators"] >= 16
+
+
+def test_fp8_precision_halves_the_weights_and_fits_one_node(api_client):
+    serving = response_inference(api_client, {**LLAMA_405B, "precision": "fp8"})["serving"]
+    assert serving["weights_gb"] == pytest.approx(405.9)
+    assert serving["accelerators_per_replica"] == 8
+
+
+def test_bytes_per_parameter_sets_the_weights_apart_from_the_precision(api_client):
+    serving = response_inference(api_client, {**LLAMA_405B, "bytes_per_parameter": 0.5})["serving"]
+    assert serving["weights_gb"] == pytest.approx(202.95)
+
+
+def test_kv_cache_override_and_bytes_per_element(api_client):
+    given = response_inference(api_client, {**LLAMA_405B, "kv_cache_bytes_per_token": 100_000})
+    assert given["serving"]["kv_cache_bytes_per_token"] == 100_000
+    fp8_kv = response_inference(api_client, {**LLAMA_405B, "kv_cache_bytes_per_element": 1})
+    assert fp8_kv["serving"]["kv_cache_bytes_per_token"] == 126 * 2 * 8 * 128
+
+
+def test_the_time_per_token_target_bounds_the_batch(api_client):
+    free = response_inference(api_client, LLAMA_405B)["serving"]
+    bound = response_inference(api_client, {**LLAMA_405B, "tpot_target_seconds": 0.05})["serving"]
+    assert bound["limited_by"] == "latency_target"
+    assert bound["batch_size"] < free["batch_size"]
+    assert bound["tpot_seconds"] <= 0.05
+
+
+def test_a_chosen_replica_that_fits(api_client):
+    serving = response_inference(api_client, {**LLAMA_405B, "accelerators_per_replica": 24})[
+        "serving"
+    ]
+    assert (serving["accelerators_per_replica"], serving["pipeline_parallel"]) == (24, 3)
+
+
+def test_a_chosen_replica_too_small_is_a_400_at_its_field(api_client):
+    response = post(api_client, {**LLAMA_405B, "accelerators_per_replica": 8})
+    assert response.status_code == 400
+    (message,) = response.json()["inference"]["accelerators_per_replica"]
+    assert "does not fit on 8 accelerator(s)" in message
+    assert "at least 16" in message
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "words"),
+    [
+        ("accelerators_per_replica", 12, "multiple of 8"),
+        ("accelerators_per_replica", 0, "whole number"),
+        ("memory_utilization", 1.5, "at most 1"),
+        ("memory_efficiency", 0, "more than 0"),
+        ("layers", 2.5, "whole number"),
+        ("tpot_target_seconds", -1, "between"),
+        ("total_parameters", 1e9, "at least the active parameters"),
+    ],
+)
+def test_bad_serving_inputs_are_400s_at_their_field(api_client, field, value, words):
+    response = post(api_client, {**LLAMA_405B, field: value})
+    assert response.status_code == 400, response.content
+    messages = response.json()["inference"][field]
+    assert any(words in message for message in messages), messages
+
+
+def test_tokens_without_the_model_dimensions_have_no_serving_plan(api_client):
+    inference = response_inference(
+        api_client, {key: value for key, value in LLAMA_405B.items() if key != "layers"}
+    )
+    assert inference["serving"] is None
+    assert inference["per_request"]["latency_method"] == "roofline"
+
+
+def response_inference(client, inference: dict) -> dict:
+    response = post(client, inference)
+    assert response.status_code == 200, response.content
+    return response.json()["inference"]

@@ -1,0 +1,109 @@
+"""Properties of the serving plan: more memory never needs a larger replica; scalar ≡ vectorised."""
+
+from dataclasses import fields, replace
+
+import numpy as np
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from apps.estimates import EstimateInput, evaluate, validate
+from apps.estimates.sections import compute
+from tests.unit.estimates.serving_cases import H100, serving_input
+
+POINTS = 6
+
+
+@st.composite
+def models(draw: st.DrawFn) -> dict:
+    """A dense or mixture-of-experts model with GQA, MLA or a given KV size, at random."""
+    kv_heads = draw(st.sampled_from((1, 2, 4, 8, 16, 32)))
+    query_heads = kv_heads * draw(st.sampled_from((1, 2, 4, 8)))
+    active = draw(st.floats(1e8, 5e11))
+    model = {
+        "parameters": active,
+        "layers": draw(st.integers(1, 160)),
+        "query_heads": query_heads,
+        "head_dim": draw(st.sampled_from((64, 128, 192, 256))),
+        "hidden_size": draw(st.sampled_from((2048, 4096, 8192, 16384))),
+    }
+    kind = draw(st.sampled_from(("gqa", "mla", "given")))
+    if kind == "gqa":
+        model["kv_heads"] = kv_heads
+    elif kind == "mla":
+        model["kv_latent_width"] = draw(st.sampled_from((320, 576, 1024)))
+    else:
+        model["kv_cache_bytes_per_token"] = draw(st.floats(1e3, 1e7))
+    if draw(st.booleans()):
+        model["total_parameters"] = active * draw(st.floats(1.0, 30.0))
+        model["experts_total"] = draw(st.sampled_from((8, 64, 256)))
+        model["experts_active"] = draw(st.sampled_from((1, 2, 6)))
+    return model
+
+
+def plan_of(inp: EstimateInput):
+    validate(inp)
+    return compute(inp)[1].serving
+
+
+def scenario(model: dict, memory: float, **extra) -> EstimateInput:
+    return serving_input(
+        model,
+        replace(H100, memory_bytes=memory),
+        input_tokens=extra.pop("input_tokens", 1000.0),
+        output_tokens=extra.pop("output_tokens", 500.0),
+        **extra,
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    model=models(),
+    memory=st.floats(8e9, 300e9),
+    more=st.floats(0.0, 500e9),
+    tokens=st.floats(1, 200_000),
+)
+def test_more_memory_per_accelerator_never_needs_more_accelerators_per_replica(
+    model, memory, more, tokens
+):
+    small = plan_of(scenario(model, memory, input_tokens=tokens))
+    large = plan_of(scenario(model, memory + more, input_tokens=tokens))
+    if small.fits:
+        assert large.fits
+        assert large.accelerators_per_replica <= small.accelerators_per_replica
+
+
+def _same(a: object, b: object) -> bool:
+    a, b = float(a), float(b)
+    return (np.isnan(a) and np.isnan(b)) or a == b
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    model=models(),
+    memory=st.lists(st.floats(4e9, 300e9), min_size=POINTS, max_size=POINTS),
+    output=st.lists(st.floats(1, 20_000), min_size=POINTS, max_size=POINTS),
+    tpot=st.one_of(st.none(), st.floats(1e-4, 1.0)),
+    ttft=st.one_of(st.none(), st.floats(1e-3, 30.0)),
+    replica=st.one_of(st.none(), st.sampled_from((1, 2, 8, 16, 32))),
+)
+def test_scalar_and_vectorised_serving_agree_exactly(model, memory, output, tpot, ttft, replica):
+    extra = {"tpot_target_seconds": tpot, "ttft_target_seconds": ttft}
+    extra["accelerators_per_replica"] = replica
+    if replica is not None:
+        # A valid choice: it splits the query heads within a node; past it, whole stages.
+        assume(replica > 8 or model["query_heads"] % replica == 0)
+        assume(replica / 8 <= model["layers"])
+    arrays = scenario(model, np.array(memory), output_tokens=np.array(output), **extra)
+    vector = plan_of(arrays)
+    figures = evaluate(arrays)
+    for index in range(POINTS):
+        one = scenario(model, memory[index], output_tokens=output[index], **extra)
+        scalar = plan_of(one)
+        for field in fields(scalar):
+            assert _same(
+                getattr(scalar, field.name),
+                np.broadcast_to(getattr(vector, field.name), (POINTS,))[index],
+            )
+        single = evaluate(one)
+        for field in fields(single):
+            assert _same(getattr(single, field.name), getattr(figures, field.name)[index])
