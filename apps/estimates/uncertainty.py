@@ -68,6 +68,14 @@ MONEY_FIGURES = frozenset(
     }
 )
 BREAK_EVEN = "comparison.break_even_months"
+# Every figure a result may hold, in the order it holds them: `evaluate`'s, then those derived
+# from its samples (cost per 1,000 requests, inference's share, training plus inference cost).
+FIGURES = (
+    *FIGURE_PATHS.values(),
+    "inference.per_request.cost_per_1000",
+    "comparison.inference_share",
+    "comparison.total_cost",
+)
 
 
 @dataclass(frozen=True)
@@ -276,9 +284,10 @@ def sample(
             if share:
                 clipped[path] = float(share)
     horizon = None if inp.inference is None else float(inp.inference.months)
+    columns = _figure_samples(sampled, samples)
     figures = {}
-    for path, values in _figure_samples(sampled, samples).items():
-        figure = _figure(path, values, horizon)
+    for path in FIGURES:
+        figure = None if path not in columns else _figure(path, columns[path], horizon)
         if figure is not None:
             figures[path] = figure
     return UncertaintyResult(

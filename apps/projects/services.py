@@ -6,6 +6,7 @@ cleared projects are frozen, whichever page or API call tries to change them.
 
 from django.db import transaction
 
+from apps.catalogue.uncertainty import with_seed
 from apps.projects.models import Project, Scenario, ScenarioVersion
 from apps.projects.presets import Preset
 from apps.projects.versions import version_record
@@ -83,7 +84,7 @@ def scenario_create(
     if is_baseline:
         project.scenarios.filter(is_baseline=True).update(is_baseline=False)
     scenario = Scenario(
-        project=project, name=name, inputs=inputs, is_baseline=is_baseline, version=1
+        project=project, name=name, inputs=with_seed(inputs), is_baseline=is_baseline, version=1
     )
     scenario.full_clean()
     scenario.save()
@@ -109,7 +110,7 @@ def scenario_update(
     _check_can_edit(scenario.project)
     latest = _check_version(scenario, expected_version)
     scenario.name = name
-    scenario.inputs = inputs
+    scenario.inputs = with_seed(inputs, previous=scenario.inputs)
     scenario.version = latest + 1
     scenario.full_clean()
     scenario.save(update_fields=["name", "inputs", "version", "updated_at"])
