@@ -3,6 +3,7 @@
 from rest_framework import exceptions
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from apps.catalogue.uncertainty import RangesError
 from apps.estimates import EstimateInputError
 
 
@@ -22,6 +23,9 @@ def nest_errors(flat: dict[str, list[str]]) -> dict:
 
 
 def exception_handler(exc, context):
-    if isinstance(exc, EstimateInputError):
+    if isinstance(exc, RangesError):
+        # Keyed by dotted input path inside `ranges`, as the request names them.
+        exc = exceptions.ValidationError({"ranges": exc.errors})
+    elif isinstance(exc, EstimateInputError):
         exc = exceptions.ValidationError(nest_errors(exc.errors))
     return drf_exception_handler(exc, context)

@@ -18,6 +18,7 @@ from apps.estimates import (
     ThresholdResult,
     TrainingResult,
 )
+from apps.estimates.uncertainty import FigureRange, UncertaintyResult
 
 
 def money(amount: Decimal) -> str:
@@ -151,3 +152,29 @@ def estimate_representation(result: EstimateResult, notes: dict[str, list[str]])
     for section, section_notes in notes.items():
         data[section]["assumptions"][:0] = section_notes
     return data
+
+
+def _figure_range(figure: FigureRange) -> dict:
+    def value(quantile: float | Decimal | None) -> float | str | None:
+        return money(quantile) if isinstance(quantile, Decimal) else quantile
+
+    data = {
+        "p5": value(figure.p5),
+        "p50": value(figure.p50),
+        "p95": value(figure.p95),
+        "mean": value(figure.mean),
+    }
+    if figure.probability_never is not None:
+        data["probability_never"] = figure.probability_never
+    return data
+
+
+def uncertainty_representation(result: UncertaintyResult) -> dict:
+    """The response's `uncertainty`: percentiles by response path, clipping by request path."""
+    return {
+        "samples": result.samples,
+        "seed": result.seed,
+        "figures": {path: _figure_range(figure) for path, figure in result.figures.items()},
+        "clipped": dict(result.clipped),
+        "shared": [list(paths) for paths in result.shared],
+    }

@@ -3,6 +3,12 @@
 from rest_framework import serializers
 
 from apps.api.fields import FiniteFloatField, MoneyField, StrictIntegerField
+from apps.api.ranges import (
+    RangesSerializer,
+    UncertaintyResultSerializer,
+    UncertaintySettingsSerializer,
+)
+from apps.api.strict import StrictSerializer
 from apps.catalogue.models import PRECISIONS
 
 # Model slugs keep their version's dots ("llama-3.1-8b"), which a SlugField refuses.
@@ -13,17 +19,6 @@ PRICING_MODES = (("rent", "Rent per accelerator-hour"), ("own", "Own: purchase, 
 def number(help_text: str, **kwargs) -> FiniteFloatField:
     kwargs.setdefault("required", False)
     return FiniteFloatField(help_text=help_text, **kwargs)
-
-
-class StrictSerializer(serializers.Serializer):
-    """Rejects fields it does not know, so a typo is an error instead of a silent default."""
-
-    def to_internal_value(self, data):
-        if isinstance(data, dict):
-            unknown = sorted(set(data) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError({key: ["Unknown field."] for key in unknown})
-        return super().to_internal_value(data)
 
 
 class PricingFields(StrictSerializer):
@@ -117,6 +112,12 @@ class EstimateRequestSerializer(StrictSerializer):
     pue = number("Overrides the energy profile's PUE.")
     kg_co2e_per_kwh = number("Overrides the energy profile's grid intensity.")
     electricity_price_per_kwh = number("USD per kWh; overrides the energy profile.")
+    ranges = RangesSerializer(
+        required=False, help_text="90 % intervals on any of the numbers above, by dotted path."
+    )
+    uncertainty = UncertaintySettingsSerializer(
+        required=False, help_text="Samples and seed for `ranges`; ignored without ranges."
+    )
 
     def validate(self, attrs):
         if not attrs.get("training") and not attrs.get("inference"):
@@ -239,6 +240,9 @@ class EstimateResponseSerializer(serializers.Serializer):
     inference = InferenceResultSerializer(allow_null=True)
     comparison = ComparisonResultSerializer(allow_null=True)
     engine_version = serializers.CharField()
+    uncertainty = UncertaintyResultSerializer(
+        required=False, help_text="Only with `ranges`: 5th, 50th, 95th percentiles and mean."
+    )
 
 
 class SourceSerializer(serializers.Serializer):

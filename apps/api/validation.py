@@ -129,7 +129,15 @@ def _pattern(field: serializers.SlugField | serializers.RegexField) -> Check:
     return check
 
 
+def _left_to_the_serializer(value: Any) -> Any:
+    raise _Rejected
+
+
 def _field_check(field: serializers.Field) -> Check:
+    if getattr(field, "validated_by_serializer", False):
+        # Its own checks (ranges against each input's rule) are the serializer's: a body that
+        # has the field takes the serializer's path; one without it stays on this one.
+        return _left_to_the_serializer
     # Exact types: a subclass may change what it accepts.
     kind = type(field)
     if kind is FiniteFloatField:

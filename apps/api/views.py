@@ -7,7 +7,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from apps.api.representation import estimate_representation
+from apps.api.representation import estimate_representation, uncertainty_representation
 from apps.api.serializers import (
     AcceleratorSerializer,
     EnergyProfileSerializer,
@@ -19,6 +19,7 @@ from apps.api.throttling import AnonOrUserRateThrottle
 from apps.api.validation import FastValidator
 from apps.catalogue.models import Accelerator, ComputeThreshold, EnergyProfile
 from apps.catalogue.resolve import estimate_from_request
+from apps.catalogue.uncertainty import uncertainty_from_request
 
 ESTIMATE_REQUEST = FastValidator(EstimateRequestSerializer)
 # Catalogue slugs are SlugField values; anything else in their place is a 404 from the URL
@@ -34,7 +35,11 @@ def estimate_response(request_data: dict) -> dict:
         serializer.is_valid(raise_exception=True)
         validated = serializer.validated_data
     result, resolution = estimate_from_request(validated)
-    return estimate_representation(result, resolution.notes)
+    data = estimate_representation(result, resolution.notes)
+    ranges = uncertainty_from_request(validated)
+    if ranges is not None:
+        data["uncertainty"] = uncertainty_representation(ranges)
+    return data
 
 
 @extend_schema(

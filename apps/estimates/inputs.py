@@ -1,7 +1,7 @@
 """Inputs of the estimate engine, and their validation with plain-language messages per field."""
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -134,6 +134,14 @@ class EstimateInput:
     inference: InferenceInput | None = None
     energy: EnergyProfile = EnergyProfile()
     thresholds: tuple[Threshold, ...] = ()
+
+
+def with_value[T](inputs: T, path: tuple[str, ...], value: object) -> T:
+    """A copy of the engine inputs with the value at `path` replaced (a float or an array)."""
+    head, *rest = path
+    if not rest:
+        return replace(inputs, **{head: value})
+    return replace(inputs, **{head: with_value(getattr(inputs, head), tuple(rest), value)})
 
 
 class EstimateInputError(ValueError):

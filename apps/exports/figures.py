@@ -294,12 +294,20 @@ class InputRow:
     meaning: str  # the request field's help text, with its unit
 
 
+RANGE_MEANING = "90 % interval of the input at this path: its 5th and 95th percentiles."
+
+
 def input_rows(inputs: dict) -> list[InputRow]:
     """A scenario's stored inputs, one row per field, in the estimate request's own words."""
     request_fields = EstimateRequestSerializer().fields
     rows = []
     for name, value in inputs.items():
-        if isinstance(value, dict):
+        if name == "ranges":
+            rows.extend(
+                InputRow(name, path, f"between {r['low']} and {r['high']}", RANGE_MEANING)
+                for path, r in value.items()
+            )
+        elif isinstance(value, dict):
             section = request_fields.get(name)
             fields = section.fields if section is not None else {}
             rows.extend(

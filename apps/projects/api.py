@@ -18,6 +18,7 @@ from apps.api.fields import SafeSlugRelatedField
 from apps.api.serializers import EstimateRequestSerializer, EstimateResponseSerializer
 from apps.api.views import estimate_response
 from apps.catalogue.resolve import estimate_from_request
+from apps.catalogue.uncertainty import RangesError, check_request_ranges
 from apps.estimates import EstimateInputError
 from apps.projects import services
 from apps.projects.conditional import (
@@ -56,6 +57,9 @@ class EstimateRequestField(serializers.Field):
             raise serializers.ValidationError(request.errors)
         try:
             estimate_from_request(request.validated_data)
+            check_request_ranges(request.validated_data)
+        except RangesError as error:
+            raise serializers.ValidationError({"ranges": error.errors}) from None
         except EstimateInputError as error:
             raise serializers.ValidationError(nest_errors(error.errors)) from None
         return as_sent(request.validated_data, data)

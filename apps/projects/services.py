@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from django.db import transaction
 
+from apps.catalogue.uncertainty import with_seed
 from apps.projects.models import Project, Scenario, ScenarioVersion
 from apps.projects.presets import Preset
 from apps.projects.versions import version_record
@@ -100,7 +101,7 @@ def scenario_create(
     scenario = Scenario(
         project=project,
         name=name,
-        inputs=inputs,
+        inputs=with_seed(inputs),
         is_baseline=is_baseline,
         version=1,
         **_timing(timing),
@@ -130,7 +131,7 @@ def scenario_update(
     _check_can_edit(scenario.project)
     latest = _check_version(scenario, expected_version)
     scenario.name = name
-    scenario.inputs = inputs
+    scenario.inputs = with_seed(inputs, previous=scenario.inputs)
     for field, value in _timing(timing).items():
         setattr(scenario, field, value)
     scenario.version = latest + 1

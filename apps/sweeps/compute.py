@@ -7,8 +7,8 @@ import numpy as np
 
 from apps.catalogue.resolve import Catalogue, estimate_input_from_request
 from apps.estimates import EstimateInput, Figures, evaluate
+from apps.estimates.inputs import with_value
 from apps.sweeps.definition import Definition
-from apps.sweeps.inputs import with_value
 from apps.sweeps.metrics import METRICS
 
 FIGURE_NAMES = tuple(field.name for field in fields(Figures))

@@ -1,9 +1,8 @@
 """The inputs a sweep may vary, by their path in the estimate request: the scenario form's numbers
 and the energy figures."""
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from apps.estimates.formulas import Quantity
 from apps.estimates.limits import RULES, Rule
 from apps.projects.scenario_fields import NUMBER_FIELDS
 
@@ -91,11 +90,3 @@ ENERGY_INPUTS = (
     ),
 )
 SWEEPABLE = {spec.path: spec for spec in (*_from_scenario_form(), *ENERGY_INPUTS)}
-
-
-def with_value[T](inputs: T, path: tuple[str, ...], value: Quantity) -> T:
-    """A copy of the engine inputs with the number at `path` replaced (a float or an array)."""
-    head, *rest = path
-    if not rest:
-        return replace(inputs, **{head: value})
-    return replace(inputs, **{head: with_value(getattr(inputs, head), tuple(rest), value)})

@@ -1,7 +1,8 @@
 """The engine's benchmark: `evaluate()` on 1,000,000 random valid scenarios at once, against a
 Python loop of `estimate()` (timed on the first 2,000 and extrapolated). Targets: the vectorised
 run under 1 s and at least 100× faster than the loop. 200 sampled points are recomputed one by one
-to check that the vectorised figures equal the scalar ones. Run by tests/bench/run.py.
+to check that the vectorised figures equal the scalar ones; then the ranges benchmark
+(uncertainty_bench.py). Run by tests/bench/run.py.
 """
 
 import json
@@ -22,6 +23,7 @@ from apps.estimates import (
     estimate,
 )
 from tests.bench.common import ROOT, fmt_seconds, say
+from tests.bench.uncertainty_bench import bench_uncertainty
 
 try:
     from apps.estimates import evaluate
@@ -474,8 +476,11 @@ def bench_engine() -> dict:
     unexpected_nan = any(
         key != "break_even_months" for r in results for key in r["non_finite_figures"]
     )
+    say()
+    ranges = bench_uncertainty()
     return {
         "scenarios": results,
+        "uncertainty": ranges,
         "vectorised_seconds_worst": max(r["vectorised_seconds_best"] for r in results),
         "speedup_min": min(r["speedup_vs_estimate_loop"] for r in results),
         "sanity_ok": all(r["sanity"]["ok"] for r in results) and not unexpected_nan,

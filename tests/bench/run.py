@@ -89,6 +89,7 @@ def main() -> int:
     targets = {
         "vectorised_under_1_s": engine["vectorised_seconds_worst"] < TARGET_VECTOR_SECONDS,
         "speedup_at_least_100x": engine["speedup_min"] >= TARGET_SPEEDUP,
+        "ranges_under_100_ms_and_1_s": engine["uncertainty"]["targets_met"],
     }
     if http is not None:
         targets["api_at_least_35_percent_of_empty"] = http["ratio"] >= TARGET_API_RATIO
@@ -120,6 +121,13 @@ def main() -> int:
         f"  speed-up vs estimate() loop: {engine['speedup_min']:,.0f}x (smallest)"
         f"   {'PASS' if targets['speedup_at_least_100x'] else 'MISS'} (>= {TARGET_SPEEDUP:g}x)"
     )
+    for run in engine["uncertainty"]["runs"]:
+        ok = run["seconds_best"] < run["target_seconds"]
+        say(
+            f"  ranges on {run['inputs_with_ranges']} inputs, {run['samples']:,} samples:"
+            f" {fmt_seconds(run['seconds_best'])}, peak {run['peak_memory_bytes'] / 2**20:,.0f} MiB"
+            f"   {'PASS' if ok else 'MISS'} (< {fmt_seconds(run['target_seconds'])})"
+        )
     if http is not None:
         say(
             f"  estimate API: {http['estimate']['requests_per_second']:,.0f} req/s against"

@@ -281,6 +281,14 @@ def world(db, generous_limits, connection_kept_across_requests):
             for item in scenarios
         ]
 
+    # Ranges on demand and price, sampled: the success path of `uncertainty` is fuzzed too.
+    ranged = {
+        "ranges": {
+            "inference.requests_per_month": {"low": 1e4, "high": 1e6},
+            "inference.price_per_accelerator_hour": {"low": 1, "high": 4},
+        },
+        "uncertainty": {"samples": 1_000, "seed": 1},
+    }
     scenario_body = {"name": "Fuzzed", "inputs": inputs[1]}
     sweep_body = {
         "inputs": [DEMAND_SWEEP],
@@ -294,7 +302,10 @@ def world(db, generous_limits, connection_kept_across_requests):
             f"GET {API}/thresholds/{{slug}}/": by_slug(ComputeThreshold),
             f"GET {API}/energy-profiles/{{slug}}/": by_slug(EnergyProfile),
             f"GET {API}/models/{{slug}}/": by_slug(LanguageModel),
-            f"POST {API}/estimate/": [Target(body=body) for body in inputs],
+            f"POST {API}/estimate/": [
+                *(Target(body=body) for body in inputs),
+                Target(body={**inputs[0], **ranged}),
+            ],
             f"POST {API}/auth/token/": [
                 Target(body={"username": "fuzzer", "password": PASSWORD, "name": "script"})
             ],

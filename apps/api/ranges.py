@@ -1,0 +1,146 @@
+"""Serializers of ranges: 90 % intervals on a request's numbers in, percentiles of figures out."""
+
+from rest_framework import serializers
+
+from apps.api.fields import FiniteFloatField, MoneyField, StrictIntegerField
+from apps.api.strict import StrictSerializer
+from apps.catalogue import uncertainty
+from apps.estimates.limits import RULES
+from apps.estimates.uncertainty import BREAK_EVEN, FIGURES, MONEY_FIGURES, range_errors
+
+
+class RangeSerializer(StrictSerializer):
+    low = FiniteFloatField(help_text="The 5th percentile: 90 % sure the value is above it.")
+    high = FiniteFloatField(help_text="The 95th percentile: 90 % sure it is below; = low: fixed.")
+
+
+def _messages(detail) -> list[str]:
+    """A range's errors as one list of messages ("low: Enter a number.")."""
+    if isinstance(detail, dict):
+        return [
+            message if key == "non_field_errors" else f"{key}: {message}"
+            for key, messages in detail.items()
+            for message in _messages(messages)
+        ]
+    return [str(message) for message in detail]
+
+
+class RangesSerializer(serializers.Serializer):
+    """Ranges keyed by the dotted path of the request's number ("training.mfu", "pue"). Each is
+    sampled as a lognormal with those 5th and 95th percentiles (monthly growth: 1 + g is), and
+    clipped to the input's valid range. Errors are a list of messages at the range's path."""
+
+    # Checked against each input's rule here, so the fast path leaves a body with ranges to it.
+    validated_by_serializer = True
+
+    def get_fields(self):
+        return {path: RangeSerializer(required=False) for path in uncertainty.RANGE_PATHS}
+
+    def to_internal_value(self, data):
+        if not isinstance(data, dict):
+            raise serializers.ValidationError(
+                {"non_field_errors": ['Give an object: {"training.mfu": {"low": …, "high": …}}.']}
+            )
+        fields = self.fields
+        errors, ranges = {}, {}
+        for path, value in data.items():
+            if path not in fields:
+                rule = RULES.get(str(path).rpartition(".")[2])
+                errors[path] = (
+                    range_errors(str(path).rpartition(".")[2], 0, 0)
+                    if rule is not None and rule.whole
+                    else ["Unknown input: no number of the request has this path."]
+                )
+                continue
+            try:
+                interval = fields[path].run_validation(value)
+            except serializers.ValidationError as error:
+                errors[path] = _messages(error.detail)
+                continue
+            messages = range_errors(path.rpartition(".")[2], interval["low"], interval["high"])
+            if messages:
+                errors[path] = messages
+            else:
+                ranges[path] = interval
+        if errors:
+            raise serializers.ValidationError(errors)
+        return ranges
+
+
+class UncertaintySettingsSerializer(StrictSerializer):
+    samples = StrictIntegerField(
+        help_text="Monte Carlo samples, 1,000–1,000,000 [100,000].",
+        default=uncertainty.DEFAULT_SAMPLES,
+        min_value=uncertainty.MIN_SAMPLES,
+        max_value=uncertainty.MAX_SAMPLES,
+    )
+    seed = StrictIntegerField(
+        help_text="Seed of the random draws: the same seed gives the same figures [0].",
+        default=0,
+        min_value=0,
+        max_value=uncertainty.MAX_SEED,
+    )
+
+
+# Responses: read from the engine's UncertaintyResult by attribute.
+
+
+class FigureRangeSerializer(serializers.Serializer):
+    p5 = serializers.FloatField()
+    p50 = serializers.FloatField()
+    p95 = serializers.FloatField()
+    mean = serializers.FloatField()
+
+
+class MoneyRangeSerializer(serializers.Serializer):
+    p5 = MoneyField()
+    p50 = MoneyField()
+    p95 = MoneyField()
+    mean = MoneyField()
+
+
+class BreakEvenRangeSerializer(serializers.Serializer):
+    p5 = serializers.FloatField(allow_null=True, help_text="null: never within the horizon.")
+    p50 = serializers.FloatField(allow_null=True, help_text="null: never within the horizon.")
+    p95 = serializers.FloatField(allow_null=True, help_text="null: never within the horizon.")
+    mean = serializers.FloatField(allow_null=True, help_text="null: some samples never do.")
+    probability_never = serializers.FloatField(
+        help_text="Share of samples with no break-even within the horizon (counted as +inf)."
+    )
+
+
+class UncertaintyFiguresSerializer(serializers.Serializer):
+    """Percentiles of each figure's samples, by its path in this response; a figure that cannot
+    be computed (no power figure, a section missing) is absent."""
+
+    def get_fields(self):
+        def kind(path: str) -> serializers.Serializer:
+            if path == BREAK_EVEN:
+                return BreakEvenRangeSerializer(required=False)
+            if path in MONEY_FIGURES:
+                return MoneyRangeSerializer(required=False)
+            return FigureRangeSerializer(required=False)
+
+        return {path: kind(path) for path in FIGURES}
+
+    def to_representation(self, instance):
+        # Keyed by dotted path, which DRF would read as nested attributes.
+        return {
+            path: field.to_representation(instance[path])
+            for path, field in self.fields.items()
+            if path in instance
+        }
+
+
+class UncertaintyResultSerializer(serializers.Serializer):
+    samples = serializers.IntegerField()
+    seed = serializers.IntegerField()
+    figures = UncertaintyFiguresSerializer()
+    clipped = serializers.DictField(
+        child=serializers.FloatField(),
+        help_text="Share of each ranged input's samples clipped to its valid bounds, by path.",
+    )
+    shared = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="Inputs sampled as one driver: the same price for training and inference.",
+    )

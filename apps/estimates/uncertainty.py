@@ -1,0 +1,299 @@
+"""Ranges on inputs: 90 % intervals sampled by Monte Carlo through `evaluate`, percentiles out.
+
+A range (low, high) is a 90 % interval: the input's 5th and 95th percentiles. Positive quantities
+are lognormal, μ = (ln low + ln high) / 2 and σ = (ln high − ln low) / (2 · 1.645), as
+Guesstimate, Squiggle and Epoch AI read "a to b". Monthly growth g may be 0 or negative (down to
+just above −1), so its growth factor 1 + g is the lognormal one (a lognormal shifted by −1): it
+never reaches g = −1, and a narrow range is close to a normal one. low = high fixes the input.
+Samples outside the field's valid range (MFU above 1) are clipped to it, and the share of
+clipped samples is reported per input.
+
+Every figure is a quantile of the figure's own samples (totals and shares are computed per
+sample, never summed from quantiles or corners). Break-even counts the samples that do not break
+even within the horizon as +inf: `probability_never` is their share, a percentile among them is
+None, and so is the mean when there is any.
+
+Each driver draws from its own stream, PCG64 seeded by the seed and the driver's path, so two
+scenarios with the same seed and the same ranged input use the same draws for it (common random
+numbers), whatever else carries a range. The price of an accelerator-hour (and an owned one's
+purchase price and lifetime) is one driver when training and inference have the same value.
+"""
+
+import math
+from dataclasses import dataclass, fields, is_dataclass
+from decimal import Decimal
+
+import numpy as np
+
+from apps.estimates.engine import evaluate
+from apps.estimates.formulas import Quantity
+from apps.estimates.inputs import EstimateInput, EstimateInputError, with_value
+from apps.estimates.limits import RULES
+from apps.estimates.money import to_money
+
+Z_95 = 1.6448536269514722  # the standard normal's 95th percentile
+PERCENTILES = (0.05, 0.5, 0.95)
+MIN_SAMPLES = 2
+# Inputs whose (x + shift) is lognormal; every other one is lognormal itself.
+SHIFT = {"monthly_growth": 1.0}
+# Pricing figures that are one market quantity when training and inference have the same value.
+SHARED_PRICING = ("price_per_accelerator_hour", "purchase_price", "lifetime_years")
+
+# Figures of `evaluate`, by their path in the estimate response; money ones leave as Decimal.
+FIGURE_PATHS = {
+    "training_flop": "training.flop",
+    "training_accelerator_hours": "training.accelerator_hours",
+    "training_wall_clock_hours": "training.wall_clock_hours",
+    "training_cost": "training.cost",
+    "training_energy_kwh": "training.energy_kwh",
+    "training_emissions_kg_co2e": "training.emissions_kg_co2e",
+    "inference_accelerator_seconds_per_request": "inference.per_request.accelerator_seconds",
+    "inference_latency_seconds": "inference.per_request.latency_seconds",
+    "cost_per_request": "inference.per_request.cost",
+    "inference_total_requests": "inference.total.requests",
+    "inference_accelerator_hours": "inference.total.accelerator_hours",
+    "inference_cost": "inference.total.cost",
+    "inference_energy_kwh": "inference.total.energy_kwh",
+    "peak_accelerators": "inference.peak_accelerators",
+    "break_even_months": "comparison.break_even_months",
+    "training_share": "comparison.training_share",
+}
+MONEY_FIGURES = frozenset(
+    {
+        "training.cost",
+        "inference.per_request.cost",
+        "inference.per_request.cost_per_1000",
+        "inference.total.cost",
+        "comparison.total_cost",
+    }
+)
+BREAK_EVEN = "comparison.break_even_months"
+# Every figure a result may hold, in the order it holds them: `evaluate`'s, then those derived
+# from its samples (cost per 1,000 requests, inference's share, training plus inference cost).
+FIGURES = (
+    *FIGURE_PATHS.values(),
+    "inference.per_request.cost_per_1000",
+    "comparison.inference_share",
+    "comparison.total_cost",
+)
+
+
+@dataclass(frozen=True)
+class Range:
+    """A 90 % interval of one input: its 5th and 95th percentiles (equal: a fixed value)."""
+
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class FigureRange:
+    """Percentiles and mean of one figure's samples; Decimal for money, None for "never"."""
+
+    p5: float | Decimal | None
+    p50: float | Decimal | None
+    p95: float | Decimal | None
+    mean: float | Decimal | None
+    probability_never: float | None = None  # break-even only: no break-even within the horizon
+
+
+@dataclass(frozen=True)
+class UncertaintyResult:
+    samples: int
+    seed: int
+    figures: dict[str, FigureRange]  # by response path; a figure that cannot be computed is absent
+    clipped: dict[str, float]  # by input path: the share of its samples clipped to valid bounds
+    shared: tuple[tuple[str, ...], ...]  # input paths sampled as one driver
+
+
+def range_errors(name: str, low: float, high: float) -> list[str]:
+    """Why (low, high) cannot be a range of the input called `name` (a limits.RULES key)."""
+    rule = RULES[name]
+    if rule.whole:
+        return [f"{rule.label} is a whole number you choose; it cannot carry a range."]
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return ["The low and high ends must be finite numbers."]
+    errors = []
+    if low > high:
+        errors.append(f"The low end ({low:g}) is above the high end ({high:g}).")
+    if not (rule.accepts_number(low) and rule.accepts_number(high)):
+        errors.append(f"Both ends must be valid: {rule.message}")
+    elif low + SHIFT.get(name, 0.0) <= 0:
+        shift = SHIFT.get(name, 0.0)
+        floor, instead = (
+            (f"−{shift:g}", "a number just above it") if shift else ("0", "a small positive number")
+        )
+        errors.append(
+            f"The low end must be more than {floor}: a range is read as a lognormal, which never "
+            f"reaches it. Use {instead} instead."
+        )
+    return errors
+
+
+def _value_at(inp: EstimateInput, path: str) -> Quantity | None:
+    node: object = inp
+    for part in path.split("."):
+        if not is_dataclass(node) or part not in {field.name for field in fields(node)}:
+            raise KeyError(path)
+        node = getattr(node, part)
+    if path.rpartition(".")[2] not in RULES or is_dataclass(node) or isinstance(node, str):
+        raise KeyError(path)
+    return node
+
+
+def check_ranges(inp: EstimateInput, ranges: dict[str, Range]) -> None:
+    """Raise EstimateInputError, keyed by input path, for every range the inputs cannot take."""
+    errors: dict[str, list[str]] = {}
+    for path, interval in ranges.items():
+        try:
+            value = _value_at(inp, path)
+        except KeyError:
+            errors[path] = ["Unknown input: no number of the estimate has this path."]
+            continue
+        if value is None:
+            errors[path] = [
+                "This input is not part of the estimate: its section, method or pricing mode "
+                "does not use it."
+            ]
+            continue
+        messages = range_errors(path.rpartition(".")[2], interval.low, interval.high)
+        if messages:
+            errors[path] = messages
+    if errors:
+        raise EstimateInputError(errors)
+
+
+def _drivers(inp: EstimateInput, ranges: dict[str, Range]) -> list[tuple[str, ...]]:
+    """Groups of ranged paths that are one quantity, each group sampled once."""
+    groups: dict[str, tuple[str, ...]] = {path: (path,) for path in ranges}
+    if inp.training is None or inp.inference is None:
+        return sorted(groups.values())
+    training, inference = inp.training.pricing, inp.inference.pricing
+    for name in SHARED_PRICING:
+        paths = (f"training.pricing.{name}", f"inference.pricing.{name}")
+        ranged = [ranges[path] for path in paths if path in ranges]
+        same_value = training.mode == inference.mode and getattr(training, name) == getattr(
+            inference, name
+        )
+        # One range on either, or the same range on both: one price. Different ranges on the
+        # two are two quantities, as the person said.
+        if ranged and same_value and all(r == ranged[0] for r in ranged):
+            for path in paths:
+                groups.pop(path, None)
+            groups[paths[0]] = paths
+    return sorted(groups.values())
+
+
+def _stream(seed: int, key: str) -> np.random.Generator:
+    # The path as a whole number: a stable key (str hashes change between processes).
+    spawn_key = (int.from_bytes(key.encode(), "little"),)
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=spawn_key)))
+
+
+def _draw(name: str, interval: Range, samples: int, seed: int, key: str) -> tuple[Quantity, float]:
+    """Samples of one input (a float when fixed), and the share of them clipped to its bounds."""
+    if interval.low == interval.high:
+        return float(interval.low), 0.0
+    shift = SHIFT.get(name, 0.0)
+    log_low, log_high = math.log(interval.low + shift), math.log(interval.high + shift)
+    mu, sigma = (log_low + log_high) / 2, (log_high - log_low) / (2 * Z_95)
+    values = np.exp(mu + sigma * _stream(seed, key).standard_normal(samples))
+    if shift:
+        values -= shift
+    rule = RULES[name]
+    floor = np.nextafter(rule.low, math.inf) if rule.low_open else rule.low
+    outside = np.count_nonzero((values < floor) | (values > rule.high))
+    if outside:
+        np.clip(values, floor, rule.high, out=values)
+    return values, outside / samples
+
+
+def _quantiles(values: np.ndarray, infinite: int = 0) -> list[float]:
+    """PERCENTILES of the values, interpolated linearly (NumPy's default method), when the
+    `infinite` largest of them stand for +inf: a percentile that reaches into them is +inf."""
+    if values.strides == (0,):
+        return [float(values[0])] * len(PERCENTILES)  # a figure no range moves
+    result = np.quantile(values, PERCENTILES).tolist()
+    # Sorted, the infinite ones take the last places; a percentile between the last finite
+    # value and the first infinite one is +inf too (as a + (inf − a) · t would be).
+    first_infinite = len(values) - infinite
+    for index, p in enumerate(PERCENTILES):
+        if infinite and p * (len(values) - 1) > first_infinite - 1:
+            result[index] = math.inf
+    return result
+
+
+def _figure(path: str, values: np.ndarray, horizon_months: float | None) -> FigureRange | None:
+    probability_never = None
+    never = 0
+    if path == BREAK_EVEN:
+        beyond = ~(values <= horizon_months)  # NaN (never) or beyond the horizon
+        never = int(np.count_nonzero(beyond))
+        probability_never = never / len(values)
+        # The largest float sorts where +inf would, without inf − inf in the interpolation.
+        values = np.where(beyond, np.finfo(np.float64).max, values)
+    elif np.isnan(values).any():
+        return None  # not computable: no power, no FLOP, or a section missing
+    p5, p50, p95 = _quantiles(values, never)
+    mean = math.inf if never else float(np.mean(values))
+
+    def out(value: float) -> float | Decimal | None:
+        if math.isinf(value):
+            return None
+        return to_money(value) if path in MONEY_FIGURES else value
+
+    return FigureRange(out(p5), out(p50), out(p95), out(mean), probability_never)
+
+
+def _figure_samples(inp: EstimateInput, samples: int) -> dict[str, np.ndarray]:
+    evaluated = evaluate(inp)
+    columns = {
+        path: np.broadcast_to(np.asarray(getattr(evaluated, name), dtype=np.float64), (samples,))
+        for name, path in FIGURE_PATHS.items()
+    }
+    columns["inference.per_request.cost_per_1000"] = 1000 * columns["inference.per_request.cost"]
+    if inp.training is None or inp.inference is None:
+        return {path: values for path, values in columns.items() if not path.startswith("comp")}
+    columns["comparison.inference_share"] = 1.0 - columns["comparison.training_share"]
+    columns["comparison.total_cost"] = columns["training.cost"] + columns["inference.total.cost"]
+    return columns
+
+
+def sample(
+    inp: EstimateInput, ranges: dict[str, Range], samples: int = 100_000, seed: int = 0
+) -> UncertaintyResult:
+    """Percentiles of every figure when the inputs at `ranges`' paths ("training.mfu",
+    "training.pricing.price_per_accelerator_hour", "energy.pue") are 90 % intervals.
+
+    Raises EstimateInputError keyed by input path for a range the inputs cannot take, and as
+    `evaluate` does for the inputs themselves.
+    """
+    if type(samples) is not int or samples < MIN_SAMPLES:
+        raise ValueError(f"samples must be a whole number of at least {MIN_SAMPLES}.")
+    if type(seed) is not int or seed < 0:
+        raise ValueError("seed must be a whole number of at least 0.")
+    check_ranges(inp, ranges)
+    drivers = _drivers(inp, ranges)
+    clipped = {}
+    sampled = inp
+    for paths in drivers:
+        interval = next(ranges[path] for path in paths if path in ranges)
+        values, share = _draw(paths[0].rpartition(".")[2], interval, samples, seed, paths[0])
+        for path in paths:
+            sampled = with_value(sampled, tuple(path.split(".")), values)
+            if share:
+                clipped[path] = float(share)
+    horizon = None if inp.inference is None else float(inp.inference.months)
+    columns = _figure_samples(sampled, samples)
+    figures = {}
+    for path in FIGURES:
+        figure = None if path not in columns else _figure(path, columns[path], horizon)
+        if figure is not None:
+            figures[path] = figure
+    return UncertaintyResult(
+        samples=samples,
+        seed=seed,
+        figures=figures,
+        clipped=clipped,
+        shared=tuple(paths for paths in drivers if len(paths) > 1),
+    )
