@@ -264,6 +264,9 @@ ROUTES: dict[str, Row] = {
     "catalogue/": Row({"GET": 200}, public=True),
     "accounts/login/": Row({"GET": 200, "POST": 200}, public=True),
     "accounts/logout/": Row({"POST": 302}, public=True),
+    "accounts/language/": Row(
+        {"POST": 302}, public=True, body={"POST": _constant({"language": "fr", "next": "/"})}
+    ),
     "accounts/password/": Row({"GET": 200, "POST": 200}),
     "accounts/password/done/": Row({"GET": 200}),
     "accounts/tokens/": Row({"GET": 200, "POST": 200}, body={"POST": _constant({"name": "CI"})}),
