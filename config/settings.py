@@ -82,6 +82,7 @@ INSTALLED_APPS = [
     "apps.reviews",
     "apps.sharing",
     "apps.exports",
+    "apps.glossary",
     "apps.api",
 ]
 

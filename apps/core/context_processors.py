@@ -11,6 +11,7 @@ NAVIGATION = (
     "project-list",
     "review-queue",
     "accelerator-list",
+    "glossary",
     "api:docs",
     "api-tokens",
     "language-switch",

@@ -262,6 +262,8 @@ ROUTES: dict[str, Row] = {
     # Public pages and accounts
     "": Row({"GET": 200}, public=True),
     "catalogue/": Row({"GET": 200}, public=True),
+    "glossary/": Row({"GET": 200}, public=True),
+    "glossary/<slug:term>/": Row({"GET": 200}, public=True, values=_constant({"term": "kv-cache"})),
     "accounts/login/": Row({"GET": 200, "POST": 200}, public=True),
     "accounts/logout/": Row({"POST": 302}, public=True),
     "accounts/language/": Row(

@@ -148,7 +148,7 @@ def test_a_sweep_queued_from_a_french_request_runs_and_fails_in_french(
     failure = runs.SweepCannotRun("no such input")
     tasks.sweep_run_chunk.on_failure(failure, "task-id", queued[0], {}, None)
     sweep.refresh_from_db()
-    assert sweep.error == "Le balayage ne peut pas être lancé : no such input"
+    assert sweep.error == "Le balayage ne peut pas être lancé\u00a0: no such input"
 
 
 def test_an_export_is_written_in_the_language_it_was_asked_in(monkeypatch):
