@@ -152,3 +152,32 @@ def test_the_term_file_gives_each_term_its_french_name_source_and_status():
         assert row["status"] in {"official", "candidate"} and row["source"], row
     assert by_english["Large language model"]["french"] == "Grand modèle de langage"
     assert by_english["Large language model"]["status"] == "official"
+
+
+def test_no_page_speaks_of_seed_000(tmp_path):
+    from apps.projects.demo import DEMO_PROJECT_TITLE, demo_seed
+    from apps.projects.models import Project
+    from tests.factories import make_manager, make_project, make_scenario
+
+    manager = make_manager()
+    scenario = make_scenario(make_project(manager), is_baseline=True)
+    demo_seed(credentials_file=tmp_path / "demo-credentials.txt")
+    demo = Project.objects.get(title=DEMO_PROJECT_TITLE)
+    client = Client()
+    client.force_login(manager)
+    pages = {
+        "/projects/new/": client.get("/projects/new/"),
+        "scenario": client.get(f"/scenarios/{scenario.pk}/"),
+    }
+    client.force_login(demo.owner)
+    pages["demo project"] = client.get(demo.get_absolute_url())
+    for name, response in pages.items():
+        html = response.content.decode()
+        assert response.status_code == 200, name
+        assert "seed 0" not in html.lower(), name
+    assert (
+        "the worked example of the UN Learn AI glossary" in pages["/projects/new/"].content.decode()
+    )
+    assert (
+        "The worked example of the UN Learn AI glossary" in pages["demo project"].content.decode()
+    )
