@@ -10,7 +10,7 @@ UV_VERSION := 0.13.9
 export UV_PYTHON_DOWNLOADS := never
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 
-.PHONY: run test bench lint format vendor check-deploy clean
+.PHONY: run test bench lint format vendor messages check-deploy clean
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null || { echo "Python 3.13 is needed: install it (pyenv install 3.13) or set PYTHON=/path/to/python3.13"; exit 1; }
@@ -44,6 +44,13 @@ vendor:
 format: $(VENV)/.installed
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
+
+# After changing a translatable string: extract into locale/*/django.po, translate, then compile
+# the .mo files (committed, so that a fresh clone needs no GNU gettext to run).
+MESSAGES_IGNORE := --ignore=.venv --ignore=node_modules --ignore=staticfiles --ignore=tests --ignore=data
+messages: $(VENV)/.installed
+	$(BIN)/python manage.py makemessages --all --no-location --no-obsolete $(MESSAGES_IGNORE)
+	$(BIN)/python manage.py compilemessages $(MESSAGES_IGNORE)
 
 clean:
 	rm -rf $(VENV) staticfiles

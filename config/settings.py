@@ -84,6 +84,7 @@ INSTALLED_APPS = [
     "apps.sharing",
     "apps.exports",
     "apps.budget",
+    "apps.glossary",
     "apps.api",
 ]
 
@@ -93,9 +94,11 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "apps.accounts.middleware.PreferredLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "apps.core.middleware.SessionLifetimeMiddleware",
     "apps.core.middleware.LoginLimitMiddleware",
@@ -113,6 +116,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.csp",
@@ -178,7 +182,15 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "project-list"
 LOGOUT_REDIRECT_URL = "home"
 
+# The language of a page: the signed-in user's stored preference, else the language cookie (set
+# by the switcher), else Accept-Language, else English. No /fr/ prefixes: a link, a share link
+# and an HTMX fragment read the same in every language. Names are in their own language.
 LANGUAGE_CODE = "en-gb"
+LANGUAGES = [("en-gb", "English"), ("fr", "Français")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60
+LANGUAGE_COOKIE_SECURE = PRODUCTION
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -1,10 +1,11 @@
-"""Personal API tokens: only a hash of each key is stored, the key itself is shown once."""
+"""Accounts: each user's preferences, and personal API tokens (only a hash of a key is kept)."""
 
 import hashlib
 
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 KEY_PREFIX = "cp_"
 PREFIX_LENGTH = 8
@@ -58,3 +59,28 @@ class ApiToken(models.Model):
     def can_be_revoked_by(self, user) -> bool:
         """Its owner may revoke a token, and so may whoever may change tokens in the admin."""
         return self.user_id == user.pk or user.has_perm("accounts.change_apitoken")
+
+
+class Preferences(models.Model):
+    """What a user chose for themselves; a user who never chose has no row."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="preferences",
+    )
+    language = models.CharField(
+        _("language"),
+        max_length=10,
+        blank=True,
+        choices=settings.LANGUAGES,
+        help_text=_("The language of the pages; empty follows the browser."),
+    )
+
+    class Meta:
+        verbose_name = _("preferences")
+        verbose_name_plural = _("preferences")
+
+    def __str__(self) -> str:
+        return str(self.user)

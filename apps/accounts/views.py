@@ -1,15 +1,22 @@
-"""The page where people create and revoke their personal API tokens."""
+"""Account pages: personal API tokens, and the language switcher that remembers the choice."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
+from django.views.i18n import set_language
 
 from apps.accounts import services
 from apps.accounts.forms import ApiTokenForm
+from apps.accounts.language import (
+    SESSION_LANGUAGE,
+    language_preference_set,
+    supported_language,
+)
 from apps.accounts.models import ApiToken
 
 
@@ -44,3 +51,17 @@ def api_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     services.api_token_revoke(token=token, user=request.user)
     messages.success(request, f"The token “{token.name}” is revoked and no longer works.")
     return redirect("api-tokens")
+
+
+@require_POST
+def language_switch(request: HttpRequest) -> HttpResponse:
+    """Django's set_language (the cookie, and back to `next`), and for a signed-in user the
+    choice stored on their account and held by their session. Only the interface's languages."""
+    language = supported_language(request.POST.get("language"))
+    if language is None:
+        return HttpResponseBadRequest(gettext("Choose one of the languages offered."))
+    response = set_language(request)
+    if request.user.is_authenticated:
+        language_preference_set(user=request.user, language=language)
+        request.session[SESSION_LANGUAGE] = language
+    return response

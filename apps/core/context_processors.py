@@ -2,6 +2,7 @@
 
 from functools import cache
 
+from django.conf import settings
 from django.http import HttpRequest
 from django.urls import get_script_prefix, reverse
 
@@ -10,8 +11,10 @@ NAVIGATION = (
     "project-list",
     "review-queue",
     "accelerator-list",
+    "glossary",
     "api:docs",
     "api-tokens",
+    "language-switch",
     "password_change",
     "logout",
     "login",
@@ -24,5 +27,6 @@ def _navigation(script_prefix: str) -> dict[str, str]:
 
 
 def navigation(request: HttpRequest) -> dict:
-    """`{{ nav.project_list }}`: the layout's links, reversed once per process (and prefix)."""
-    return {"nav": _navigation(get_script_prefix())}
+    """`{{ nav.project_list }}`: the layout's links, reversed once per process (and prefix);
+    `{{ interface_languages }}`: (code, name in that language) for the language switcher."""
+    return {"nav": _navigation(get_script_prefix()), "interface_languages": settings.LANGUAGES}

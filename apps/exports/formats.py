@@ -4,6 +4,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.http import HttpResponse
+from django.utils import translation
 from django.utils.cache import add_never_cache_headers
 from django.utils.http import content_disposition_header
 
@@ -40,8 +41,11 @@ FORMATS = {
 
 
 def download(report: Report, export: ExportFormat) -> HttpResponse:
-    """The report as an attachment that no cache keeps: exports hold unpublished plans."""
-    response = HttpResponse(export.write(report), content_type=export.content_type)
+    """The report as an attachment, in the report's language, that no cache keeps: exports hold
+    unpublished plans."""
+    with translation.override(report.language):
+        content = export.write(report)
+    response = HttpResponse(content, content_type=export.content_type)
     response["Content-Disposition"] = content_disposition_header(
         as_attachment=True, filename=f"{report.filename}.{export.name}"
     )

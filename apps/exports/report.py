@@ -4,7 +4,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
 
-from django.utils import timezone
+from django.conf import settings
+from django.utils import timezone, translation
 from django.utils.text import slugify
 from rest_framework.exceptions import ValidationError
 
@@ -33,6 +34,7 @@ class Report:
     exported_at: datetime
     exported_by: str
     filename: str  # without extension
+    language: str  # the words of CSV, XLSX and PDF files are in this language (JSON has none)
 
     def facts(self) -> list[tuple[str, str, str]]:
         """The project's facts as (field, label, text), dates as ISO 8601."""
@@ -83,6 +85,7 @@ def _report(project: Project, scenarios: list[Scenario], user, filename: str) ->
         exported_at=timezone.now(),
         exported_by=user.get_username(),
         filename=filename,
+        language=translation.get_language() or settings.LANGUAGE_CODE,
     )
 
 

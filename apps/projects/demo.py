@@ -66,7 +66,10 @@ def demo_seed(*, credentials_file: Path) -> tuple[str, str, bool]:
             owner=user,
             title=DEMO_PROJECT_TITLE,
             unit="Headquarters department (demo)",
-            description="Seed 000's worked example: fine-tune once, then serve translations.",
+            description=(
+                "The worked example of the UN Learn AI glossary: fine-tune once, then serve "
+                "translations."
+            ),
             classification="public",
         )
         for name, is_baseline, requests in DEMO_SCENARIOS:

@@ -14,7 +14,7 @@ class Preset:
 PRESETS = (
     Preset(
         slug="translation-assistant",
-        name="Translation assistant (seed 000 worked example)",
+        name="Translation assistant (the worked example of the UN Learn AI glossary)",
         summary=(
             "Fine-tuning uses 200 accelerator-hours; each translation about 2 accelerator-seconds; "
             "15,000 requests a month on rented H100s."

@@ -107,7 +107,8 @@ NUMBER_FIELDS = (
         I,
         "accelerator_seconds_per_request",
         "Accelerator-seconds per request",
-        "Accelerator time one answer takes; seed 000 uses about 2 s.",
+        "Accelerator time one answer takes; the worked example of the UN Learn AI glossary "
+        "uses about 2 s.",
         methods=("accelerator_seconds",),
     ),
     FieldSpec(

@@ -1,11 +1,15 @@
-"""Celery tasks of sweeps: each takes ids and calls apps.sweeps.runs; enqueue them on commit."""
+"""Celery tasks of sweeps: each takes ids (and the language of the words it stores) and calls
+apps.sweeps.runs; enqueue them on commit."""
 
 import inspect
 import logging
 
 import kombu.exceptions
 from celery import Task, shared_task
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
+from django.utils import translation
+from django.utils.translation import gettext
 
 from apps.sweeps import runs
 
@@ -27,13 +31,23 @@ class SweepChunkTask(Task):
     sweep's run with the reason, so that the page says why instead of waiting forever."""
 
     def on_failure(self, exc, task_id, args, kwargs, einfo) -> None:
-        call = inspect.signature(self.run).bind(*args, **kwargs).arguments
-        if isinstance(exc, runs.SweepCannotRun):
-            reason = f"The sweep cannot run: {exc}"
-        elif isinstance(exc, TRANSIENT_ERRORS):
-            reason = f"Gave up after {self.request.retries} retries: {type(exc).__name__}: {exc}"
-        else:
-            reason = f"Chunk {call['chunk_index']} failed: {type(exc).__name__}: {exc}"
+        call = inspect.signature(self.run).bind(*args, **kwargs)
+        call.apply_defaults()
+        call = call.arguments
+        error = f"{type(exc).__name__}: {exc}"
+        with translation.override(call["language"]):
+            if isinstance(exc, runs.SweepCannotRun):
+                reason = gettext("The sweep cannot run: %(reason)s") % {"reason": exc}
+            elif isinstance(exc, TRANSIENT_ERRORS):
+                reason = gettext("Gave up after %(retries)d retries: %(error)s") % {
+                    "retries": self.request.retries,
+                    "error": error,
+                }
+            else:
+                reason = gettext("Chunk %(chunk)d failed: %(error)s") % {
+                    "chunk": call["chunk_index"],
+                    "error": error,
+                }
         try:
             runs.sweep_fail(sweep_id=call["sweep_id"], run=call["run"], reason=reason)
         except TRANSIENT_ERRORS:
@@ -47,36 +61,51 @@ class SweepChunkTask(Task):
     reject_on_worker_lost=True,
     **RETRY,
 )
-def sweep_run_chunk(self, sweep_id: int, run: int, chunk_index: int) -> bool:
+def sweep_run_chunk(
+    self, sweep_id: int, run: int, chunk_index: int, language: str = settings.LANGUAGE_CODE
+) -> bool:
     """Compute and store one chunk of a sweep's run (a no-op when stored or no longer wanted)."""
-    return runs.sweep_chunk_store(sweep_id=sweep_id, run=run, chunk_index=chunk_index)
+    with translation.override(language):
+        return runs.sweep_chunk_store(sweep_id=sweep_id, run=run, chunk_index=chunk_index)
 
 
-def enqueue_chunks(sweep_id: int, run: int, total_chunks: int) -> bool:
-    """Queue every chunk of a run; call it on commit, so that workers find the sweep's row.
+def enqueue_chunks(
+    sweep_id: int, run: int, total_chunks: int, language: str | None = None
+) -> bool:
+    """Queue every chunk of a run, in language (by default the active one); call it on commit,
+    so that workers find the sweep's row.
 
     A broker that cannot be reached fails the run with the reason, instead of leaving it queued
     (chunks queued before it stopped answering then find the run failed, and do nothing): False.
     """
+    language = language or translation.get_language() or settings.LANGUAGE_CODE
     try:
         for chunk_index in range(total_chunks):
-            sweep_run_chunk.delay(sweep_id, run, chunk_index)
+            sweep_run_chunk.delay(sweep_id, run, chunk_index, language)
     except kombu.exceptions.OperationalError as error:
         logger.exception("Could not queue sweep %s", sweep_id)
-        reason = f"The sweep could not be queued (the task broker did not answer: {error})."
+        with translation.override(language):
+            reason = gettext(
+                "The sweep could not be queued (the task broker did not answer: %(error)s)."
+            ) % {"error": error}
         runs.sweep_fail(sweep_id=sweep_id, run=run, reason=reason)
         return False
     return True
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
-def sweep_requeue_run(sweep_id: int, run: int, total_chunks: int) -> None:
+def sweep_requeue_run(
+    sweep_id: int, run: int, total_chunks: int, language: str = settings.LANGUAGE_CODE
+) -> None:
     """Queue a recomputation's chunks from a worker, not from the catalogue editor's request."""
     if runs.sweep_runs(sweep_id=sweep_id, run=run):
-        enqueue_chunks(sweep_id, run, total_chunks)
+        enqueue_chunks(sweep_id, run, total_chunks, language)
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
-def scenario_recheck(scenario_id: int, version: int) -> bool:
+def scenario_recheck(
+    scenario_id: int, version: int, language: str = settings.LANGUAGE_CODE
+) -> bool:
     """Recompute a scenario's estimate after a catalogue change and record any problem."""
-    return runs.scenario_freshness_check(scenario_id=scenario_id, version=version)
+    with translation.override(language):
+        return runs.scenario_freshness_check(scenario_id=scenario_id, version=version)

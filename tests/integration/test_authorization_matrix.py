@@ -270,8 +270,13 @@ ROUTES: dict[str, Row] = {
     "": Row({"GET": 200}, public=True),
     "catalogue/": Row({"GET": 200}, public=True),
     "catalogue/models/": Row({"GET": 200}, public=True),
+    "glossary/": Row({"GET": 200}, public=True),
+    "glossary/<slug:term>/": Row({"GET": 200}, public=True, values=_constant({"term": "kv-cache"})),
     "accounts/login/": Row({"GET": 200, "POST": 200}, public=True),
     "accounts/logout/": Row({"POST": 302}, public=True),
+    "accounts/language/": Row(
+        {"POST": 302}, public=True, body={"POST": _constant({"language": "fr", "next": "/"})}
+    ),
     "accounts/password/": Row({"GET": 200, "POST": 200}),
     "accounts/password/done/": Row({"GET": 200}),
     "accounts/tokens/": Row({"GET": 200, "POST": 200}, body={"POST": _constant({"name": "CI"})}),

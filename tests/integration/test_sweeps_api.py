@@ -95,7 +95,7 @@ def test_a_sweep_is_stored_and_its_chunks_queued_after_the_commit(
     assert body["links"]["results"] == f"/api/v1/sweeps/{sweep.pk}/results/"
     assert sweep.base_inputs == scenario.inputs
     assert len(callbacks) == 1
-    assert queued == [(sweep.pk, 1, 0)]
+    assert queued == [(sweep.pk, 1, 0, "en-gb")]  # the language of the words a run stores
 
 
 def test_over_a_million_points_gets_a_400_and_nothing_is_stored_or_queued(

@@ -1,0 +1,24 @@
+"""`{% load glossary %}`: links from a hint or a figure to the term that explains it."""
+
+from django import template
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from apps.glossary.terms import TERMS
+
+register = template.Library()
+
+
+@register.simple_tag
+def term_link(slug: str) -> str:
+    """`{% term_link "kv-cache" %}`: a "What is this?" link to /glossary/kv-cache/ whose
+    accessible name also says which term it explains. An unknown slug is an error, so a link to a
+    term that is gone fails the page's tests instead of leading to a 404."""
+    try:
+        term = TERMS[slug]
+    except KeyError:
+        raise template.TemplateSyntaxError(f"No glossary term {slug!r}.") from None
+    return render_to_string(
+        "glossary/term_link.html",
+        {"term": term, "url": reverse("glossary-term", args=[slug])},
+    )

@@ -1,0 +1,195 @@
+"""Glossary terms of money, energy and rules: costs, budgets, break-even, emissions, thresholds."""
+
+from django.utils.translation import gettext_lazy as _
+
+from apps.glossary.term import Misconception, Term
+
+TERMS = (
+    Term(
+        slug="break-even",
+        name=_("Break-even point"),
+        definition=_(
+            "The month in which what inference has cost so far catches up with what training "
+            "cost. Before it, building the model is the larger share; after it, running it is."
+        ),
+        example=_(
+            "Buying a coffee machine for the office against paying for each cup at the café: "
+            "after so many cups the machine has cost less."
+        ),
+        limits=_(
+            "Here nothing is paid back: both sides are costs. The point says which side "
+            "deserves attention, not that the project earns its money back."
+        ),
+        related=("training-compute", "inference-compute", "net-present-value"),
+    ),
+    Term(
+        slug="capex-and-opex",
+        name=_("Capex and opex"),
+        definition=_(
+            "Capital expenditure (capex) buys something that lasts several years, such as "
+            "accelerators bought outright, and is spread over their lifetime. Operating "
+            "expenditure (opex) pays for what is used up as you go: rented hours, electricity, "
+            "support. Budgets often approve the two separately."
+        ),
+        misconceptions=(
+            Misconception(
+                _("Renting is always cheaper than buying."),
+                _(
+                    "Renting avoids a large payment up front and keeps options open; at steady, "
+                    "heavy use over several years, owned hardware can cost less in total."
+                ),
+            ),
+        ),
+        related=("total-cost-of-ownership", "fiscal-year", "pay-per-use-vs-always-on"),
+    ),
+    Term(
+        slug="total-cost-of-ownership",
+        name=_("Total cost of ownership"),
+        definition=_(
+            "Everything a system costs over its life, not just its price: hardware or rented "
+            "hours, energy and cooling, storage and networking, software licences, support, "
+            "staff time, and what it costs to retire it."
+        ),
+        example=_(
+            "A car's price against what it costs with fuel, insurance, servicing and tyres over "
+            "ten years."
+        ),
+        misconceptions=(
+            Misconception(
+                _("GPU-hours are the whole cost."),
+                _(
+                    "They are often the largest line but seldom the only one; staff and "
+                    "support can weigh as much over the years."
+                ),
+            ),
+        ),
+        related=("capex-and-opex", "net-present-value", "accelerator-hour"),
+    ),
+    Term(
+        slug="net-present-value",
+        name=_("Net present value"),
+        definition=_(
+            "Future payments brought back to what they are worth today: money paid in three "
+            "years weighs less than money paid now, by a yearly discount rate. It lets you "
+            "compare options whose costs fall in different years."
+        ),
+        example=_(
+            "Being paid 100 today or 100 in five years: most people take today, and would want "
+            "more than 100 to wait."
+        ),
+        limits=_(
+            "The result depends on the discount rate chosen; public budgets often set one, and "
+            "a different rate can reverse a close comparison."
+        ),
+        related=("total-cost-of-ownership", "fiscal-year", "capex-and-opex"),
+    ),
+    Term(
+        slug="fiscal-year",
+        name=_("Fiscal year"),
+        definition=_(
+            "The twelve months a budget covers; it does not always start in January. Amounts "
+            "are approved per fiscal year, so a plan's costs are split by the year they fall in."
+        ),
+        related=("capex-and-opex", "contingency"),
+    ),
+    Term(
+        slug="contingency",
+        name=_("Contingency"),
+        definition=_(
+            "An amount added to an estimate for what cannot be foreseen: a retraining, a price "
+            "rise, more users than planned. It is usually a percentage of the estimate."
+        ),
+        misconceptions=(
+            Misconception(
+                _("A contingency is padding that should be removed."),
+                _(
+                    "Compute estimates are uncertain by nature; a stated contingency is more "
+                    "honest than a figure that looks precise."
+                ),
+            ),
+        ),
+        related=("fiscal-year", "total-cost-of-ownership"),
+    ),
+    Term(
+        slug="cost-per-request",
+        name=_("Cost per request"),
+        definition=_(
+            "What one answer costs in accelerator time, energy and overheads; shown also per "
+            "1,000 requests, which is easier to read."
+        ),
+        related=("inference-compute", "gross-margin", "tokens"),
+    ),
+    Term(
+        slug="gross-margin",
+        name=_("Gross margin"),
+        definition=_(
+            "For a paid service: revenue minus the direct cost of serving, as a share of "
+            "revenue. A service whose every request costs more than it brings in loses more "
+            "the more it is used."
+        ),
+        related=("cost-per-request", "inference-compute"),
+    ),
+    Term(
+        slug="pue",
+        name=_("PUE (power usage effectiveness)"),
+        definition=_(
+            "How much electricity a data centre draws in total for each unit its computers "
+            "use: cooling, power conversion and lighting come on top. 1.0 would mean no "
+            "overhead; 1.1 to 1.6 is usual."
+        ),
+        related=("emissions",),
+    ),
+    Term(
+        slug="emissions",
+        name=_("Emissions"),
+        definition=_(
+            "The greenhouse gases released to produce the electricity used, in kilograms of "
+            "CO2 equivalent: energy used (kWh, PUE included) times the grid's carbon intensity "
+            "(kg CO2e per kWh), which varies greatly between countries and hours of the day."
+        ),
+        misconceptions=(
+            Misconception(
+                _("Only training has an environmental cost."),
+                _(
+                    "Inference draws power for every request, month after month; at scale its "
+                    "energy and emissions can pass those of training."
+                ),
+            ),
+        ),
+        related=("pue", "inference-compute"),
+    ),
+    Term(
+        slug="compute-thresholds",
+        name=_("Compute thresholds"),
+        definition=_(
+            "Amounts of training compute above which a law or rule places extra duties on a "
+            "model, such as the EU AI Act's presumption of systemic risk for general-purpose "
+            "models trained with more than 10^25 FLOP. The catalogue lists each with its "
+            "jurisdiction, status and source."
+        ),
+        limits=_(
+            "A threshold measures effort, not risk: a model below it can still be risky, and "
+            "rules change; check the current text."
+        ),
+        related=("training-compute", "flop"),
+    ),
+    Term(
+        slug="scenario",
+        name=_("Scenario"),
+        definition=_(
+            "One set of assumptions inside a project, for example a pilot with 15,000 requests "
+            "a month against wider use with 300,000. Comparing scenarios shows what each "
+            "assumption changes."
+        ),
+        related=("sweep",),
+    ),
+    Term(
+        slug="sweep",
+        name=_("Sweep"),
+        definition=_(
+            "A scenario computed over ranges of values, such as demand from 1,000 to 10 "
+            "million requests a month, to see where the figures change course."
+        ),
+        related=("scenario",),
+    ),
+)

@@ -1,0 +1,147 @@
+"""Glossary terms of serving a model: tokens, batching, memory, speed and capacity."""
+
+from django.utils.translation import gettext_lazy as _
+
+from apps.glossary.term import Misconception, Term
+
+TERMS = (
+    Term(
+        slug="tokens",
+        name=_("Tokens"),
+        definition=_(
+            "The pieces a language model reads and writes: a word, part of a word or a "
+            "punctuation mark. In English 1,000 tokens are about 750 words; other languages and "
+            "scripts often need more tokens for the same text."
+        ),
+        misconceptions=(
+            Misconception(
+                _("A token is a word."),
+                _(
+                    "Long or rare words split into several tokens, and the same sentence may "
+                    "need more tokens in Arabic, Chinese or Russian than in English, which "
+                    "changes the cost of serving it."
+                ),
+            ),
+        ),
+        related=("inference-compute", "six-n-d", "kv-cache", "large-language-model"),
+    ),
+    Term(
+        slug="large-language-model",
+        name=_("Large language model"),
+        definition=_(
+            "A model trained on very large amounts of text to predict the next token, and "
+            "thereby to write, translate, summarise or answer questions."
+        ),
+        related=("tokens", "parameters"),
+    ),
+    Term(
+        slug="batching",
+        name=_("Batching"),
+        definition=_(
+            "Serving several requests together on the same accelerator, so that the model's "
+            "parameters, read once from memory, serve every request in the batch. It raises "
+            "the number of answers per accelerator-hour, and each request may wait a little "
+            "longer."
+        ),
+        example=_("A bus rather than a taxi: cheaper per passenger, with some waiting at stops."),
+        limits=_(
+            "A bus has fixed seats; a batch is limited by memory, above all by the KV cache "
+            "each request needs."
+        ),
+        related=("kv-cache", "time-per-output-token", "utilisation"),
+    ),
+    Term(
+        slug="kv-cache",
+        name=_("KV cache"),
+        definition=_(
+            "The memory a model keeps for each request while it writes its answer: a summary "
+            "of every token so far, so that it does not reread the whole text for each new "
+            "token. It grows with the length of the text and with the number of requests "
+            "served at once."
+        ),
+        example=_(
+            "An interpreter's notes during a long speech: they save going back over everything, "
+            "but the notepad fills up."
+        ),
+        misconceptions=(
+            Misconception(
+                _("If the model fits in memory, so do the users."),
+                _(
+                    "Each request being answered also needs its own KV cache. Long documents and "
+                    "many users at once can need more memory than the model itself."
+                ),
+            ),
+        ),
+        related=("batching", "tokens", "parameters"),
+    ),
+    Term(
+        slug="first-token-time",
+        name=_("First-token time (TTFT)"),
+        definition=_(
+            "How long a user waits before the first word of the answer appears: the model "
+            "reads the whole request first. Longer requests and busy accelerators make it "
+            "longer."
+        ),
+        related=("time-per-output-token", "latency", "batching"),
+    ),
+    Term(
+        slug="time-per-output-token",
+        name=_("Time per output token"),
+        definition=_(
+            "How long each further token of the answer takes once writing has started; it sets "
+            "the reading speed the user sees. It depends mostly on how fast the accelerator's "
+            "memory delivers the model's parameters."
+        ),
+        related=("first-token-time", "latency", "kv-cache"),
+    ),
+    Term(
+        slug="latency",
+        name=_("Latency (user speed)"),
+        definition=_(
+            "How long one request takes from the user's point of view: the first-token time "
+            "plus the time to write the rest of the answer."
+        ),
+        related=("first-token-time", "time-per-output-token", "peak-to-average"),
+    ),
+    Term(
+        slug="utilisation",
+        name=_("Utilisation"),
+        definition=_(
+            "The share of time, or of peak speed, that an accelerator spends on useful work. "
+            "Capacity is planned for a target utilisation below 100 %, so that a burst of "
+            "requests does not form a queue."
+        ),
+        limits=_(
+            "A supermarket that keeps every till busy all day has queues at every till: some "
+            "slack is what keeps waiting short."
+        ),
+        related=("mfu", "peak-to-average", "pay-per-use-vs-always-on"),
+    ),
+    Term(
+        slug="peak-to-average",
+        name=_("Peak-to-average ratio"),
+        definition=_(
+            "How much busier the busiest hour is than an average hour. With a ratio of 3, "
+            "capacity for the average leaves two thirds of the peak's requests waiting."
+        ),
+        example=_("A canteen at lunchtime against its average over the day: it is sized for noon."),
+        related=("utilisation", "pay-per-use-vs-always-on", "latency"),
+    ),
+    Term(
+        slug="pay-per-use-vs-always-on",
+        name=_("Pay-per-use and always-on"),
+        definition=_(
+            "Two ways to pay for serving. Pay-per-use pays only for the accelerator time the "
+            "requests use. Always-on keeps enough accelerators running for the peak, day and "
+            "night, and pays for every hour, busy or idle."
+        ),
+        example=_(
+            "A taxi called when needed, against a car and driver kept waiting outside all day."
+        ),
+        limits=_(
+            "Pay-per-use needs a provider able to start capacity quickly; a first request after "
+            "a quiet spell may wait while it starts."
+        ),
+        related=("utilisation", "peak-to-average", "capex-and-opex"),
+    ),
+)
