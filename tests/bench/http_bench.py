@@ -98,29 +98,43 @@ def _children(pid: int) -> list[int]:
     return children
 
 
-class Server:
-    """gunicorn with the bench settings, started and always stopped by this process."""
+def gunicorn_command(port: int, workers: int = WORKERS) -> list[str]:
+    return [
+        str(Path(PYTHON).parent / "gunicorn"),
+        "config.wsgi:application",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        str(workers),
+        "--worker-class",
+        "sync",
+        "--graceful-timeout",
+        "5",
+        "--no-control-socket",
+        "--log-level",
+        "warning",
+    ]
 
-    def __init__(self, env: dict[str, str], port: int, log_path: str) -> None:
+
+class Server:
+    """A server with the bench settings (gunicorn unless another command is given, with that
+    many worker processes), started and always stopped by this process."""
+
+    def __init__(
+        self,
+        env: dict[str, str],
+        port: int,
+        log_path: str,
+        *,
+        command: list[str] | None = None,
+        workers: int = WORKERS,
+    ) -> None:
         self.port = port
         self.log_path = log_path
+        self.expected_workers = workers
         self.log = open(log_path, "w")  # noqa: SIM115 - closed in stop()
         self.process = subprocess.Popen(
-            [
-                str(Path(PYTHON).parent / "gunicorn"),
-                "config.wsgi:application",
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--workers",
-                str(WORKERS),
-                "--worker-class",
-                "sync",
-                "--graceful-timeout",
-                "5",
-                "--no-control-socket",
-                "--log-level",
-                "warning",
-            ],
+            command or gunicorn_command(port, workers),
             cwd=ROOT,
             env=env,
             stdout=self.log,
@@ -134,15 +148,15 @@ class Server:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 code = self.process.returncode
-                raise RuntimeError(f"gunicorn exited with {code}:\n{self.tail()}")
+                raise RuntimeError(f"the server exited with {code}:\n{self.tail()}")
             try:
                 status, _, _ = http_request(self.port, probe)
-                if status == 200 and len(self.workers()) == WORKERS:
+                if status == 200 and len(self.workers()) == self.expected_workers:
                     return
             except OSError:
                 pass
             time.sleep(0.2)
-        raise RuntimeError(f"gunicorn did not answer within {timeout:g} s:\n{self.tail()}")
+        raise RuntimeError(f"the server did not answer within {timeout:g} s:\n{self.tail()}")
 
     def workers(self) -> list[int]:
         return _children(self.process.pid)
@@ -172,7 +186,16 @@ class Server:
         return self.process.returncode
 
 
-def build_request(method: str, path: str, port: int, body: bytes = b"", cookie: str = "") -> bytes:
+def build_request(
+    method: str,
+    path: str,
+    port: int,
+    body: bytes = b"",
+    cookie: str = "",
+    *,
+    content_type: str = "application/json",
+    extra_headers: tuple[str, ...] = (),
+) -> bytes:
     # One connection per request (gunicorn's sync workers close after every response), the same
     # headers for both endpoints so the only difference is the work behind the URL.
     headers = [
@@ -180,9 +203,10 @@ def build_request(method: str, path: str, port: int, body: bytes = b"", cookie: 
         f"Host: 127.0.0.1:{port}",
         "Accept: application/json",
         "Connection: close",
+        *extra_headers,
     ]
     if body:
-        headers += ["Content-Type: application/json", f"Content-Length: {len(body)}"]
+        headers += [f"Content-Type: {content_type}", f"Content-Length: {len(body)}"]
     if cookie:
         headers.append(f"Cookie: {cookie}")
     return ("\r\n".join(headers) + "\r\n\r\n").encode("ascii") + body
