@@ -9,10 +9,10 @@ from apps.api.ranges import (
     UncertaintySettingsSerializer,
 )
 from apps.api.strict import StrictSerializer
-from apps.catalogue.models import PRECISIONS
+from apps.catalogue.models import MODEL_SLUG_PATTERN, PRECISIONS
 
 # Model slugs keep their version's dots ("llama-3.1-8b"), which a SlugField refuses.
-MODEL_SLUG = r"^[a-z0-9][-a-z0-9_.]*\Z"
+MODEL_SLUG = rf"^{MODEL_SLUG_PATTERN}\Z"
 PRICING_MODES = (("rent", "Rent per accelerator-hour"), ("own", "Own: purchase, amortised"))
 
 
@@ -79,8 +79,14 @@ class InferenceRequestSerializer(PricingFields):
         default="pay_per_use",
     )
     revenue_per_request = number("USD of revenue per request, for the gross margin.")
-    # Serving a language model (method "tokens"): with the KV cache known (layers, KV heads and
-    # head dimension, or kv_cache_bytes_per_token), `inference.serving` is planned.
+    # Serving a language model (method "tokens"): with the KV cache known (a `model`, or layers,
+    # KV heads and head dimension, or kv_cache_bytes_per_token), `inference.serving` is planned.
+    model = serializers.RegexField(
+        MODEL_SLUG,
+        required=False,
+        help_text="Model catalogue slug (GET /api/v1/models/); its figures fill the fields "
+        "below and `parameters` (active) unless given.",
+    )
     total_parameters = number("All parameters held in memory (a mixture's every expert).")
     layers = number("Transformer layers (L).")
     kv_heads = number("Key/value heads (n_kv): as many as the query heads for MHA, 1 for MQA.")

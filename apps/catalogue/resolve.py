@@ -19,6 +19,7 @@ from apps.catalogue.models import (
     Accelerator,
     ComputeThreshold,
     EnergyProfile,
+    LanguageModel,
     PriceOffer,
     catalogue_version,
 )
@@ -88,6 +89,7 @@ class Resolution:
 
     accelerators: dict[str, Accelerator] = field(default_factory=dict)
     energy_profile: EnergyProfile | None = None
+    model: LanguageModel | None = None
     notes: dict[str, list[str]] = field(default_factory=dict)
 
     def note(self, section: str, text: str) -> None:
@@ -225,6 +227,53 @@ def _accelerator_for(
     return accelerator, hardware
 
 
+def _model_numbers(model: LanguageModel) -> dict:
+    """A catalogue model's figures as inference inputs (active parameters as `parameters`)."""
+    numbers = {
+        "parameters": model.active_parameters,
+        "total_parameters": model.total_parameters,
+        "layers": model.layers,
+        "query_heads": model.query_heads,
+        "head_dim": model.head_dim,
+        "hidden_size": model.hidden_size,
+        "experts_total": model.experts_total,
+        "experts_active": model.experts_active,
+    }
+    if model.uses_mla:
+        numbers["kv_latent_width"] = model.mla_kv_lora_rank + model.mla_rope_head_dim
+    else:
+        numbers["kv_heads"] = model.kv_heads
+    return {name: value for name, value in numbers.items() if value is not None}
+
+
+def _model_for(data: dict, catalogue: "Catalogue", errors: _Errors, resolution: Resolution) -> dict:
+    """The numbers the chosen catalogue model fills in, where the request gives none."""
+    slug = data.get("model")
+    if not slug:
+        return {}
+    model = catalogue.models.get(slug)
+    if model is None:
+        errors.add("inference.model", f"No model {slug!r} in the catalogue.")
+        return {}
+    resolution.model = model
+    filled = {
+        name: value for name, value in _model_numbers(model).items() if data.get(name) is None
+    }
+    resolution.note(
+        "inference",
+        f"Model {model.name}: {model.attention_kind} attention, {model.layers} layers, "
+        f"{model.total_parameters / 1e9:,.4g} B parameters ({model.active_parameters / 1e9:,.4g} B "
+        f"active) from the model catalogue ({model.source}, as of {model.as_of:%Y-%m-%d}).",
+    )
+    if model.sliding_window is not None:
+        resolution.note(
+            "inference",
+            "Its sliding-window layers are counted with a KV cache for the whole context "
+            "(conservative: more memory than they use).",
+        )
+    return filled
+
+
 def _numbers(data: dict, names: tuple[str, ...]) -> dict:
     return {name: data[name] for name in names if data.get(name) is not None}
 
@@ -242,6 +291,7 @@ class Catalogue:
     hardware: dict[tuple[str, str], Hardware]  # by (slug, precision); published figures only
     prices: dict[str, Prices]  # by slug
     engine_thresholds: tuple[Threshold, ...]
+    models: dict[str, LanguageModel] = field(default_factory=dict)  # language models by slug
     # A digest of every row's values: equal digests, equal catalogues (whichever process read it).
     digest: str = ""
 
@@ -251,8 +301,10 @@ class Catalogue:
         accelerators: list[Accelerator],
         energy_profiles: list[EnergyProfile],
         thresholds: list[ComputeThreshold],
+        models: list[LanguageModel] = (),
     ) -> "Catalogue":
-        """Accelerators with their price offers prefetched, energy profiles and thresholds."""
+        """Accelerators with their price offers prefetched, energy profiles, thresholds and
+        language models."""
         return cls(
             accelerators={a.slug: a for a in accelerators},
             energy_profiles={p.slug: p for p in energy_profiles},
@@ -264,26 +316,29 @@ class Catalogue:
             },
             prices={a.slug: Prices.of(a) for a in accelerators},
             engine_thresholds=tuple(Threshold(name=t.name, flop=t.flop) for t in thresholds),
+            models={m.slug: m for m in models},
             digest=_rows_digest(
                 [*accelerators, *(o for a in accelerators for o in a.price_offers.all())],
                 energy_profiles,
                 thresholds,
+                list(models),
             ),
         )
 
     @classmethod
     def from_database(cls) -> "Catalogue":
-        """The catalogue as the database holds it now (four queries), no snapshot."""
+        """The catalogue as the database holds it now (five queries), no snapshot."""
         return cls.from_rows(
             list(Accelerator.objects.with_offers()),
             list(EnergyProfile.objects.all()),
             list(ComputeThreshold.objects.all()),
+            list(LanguageModel.objects.all()),
         )
 
     @classmethod
     def load(cls) -> "Catalogue":
         """The whole catalogue: this process's snapshot while the catalogue version is the one it
-        was built at (one cache read, no query), else a new snapshot (four queries)."""
+        was built at (one cache read, no query), else a new snapshot (five queries)."""
         global _snapshot
         # Read before the rows: a change committed while they are read brings a newer version.
         version = catalogue_version()
@@ -393,6 +448,7 @@ def estimate_input_from_request(
         )
         precision = inference_data.get("precision", "bf16")
         bytes_per_parameter = inference_data.get("bytes_per_parameter")
+        model_numbers = _model_for(inference_data, catalogue, errors, resolution)
         inference = InferenceInput(
             method=inference_data["method"],
             hardware=hardware,
@@ -405,6 +461,7 @@ def estimate_input_from_request(
             pricing=_pricing(
                 "inference", inference_data, accelerator, catalogue, errors, resolution
             ),
+            **model_numbers,
             **_numbers(inference_data, INFERENCE_NUMBERS),
         )
 

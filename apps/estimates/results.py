@@ -90,13 +90,14 @@ class ServingResult:
     ttft_seconds: float | None
     tpot_seconds: float | None
     replicas_at_peak: int | None
-    # For the page: memory per accelerator against what it holds, the user's wait, the targets.
-    memory_per_accelerator_gb: float | None
-    usable_memory_per_accelerator_gb: float
-    wait_seconds: float | None
-    ttft_target_seconds: float | None
-    tpot_target_seconds: float | None
-    replica_derived: bool  # False: accelerators_per_replica was given
+    # For the page: memory per accelerator against what it holds, the user's wait, the targets
+    # (None where a stored response, which has the fields above only, is shown again).
+    memory_per_accelerator_gb: float | None = None
+    usable_memory_per_accelerator_gb: float | None = None
+    wait_seconds: float | None = None
+    ttft_target_seconds: float | None = None
+    tpot_target_seconds: float | None = None
+    replica_derived: bool = True  # False: accelerators_per_replica was given
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ _LATENCY_METHODS = {
     "given": "response time as given",
     "roofline": "roofline estimate at batch 1, excluding queueing and network",
     "accelerator_seconds": "taken as the accelerator time per request",
+    "serving": "first token plus every output token at the batch served, excluding network",
 }
 
 

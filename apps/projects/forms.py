@@ -5,6 +5,7 @@ import re
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
 
 from apps.budget.forms import BUDGET_SETTINGS, BudgetSettingsFields
 from apps.catalogue.models import PRECISIONS
@@ -89,6 +90,14 @@ class ScenarioForm(forms.Form):
     inference_method = _choice(
         "How do you know the compute per request?", INFERENCE_METHODS, "accelerator_seconds"
     )
+    inference_model = forms.ChoiceField(
+        label=_("Language model"),
+        required=False,
+        help_text=_(
+            "Its layers, attention heads and parameters set the memory and speed of serving. "
+            "For your own model, leave this and give its dimensions below."
+        ),
+    )
     inference_accelerator = forms.ChoiceField(label="Accelerator for serving")
     inference_precision = forms.ChoiceField(
         label="Number format",
@@ -133,6 +142,10 @@ class ScenarioForm(forms.Form):
         self.fields["inference_accelerator"].required = False
         self.fields["training_accelerator"].initial = "nvidia-h100-sxm"
         self.fields["inference_accelerator"].initial = "nvidia-h100-sxm"
+        self.fields["inference_model"].choices = [
+            ("", _("My own model (give its dimensions below)")),
+            *((m.slug, f"{m.developer} {m.name}") for m in catalogue.models.values()),
+        ]
         self.fields["energy_profile"].choices = [(p.slug, p.name) for p in energy_profiles]
         self.fields["energy_profile"].initial = DEFAULT_ENERGY_PROFILE
         self.result: EstimateResult | None = None
@@ -164,6 +177,8 @@ class ScenarioForm(forms.Form):
                 value = data.get(f"{section}_{key}")
                 if value:
                     values[key] = value
+            if section == "inference" and method == "tokens" and data.get("inference_model"):
+                values["model"] = data["inference_model"]
             for spec in NUMBER_FIELDS:
                 value = data.get(spec.field_name)
                 if (
@@ -196,9 +211,12 @@ class ScenarioForm(forms.Form):
     def sections(self) -> list[dict]:
         """The form's fields grouped for the template, in reading order, with their methods."""
         methods = {s.field_name: " ".join(s.methods) for s in NUMBER_FIELDS if s.methods}
+        methods["inference_model"] = "tokens"
         groups = []
         for section in ("training", "inference"):
             names = [f"{section}_enabled", f"{section}_method"]
+            if section == "inference":
+                names.append("inference_model")
             names += [s.field_name for s in NUMBER_FIELDS if s.section == section and s.methods]
             names += [f"{section}_accelerator", f"{section}_precision"]
             names += [s.field_name for s in NUMBER_FIELDS if s.section == section and not s.methods]

@@ -2,13 +2,16 @@
 
 from dataclasses import dataclass
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
 
 @dataclass(frozen=True)
 class FieldSpec:
     section: str  # "training" | "inference"
     name: str  # the estimate request's field name
-    label: str
-    hint: str
+    label: str | Promise
+    hint: str | Promise
     default: float | int | str | None = None
     scale: float = 1.0  # shown value = stored value × scale (percentages)
     integer: bool = False
@@ -140,6 +143,110 @@ NUMBER_FIELDS = (
         0.3,
         scale=100,
         methods=("tokens",),
+    ),
+    *(
+        FieldSpec(I, name, label, hint, default, scale=scale, integer=integer, methods=("tokens",))
+        for name, label, hint, default, scale, integer in (
+            (
+                "total_parameters",
+                _("All parameters held in memory"),
+                _(
+                    "A mixture of experts holds every expert but runs a few; leave empty for a "
+                    "dense model (the same as the active parameters)."
+                ),
+                None,
+                1.0,
+                False,
+            ),
+            (
+                "layers",
+                _("Layers"),
+                _("Transformer layers, from the model's config; 32 for Llama 3.1 8B."),
+                None,
+                1.0,
+                True,
+            ),
+            (
+                "kv_heads",
+                _("Key/value heads"),
+                _("8 for Llama 3 (grouped-query attention); as many as the query heads without."),
+                None,
+                1.0,
+                True,
+            ),
+            (
+                "head_dim",
+                _("Head dimension"),
+                _("Width of one attention head; usually 128."),
+                None,
+                1.0,
+                True,
+            ),
+            (
+                "kv_cache_bytes_per_token",
+                _("KV cache per token (bytes)"),
+                _("Leave empty to work it out from the layers, heads and head dimension."),
+                None,
+                1.0,
+                False,
+            ),
+            (
+                "kv_cache_bytes_per_element",
+                _("KV cache bytes per number"),
+                _("2 for a BF16 cache, 1 for FP8."),
+                2,
+                1.0,
+                False,
+            ),
+            (
+                "bytes_per_parameter",
+                _("Bytes per weight"),
+                _("Leave empty to follow the number format; 0.5 for 4-bit weights."),
+                None,
+                1.0,
+                False,
+            ),
+            (
+                "accelerators_per_replica",
+                _("Accelerators per copy of the model"),
+                _("Leave empty for the smallest number that holds the model."),
+                None,
+                1.0,
+                True,
+            ),
+            (
+                "ttft_target_seconds",
+                _("Target time to first token (s)"),
+                _("How long a user may wait for the answer to start; e.g. 1 s. Optional."),
+                None,
+                1.0,
+                False,
+            ),
+            (
+                "tpot_target_seconds",
+                _("Target time per output token (s)"),
+                _("0.05 s is 20 tokens a second, faster than people read. Optional."),
+                None,
+                1.0,
+                False,
+            ),
+            (
+                "memory_utilization",
+                _("Usable share of accelerator memory (%)"),
+                _("What the serving software may fill; typical 85–95%."),
+                0.9,
+                100.0,
+                False,
+            ),
+            (
+                "memory_efficiency",
+                _("Memory bandwidth achieved (%)"),
+                _("Share of the accelerator's memory speed reached; typical 55–80%."),
+                0.7,
+                100.0,
+                False,
+            ),
+        )
     ),
     FieldSpec(
         I,

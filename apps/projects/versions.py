@@ -15,6 +15,7 @@ from apps.estimates import (
     InferenceTotal,
     Month,
     PerRequest,
+    ServingResult,
     ThresholdResult,
     TrainingResult,
 )
@@ -174,6 +175,8 @@ def _inference(inference: dict, comparison: ComparisonResult | None) -> Inferenc
         gross_margin=inference["gross_margin"],
         revenue_total=_money(inference["revenue_total"]),
         assumptions=tuple(inference["assumptions"]),
+        # Responses stored before serving was planned have no "serving" key.
+        serving=ServingResult(**inference["serving"]) if inference.get("serving") else None,
     )
 
 

@@ -64,6 +64,7 @@ GOOD_BODIES = {
     "serving fields": {
         "inference": {
             "method": "tokens",
+            "model": "llama-3.1-8b",
             "parameters": 8e9,
             "total_parameters": 8e9,
             "layers": 32,

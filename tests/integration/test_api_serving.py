@@ -137,3 +137,61 @@ def response_inference(client, inference: dict) -> dict:
     response = post(client, inference)
     assert response.status_code == 200, response.content
     return response.json()["inference"]
+
+
+def test_a_catalogue_model_fills_in_its_dimensions(api_client):
+    inference = response_inference(
+        api_client,
+        {
+            "method": "tokens",
+            "model": "llama-3.1-405b",
+            "input_tokens": 1000,
+            "output_tokens": 500,
+            "accelerator": "nvidia-h100-sxm",
+            "requests_per_month": 1e6,
+        },
+    )
+    serving = inference["serving"]
+    assert serving["kv_cache_bytes_per_token"] == 126 * 2 * 8 * 128 * 2
+    assert serving["accelerators_per_replica"] == 16
+    assert any("model catalogue" in note for note in inference["assumptions"])
+
+
+def test_deepseek_v3_uses_latent_attention_and_holds_every_expert(api_client):
+    body = {
+        "method": "tokens",
+        "model": "deepseek-v3",
+        "input_tokens": 1000,
+        "output_tokens": 500,
+        "accelerator": "nvidia-h100-sxm",
+        "precision": "fp8",
+        "requests_per_month": 1e6,
+    }
+    inference = response_inference(api_client, body)
+    serving = inference["serving"]
+    assert serving["kv_cache_bytes_per_token"] == 61 * (512 + 64) * 2
+    assert serving["weights_gb"] > 600  # all 671 B parameters, though 37 B are active per token
+    assert inference["per_request"]["flop"] < 2 * 40e9 * 1500
+
+
+def test_given_fields_override_the_catalogue_model(api_client):
+    body = {
+        "method": "tokens",
+        "model": "llama-3.1-8b",
+        "kv_cache_bytes_per_token": 65_536,
+        "input_tokens": 1000,
+        "output_tokens": 500,
+        "accelerator": "nvidia-h100-sxm",
+        "requests_per_month": 1e6,
+    }
+    assert response_inference(api_client, body)["serving"]["kv_cache_bytes_per_token"] == 65_536
+
+
+def test_an_unknown_model_and_a_replica_splitting_no_heads_are_400s(api_client):
+    unknown = post(api_client, {**LLAMA_405B, "model": "llama-9"})
+    assert unknown.status_code == 400
+    assert "No model 'llama-9'" in unknown.json()["inference"]["model"][0]
+    body = {**LLAMA_405B, "model": "llama-3.1-8b", "accelerators_per_replica": 3}
+    split = post(api_client, body)
+    assert split.status_code == 400
+    assert "divides the 32 query heads" in split.json()["inference"]["accelerators_per_replica"][0]

@@ -1,0 +1,96 @@
+"""Serving a language model on the scenario page in headless Chromium: the model picker, the
+serving figures with their plain words one click away (keyboard too), the live preview, saving
+without JavaScript, and axe-core's WCAG 2.2 AA rules at desktop and phone widths."""
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from playwright.sync_api import Page, expect
+
+from apps.projects.models import Project
+from apps.projects.roles import MANAGER
+from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations, login
+
+USERNAME = "maria"
+PASSWORD = "a-long-test-password"
+INPUTS = {
+    "inference": {
+        "method": "tokens",
+        "model": "llama-3.1-405b",
+        "input_tokens": 1000,
+        "output_tokens": 500,
+        "accelerator": "nvidia-h100-sxm",
+        "requests_per_month": 1_000_000,
+        "tpot_target_seconds": 0.05,
+    }
+}
+
+
+@pytest.fixture
+def serving_scenario(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed only
+    user = get_user_model().objects.create_user(USERNAME, password=PASSWORD)
+    user.groups.add(Group.objects.get_or_create(name=MANAGER)[0])
+    project = Project.objects.create(owner=user, title="Assistant", unit="Section A")
+    return project.scenarios.create(name="Llama 405B", inputs=INPUTS, is_baseline=True)
+
+
+def serving(page: Page):
+    return page.get_by_role("region", name="Serving the model")
+
+
+def open_scenario(page: Page, live_server, scenario) -> None:
+    login(page, live_server, USERNAME, PASSWORD, next_path=f"/scenarios/{scenario.pk}/")
+    expect(serving(page)).to_be_visible()
+
+
+def test_serving_figures_and_their_plain_words_open_from_the_keyboard(
+    page_js_and_no_js: Page, live_server, serving_scenario
+) -> None:
+    page = page_js_and_no_js
+    open_scenario(page, live_server, serving_scenario)
+    figures = serving(page)
+    expect(figures).to_contain_text(
+        "16 accelerators per copy of the model, tensor parallel 8, in 2 pipeline stages"
+    )
+    expect(figures).to_contain_text(re.compile(r"Time per output token\s*\d+ ms within the target"))
+    summary = figures.get_by_text("What these mean, and how they are worked out")
+    summary.focus()
+    page.keyboard.press("Enter")
+    expect(figures.get_by_text(re.compile(r"while it writes an answer"))).to_be_visible()
+    expect(page.get_by_label("Language model")).to_have_value("llama-3.1-405b")
+
+
+def test_choosing_another_model_updates_the_figures_live(
+    page: Page, live_server, serving_scenario
+) -> None:
+    open_scenario(page, live_server, serving_scenario)
+    with page.expect_response(lambda r: "/preview/" in r.url and r.request.method == "POST"):
+        page.get_by_label("Language model").select_option("llama-3.1-8b")
+    expect(serving(page)).to_contain_text("1 accelerator per copy of the model, tensor parallel 1")
+
+
+def test_without_javascript_a_replica_too_small_is_refused_beside_its_field(
+    page_no_js: Page, live_server, serving_scenario
+) -> None:
+    page = page_no_js
+    open_scenario(page, live_server, serving_scenario)
+    page.get_by_label("Accelerators per copy of the model").fill("8")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save scenario").click()
+    error = page.locator("#id_inference_accelerators_per_replica_error")
+    expect(error).to_contain_text("does not fit on 8 accelerator(s)")
+    expect(page.get_by_label("Accelerators per copy of the model")).to_have_value("8")
+
+
+@BOTH_VIEWPORTS
+def test_the_serving_scenario_page_has_no_axe_violations(
+    page: Page, viewport: dict, live_server, serving_scenario
+) -> None:
+    open_scenario(page, live_server, serving_scenario)
+    serving(page).get_by_text("What these mean, and how they are worked out").click()
+    assert_no_axe_violations(
+        page, f"a serving scenario at {viewport['width']}x{viewport['height']}"
+    )
