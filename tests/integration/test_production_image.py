@@ -27,7 +27,7 @@ from django.db import connection
 
 from apps.catalogue.loading import catalogue_load
 from apps.sharing.services import share_link_create
-from tests.database import database_url_of_tests
+from tests.servers import database_url_of_tests, free_port
 from tests.factories import make_manager, make_project, make_scenario
 
 pytestmark = [
@@ -68,12 +68,6 @@ def image(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
     return folder
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class Browser:
@@ -118,7 +112,7 @@ class Browser:
 @pytest.fixture
 def server(image: Path, tmp_path: Path) -> Iterator[Browser]:
     """gunicorn from the image's environment with production settings, on a loopback port."""
-    port = _free_port()
+    port = free_port()
     environment = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_"))},
         "COMPUTE_PLANNER_ENV": "production",
