@@ -69,9 +69,7 @@ def sweep_run_chunk(
         return runs.sweep_chunk_store(sweep_id=sweep_id, run=run, chunk_index=chunk_index)
 
 
-def enqueue_chunks(
-    sweep_id: int, run: int, total_chunks: int, language: str | None = None
-) -> bool:
+def enqueue_chunks(sweep_id: int, run: int, total_chunks: int, language: str | None = None) -> bool:
     """Queue every chunk of a run, in language (by default the active one); call it on commit,
     so that workers find the sweep's row.
 

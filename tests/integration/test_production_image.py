@@ -27,8 +27,8 @@ from django.db import connection
 
 from apps.catalogue.loading import catalogue_load
 from apps.sharing.services import share_link_create
-from tests.servers import database_url_of_tests, free_port
 from tests.factories import make_manager, make_project, make_scenario
+from tests.servers import database_url_of_tests, free_port
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
