@@ -54,6 +54,18 @@ def rate_field(verbose_name: str, help_text: str, default: str = "0") -> models.
     )
 
 
+# The project's fields that set how its budgets are drawn up (apps.budget).
+BUDGET_SETTINGS = (
+    "fiscal_year_start_month",
+    "fiscal_year_label",
+    "capitalisation_threshold",
+    "discount_rate",
+    "contingency_capex",
+    "contingency_opex",
+    "indirect_rate",
+)
+
+
 class ProjectQuerySet(models.QuerySet):
     def for_user(self, user) -> "ProjectQuerySet":
         """Projects this user owns or collaborates on; nobody else's."""
