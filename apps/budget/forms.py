@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.budget.line_templates import LINE_TEMPLATES
 from apps.budget.models import CostLine, Kind
-from apps.projects.models import FiscalYearLabel
+from apps.projects.models import BUDGET_SETTINGS, FiscalYearLabel
 
 MONTH_CHOICES = [
     (1, _("January")),
@@ -97,13 +97,14 @@ class CostLineForm(forms.ModelForm):
         ]  # fmt: skip
         widgets = {
             "kind": forms.HiddenInput,
-            "start": forms.DateInput(attrs={"type": "date"}),
-            "end": forms.DateInput(attrs={"type": "date"}),
+            "start": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "end": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "basis": forms.Textarea(attrs={"rows": 2}),
         }
         labels = {"budget_class": _("Class"), "basis": _("Basis and source")}
 
     def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("auto_id", "cost-line-%s")  # unique beside the scenario form's ids
         super().__init__(*args, **kwargs)
         self.fields["budget_class"].choices = [
             ("", _("By the capitalisation threshold")),
@@ -127,17 +128,6 @@ class CostLineForm(forms.ModelForm):
 
     def clean_annual_escalation(self) -> Decimal:
         return self.cleaned_data["annual_escalation"] or Decimal(0)
-
-
-BUDGET_SETTINGS = (
-    "fiscal_year_start_month",
-    "fiscal_year_label",
-    "capitalisation_threshold",
-    "discount_rate",
-    "contingency_capex",
-    "contingency_opex",
-    "indirect_rate",
-)
 
 
 class BudgetSettingsFields(forms.ModelForm):

@@ -54,6 +54,18 @@ def rate_field(verbose_name: str, help_text: str, default: str = "0") -> models.
     )
 
 
+# The project's fields that set how its budgets are drawn up (apps.budget).
+BUDGET_SETTINGS = (
+    "fiscal_year_start_month",
+    "fiscal_year_label",
+    "capitalisation_threshold",
+    "discount_rate",
+    "contingency_capex",
+    "contingency_opex",
+    "indirect_rate",
+)
+
+
 class ProjectQuerySet(models.QuerySet):
     def for_user(self, user) -> "ProjectQuerySet":
         """Projects this user owns or collaborates on; nobody else's."""
@@ -292,9 +304,12 @@ class ProjectSnapshot(models.Model):
     total_cost = models.DecimalField(
         max_digits=20,
         decimal_places=2,
-        default=0,
-        help_text="Training cost plus inference cost over the horizon, summed over the "
-        "snapshot's scenario versions, in the project's currency; kept to sort the review queue.",
+        null=True,
+        blank=True,
+        help_text="The project's budget total when it was submitted: its baseline scenario's, "
+        "over the planning period (scenarios are alternatives, so they are not added up), in "
+        "the project's currency; null when there was no budget to draw up. Kept to sort the "
+        "review queue.",
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"

@@ -67,7 +67,9 @@ class ReviewSerializer(serializers.ModelSerializer):
     total_cost = serializers.DecimalField(
         max_digits=20,
         decimal_places=2,
-        help_text="The latest submission's training and inference costs over all its scenarios.",
+        allow_null=True,
+        help_text="The latest submission's budget total: its baseline scenario's over the "
+        "planning period (null when it had none). Scenarios are alternatives: not added up.",
     )
     url = serializers.HyperlinkedIdentityField(
         view_name="api:review-detail", lookup_url_kwarg="project_id"

@@ -13,8 +13,8 @@ STATUSES = [
 SORT_LABELS = {
     "submitted": "Submitted, oldest first",
     "-submitted": "Submitted, newest first",
-    "-total_cost": "Total cost, highest first",
-    "total_cost": "Total cost, lowest first",
+    "-total_cost": "Budget total, highest first",
+    "total_cost": "Budget total, lowest first",
 }
 
 DATE_INPUT = forms.DateInput(attrs={"type": "date"})

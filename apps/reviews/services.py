@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F, Max
 
+from apps.budget.selectors import BudgetUnavailable, baseline_of, scenario_budget
 from apps.projects import services as project_services
 from apps.projects.models import (
     Project,
@@ -19,8 +20,6 @@ from apps.projects.models import (
     StatusChange,
     StatusChangeRefused,
 )
-from apps.projects.version_diff import total_cost
-from apps.projects.versions import result_from_response
 
 
 def _move(*, project: Project, to_status: str, user, comment: str = "") -> StatusChange:
@@ -38,10 +37,22 @@ def _move(*, project: Project, to_status: str, user, comment: str = "") -> Statu
     return change
 
 
+def baseline_budget_total(project: Project) -> Decimal | None:
+    """The project's budget total: its baseline scenario's (None without a baseline, or when
+    its budget cannot be drawn up)."""
+    baseline = baseline_of(project)
+    if baseline is None:
+        return None
+    try:
+        return scenario_budget(baseline).budget.summary.total
+    except BudgetUnavailable:
+        return None
+
+
 @transaction.atomic
 def project_submit(*, project: Project, user) -> ProjectSnapshot:
-    """Freeze the latest version of every scenario as the project's next snapshot, with its
-    total cost, and submit the project for review."""
+    """Freeze the latest version of every scenario as the project's next snapshot, with the
+    project's budget total (its baseline's), and submit the project for review."""
     project_services.project_lock(project)
     project.check_can_move_to(Project.Status.SUBMITTED)
     scenarios = list(project.scenarios.all())
@@ -60,9 +71,7 @@ def project_submit(*, project: Project, user) -> ProjectSnapshot:
         project=project,
         number=number,
         created_by=user,
-        total_cost=sum(
-            (total_cost(result_from_response(version.results)) for version in versions), Decimal(0)
-        ),
+        total_cost=baseline_budget_total(project),
     )
     snapshot.full_clean()
     snapshot.save()

@@ -35,7 +35,7 @@ def submitted(people):
     make_scenario(project, TRANSLATION.name, inputs=TRANSLATION.inputs, is_baseline=True)
     services.project_submit(project=project, user=manager)
     other = make_project(manager, "Chat bot", unit="Section B")
-    make_scenario(other, "Pilot")
+    make_scenario(other, "Pilot", is_baseline=True)
     services.project_submit(project=other, user=manager)
     return project
 

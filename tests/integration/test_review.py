@@ -10,6 +10,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
+from apps.budget.selectors import scenario_budget
+from apps.budget.services import cost_line_create
 from apps.projects.conditional import scenario_etag
 from apps.projects.models import Project, ProjectSnapshot, Scenario, StatusChange
 from apps.reviews import services
@@ -21,6 +23,7 @@ from tests.factories import (
     make_scenario,
     seed_000_inference,
 )
+from tests.integration.test_budget_models import STAFF
 from tests.integration.test_project_pages import scenario_post
 
 pytestmark = pytest.mark.django_db
@@ -99,11 +102,9 @@ def test_submitting_freezes_the_latest_version_of_each_scenario_with_its_total_c
     assert snapshot.number == 1 and snapshot.created_by == owner
     versions = {(v.scenario.name, v.number) for v in snapshot.scenario_versions.all()}
     assert versions == {("Pilot", 2), ("Wider use", 1)}
-    expected = sum(
-        Decimal(v.results["training"]["cost"]) + Decimal(v.results["inference"]["total"]["cost"])
-        for v in snapshot.scenario_versions.all()
-    )
-    assert snapshot.total_cost == expected
+    # The project's budget total: its baseline's, not the sum of alternative scenarios.
+    baseline = project.scenarios.get(is_baseline=True)
+    assert snapshot.total_cost == scenario_budget(baseline).budget.summary.total
     change = project.status_changes.get()
     assert (change.from_status, change.to_status, change.changed_by) == (
         "draft",
@@ -114,9 +115,28 @@ def test_submitting_freezes_the_latest_version_of_each_scenario_with_its_total_c
 
 def test_seed_000_costs_898_50_in_all_599_to_train_and_299_50_to_serve(owner):
     project = make_project(owner)
-    make_scenario(project)
+    scenario = make_scenario(project)
+    pilot = scenario.versions.get().results
+    assert Decimal(pilot["training"]["cost"]) == Decimal("599.00")
+    assert Decimal(pilot["inference"]["total"]["cost"]) == Decimal("299.50")
+
+
+def test_the_submitted_total_is_the_baseline_budgets_not_a_sum_of_alternatives(owner):
+    project = make_project(owner)
+    baseline = make_scenario(project, "Pilot", is_baseline=True)
+    make_scenario(project, "Wider use", inputs={"inference": seed_000_inference(300_000)})
+    cost_line_create(scenario=baseline, fields=STAFF)
+    budget_total = scenario_budget(baseline).budget.summary.total
     snapshot = services.project_submit(project=project, user=owner)
-    assert snapshot.total_cost == Decimal("898.50")
+    assert snapshot.total_cost == budget_total
+    # Seed 000 in its first period: 599 to train, the months of serving, and the staff line.
+    assert budget_total > Decimal("898.50")
+
+
+def test_without_a_baseline_the_submission_has_no_budget_total(owner):
+    project = make_project(owner)
+    make_scenario(project)
+    assert services.project_submit(project=project, user=owner).total_cost is None
 
 
 def test_a_collaborator_submits_too(client, colleague, project):
@@ -450,7 +470,9 @@ def submit(
 ):
     project = make_project(owner, title, unit=unit)
     make_scenario(
-        project, inputs={"training": SEED_000_TRAINING, "inference": seed_000_inference(requests)}
+        project,
+        inputs={"training": SEED_000_TRAINING, "inference": seed_000_inference(requests)},
+        is_baseline=True,
     )
     snapshot = services.project_submit(project=project, user=owner)
     if on:

@@ -283,7 +283,12 @@ def compute_lines(
     the month the service starts), and its power and cooling (opex, the estimate's energy × the
     electricity price; left out, with a note, when either is unknown). Each purchase is an
     `Asset` for the depreciation memo, with a residual value of `residual_share` × its price.
-    Rented compute includes its power in the price, so it has no power line.
+    Training and serving fleets are bought separately, even of the same accelerator. Rented
+    compute includes its power in the price, so it has no power line.
+
+    The inference line follows the engine's monthly series, each month rounded by the engine,
+    so its total can differ by a few cents from the estimate's headline inference cost (which
+    is rounded once over the horizon).
 
     Energy for the memo: the estimate's, training spread like its cost, serving month by month;
     None when no section's power is known. Anything falling outside the planning period is left

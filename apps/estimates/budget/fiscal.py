@@ -61,7 +61,11 @@ def calendar_errors(calendar: FiscalCalendar) -> dict[str, list[str]]:
         errors["start_month"] = ["The fiscal year starts in a month from 1 (January) to 12."]
     if calendar.label_rule not in LABEL_RULES:
         errors["label_rule"] = [f"Choose how fiscal years are named: {', '.join(LABEL_RULES)}."]
-    if month_index(calendar.period_end) < month_index(calendar.period_start):
+    for field in ("period_start", "period_end"):
+        if not isinstance(getattr(calendar, field), date):
+            errors[field] = ["The planning period needs a start and an end date."]
+    dated = "period_start" not in errors and "period_end" not in errors
+    if dated and month_index(calendar.period_end) < month_index(calendar.period_start):
         errors["period_end"] = ["The planning period must end after it starts."]
     return errors
 

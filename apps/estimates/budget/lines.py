@@ -171,6 +171,12 @@ def schedule(line: CostLineInput, capitalisation_threshold: Decimal, until: date
         months = range(first, last + 1, 1 if line.recurrence == "monthly" else 12)
     base = decimal(line.quantity) * decimal(line.unit_price)
     growth = 1 + decimal(line.annual_escalation)
+    # The amount changes once a year: one rounding per year of the line, not per month.
+    amount_in_year = (
+        [to_money(base * growth**year) for year in range((months[-1] - first) // 12 + 1)]
+        if months
+        else []
+    )
     return ScheduledLine(
         name=line.name,
         kind=line.kind,
@@ -178,7 +184,6 @@ def schedule(line: CostLineInput, capitalisation_threshold: Decimal, until: date
         category=line.category,
         basis=line.basis,
         monthly=tuple(
-            (month_start(month), to_money(base * growth ** ((month - first) // 12)))
-            for month in months
+            (month_start(month), amount_in_year[(month - first) // 12]) for month in months
         ),
     )

@@ -1,6 +1,6 @@
 """The budget table: lines per fiscal year, subtotals, contingency, indirect, memo, summary."""
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import date
 from decimal import Decimal
 
@@ -42,11 +42,15 @@ def _validate(calendar: FiscalCalendar, rules: BudgetRules, lines: Sequence[Cost
         raise BudgetInputError(errors)
 
 
-def _cells(monthly: Iterable[tuple[date, Decimal]], period: PeriodMonths) -> list[Decimal]:
+# A line's monthly amounts keyed by `month_index`, worked out once per line.
+type ByMonth = list[tuple[int, Decimal]]
+
+
+def _cells(by_month: ByMonth, period: PeriodMonths) -> list[Decimal]:
     """Monthly amounts summed into the fiscal years; months outside the period are left out."""
     cells = [ZERO] * period.year_count
-    for day, amount in monthly:
-        position = period.year_of.get(month_index(day))
+    for month, amount in by_month:
+        position = period.year_of.get(month)
         if position is not None:
             cells[position] += amount
     return cells
@@ -67,8 +71,8 @@ def _sum(*rows: Sequence[Decimal]) -> tuple[Decimal, ...]:
     return tuple(sum(column, ZERO) for column in zip(*rows, strict=True))
 
 
-def _outside_note(line: ScheduledLine, period: PeriodMonths) -> str | None:
-    outside = [amount for day, amount in line.monthly if month_index(day) not in period]
+def _outside_note(line: ScheduledLine, by_month: ByMonth, period: PeriodMonths) -> str | None:
+    outside = [amount for month, amount in by_month if month not in period]
     if not outside:
         return None
     return (
@@ -106,16 +110,18 @@ def _energy_memo(
     return tuple(energy), emissions
 
 
-def _annual_run_rate(lines: Sequence[ScheduledLine], period: PeriodMonths) -> Decimal:
+def _annual_run_rate(
+    lines: Sequence[ScheduledLine], by_months: Sequence[ByMonth], period: PeriodMonths
+) -> Decimal:
     months = period.last - period.first + 1
     since = max(period.first, period.last - 11)
     opex = sum(
         (
             amount
-            for line in lines
+            for line, by_month in zip(lines, by_months, strict=True)
             if line.budget_class == "opex"
-            for day, amount in line.monthly
-            if since <= month_index(day) <= period.last
+            for month, amount in by_month
+            if since <= month <= period.last
         ),
         ZERO,
     )
@@ -150,7 +156,11 @@ def budget(
         [(line, True) for line in computed.lines] + [(line, False) for line in scheduled],
         key=lambda row: KINDS.index(row[0].kind),
     )
-    cells = [_cells(line.monthly, period) for line, _ in rows]
+    lines_in_order = [line for line, _ in rows]
+    by_months = [
+        [(month_index(day), amount) for day, amount in line.monthly] for line in lines_in_order
+    ]
+    cells = [_cells(by_month, period) for by_month in by_months]
     capex = _class_sum(rows, cells, "capex", period.year_count)
     opex = _class_sum(rows, cells, "opex", period.year_count)
     contingency_capex = _rate_of(capex, decimal(rules.contingency_capex))
@@ -160,7 +170,11 @@ def budget(
     total = _sum(capex, opex, contingency, indirect)
     grand_total = sum(total, ZERO)
     energy, emissions = _energy_memo(computed, period)
-    notes = [note for line, _ in rows if (note := _outside_note(line, period))]
+    notes = [
+        note
+        for line, by_month in zip(lines_in_order, by_months, strict=True)
+        if (note := _outside_note(line, by_month, period))
+    ]
     return Budget(
         fiscal_years=years,
         lines=tuple(
@@ -193,7 +207,7 @@ def budget(
         ),
         summary=Summary(
             upfront=sum(capex, ZERO),
-            annual_run_rate=_annual_run_rate([line for line, _ in rows], period),
+            annual_run_rate=_annual_run_rate(lines_in_order, by_months, period),
             total=grand_total,
             npv=_npv(total, decimal(rules.discount_rate)),
             discount_rate=float(rules.discount_rate),

@@ -63,6 +63,7 @@ def test_leap_february_ends_on_the_29th():
         (FiscalCalendar(13, "end_year", date(2026, 1, 1), date(2026, 12, 31)), "start_month"),
         (FiscalCalendar(1, "fiscal", date(2026, 1, 1), date(2026, 12, 31)), "label_rule"),
         (FiscalCalendar(1, "end_year", date(2026, 5, 1), date(2026, 4, 30)), "period_end"),
+        (FiscalCalendar(1, "end_year", None, date(2026, 4, 30)), "period_start"),
     ],
 )
 def test_a_bad_calendar_is_refused_naming_its_field(calendar: FiscalCalendar, message: str):
