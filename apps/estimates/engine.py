@@ -85,6 +85,8 @@ def evaluate(inp: EstimateInput) -> Figures:
     shape = _input_shape(inp)
     training, inference, comparison = compute(inp)
 
+    serving = None if inference is None else inference.serving
+
     def figure(section: object, name: str) -> Quantity:
         value = NAN if section is None else getattr(section, name)
         if shape == ():
@@ -110,6 +112,12 @@ def evaluate(inp: EstimateInput) -> Figures:
         cost_per_request=figure(inference, "cost_per_request"),
         break_even_months=figure(comparison, "break_even_months"),
         training_share=figure(comparison, "training_share"),
+        serving_accelerators_per_replica=figure(serving, "accelerators_per_replica"),
+        serving_batch_size=figure(serving, "batch_size"),
+        serving_output_tokens_per_second=figure(serving, "output_tokens_per_second"),
+        serving_ttft_seconds=figure(serving, "ttft_seconds"),
+        serving_tpot_seconds=figure(serving, "tpot_seconds"),
+        serving_replicas_at_peak=figure(serving, "replicas_at_peak"),
     )
 
 
