@@ -71,3 +71,96 @@ def test_a_replica_size_that_splits_no_heads_is_refused_for_the_whole_sweep():
         run({"field": "inference.accelerators_per_replica", "kind": "list", "values": [3, 8]})
     assert "query heads" in str(raised.value)
     assert not isinstance(raised.value, DefinitionError)
+
+
+def test_a_sweep_over_models_gives_each_model_its_own_dimensions():
+    definition = definition_parse(
+        {
+            "models": ["llama-3.1-8b", "llama-3.3-70b", "llama-3.1-405b"],
+            "inputs": [{"field": "inference.output_tokens", "kind": "list", "values": [100, 500]}],
+        },
+        {"inference": {**REQUEST["inference"], "layers": 999}},  # the scenario's own, replaced
+    )
+    assert definition.shape == (3, 2)
+    assert definition.point(5) == {"model": "llama-3.1-405b", "inference.output_tokens": 500.0}
+    bases = base_inputs(definition, REQUEST, Catalogue.from_database())
+    figures = evaluate_range(definition, bases, 0, 6)
+    replicas = figures["serving_accelerators_per_replica"].tolist()
+    assert replicas[0] == replicas[1] == 1  # 8B on one H100
+    assert replicas[4] == replicas[5] == 16  # 405B in bf16 on two nodes
+    assert definition.as_dict()["models"] == ["llama-3.1-8b", "llama-3.3-70b", "llama-3.1-405b"]
+
+
+def test_models_are_refused_when_the_scenario_does_not_serve_by_tokens():
+    request = {"inference": {"method": "accelerator_seconds", "accelerator_seconds_per_request": 1}}
+    with pytest.raises(DefinitionError) as raised:
+        definition_parse({"models": ["llama-3.1-8b"]}, request)
+    assert "by tokens" in raised.value.errors["models"][0]
+
+
+def test_a_definition_without_models_is_stored_as_before():
+    definition = definition_parse(
+        {"inputs": [{"field": "inference.output_tokens", "kind": "list", "values": [100]}]},
+        REQUEST,
+    )
+    assert "models" not in definition.as_dict()
+
+
+def test_the_sweep_api_runs_models_and_reports_each_point_with_its_model(
+    django_capture_on_commit_callbacks, monkeypatch
+):
+    from rest_framework.test import APIClient
+
+    from apps.sweeps import runs, tasks
+    from apps.sweeps.models import Sweep
+    from tests.factories import make_manager, make_project, make_scenario
+
+    monkeypatch.setattr(tasks.sweep_run_chunk, "delay", lambda *args: None)
+    manager = make_manager()
+    scenario = make_scenario(make_project(manager), inputs=REQUEST)
+    client = APIClient()
+    client.force_authenticate(manager)
+    body = {
+        "models": ["llama-3.1-8b", "llama-3.1-405b"],
+        "inputs": [{"field": "inference.tpot_target_seconds", "kind": "list", "values": [0.1]}],
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"/api/v1/scenarios/{scenario.pk}/sweeps/", body, format="json")
+    assert response.status_code == 201, response.json()
+    created = response.json()
+    assert created["definition"]["models"] == body["models"]
+    assert created["name"].endswith("× 2 models")
+    sweep = Sweep.objects.get(pk=created["id"])
+    runs.sweep_chunk_store(sweep_id=sweep.pk, run=sweep.run, chunk_index=0)
+    results = client.get(f"/api/v1/sweeps/{sweep.pk}/results/").json()["results"]
+    assert [row["inputs"]["model"] for row in results] == body["models"]
+    per_copy = [row["figures"]["serving_accelerators_per_replica"] for row in results]
+    assert per_copy == [1, 16]
+    response = client.get(f"/api/v1/sweeps/{sweep.pk}/results.csv")
+    csv_text = b"".join(response.streaming_content).decode()
+    assert "llama-3.1-405b" in csv_text.splitlines()[2]
+
+
+def test_the_sweep_page_offers_models_and_shows_them_per_point(client, monkeypatch):
+    from apps.sweeps import runs, tasks
+    from apps.sweeps.models import Sweep
+    from tests.factories import make_manager, make_project, make_scenario
+    from tests.integration.test_sweeps_pages import form_data
+
+    monkeypatch.setattr(tasks.sweep_run_chunk, "delay", lambda *args: None)
+    manager = make_manager()
+    client.force_login(manager)
+    scenario = make_scenario(make_project(manager), inputs=REQUEST)
+    page = client.get(f"/scenarios/{scenario.pk}/sweeps/new/").content.decode()
+    assert "Language models to compare" in page and 'value="deepseek-v3"' in page
+    data = form_data(
+        inputs__0__field="inference.output_tokens", inputs__0__kind="list", inputs__0__values="500"
+    )
+    data["models"] = ["llama-3.1-8b", "llama-3.3-70b"]
+    response = client.post(f"/scenarios/{scenario.pk}/sweeps/new/", data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    sweep = Sweep.objects.get()
+    runs.sweep_chunk_store(sweep_id=sweep.pk, run=sweep.run, chunk_index=0)
+    html = client.get(f"/sweeps/{sweep.pk}/").content.decode()
+    assert '<th scope="col">Model</th>' in html
+    assert "<td>llama-3.3-70b</td>" in html
