@@ -78,8 +78,17 @@ def evaluate(inp: EstimateInput) -> Figures:
 
     serving = None if inference is None else inference.serving
 
+    def served(name: str) -> Quantity:
+        # Only where the model fits: elsewhere the replica figures mean nothing.
+        if serving is None:
+            return shaped(NAN)
+        value = getattr(serving, name)
+        return shaped(value if np.all(serving.fits) else np.where(serving.fits, value, NAN))
+
     def figure(section: object, name: str) -> Quantity:
-        value = NAN if section is None else getattr(section, name)
+        return shaped(NAN if section is None else getattr(section, name))
+
+    def shaped(value: Quantity) -> Quantity:
         if shape == ():
             return float(value)
         if isinstance(value, np.ndarray) and value.shape == shape:
@@ -103,12 +112,12 @@ def evaluate(inp: EstimateInput) -> Figures:
         cost_per_request=figure(inference, "cost_per_request"),
         break_even_months=figure(comparison, "break_even_months"),
         training_share=figure(comparison, "training_share"),
-        serving_accelerators_per_replica=figure(serving, "accelerators_per_replica"),
-        serving_batch_size=figure(serving, "batch_size"),
-        serving_output_tokens_per_second=figure(serving, "output_tokens_per_second"),
-        serving_ttft_seconds=figure(serving, "ttft_seconds"),
-        serving_tpot_seconds=figure(serving, "tpot_seconds"),
-        serving_replicas_at_peak=figure(serving, "replicas_at_peak"),
+        serving_accelerators_per_replica=served("accelerators_per_replica"),
+        serving_batch_size=served("batch_size"),
+        serving_output_tokens_per_second=served("output_tokens_per_second"),
+        serving_ttft_seconds=served("ttft_seconds"),
+        serving_tpot_seconds=served("tpot_seconds"),
+        serving_replicas_at_peak=served("replicas_at_peak"),
     )
 
 

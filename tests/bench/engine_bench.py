@@ -462,7 +462,9 @@ def report_engine_scenario(r: dict) -> None:
         say(f"      {line}")
     if r["non_finite_figures"]:
         nans = ", ".join(f"{k} {v:,}" for k, v in r["non_finite_figures"].items())
-        say(f"    NaN figures (expected only for break-even 'never'): {nans}")
+        say(
+            f"    NaN figures (expected: break-even 'never'; serving without a plan or a fit): {nans}"
+        )
 
 
 def bench_engine() -> dict:
