@@ -3,7 +3,7 @@
 from rest_framework import serializers, viewsets
 
 from apps.api.serializers import SourcesField
-from apps.catalogue.models import MODEL_SLUG_PATTERN, LanguageModel
+from apps.catalogue.language_models import MODEL_SLUG_PATTERN, LanguageModel
 
 
 class LanguageModelSerializer(serializers.ModelSerializer):

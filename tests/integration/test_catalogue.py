@@ -153,3 +153,40 @@ def test_loading_refuses_a_peak_format_the_catalogue_does_not_know(tmp_path):
     path.write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(ValueError, match="fp6"):
         catalogue_load(path=path)
+
+
+@pytest.mark.parametrize(
+    ("slug", "precision", "dense_tflops"),
+    [
+        ("nvidia-b300", "bf16", 2250),  # 4,500 "with sparsity" / 2
+        ("nvidia-gb300", "fp4", 15000),  # 1,080 PF dense per NVL72 rack / 72
+        ("nvidia-gb200", "fp8", 5000),
+        ("amd-mi355x", "fp8", 5033.2),  # 256 CUs x 8,192 FLOP/clock x 2.4 GHz
+        ("amd-mi350x", "bf16", 2306.9),
+        ("google-tpu7x", "bf16", 2307),
+        ("google-tpu-v6e", "fp8", 918),
+        ("aws-trainium3", "bf16", 671),  # AWS's dense figure; 2,517 is the sparse one
+        ("aws-trainium3", "fp8", 2517),
+    ],
+)
+def test_the_2025_generation_is_catalogued_with_dense_figures(slug, precision, dense_tflops):
+    assert Accelerator.objects.get(slug=slug).peak_tflops(precision) == pytest.approx(dense_tflops)
+
+
+def test_no_peak_looks_like_a_sparse_figure():
+    """Sanity bounds a halved-by-mistake or sparse copy would break.
+
+    Dense BF16 stays under 3 TFLOP/s per watt (the densest 2025 parts reach about 2.3, their
+    sparse figures twice that). A lower precision is never slower, and at most 4x faster than
+    the one above it (Trainium3's MXFP8 is 3.75x its BF16, Blackwell Ultra's FP4 3x its FP8).
+    """
+    for a in Accelerator.objects.all():
+        p = a.peak_tflops_by_precision
+        if p["bf16"] and a.power_watts:
+            assert p["bf16"] / a.power_watts < 3.0, a
+        if p["bf16"] and p["fp8"]:
+            assert p["bf16"] <= p["fp8"] <= 4 * p["bf16"], a
+        if p["fp8"] and p["fp4"]:
+            assert p["fp8"] <= p["fp4"] <= 4 * p["fp8"], a
+        if p["fp16"] and p["bf16"]:
+            assert p["fp16"] == p["bf16"], a

@@ -1,0 +1,167 @@
+"""Open-weight language model architectures: the model catalogue's rows."""
+
+from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator, RegexValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from apps.catalogue.sourced import Sourced
+
+# Model slugs keep the version's dots ("llama-3.1-8b"), which a SlugField refuses.
+MODEL_SLUG_PATTERN = r"[a-z0-9][-a-z0-9_.]*"
+validate_model_slug = RegexValidator(
+    rf"^{MODEL_SLUG_PATTERN}\Z",
+    _("Lower-case letters, digits, dots, hyphens and underscores only, e.g. llama-3.1-8b."),
+)
+
+
+def _count_field(verbose_name: str, help_text: str = "", *, null: bool = False):
+    return models.PositiveIntegerField(
+        verbose_name,
+        null=null,
+        blank=null,
+        validators=[MinValueValidator(1)],
+        help_text=help_text,
+    )
+
+
+class LanguageModel(Sourced):
+    """An open-weight language model's architecture: what serving memory and FLOP are made of.
+
+    Widths are as the model's config.json gives them; parameter counts are the published ones
+    (the notes say where a count is nominal and what the dimensions give).
+    """
+
+    class Architecture(models.TextChoices):
+        DENSE = "dense", _("Dense")
+        MOE = "moe", _("Mixture of experts")
+
+    slug = models.CharField(
+        max_length=80, unique=True, validators=[validate_model_slug], help_text="e.g. llama-3.1-8b"
+    )
+    name = models.CharField(max_length=80)
+    developer = models.CharField(max_length=80)
+    architecture = models.CharField(max_length=5, choices=Architecture)
+    layers = _count_field(_("layers"))
+    hidden_size = _count_field(_("hidden size"))
+    query_heads = _count_field(_("query heads"))
+    kv_heads = _count_field(_("key/value heads"), _("Equal to the query heads for MHA, 1 for MQA."))
+    head_dim = _count_field(_("head dimension"))
+    ffn_hidden_size = _count_field(
+        _("dense MLP width"),
+        _("For a mixture of experts, the width of its dense layers; empty if it has none."),
+        null=True,
+    )
+    moe_ffn_hidden_size = _count_field(
+        _("expert MLP width"), _("Per expert; empty for a dense model."), null=True
+    )
+    vocabulary = _count_field(_("vocabulary (tokens)"))
+    tied_embeddings = models.BooleanField(
+        _("tied embeddings"),
+        default=False,
+        help_text=_("The output layer reuses the input embedding."),
+    )
+    experts_total = _count_field(_("experts"), _("Routed experts per MoE layer."), null=True)
+    experts_active = _count_field(_("active experts"), _("Routed experts per token."), null=True)
+    experts_shared = models.PositiveIntegerField(
+        _("shared experts"),
+        null=True,
+        blank=True,
+        help_text=_("Experts every token passes through, besides the routed ones; empty if dense."),
+    )
+    dense_layers = models.PositiveIntegerField(
+        _("leading dense layers"),
+        null=True,
+        blank=True,
+        help_text=_("MoE models whose first layers are dense: how many; empty otherwise."),
+    )
+    mla_kv_lora_rank = _count_field(
+        _("MLA key/value latent width"), _("Multi-head latent attention only."), null=True
+    )
+    mla_q_lora_rank = _count_field(
+        _("MLA query latent width"), _("Multi-head latent attention only."), null=True
+    )
+    mla_rope_head_dim = _count_field(
+        _("MLA rotary key width"), _("Multi-head latent attention only."), null=True
+    )
+    attention_bias = models.BooleanField(
+        _("attention biases"), default=False, help_text=_("Biases on the q/k/v projections.")
+    )
+    sliding_window = _count_field(
+        _("sliding window (tokens)"),
+        _("Empty if no layer uses one; the notes say which layers do."),
+        null=True,
+    )
+    context_length = _count_field(_("context length (tokens)"))
+    total_parameters = models.FloatField(
+        _("total parameters"), validators=[MinValueValidator(1)], help_text=_("What memory holds.")
+    )
+    active_parameters = models.FloatField(
+        _("active parameters"),
+        validators=[MinValueValidator(1)],
+        help_text=_("Used per token: what the FLOP count uses (the total for a dense model)."),
+    )
+    licence = models.CharField(max_length=120)
+
+    class Meta:
+        ordering = ["developer", "name"]
+        verbose_name = _("language model")
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def total_parameters_billions(self) -> float:
+        return self.total_parameters / 1e9
+
+    @property
+    def active_parameters_billions(self) -> float:
+        return self.active_parameters / 1e9
+
+    @property
+    def uses_mla(self) -> bool:
+        return self.mla_kv_lora_rank is not None
+
+    @property
+    def attention_kind(self) -> str:
+        """MLA, MHA, MQA or GQA: how the model keys and values its attention."""
+        if self.uses_mla:
+            return "MLA"
+        if self.kv_heads == self.query_heads:
+            return "MHA"
+        return "MQA" if self.kv_heads == 1 else "GQA"
+
+    def clean(self) -> None:
+        errors: dict[str, str] = {}
+        moe_fields = ("moe_ffn_hidden_size", "experts_total", "experts_active", "experts_shared")
+        if self.architecture == self.Architecture.DENSE:
+            for name in (*moe_fields, "dense_layers"):
+                if getattr(self, name) is not None:
+                    errors[name] = _("A dense model has no experts: leave this empty.")
+            if self.ffn_hidden_size is None:
+                errors["ffn_hidden_size"] = _("A dense model needs its MLP width.")
+            if self.active_parameters != self.total_parameters:
+                errors["active_parameters"] = _("A dense model uses all its parameters.")
+        elif self.architecture == self.Architecture.MOE:
+            for name in moe_fields:
+                if getattr(self, name) is None:
+                    errors[name] = _("A mixture of experts needs this figure.")
+            if None not in (self.experts_active, self.experts_total) and (
+                self.experts_active > self.experts_total
+            ):
+                errors["experts_active"] = _("More active experts than experts.")
+            if self.dense_layers is not None and self.ffn_hidden_size is None:
+                errors["ffn_hidden_size"] = _("The dense layers need their MLP width.")
+        if None not in (self.dense_layers, self.layers) and self.dense_layers >= self.layers:
+            errors["dense_layers"] = _("Fewer dense layers than layers, or leave it empty.")
+        if None not in (self.active_parameters, self.total_parameters) and (
+            self.active_parameters > self.total_parameters
+        ):
+            errors["active_parameters"] = _("More active parameters than parameters.")
+        if self.query_heads and self.kv_heads and self.query_heads % self.kv_heads:
+            errors["kv_heads"] = _("The query heads must be a multiple of the key/value heads.")
+        mla = (self.mla_kv_lora_rank, self.mla_rope_head_dim)
+        if (None in mla) != (mla == (None, None)):
+            errors["mla_rope_head_dim"] = _("MLA needs both its latent and rotary widths.")
+        if errors:
+            raise ValidationError(errors)

@@ -1,0 +1,23 @@
+"""The evidence, source and date every catalogue row carries."""
+
+from django.db import models
+
+
+class Evidence(models.TextChoices):
+    PRIMARY = "P", "Primary (vendor, paper, legal text)"
+    SECONDARY = "S", "Secondary (third party quoting a primary)"
+    DERIVED = "D", "Derived by arithmetic from sourced figures"
+    UNVERIFIED = "U", "Unverified or conflicting"
+
+
+class Sourced(models.Model):
+    """Where the figures of a row come from."""
+
+    evidence = models.CharField(max_length=1, choices=Evidence, default=Evidence.SECONDARY)
+    source = models.TextField(help_text="The document the figures were taken from.")
+    as_of = models.DateField(help_text="Date of the source, or of the figures it gives.")
+    notes = models.TextField(blank=True, help_text="Conversions, conflicts, empty fields and why.")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        abstract = True
