@@ -3,7 +3,8 @@
 from rest_framework import serializers
 
 from apps.api.fields import FiniteFloatField, MoneyField, StrictIntegerField
-from apps.catalogue.models import MODEL_SLUG_PATTERN, PRECISIONS
+from apps.catalogue.language_models import MODEL_SLUG_PATTERN
+from apps.catalogue.models import PRECISIONS
 
 # Model slugs keep their version's dots ("llama-3.1-8b"), which a SlugField refuses.
 MODEL_SLUG = rf"^{MODEL_SLUG_PATTERN}\Z"
