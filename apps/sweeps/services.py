@@ -63,6 +63,9 @@ def catalogue_keys(definition: Definition, request: dict) -> str:
         for section in SECTIONS
         if request.get(section) and request[section].get("accelerator")
     }
+    keys |= {f"model:{slug}" for slug in definition.models}
+    if (request.get("inference") or {}).get("model"):
+        keys.add(f"model:{request['inference']['model']}")
     keys.add(f"energy:{request.get('energy_profile') or DEFAULT_ENERGY_PROFILE}")
     return f" {' '.join(sorted(keys))} "
 

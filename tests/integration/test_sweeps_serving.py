@@ -164,3 +164,37 @@ def test_the_sweep_page_offers_models_and_shows_them_per_point(client, monkeypat
     html = client.get(f"/sweeps/{sweep.pk}/").content.decode()
     assert '<th scope="col">Model</th>' in html
     assert "<td>llama-3.3-70b</td>" in html
+
+
+def test_a_change_to_a_catalogue_model_marks_the_sweeps_using_it_stale(
+    django_capture_on_commit_callbacks, monkeypatch
+):
+    from apps.catalogue.models import LanguageModel
+    from apps.sweeps import runs, services, tasks
+    from tests.factories import make_manager, make_project, make_scenario
+
+    for task in (tasks.sweep_run_chunk, tasks.sweep_requeue_run, tasks.scenario_recheck):
+        monkeypatch.setattr(task, "delay", lambda *args: None)
+    manager = make_manager()
+    project = make_project(manager)
+    inputs = {"field": "inference.output_tokens", "kind": "list", "values": [100]}
+    own_model = services.sweep_create(
+        scenario=make_scenario(project, inputs=REQUEST),
+        created_by=manager,
+        definition={"inputs": [inputs]},
+    )
+    listed = services.sweep_create(
+        scenario=make_scenario(project, "Listed", inputs=REQUEST),
+        created_by=manager,
+        definition={"inputs": [inputs], "models": ["llama-3.1-8b"]},
+    )
+    for sweep in (own_model, listed):
+        runs.sweep_chunk_store(sweep_id=sweep.pk, run=1, chunk_index=0)
+    with django_capture_on_commit_callbacks(execute=True):
+        model = LanguageModel.objects.get(slug="llama-3.1-8b")
+        model.notes += " Checked again."
+        model.save()
+    own_model.refresh_from_db()
+    listed.refresh_from_db()
+    assert own_model.stale_since is None  # it serves llama-3.1-405b
+    assert listed.stale_since is not None and listed.run == 2
