@@ -9,7 +9,8 @@ from apps.api.ranges import (
     UncertaintySettingsSerializer,
 )
 from apps.api.strict import StrictSerializer
-from apps.catalogue.models import MODEL_SLUG_PATTERN, PRECISIONS
+from apps.catalogue.language_models import MODEL_SLUG_PATTERN
+from apps.catalogue.models import PRECISIONS
 
 # Model slugs keep their version's dots ("llama-3.1-8b"), which a SlugField refuses.
 MODEL_SLUG = rf"^{MODEL_SLUG_PATTERN}\Z"

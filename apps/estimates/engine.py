@@ -6,13 +6,10 @@ from decimal import Decimal
 import numpy as np
 
 from apps.estimates import formulas as f
+from apps.estimates.assumptions import inference_assumptions, training_assumptions
 from apps.estimates.formulas import Quantity
 from apps.estimates.inputs import (
-    EnergyProfile,
     EstimateInput,
-    InferenceInput,
-    Pricing,
-    TrainingInput,
     validate,
 )
 from apps.estimates.money import to_money
@@ -25,7 +22,6 @@ from apps.estimates.results import (
     InferenceTotal,
     Month,
     PerRequest,
-    ServingResult,
     ThresholdResult,
     TrainingResult,
 )
@@ -37,12 +33,7 @@ from apps.estimates.sections import (
     compute,
     optional,
 )
-from apps.estimates.serving_report import (
-    check_replica_fits,
-    serving_assumptions,
-    serving_result,
-)
-from apps.estimates.units import HOURS_PER_MONTH
+from apps.estimates.serving_report import check_replica_fits, serving_result
 
 ENGINE_VERSION = "1.0.0"
 _PLAIN_VALUES = frozenset({float, int, str, bool, type(None)})
@@ -85,8 +76,19 @@ def evaluate(inp: EstimateInput) -> Figures:
     shape = _input_shape(inp)
     training, inference, comparison = compute(inp)
 
+    serving = None if inference is None else inference.serving
+
+    def served(name: str) -> Quantity:
+        # Only where the model fits: elsewhere the replica figures mean nothing.
+        if serving is None:
+            return shaped(NAN)
+        value = getattr(serving, name)
+        return shaped(value if np.all(serving.fits) else np.where(serving.fits, value, NAN))
+
     def figure(section: object, name: str) -> Quantity:
-        value = NAN if section is None else getattr(section, name)
+        return shaped(NAN if section is None else getattr(section, name))
+
+    def shaped(value: Quantity) -> Quantity:
         if shape == ():
             return float(value)
         if isinstance(value, np.ndarray) and value.shape == shape:
@@ -110,6 +112,12 @@ def evaluate(inp: EstimateInput) -> Figures:
         cost_per_request=figure(inference, "cost_per_request"),
         break_even_months=figure(comparison, "break_even_months"),
         training_share=figure(comparison, "training_share"),
+        serving_accelerators_per_replica=served("accelerators_per_replica"),
+        serving_batch_size=served("batch_size"),
+        serving_output_tokens_per_second=served("output_tokens_per_second"),
+        serving_ttft_seconds=served("ttft_seconds"),
+        serving_tpot_seconds=served("tpot_seconds"),
+        serving_replicas_at_peak=served("replicas_at_peak"),
     )
 
 
@@ -164,7 +172,7 @@ def _training_result(inp: EstimateInput, training: TrainingFigures) -> TrainingR
         energy_kwh=_known(training.energy_kwh),
         emissions_kg_co2e=_known(training.emissions_kg_co2e),
         thresholds=thresholds,
-        assumptions=_training_assumptions(inp.training, inp.energy, flop is not None),
+        assumptions=training_assumptions(inp.training, inp.energy, flop is not None),
     )
 
 
@@ -266,7 +274,7 @@ def _inference_result(
         if revenue is None
         else _known(f.gross_margin(revenue, inference.cost_per_request)),
         revenue_total=None if revenue is None else to_money(revenue * inference.total_requests),
-        assumptions=_inference_assumptions(inp.inference, inp.energy, inference, serving),
+        assumptions=inference_assumptions(inp.inference, inp.energy, inference, serving),
         serving=serving,
     )
 
@@ -304,107 +312,3 @@ def _comparison_result(
             for month in range(len(hours))
         ),
     )
-
-
-def _g(value: object) -> str:
-    return f"{float(value):,.6g}"
-
-
-def _training_assumptions(
-    training: TrainingInput, energy: EnergyProfile, flop_known: bool
-) -> tuple[str, ...]:
-    notes = []
-    if training.method == "parameters_tokens":
-        notes.append(
-            f"FLOP = {_g(training.flop_per_parameter_token)} × parameters × tokens × "
-            f"{_g(training.runs)} run(s)."
-        )
-    elif training.method == "total_flop":
-        notes.append("Total FLOP given directly.")
-    else:
-        notes.append("Accelerator-hours given directly.")
-    efficiency = f"MFU {_g(training.mfu)} × goodput {_g(training.goodput)}"
-    if training.method != "accelerator_hours":
-        notes.append(f"Accelerator-hours = FLOP ÷ (peak FLOP/s × {efficiency}) ÷ 3,600.")
-    elif flop_known:
-        notes.append(f"FLOP = accelerator-hours × 3,600 × peak FLOP/s × {efficiency}.")
-    else:
-        notes.append("FLOP and thresholds not computed: no accelerator was chosen.")
-    notes.append(
-        f"Wall-clock = accelerator-hours ÷ {_g(training.accelerator_count)} accelerator(s) "
-        "working in parallel."
-    )
-    power = None if training.hardware is None else training.hardware.power_watts
-    return (*notes, *_pricing_assumptions(training.pricing, energy, power))
-
-
-def _inference_assumptions(
-    inference: InferenceInput,
-    energy: EnergyProfile,
-    figures: InferenceFigures,
-    serving: ServingResult | None,
-) -> tuple[str, ...]:
-    notes = []
-    if serving is not None:
-        notes.extend(serving_assumptions(inference, serving))
-    elif inference.method == "tokens":
-        notes.append(
-            "FLOP per request = 2 × active parameters × (input + output tokens); "
-            f"accelerator-seconds = FLOP ÷ (peak FLOP/s × utilisation {_g(inference.utilization)})."
-        )
-    else:
-        notes.append("Accelerator-seconds per request given directly.")
-    notes.append(
-        {
-            "given": "Latency given.",
-            "roofline": "Latency: roofline estimate at batch 1 (prefill limited by compute, "
-            "each output token by reading the weights from memory); excludes queueing and network.",
-            "accelerator_seconds": "Latency taken as the accelerator-seconds per request "
-            "(no bandwidth or token figures for a roofline estimate).",
-            "serving": "Latency: the user's wait in the serving plan where the model fits.",
-        }[figures.latency_method]
-    )
-    notes.append(
-        f"Demand: {_g(inference.requests_per_month)} requests in month 1, growing "
-        f"{float(inference.monthly_growth):+.2%} a month, over {int(inference.months)} months; "
-        f"month = {_g(HOURS_PER_MONTH)} hours."
-    )
-    if serving is None or not serving.fits:
-        notes.append(
-            "Accelerators at peak (Little's law) = peak arrival rate × accelerator-seconds ÷ "
-            f"target utilisation {_g(inference.target_utilization)}, peak-to-average "
-            f"{_g(inference.peak_to_average)}."
-        )
-    notes.append(
-        "Cost: always-on, accelerators at peak paid every hour of the horizon."
-        if figures.always_on
-        else "Cost: pay-per-use, busy accelerator-hours × price."
-    )
-    power = None if inference.hardware is None else inference.hardware.power_watts
-    notes.extend(_pricing_assumptions(inference.pricing, energy, power))
-    if power is not None:
-        notes.append("Energy counts busy accelerator-hours only; idle capacity is not included.")
-    return tuple(notes)
-
-
-def _pricing_assumptions(
-    pricing: Pricing, energy: EnergyProfile, power_watts: object | None
-) -> tuple[str, ...]:
-    notes = []
-    if pricing.mode == "rent":
-        notes.append(f"Rented at {_g(pricing.price_per_accelerator_hour)} per accelerator-hour.")
-    else:
-        notes.append(
-            f"Owned: purchase price written off over {_g(pricing.lifetime_years)} years, busy "
-            f"{float(pricing.utilization_of_owned):.0%} of the time; excludes financing, staff "
-            "and buildings."
-        )
-        if power_watts is None or energy.electricity_price_per_kwh is None:
-            notes.append("Electricity not included in the owned cost: power or price unknown.")
-    if power_watts is None:
-        notes.append("Energy and emissions not computed: the accelerator's power is unknown.")
-    else:
-        notes.append(f"Energy = accelerator-hours × {_g(power_watts)} W × PUE {_g(energy.pue)}.")
-        if energy.kg_co2e_per_kwh is None:
-            notes.append("Emissions not computed: grid carbon intensity unknown.")
-    return tuple(notes)

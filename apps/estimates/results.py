@@ -150,7 +150,9 @@ class Figures:
     """Headline figures of `evaluate`, each a float or an array of the inputs' broadcast shape.
 
     NaN where a figure cannot be computed: its section is absent, FLOP is unknown, power or grid
-    intensity is unknown, or (break_even_months only) inference never catches up.
+    intensity is unknown, or (break_even_months only) inference never catches up. The serving_
+    figures (per copy of the model, replicas at peak) are NaN without a serving plan (method
+    "tokens" without the KV cache per token) and where the model does not fit.
     """
 
     training_flop: Quantity
@@ -169,3 +171,9 @@ class Figures:
     cost_per_request: Quantity
     break_even_months: Quantity
     training_share: Quantity
+    serving_accelerators_per_replica: Quantity
+    serving_batch_size: Quantity
+    serving_output_tokens_per_second: Quantity
+    serving_ttft_seconds: Quantity
+    serving_tpot_seconds: Quantity
+    serving_replicas_at_peak: Quantity

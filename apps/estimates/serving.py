@@ -37,10 +37,11 @@ MEMORY, COMPUTE, LATENCY_TARGET = 0.0, 1.0, 2.0
 
 @dataclass(frozen=True)
 class ServingFigures:
-    """Serving figures of one replica and of the fleet at peak; NaN where the model does not fit.
+    """Serving figures of one replica and of the fleet at peak.
 
     Bytes, tokens, seconds and requests per second; the replica figures are per copy of the
-    model. `limited_by` is an index into LIMITED_BY.
+    model. `limited_by` is an index into LIMITED_BY. Where `fits` is False every figure but
+    the weights, the KV bytes per token and the usable memory means nothing (mask with `fits`).
     """
 
     fits: Flag

@@ -73,7 +73,11 @@ def _derived_replica(m: ServingModel, weights: Quantity, usable: Quantity) -> tu
     """
     full = m.input_tokens + m.output_tokens
     found, chosen, largest = False, NAN, 1.0
+    widest_node = np.max(m.accelerators_per_node)
     for degree in s.TENSOR_PARALLEL_DEGREES:
+        # Skipping a degree no point can take, or once every point has fitted, changes nothing.
+        if degree > widest_node or np.all(found):
+            break
         valid = (degree <= m.accelerators_per_node) & _divides(m.query_heads, degree)
         largest = np.where(valid, degree, largest)
         fits = valid & s.replica_fits(
@@ -134,8 +138,9 @@ def _seconds_per_token_allowed(m: ServingModel, ttft_prefill: Quantity) -> Quant
 
 
 def plan(m: ServingModel, arrival_rate_per_second: Quantity, target_utilization: Quantity):
-    """Every serving figure of `m` at the peak arrival rate (requests/s); NaN where it does not
-    fit. Returns apps.estimates.serving.ServingFigures."""
+    """Every serving figure of `m` at the peak arrival rate (requests/s), as
+    apps.estimates.serving.ServingFigures. Where `fits` is False the replica figures mean
+    nothing: read them through `fits` (masking them all here cost more than the plan itself)."""
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         return _plan(m, arrival_rate_per_second, target_utilization)
 
@@ -214,7 +219,7 @@ def _plan(m: ServingModel, arrival_rate: Quantity, target_utilization: Quantity)
     replicas = s.replicas_needed(arrival_rate, requests_per_second, target_utilization)
 
     def known(value: Quantity) -> Quantity:
-        return _unwrap(np.where(fits, value, NAN))
+        return _unwrap(np.asarray(value, dtype=np.float64))
 
     return s.ServingFigures(
         fits=_unwrap(np.asarray(fits)),

@@ -10,6 +10,18 @@ from apps.estimates.serving import LIMITED_BY, ServingFigures
 from apps.estimates.serving_plan import plan
 
 GB = 1e9
+NAN = float("nan")
+REPLICA_FIGURES = tuple(
+    name
+    for name in ServingFigures.__dataclass_fields__
+    if name
+    not in (
+        "fits",
+        "weights_bytes",
+        "kv_cache_bytes_per_token",
+        "usable_memory_per_accelerator_bytes",
+    )
+)
 
 
 def _known(value: object) -> float | None:
@@ -28,6 +40,9 @@ def _optional(value: object) -> float | None:
 
 def serving_result(inference: InferenceInput, serving: ServingFigures) -> ServingResult:
     fits = bool(serving.fits)
+    if not fits:
+        # What cannot be true is not reported: the replica figures of a model that does not fit.
+        serving = replace(serving, **{name: NAN for name in REPLICA_FIGURES})
     memory = _known(serving.memory_per_accelerator_bytes)
     return ServingResult(
         fits=fits,

@@ -68,6 +68,30 @@ def catalogue_figures(inputs: dict) -> dict:
         "thresholds": [
             {"name": t.name, "flop": t.flop, "status": t.status} for t in catalogue.thresholds
         ],
+        **_model_figures(inputs, catalogue),
+    }
+
+
+def _model_figures(inputs: dict, catalogue: Catalogue) -> dict:
+    """The language model a scenario serves, with its figures and source (none: no key)."""
+    model = catalogue.models.get((inputs.get("inference") or {}).get("model") or "")
+    if model is None:
+        return {}
+    fields = ("layers", "query_heads", "kv_heads", "head_dim", "hidden_size", "experts_total")
+    return {
+        "models": {
+            model.slug: {
+                "name": model.name,
+                "total_parameters": model.total_parameters,
+                "active_parameters": model.active_parameters,
+                **{name: getattr(model, name) for name in fields},
+                "experts_active": model.experts_active,
+                "mla_kv_lora_rank": model.mla_kv_lora_rank,
+                "mla_rope_head_dim": model.mla_rope_head_dim,
+                "source": model.source,
+                "as_of": model.as_of.isoformat(),
+            }
+        }
     }
 
 

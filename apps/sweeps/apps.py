@@ -9,10 +9,10 @@ class SweepsConfig(AppConfig):
     verbose_name = "Scenario sweeps"
 
     def ready(self) -> None:
-        from apps.catalogue.models import Accelerator, EnergyProfile, PriceOffer
+        from apps.catalogue.models import Accelerator, EnergyProfile, LanguageModel, PriceOffer
         from apps.sweeps.freshness import catalogue_row_changed
 
-        for model in (Accelerator, PriceOffer, EnergyProfile):
+        for model in (Accelerator, PriceOffer, EnergyProfile, LanguageModel):
             uid = f"sweeps-stale-{model.__name__}"
             post_save.connect(catalogue_row_changed, sender=model, dispatch_uid=f"{uid}-save")
             post_delete.connect(catalogue_row_changed, sender=model, dispatch_uid=f"{uid}-delete")

@@ -15,16 +15,33 @@ FIGURE_NAMES = tuple(field.name for field in fields(Figures))
 METRIC_NAMES = tuple(metric.name for metric in METRICS)
 
 
+# A varied model brings its own dimensions: the scenario's own ones would override them.
+MODEL_DIMENSIONS = (
+    "parameters",
+    "total_parameters",
+    "layers",
+    "kv_heads",
+    "head_dim",
+    "kv_cache_bytes_per_token",
+)
+
+
 def requests_by_accelerator(definition: Definition, request: dict) -> list[dict]:
-    """The scenario's request once per listed accelerator (or once, as it is, without a list)."""
-    if not definition.accelerators:
-        return [request]
+    """The scenario's request once per listed accelerator × model, in the order of
+    `Definition.bases` (or once, as it is, without lists)."""
     requests = []
-    for slug in definition.accelerators:
-        changed = copy.deepcopy(request)
-        for section in definition.accelerator_sections:
-            changed[section]["accelerator"] = slug
-        requests.append(changed)
+    for slug in definition.accelerators or (None,):
+        for model in definition.models or (None,):
+            changed = copy.deepcopy(request)
+            if slug is not None:
+                for section in definition.accelerator_sections:
+                    changed[section]["accelerator"] = slug
+            if model is not None:
+                inference = changed["inference"]
+                for name in MODEL_DIMENSIONS:
+                    inference.pop(name, None)
+                inference["model"] = model
+            requests.append(changed)
     return requests
 
 
@@ -47,11 +64,11 @@ def evaluate_range(
 ) -> dict[str, np.ndarray]:
     """Every metric of points start … stop − 1, as float64 arrays of stop − start values."""
     indices = np.arange(start, stop, dtype=np.int64)
-    accelerator, digits = definition.digits(indices)
+    _, digits = definition.digits(indices)
     count = stop - start
     columns = {name: np.empty(count, dtype=np.float64) for name in FIGURE_NAMES}
-    # Accelerators are the slowest axis, so a chunk meets them in contiguous runs.
-    for low, high, position in [(0, count, 0)] if accelerator is None else _runs(accelerator):
+    # Accelerators and models are the slowest axes, so a chunk meets them in contiguous runs.
+    for low, high, position in _runs(definition.bases(indices)):
         inputs = bases[position]
         for item, digit in zip(definition.inputs, digits, strict=True):
             inputs = with_value(inputs, item.spec.engine_path, item.values[digit[low:high]])
@@ -64,6 +81,8 @@ def evaluate_range(
 
 def _runs(positions: np.ndarray) -> list[tuple[int, int, int]]:
     """(low, high, value) for each run of equal values in a sorted array."""
+    if len(positions) == 0:
+        return []
     starts = np.flatnonzero(np.diff(positions)) + 1
     lows = [0, *starts.tolist()]
     highs = [*starts.tolist(), len(positions)]

@@ -1,8 +1,8 @@
 """A sweep's definition: the varied inputs and accelerators, checked, and its points by index.
 
-Points are numbered in mixed radix over the axes (accelerators first, then the inputs in the order
-given, the last varying fastest), so a chunk of points is a range of indices and no list of points
-is ever built.
+Points are numbered in mixed radix over the axes (accelerators first, then language models, then
+the inputs in the order given, the last varying fastest), so a chunk of points is a range of
+indices and no list of points is ever built.
 """
 
 import math
@@ -14,6 +14,7 @@ from apps.sweeps.inputs import SWEEPABLE, SweepableInput
 
 MAX_POINTS = 1_000_000
 MAX_ACCELERATORS = 50
+MAX_MODELS = 50
 KINDS = ("linear", "log", "list")
 SECTIONS = ("training", "inference")
 
@@ -38,22 +39,39 @@ class Definition:
     inputs: tuple[VariedInput, ...]
     accelerators: tuple[str, ...]  # catalogue slugs; empty: the scenario's own accelerators
     accelerator_sections: tuple[str, ...]  # the sections whose accelerator the list replaces
+    models: tuple[str, ...] = ()  # language model slugs; empty: the scenario's own model
 
     @property
     def shape(self) -> tuple[int, ...]:
         accelerators = (len(self.accelerators),) if self.accelerators else ()
-        return (*accelerators, *(len(item.values) for item in self.inputs))
+        models = (len(self.models),) if self.models else ()
+        return (*accelerators, *models, *(len(item.values) for item in self.inputs))
 
     @property
     def total_points(self) -> int:
         return math.prod(self.shape)
 
+    def positions(
+        self, indices: np.ndarray
+    ) -> tuple[np.ndarray | None, np.ndarray | None, tuple[np.ndarray, ...]]:
+        """Accelerator and model positions (None without a list) and each input's, per point."""
+        digits = list(np.unravel_index(indices, self.shape))
+        accelerator = digits.pop(0) if self.accelerators else None
+        model = digits.pop(0) if self.models else None
+        return accelerator, model, tuple(digits)
+
     def digits(self, indices: np.ndarray) -> tuple[np.ndarray | None, tuple[np.ndarray, ...]]:
         """Accelerator positions (None without a list) and each input's position, per point."""
-        digits = np.unravel_index(indices, self.shape)
-        if self.accelerators:
-            return digits[0], tuple(digits[1:])
-        return None, tuple(digits)
+        accelerator, _, digits = self.positions(indices)
+        return accelerator, digits
+
+    def bases(self, indices: np.ndarray) -> np.ndarray:
+        """Which of the scenario's requests (one per accelerator × model) each point uses."""
+        accelerator, model, _ = self.positions(indices)
+        base = np.zeros(np.shape(indices), dtype=np.int64)
+        if accelerator is not None:
+            base = base + accelerator * max(len(self.models), 1)
+        return base if model is None else base + model
 
     def input_columns(self, indices: np.ndarray) -> dict[str, np.ndarray]:
         """The varied inputs' values at each point, by request path."""
@@ -64,17 +82,20 @@ class Definition:
         """One point's configuration: its accelerator (when listed) and its inputs' values."""
         accelerator, digits = self.digits(np.asarray(index))
         point = {"accelerator": self.accelerators[int(accelerator)]} if self.accelerators else {}
+        if self.models:
+            point["model"] = self.models[int(self.positions(np.asarray(index))[1])]
         for item, digit in zip(self.inputs, digits, strict=True):
             point[item.spec.path] = float(item.values[int(digit)])
         return point
 
     def as_dict(self) -> dict:
         """The normalised definition, as stored and as the API returns it."""
-        return {
+        data = {
             "inputs": [_item_dict(item) for item in self.inputs],
             "accelerators": list(self.accelerators),
             "accelerator_sections": list(self.accelerator_sections),
         }
+        return {**data, "models": list(self.models)} if self.models else data
 
 
 def _item_dict(item: VariedInput) -> dict:
@@ -254,6 +275,25 @@ def _accelerators(data: dict, request: dict, errors: _Errors) -> tuple[tuple, tu
     return tuple(accelerators), tuple(section for section in SECTIONS if section in sections)
 
 
+def _models(data: dict, request: dict, errors: _Errors) -> tuple[str, ...]:
+    models = data.get("models") or []
+    if not isinstance(models, list) or not all(isinstance(m, str) for m in models):
+        errors.add("models", "Give a list of language model slugs.")
+        return ()
+    if len(set(models)) != len(models):
+        errors.add("models", "Choose each model once.")
+    if len(models) > MAX_MODELS:
+        errors.add("models", f"Choose at most {MAX_MODELS} models.")
+    inference = request.get("inference") or {}
+    if models and inference.get("method") != "tokens":
+        errors.add(
+            "models",
+            "Only a scenario whose inference is given by tokens serves a language model; "
+            "change its method to vary the model.",
+        )
+    return tuple(models)
+
+
 def definition_parse(data: object, request: dict) -> Definition:
     """Check a definition against the scenario's inputs (`request`); raise DefinitionError."""
     errors = _Errors()
@@ -266,16 +306,27 @@ def definition_parse(data: object, request: dict) -> Definition:
     seen: set[str] = set()
     inputs = [_varied_input(index, item, request, seen, errors) for index, item in enumerate(items)]
     accelerators, sections = _accelerators(data, request, errors)
-    if not items and not accelerators:
-        errors.add("non_field_errors", "Choose at least one input to vary, or accelerators.")
+    models = _models(data, request, errors)
+    if not items and not accelerators and not models:
+        serves_model = (request.get("inference") or {}).get("method") == "tokens"
+        errors.add(
+            "non_field_errors",
+            "Choose at least one input to vary, accelerators or models."
+            if serves_model
+            else "Choose at least one input to vary, or accelerators.",
+        )
     lengths = [len(accelerators)] if accelerators else []
+    lengths += [len(models)] if models else []
     lengths += [axis_length(item) or 0 for item in items]
     if lengths and all(lengths) and math.prod(lengths) > MAX_POINTS:
         errors.add("non_field_errors", over_limit_message(lengths))
     if errors.errors:
         raise DefinitionError(errors.errors)
     return Definition(
-        inputs=tuple(inputs), accelerators=accelerators, accelerator_sections=sections
+        inputs=tuple(inputs),
+        accelerators=accelerators,
+        accelerator_sections=sections,
+        models=models,
     )
 
 
@@ -298,4 +349,5 @@ def definition_load(stored: dict) -> Definition:
         inputs=tuple(inputs),
         accelerators=tuple(stored["accelerators"]),
         accelerator_sections=tuple(stored["accelerator_sections"]),
+        models=tuple(stored.get("models", ())),
     )

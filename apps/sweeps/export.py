@@ -45,6 +45,8 @@ def header(sweep: Sweep) -> list[str]:
     names = ["point"]
     if definition.accelerators:
         names.append("accelerator")
+    if definition.models:
+        names.append("model")
     names += [item.spec.path for item in definition.inputs]
     names += [f"{metric.name} ({metric.unit})" for metric in METRICS]
     return [text_cell(name) for name in names]
@@ -54,12 +56,15 @@ def csv_pieces(sweep: Sweep) -> Iterator[str]:
     """The CSV in pieces of a few thousand rows: a header, then every point in index order."""
     definition = sweep_definition(sweep)
     slugs = [text_cell(slug) for slug in definition.accelerators]
+    model_slugs = [text_cell(slug) for slug in definition.models]
     yield ",".join(header(sweep)) + "\r\n"
     for indices, columns in sweep_columns(sweep):
         cells = [list(map(str, indices.tolist()))]
-        accelerator, _ = definition.digits(indices)
+        accelerator, model, _ = definition.positions(indices)
         if accelerator is not None:
             cells.append([slugs[position] for position in accelerator.tolist()])
+        if model is not None:
+            cells.append([model_slugs[position] for position in model.tolist()])
         cells += [_numbers(values) for values in definition.input_columns(indices).values()]
         cells += [_numbers(columns[metric.name]) for metric in METRICS]
         rows = [",".join(row) for row in zip(*cells, strict=True)]

@@ -1,9 +1,10 @@
-"""The sweep page's form: up to three inputs with their ranges, and accelerators to compare."""
+"""The sweep page's form: up to three inputs with their ranges, accelerators and models."""
 
 import math
 import re
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from apps.projects.forms import NumberField
 from apps.sweeps.definition import (
@@ -117,9 +118,22 @@ class SweepForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
     )
 
-    def __init__(self, *args, scenario_inputs: dict, accelerators: list, **kwargs) -> None:
+    models = forms.MultipleChoiceField(
+        label=_("Language models to compare"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_(
+            "Optional, for a scenario serving a language model by tokens. Each model brings "
+            "its own layers, attention heads and parameters, and multiplies the points."
+        ),
+    )
+
+    def __init__(
+        self, *args, scenario_inputs: dict, accelerators: list, models: list = (), **kwargs
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.fields["accelerators"].choices = [(a.slug, str(a)) for a in accelerators]
+        self.fields["models"].choices = [(m.slug, f"{m.developer} {m.name}") for m in models]
         present = [s for s in SECTIONS if scenario_inputs.get(s)]
         self.fields["accelerator_sections"].choices = [(s, SECTION_LABELS[s]) for s in present]
         self.fields["accelerator_sections"].initial = present
@@ -128,8 +142,12 @@ class SweepForm(forms.Form):
 class SweepDefinitionForm:
     """The sweep form and its rows of inputs together, in the definition's shape."""
 
-    def __init__(self, data, *, scenario_inputs: dict, accelerators: list) -> None:
-        self.sweep = SweepForm(data, scenario_inputs=scenario_inputs, accelerators=accelerators)
+    def __init__(
+        self, data, *, scenario_inputs: dict, accelerators: list, models: list = ()
+    ) -> None:
+        self.sweep = SweepForm(
+            data, scenario_inputs=scenario_inputs, accelerators=accelerators, models=models
+        )
         self.inputs = VariedInputFormSet(
             data, prefix="inputs", form_kwargs={"scenario_inputs": scenario_inputs}
         )
@@ -148,6 +166,8 @@ class SweepDefinitionForm:
         }
         if definition["accelerators"]:
             definition["accelerator_sections"] = data.get("accelerator_sections", [])
+        if data.get("models"):
+            definition["models"] = data["models"]
         return definition
 
     def add_errors(self, error: DefinitionError) -> None:
@@ -202,6 +222,9 @@ def point_count(data, *, scenario_inputs: dict) -> dict:
             length = steps if steps is not None and steps >= 1 else None
         unfinished |= length is None
         lengths.append(length or 0)
+    models = len(data.getlist("models"))
+    if models:
+        lengths.insert(0, models)
     accelerators = len(data.getlist("accelerators"))
     if accelerators:
         lengths.insert(0, accelerators)

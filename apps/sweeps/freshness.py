@@ -8,7 +8,7 @@ from django.db.models import F, Q, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from apps.catalogue.models import Accelerator, EnergyProfile, PriceOffer
+from apps.catalogue.models import Accelerator, EnergyProfile, LanguageModel, PriceOffer
 from apps.catalogue.resolve import DEFAULT_ENERGY_PROFILE
 from apps.projects.models import Scenario
 from apps.sweeps import tasks
@@ -16,7 +16,8 @@ from apps.sweeps.models import ScenarioFreshness, Sweep
 
 
 def catalogue_key(row: object) -> str | None:
-    """ "accelerator:<slug>" or "energy:<slug>": what a changed catalogue row affects."""
+    """ "accelerator:<slug>", "energy:<slug>" or "model:<slug>": what a changed catalogue row
+    affects."""
     if isinstance(row, Accelerator):
         return f"accelerator:{row.slug}"
     if isinstance(row, PriceOffer):
@@ -25,6 +26,8 @@ def catalogue_key(row: object) -> str | None:
         return f"accelerator:{slug.first()}" if slug.exists() else None
     if isinstance(row, EnergyProfile):
         return f"energy:{row.slug}"
+    if isinstance(row, LanguageModel):
+        return f"model:{row.slug}"
     return None
 
 
@@ -64,6 +67,8 @@ def _scenarios_using(key: str) -> Q:
     kind, _, slug = key.partition(":")
     if kind == "accelerator":
         return Q(inputs__training__accelerator=slug) | Q(inputs__inference__accelerator=slug)
+    if kind == "model":
+        return Q(inputs__inference__model=slug)
     using = Q(inputs__energy_profile=slug)
     if slug == DEFAULT_ENERGY_PROFILE:
         using |= Q(inputs__energy_profile__isnull=True) | Q(inputs__energy_profile="")

@@ -41,6 +41,22 @@ METRICS = (
     Metric("cost_per_request", "Cost per request", "money", "USD"),
     Metric("break_even_months", "Break-even (accelerator-hours)", "months", "months"),
     Metric("training_share", "Training share of accelerator-hours", "percent", "share"),
+    Metric(
+        "serving_accelerators_per_replica",
+        "Accelerators per copy of the model",
+        "count",
+        "accelerators",
+    ),
+    Metric("serving_batch_size", "Requests served at once per copy", "count", "requests"),
+    Metric(
+        "serving_output_tokens_per_second",
+        "Output speed per copy of the model",
+        "count",
+        "tokens/s",
+    ),
+    Metric("serving_ttft_seconds", "Time to first token", "seconds", "s"),
+    Metric("serving_tpot_seconds", "Time per output token", "seconds", "s"),
+    Metric("serving_replicas_at_peak", "Copies of the model at peak", "count", "copies"),
 )
 METRICS_BY_NAME = {metric.name: metric for metric in METRICS}
 

@@ -50,13 +50,15 @@ def _known(value: float) -> float | None:
 
 def _rows(definition: Definition, columns: dict, indices: np.ndarray) -> list[Row]:
     inputs = definition.input_columns(indices)
-    accelerator, _ = definition.digits(indices)
+    accelerator, model, _ = definition.positions(indices)
     lists = {name: values.tolist() for name, values in columns.items()}
     rows = []
     for position, index in enumerate(indices.tolist()):
         point = {}
         if accelerator is not None:
             point["accelerator"] = definition.accelerators[int(accelerator[position])]
+        if model is not None:
+            point["model"] = definition.models[int(model[position])]
         point.update({path: float(values[position]) for path, values in inputs.items()})
         rows.append(
             Row(index, point, {name: _known(lists[name][position]) for name in METRIC_NAMES})

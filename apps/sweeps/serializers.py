@@ -4,8 +4,8 @@ from django.urls import reverse
 from rest_framework import serializers
 
 from apps.api.fields import FiniteFloatField, StrictIntegerField
-from apps.api.serializers import StrictSerializer
-from apps.sweeps.definition import MAX_ACCELERATORS, MAX_POINTS, SECTIONS
+from apps.api.serializers import MODEL_SLUG, StrictSerializer
+from apps.sweeps.definition import MAX_ACCELERATORS, MAX_MODELS, MAX_POINTS, SECTIONS
 from apps.sweeps.inputs import SWEEPABLE
 from apps.sweeps.metrics import METRICS, RANKINGS
 from apps.sweeps.models import Sweep
@@ -64,11 +64,20 @@ class SweepCreateSerializer(StrictSerializer):
         help_text="Where the listed accelerators replace the scenario's [every section it has].",
     )
 
+    models = serializers.ListField(
+        child=serializers.RegexField(MODEL_SLUG),
+        required=False,
+        max_length=MAX_MODELS,
+        help_text="Language model slugs to compare (the scenario's inference by tokens), each "
+        "one a further axis after the accelerators; each brings its own dimensions.",
+    )
+
     def definition(self) -> dict:
         data = self.validated_data
         return {
             "inputs": [dict(item) for item in data.get("inputs", [])],
             "accelerators": data.get("accelerators", []),
+            **({"models": data["models"]} if data.get("models") else {}),
             **(
                 {"accelerator_sections": data["accelerator_sections"]}
                 if "accelerator_sections" in data

@@ -39,7 +39,7 @@ def _catalogue_errors(definition: Definition, request: dict) -> dict[str, list[s
     """What the catalogue cannot serve: the scenario as it is, or with a listed accelerator."""
     catalogue = Catalogue.load()
     requests = requests_by_accelerator(definition, request)
-    if not definition.accelerators:
+    if not definition.accelerators and not definition.models:
         try:
             estimate_input_from_request(request, catalogue)
         except EstimateInputError as error:
@@ -52,7 +52,8 @@ def _catalogue_errors(definition: Definition, request: dict) -> dict[str, list[s
             estimate_input_from_request(changed, catalogue)
         except EstimateInputError as error:
             problems.extend(_messages(error))
-    return {"accelerators": list(dict.fromkeys(problems))} if problems else {}
+    key = "accelerators" if definition.accelerators else "models"
+    return {key: list(dict.fromkeys(problems))} if problems else {}
 
 
 def catalogue_keys(definition: Definition, request: dict) -> str:
@@ -63,6 +64,9 @@ def catalogue_keys(definition: Definition, request: dict) -> str:
         for section in SECTIONS
         if request.get(section) and request[section].get("accelerator")
     }
+    keys |= {f"model:{slug}" for slug in definition.models}
+    if (request.get("inference") or {}).get("model"):
+        keys.add(f"model:{request['inference']['model']}")
     keys.add(f"energy:{request.get('energy_profile') or DEFAULT_ENERGY_PROFILE}")
     return f" {' '.join(sorted(keys))} "
 
@@ -72,6 +76,9 @@ def default_name(definition: Definition) -> str:
     if definition.accelerators:
         count = len(definition.accelerators)
         parts.append(f"{count} accelerator{'s' if count != 1 else ''}")
+    if definition.models:
+        count = len(definition.models)
+        parts.append(f"{count} model{'s' if count != 1 else ''}")
     return " × ".join(parts)[:200]
 
 

@@ -9,7 +9,7 @@ from django.template.response import TemplateResponse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from apps.catalogue.models import Accelerator
+from apps.catalogue.models import Accelerator, LanguageModel
 from apps.core.htmx import is_htmx
 from apps.projects.selectors import scenario_for_user
 from apps.sweeps import services
@@ -48,6 +48,7 @@ def sweep_new(request: HttpRequest, scenario_id: int) -> HttpResponse:
         request.POST or None,
         scenario_inputs=scenario.inputs,
         accelerators=list(Accelerator.objects.all()),
+        models=list(LanguageModel.objects.all()),
     )
     count = point_count(request.POST, scenario_inputs=scenario.inputs) if request.POST else None
     status = 200

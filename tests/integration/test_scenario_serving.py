@@ -85,3 +85,13 @@ def test_a_replica_too_small_is_an_error_at_its_field_and_keeps_what_was_typed(c
     assert 'id="id_inference_accelerators_per_replica_error"' in html
     assert "does not fit on 8 accelerator(s)" in html
     assert 'value="llama-3.1-405b" selected' in html
+
+
+def test_a_saved_version_records_the_model_it_used_with_its_source(client, manager):
+    scenario = make_scenario(make_project(manager))
+    client.post(f"/scenarios/{scenario.pk}/", serving_post())
+    version = scenario.versions.order_by("-number").first()
+    model = version.catalogue["models"]["llama-3.1-405b"]
+    assert (model["layers"], model["kv_heads"]) == (126, 8)
+    assert model["source"] and model["as_of"]
+    assert version.results["inference"]["serving"]["accelerators_per_replica"] == 16

@@ -183,6 +183,7 @@ def test_when_nothing_fits_the_plan_says_so_without_numbers_that_cannot_be_true(
     assert serving.replicas_at_peak is None and serving.tpot_seconds is None
     assert any("does not fit" in note for note in result.assumptions)
     figures = evaluate(serving_input(LLAMA_31_405B, tiny))
+    assert isinstance(figures.serving_batch_size, float) and math.isnan(figures.serving_batch_size)
     assert (
         figures.inference_accelerator_seconds_per_request == result.per_request.accelerator_seconds
     )

@@ -1,12 +1,22 @@
 """Properties of the serving plan: more memory never needs a larger replica; scalar ≡ vectorised."""
 
+import math
 from dataclasses import fields, replace
 
 import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from apps.estimates import EstimateInput, evaluate, validate
+from apps.estimates import (
+    EstimateInput,
+    Hardware,
+    InferenceInput,
+    Pricing,
+    estimate,
+    evaluate,
+    validate,
+)
+from apps.estimates.limits import RULES
 from apps.estimates.sections import compute
 from tests.unit.estimates.serving_cases import H100, serving_input
 
@@ -107,3 +117,68 @@ def test_scalar_and_vectorised_serving_agree_exactly(model, memory, output, tpot
         single = evaluate(one)
         for field in fields(single):
             assert _same(getattr(single, field.name), getattr(figures, field.name)[index])
+
+
+def _any(name: str) -> st.SearchStrategy:
+    """Any valid value of an input, its range's extremes included."""
+    rule = RULES[name]
+    if rule.whole:
+        return st.integers(int(rule.low), int(rule.high)).map(float)
+    return st.floats(rule.low, rule.high)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    numbers=st.fixed_dictionaries(
+        {
+            name: _any(name)
+            for name in (
+                "layers",
+                "kv_heads",
+                "head_dim",
+                "input_tokens",
+                "kv_cache_bytes_per_element",
+                "memory_utilization",
+                "memory_efficiency",
+                "utilization",
+                "target_utilization",
+                "requests_per_month",
+            )
+        }
+    ),
+    active=st.floats(1.0, 1e15),  # serving needs more than 0 active parameters
+    output=st.floats(1, 1e7),
+    hardware=st.fixed_dictionaries(
+        {
+            name: _any(name)
+            for name in (
+                "peak_flops_per_second",
+                "memory_bandwidth_bytes_per_second",
+                "memory_bytes",
+                "accelerators_per_node",
+                "interconnect_bytes_per_second",
+            )
+        }
+    ),
+    tpot=st.one_of(st.none(), _any("tpot_target_seconds")),
+)
+def test_any_valid_serving_input_gives_finite_figures_or_none(
+    numbers, active, output, hardware, tpot
+):
+    inp = EstimateInput(
+        inference=InferenceInput(
+            method="tokens",
+            parameters=active,
+            hardware=Hardware(**hardware),
+            output_tokens=output,
+            tpot_target_seconds=tpot,
+            pricing=Pricing(price_per_accelerator_hour=2.0),
+            **numbers,
+        )
+    )
+    result = estimate(inp).inference
+    for field in fields(result.serving):
+        value = getattr(result.serving, field.name)
+        assert not isinstance(value, float) or math.isfinite(value), field.name
+    assert math.isfinite(result.per_request.accelerator_seconds)
+    assert math.isfinite(result.per_request.latency_seconds)
