@@ -11,8 +11,16 @@ from apps.budget.forms import BudgetSettingsFields
 from apps.catalogue.models import PRECISIONS
 from apps.catalogue.resolve import DEFAULT_ENERGY_PROFILE, Catalogue, estimate_from_request
 from apps.estimates import EstimateInputError, EstimateResult
+from apps.estimates.uncertainty import UncertaintyResult
 from apps.projects.models import BUDGET_SETTINGS, Project
 from apps.projects.presets import PRESETS
+from apps.projects.range_inputs import (
+    add_range_fields,
+    collect_ranges,
+    range_initial,
+    range_pair,
+    uncertainty_for,
+)
 from apps.projects.scenario_fields import (
     INFERENCE_METHODS,
     NUMBER_FIELDS,
@@ -144,6 +152,7 @@ class ScenarioForm(forms.Form):
                 integer=spec.integer,
                 initial=spec.default,
             )
+        add_range_fields(self, NumberField)
         accelerator_choices = [(a.slug, f"{a.vendor} {a.name}") for a in accelerators]
         self.fields["training_accelerator"].choices = [("", "No accelerator"), *accelerator_choices]
         self.fields["training_accelerator"].required = False
@@ -161,6 +170,7 @@ class ScenarioForm(forms.Form):
         self.fields["energy_profile"].choices = [(p.slug, p.name) for p in energy_profiles]
         self.fields["energy_profile"].initial = DEFAULT_ENERGY_PROFILE
         self.result: EstimateResult | None = None
+        self.uncertainty: UncertaintyResult | None = None
         self.notes: dict[str, list[str]] = {}
 
     @classmethod
@@ -175,6 +185,7 @@ class ScenarioForm(forms.Form):
             initial[f"{section}_enabled"] = bool(data)
             for key, value in (data or {}).items():
                 initial[f"{section}_{key}"] = value
+        initial.update(range_initial(request))
         return {key: value for key, value in initial.items() if value is not None}
 
     def timing(self) -> dict:
@@ -206,7 +217,7 @@ class ScenarioForm(forms.Form):
             request[section] = values
         if data.get("energy_profile"):
             request["energy_profile"] = data["energy_profile"]
-        return request
+        return collect_ranges(data, request)[0]
 
     def clean(self):
         cleaned = super().clean()
@@ -214,14 +225,21 @@ class ScenarioForm(forms.Form):
             return cleaned
         if not cleaned.get("training_enabled") and not cleaned.get("inference_enabled"):
             raise forms.ValidationError("Include training, serving requests, or both.")
+        request = self.to_request()
+        range_errors = collect_ranges(cleaned, request)[1]
         try:
-            self.result, resolution = estimate_from_request(self.to_request(), self.catalogue)
+            self.result, resolution = estimate_from_request(request, self.catalogue)
             self.notes = resolution.notes
         except EstimateInputError as error:
             for key, messages in error.errors.items():
                 field = key.replace(".", "_")
                 for message in messages:
                     self.add_error(field if field in self.fields else None, message)
+        else:
+            self.uncertainty = uncertainty_for(self, request, self.catalogue)
+        for field, messages in range_errors.items():
+            for message in messages:
+                self.add_error(field, message)
         return cleaned
 
     def sections(self) -> list[dict]:
@@ -243,7 +261,14 @@ class ScenarioForm(forms.Form):
                 {
                     "key": section,
                     "title": SECTION_TITLES[section],
-                    "fields": [{"field": self[n], "methods": methods.get(n, "")} for n in names],
+                    "fields": [
+                        {
+                            "field": self[n],
+                            "methods": methods.get(n, ""),
+                            "range": range_pair(self, n),
+                        }
+                        for n in names
+                    ],
                 }
             )
         return groups

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from apps.budget.presentation import budget_section, scenario_totals
 from apps.budget.selectors import budget_key, cost_lines_of
 from apps.catalogue.resolve import Catalogue, estimate_from_request
+from apps.catalogue.uncertainty import uncertainty_from_request
 from apps.core.fragments import cached_fragment, fragment_key
 from apps.core.htmx import is_htmx
 from apps.estimates import EstimateInputError
@@ -26,6 +27,7 @@ from apps.projects.describe import bottom_strip, describe
 from apps.projects.forms import NewProjectForm, ProjectForm, ScenarioForm
 from apps.projects.models import Project, ProjectFrozen, Scenario
 from apps.projects.presets import DEFAULT_PRESET, PRESETS, PRESETS_BY_SLUG
+from apps.projects.range_inputs import range_lines, with_typical_range
 from apps.projects.scenario_compare import compare_rows
 from apps.projects.selectors import can_create_projects, project_for_user, scenario_for_user
 from apps.projects.version_diff import inputs_changes, results_changes
@@ -46,9 +48,13 @@ def refuses_frozen_projects(view: Callable[..., HttpResponse]) -> Callable[..., 
     return wrapper
 
 
-def comparison_context(result, *, notes: dict, view: str, currency: str = "USD") -> dict:
-    """Everything the two-column comparison partial needs, derived from one estimate result."""
+def comparison_context(
+    result, *, notes: dict, view: str, currency: str = "USD", ranges=None
+) -> dict:
+    """Everything the two-column comparison partial needs, derived from one estimate result
+    (and the percentiles of its ranges, when it has some)."""
     return {
+        "range_lines": range_lines(ranges, currency),
         "result": result,
         "notes": notes,
         "view": view,
@@ -168,7 +174,12 @@ def scenario_detail(request: HttpRequest, scenario_id: int) -> HttpResponse:
     status, conflict = 200, None
     if request.method == "POST":
         form = ScenarioForm(request.POST, catalogue=catalogue)
-        if form.is_valid():
+        # "Use a typical range" fills a Low and High in and shows the figures; it saves nothing.
+        typical = request.POST.get("typical_range")
+        if typical:
+            data, typical_error = with_typical_range(form, typical)
+            form = ScenarioForm(data, catalogue=catalogue)
+        if form.is_valid() and not typical:
             try:
                 services.scenario_update(
                     scenario=scenario,
@@ -190,9 +201,15 @@ def scenario_detail(request: HttpRequest, scenario_id: int) -> HttpResponse:
             else:
                 messages.success(request, "Scenario saved.")
                 return redirect(f"{scenario.get_absolute_url()}?view={view}")
+        if typical and typical_error:
+            form.add_error(typical if typical in form.fields else None, typical_error)
         parts = (
             comparison_context(
-                form.result, notes=form.notes, view=view, currency=scenario.project.currency
+                form.result,
+                notes=form.notes,
+                view=view,
+                currency=scenario.project.currency,
+                ranges=form.uncertainty,
             )
             if form.result
             else {}
@@ -225,10 +242,15 @@ def saved_figures(scenario: Scenario, catalogue: Catalogue, view: str) -> dict:
     """The comparison's context for the saved inputs, or the problem the catalogue now finds."""
     try:
         result, resolution = estimate_from_request(scenario.inputs, catalogue)
+        ranges = uncertainty_from_request(scenario.inputs, catalogue)
     except EstimateInputError as error:
         return {"stored_error": str(error)}
     return comparison_context(
-        result, notes=resolution.notes, view=view, currency=scenario.project.currency
+        result,
+        notes=resolution.notes,
+        view=view,
+        currency=scenario.project.currency,
+        ranges=ranges,
     )
 
 
@@ -303,7 +325,11 @@ def scenario_preview(request: HttpRequest, scenario_id: int) -> TemplateResponse
     if valid:
         context.update(
             comparison_context(
-                form.result, notes=form.notes, view=view, currency=scenario.project.currency
+                form.result,
+                notes=form.notes,
+                view=view,
+                currency=scenario.project.currency,
+                ranges=form.uncertainty,
             )
         )
     return TemplateResponse(request, "projects/scenario.html#comparison", context)

@@ -1,0 +1,263 @@
+"""The scenario form's ranges: a Low–High pair beside each number, typical ranges, result lines."""
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django import forms
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext, gettext_lazy
+
+from apps.catalogue.uncertainty import (
+    MAX_SAMPLES,
+    MAX_SEED,
+    MIN_SAMPLES,
+    RANGE_PATHS,
+    RangesError,
+    uncertainty_from_request,
+)
+from apps.estimates.uncertainty import FigureRange, UncertaintyResult, range_errors
+from apps.projects import formatting
+from apps.projects.scenario_fields import NUMBER_FIELDS, FieldSpec
+from apps.projects.templatetags.figures import figure_html
+
+RANGED = tuple(spec for spec in NUMBER_FIELDS if f"{spec.section}.{spec.name}" in RANGE_PATHS)
+RANGED_BY_FIELD = {spec.field_name: spec for spec in RANGED}
+
+
+@dataclass(frozen=True)
+class Prior:
+    """A typical 90 % range: `low` and `high` times the value typed, or fixed ends."""
+
+    low: float
+    high: float
+    relative: bool
+    source: str  # what the range is and whose prior it is
+
+
+# Epoch AI's priors for training-cost estimates, as the design note on ranges records them.
+COMPUTE = Prior(
+    1 / 3,
+    3.0,
+    True,
+    gettext_lazy("Typical: ×1/3 to ×3 of the value typed (Epoch AI's prior for training compute)."),
+)
+PRICE = Prior(
+    0.5,
+    2.0,
+    True,
+    gettext_lazy("Typical: ×0.5 to ×2 of the price typed (Epoch AI's prior for hardware prices)."),
+)
+UTILISATION = Prior(
+    0.1, 0.65, False, gettext_lazy("Typical: 10 % to 65 % (Epoch AI's prior for utilisation).")
+)
+PRIORS = {
+    "training_accelerator_hours": COMPUTE,
+    "training_tokens": COMPUTE,
+    "training_total_flop": COMPUTE,
+    "training_mfu": UTILISATION,
+    "inference_utilization": UTILISATION,
+    **{f"{section}_{name}": PRICE for section in ("training", "inference")
+       for name in ("price_per_accelerator_hour", "purchase_price")},
+}  # fmt: skip
+
+
+def low_name(field_name: str) -> str:
+    return f"{field_name}_low"
+
+
+def high_name(field_name: str) -> str:
+    return f"{field_name}_high"
+
+
+def add_range_fields(form: forms.Form, number_field: type[forms.Field]) -> None:
+    """A Low and a High beside every number a range may be given for, and the hidden seed."""
+    for spec in RANGED:
+        if spec.field_name not in form.fields:
+            continue
+        for name, end in ((low_name, gettext_lazy("low")), (high_name, gettext_lazy("high"))):
+            form.fields[name(spec.field_name)] = number_field(
+                label=f"{spec.label}: {end}", scale=spec.scale, integer=spec.integer
+            )
+    form.fields["uncertainty_seed"] = forms.IntegerField(
+        widget=forms.HiddenInput, required=False, min_value=0, max_value=MAX_SEED
+    )
+    form.fields["uncertainty_samples"] = forms.IntegerField(
+        widget=forms.HiddenInput, required=False, min_value=MIN_SAMPLES, max_value=MAX_SAMPLES
+    )
+
+
+def range_pair(form: forms.Form, field_name: str) -> dict | None:
+    """The bound Low and High of a number, and whether it has a typical range, for the template."""
+    if low_name(field_name) not in form.fields:
+        return None
+    return {
+        "low": form[low_name(field_name)],
+        "high": form[high_name(field_name)],
+        "typical": PRIORS.get(field_name),
+    }
+
+
+def range_initial(request: dict) -> dict:
+    """The form's initial Low, High and seed for a stored request."""
+    initial = {}
+    for path, interval in (request.get("ranges") or {}).items():
+        field_name = path.replace(".", "_")
+        initial[low_name(field_name)] = interval["low"]
+        initial[high_name(field_name)] = interval["high"]
+    settings = request.get("uncertainty") or {}
+    initial["uncertainty_seed"] = settings.get("seed")
+    initial["uncertainty_samples"] = settings.get("samples")
+    return {key: value for key, value in initial.items() if value is not None}
+
+
+def _used(spec: FieldSpec, request: dict) -> bool:
+    section = request.get(spec.section)
+    return bool(section) and (not spec.methods or section.get("method") in spec.methods)
+
+
+def collect_ranges(data: dict, request: dict) -> tuple[dict, dict[str, list[str]]]:
+    """The request with the form's ranges (and seed) from cleaned `data`, and the errors of
+    ranges given by half or out of bounds, by their Low field; those ranges are left out."""
+    ranges, errors = {}, {}
+    for spec in RANGED:
+        if not _used(spec, request):
+            continue
+        low, high = data.get(low_name(spec.field_name)), data.get(high_name(spec.field_name))
+        if low is None and high is None:
+            continue
+        problems = (
+            [gettext("Give both ends, or neither.")]
+            if low is None or high is None
+            else range_errors(spec.name, low, high)
+        )
+        if problems:
+            errors[low_name(spec.field_name)] = problems
+        else:
+            ranges[f"{spec.section}.{spec.name}"] = {"low": low, "high": high}
+    if not ranges:
+        return request, errors
+    settings = {
+        key: data[f"uncertainty_{key}"]
+        for key in ("samples", "seed")
+        if data.get(f"uncertainty_{key}") is not None
+    }
+    return {**request, "ranges": ranges, **({"uncertainty": settings} if settings else {})}, errors
+
+
+def uncertainty_for(form: forms.Form, request: dict, catalogue) -> UncertaintyResult | None:
+    """Percentiles for the form's request, errors on the Low field of the range at fault."""
+    try:
+        return uncertainty_from_request(request, catalogue)
+    except RangesError as error:
+        for path, messages in error.errors.items():
+            field = low_name(path.replace(".", "_"))
+            for message in messages:
+                form.add_error(field if field in form.fields else None, message)
+        return None
+
+
+def with_typical_range(form: forms.Form, field_name: str) -> tuple[dict, str | None]:
+    """The bound form's data with the typical range of `field_name` filled in; or its data as it
+    is and why there is none, for an error beside the field."""
+    prior = PRIORS.get(field_name)
+    if prior is None:
+        return form.data, gettext("This input has no typical range.")
+    field = form.fields[field_name]
+    low, high = prior.low, prior.high
+    if prior.relative:
+        try:
+            value = field.clean(form.data.get(field_name, ""))
+        except forms.ValidationError:
+            value = None
+        if not value:
+            return form.data, gettext("Type a value first: the typical range is a multiple of it.")
+        low, high = value * low, value * high
+    data = form.data.copy()
+    data[low_name(field_name)] = field.prepare_value(low)
+    data[high_name(field_name)] = field.prepare_value(high)
+    return data, None
+
+
+# Result lines: "central estimate X (9 in 10 chance between A and B)", two significant figures.
+
+SIGNIFICANT = 2
+LINES = (
+    ("training.accelerator_hours", gettext_lazy("Training accelerator-hours"), "hours"),
+    ("training.cost", gettext_lazy("Training cost"), "money"),
+    ("inference.total.accelerator_hours", gettext_lazy("Inference accelerator-hours"), "hours"),
+    ("inference.total.cost", gettext_lazy("Inference cost over the horizon"), "money"),
+    ("inference.peak_accelerators", gettext_lazy("Accelerators needed at peak"), "count"),
+    ("comparison.total_cost", gettext_lazy("Training plus inference cost"), "money"),
+    ("comparison.break_even_months", gettext_lazy("Break-even"), "months"),
+)
+
+
+def _two_figures(value: float | Decimal | None) -> float | None:
+    if value is None:
+        return None
+    return float(f"{float(value):.{SIGNIFICANT - 1}e}")
+
+
+def _format(kind: str, value: float | Decimal | None, currency: str) -> formatting.Figure:
+    rounded = _two_figures(value)
+    if kind == "money":
+        return formatting.money(rounded, currency)
+    if kind == "hours":
+        return formatting.hours(rounded)
+    if kind == "count":
+        return formatting.count(rounded, "accelerators")
+    return formatting.months(rounded, missing=gettext("no break-even within the horizon"))
+
+
+@dataclass(frozen=True)
+class RangeLine:
+    label: str
+    sentence: SafeString  # "central estimate X (9 in 10 chance between A and B)", as HTML
+
+
+def _sentence(central, low, high, never: float | None) -> SafeString:
+    html = {
+        key: figure_html(value)
+        for key, value in (("central", central), ("low", low), ("high", high))
+    }
+    share = None if never is None else figure_html(formatting.percent(never))
+    if high.available and low.text == high.text:
+        text = format_html(
+            gettext("central estimate {central}, the same in 9 in 10 samples"), **html
+        )
+    elif high.available:
+        text = format_html(
+            gettext("central estimate {central} (9 in 10 chance between {low} and {high})"), **html
+        )
+    elif central.available:
+        # Beyond the 95th percentile lies "never": only the 5th percentile bounds the range.
+        text = format_html(
+            gettext("central estimate {central} (19 in 20 chance not before {low})"), **html
+        )
+    elif low.available:
+        text = format_html(gettext("19 in 20 chance not before {low}"), **html)
+    else:
+        text = SafeString("")
+    if never:
+        never_text = format_html(
+            gettext("{share} of the samples never break even within the horizon"), share=share
+        )
+        text = format_html("{}; {}", text, never_text) if text else never_text
+    return text
+
+
+def range_lines(result: UncertaintyResult | None, currency: str = "USD") -> list[RangeLine]:
+    """The headline figures' P50 with their P5 and P95, rounded to two significant figures."""
+    if result is None:
+        return []
+    lines = []
+    for path, label, kind in LINES:
+        figure: FigureRange | None = result.figures.get(path)
+        if figure is None:
+            continue
+        central, low, high = (
+            _format(kind, value, currency) for value in (figure.p50, figure.p5, figure.p95)
+        )
+        lines.append(RangeLine(str(label), _sentence(central, low, high, figure.probability_never)))
+    return lines
