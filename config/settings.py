@@ -222,6 +222,7 @@ API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 64 * 1024)
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "apps.api.schema.AutoSchema",
     "DEFAULT_PARSER_CLASSES": ["apps.api.parsers.BoundedJSONParser"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "apps.api.negotiation.StrictFormatNegotiation",
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",

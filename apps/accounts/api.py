@@ -12,9 +12,10 @@ from rest_framework.views import APIView
 from apps.accounts.models import ApiToken
 from apps.accounts.services import api_token_create, api_token_revoke
 from apps.api.schema import error_response, validation_error_response
+from apps.api.serializers import StrictTypes
 
 
-class AuthTokenRequestSerializer(serializers.Serializer):
+class AuthTokenRequestSerializer(StrictTypes, serializers.Serializer):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(
         max_length=4096, trim_whitespace=False, write_only=True, style={"input_type": "password"}

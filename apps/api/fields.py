@@ -1,10 +1,13 @@
 """Serializer fields: JSON numbers only (and only finite ones) in, money as decimal strings out;
-slugs of related objects looked up safely."""
+slugs of related objects looked up safely; every field's JSON type checked (`check_json_type`)."""
 
 import math
+from typing import Any
 
 from django.utils.encoding import smart_str
-from rest_framework import serializers
+from rest_framework import relations, serializers
+from rest_framework.fields import empty
+from rest_framework.settings import api_settings
 
 
 class FiniteFloatField(serializers.FloatField):
@@ -56,3 +59,80 @@ class SafeSlugRelatedField(serializers.SlugRelatedField):
         if isinstance(data, str) and "\x00" in data:
             self.fail("does_not_exist", slug_name=self.slug_field, value=smart_str(data))
         return super().to_internal_value(data)
+
+
+def _is_number(value: Any) -> bool:
+    return type(value) in (int, float)
+
+
+def _is_whole_number(value: Any) -> bool:
+    return type(value) is int or (type(value) is float and value.is_integer())
+
+
+def _is_string(value: Any) -> bool:
+    return type(value) is str
+
+
+def _is_decimal(field: serializers.DecimalField) -> Any:
+    """A decimal is a string in the schema unless the field gives it as a number."""
+    as_string = field.coerce_to_string
+    if as_string is None:
+        as_string = api_settings.COERCE_DECIMAL_TO_STRING
+    return _is_string if as_string else _is_number
+
+
+def check_json_type(field: serializers.Field, value: Any) -> None:
+    """Raise the field's own ValidationError when `value` is not of the JSON type the field's
+    schema gives (a number where a string is expected, a string where a boolean or a number is),
+    instead of letting DRF convert it: DRF takes 0 as "0", "true" as true and "12" as 12.
+
+    Fields of other kinds check their own types: nested serializers (which are `StrictTypes` in
+    their turn), dates (strings), JSON and the app's own fields. Null is for `allow_null`.
+    """
+    if value is empty or value is None:
+        return
+    lists = serializers.ListField | serializers.MultipleChoiceField | relations.ManyRelatedField
+    if isinstance(field, lists):
+        # DRF takes any iterable but a string, so an object would pass as the list of its keys.
+        if type(value) is not list:
+            field.fail("not_a_list", input_type=type(value).__name__)
+        child = getattr(field, "child", None) or getattr(field, "child_relation", None)
+        for item in value if child is not None else ():
+            check_json_type(child, item)
+        if isinstance(field, serializers.MultipleChoiceField):
+            for item in value:
+                _check_choice(field, item)
+        return
+    if isinstance(field, serializers.DictField):
+        if isinstance(value, dict) and field.child is not None:
+            for item in value.values():
+                check_json_type(field.child, item)
+        return
+    if isinstance(field, serializers.ChoiceField):
+        _check_choice(field, value)
+        return
+    if isinstance(field, relations.PrimaryKeyRelatedField):
+        if not _is_whole_number(value) or type(value) is bool:
+            field.fail("incorrect_type", data_type=type(value).__name__)
+        return
+    fits = None
+    if isinstance(field, serializers.BooleanField):
+        fits = type(value) is bool
+    elif isinstance(field, serializers.IntegerField):
+        fits = _is_whole_number(value)
+    elif isinstance(field, serializers.FloatField):
+        fits = _is_number(value)
+    elif isinstance(field, serializers.DecimalField):
+        fits = _is_decimal(field)(value)
+    elif isinstance(field, serializers.CharField | relations.SlugRelatedField):
+        fits = _is_string(value)
+    if fits is False:
+        field.fail("invalid")
+
+
+def _check_choice(field: serializers.ChoiceField, value: Any) -> None:
+    """A choice is one of the choices' own values, of their type: not 1 for "1"."""
+    if value == "" and field.allow_blank:
+        return
+    if not any(type(value) is type(choice) and value == choice for choice in field.choices):
+        field.fail("invalid_choice", input=value)

@@ -15,7 +15,11 @@ from rest_framework.response import Response
 
 from apps.api.errors import nest_errors
 from apps.api.fields import SafeSlugRelatedField
-from apps.api.serializers import EstimateRequestSerializer, EstimateResponseSerializer
+from apps.api.serializers import (
+    EstimateRequestSerializer,
+    EstimateResponseSerializer,
+    StrictTypes,
+)
 from apps.api.views import estimate_response
 from apps.budget.serializers import rate
 from apps.catalogue.resolve import estimate_from_request
@@ -80,7 +84,7 @@ class EstimateRequestFieldSchema(OpenApiSerializerFieldExtension):
         return append_meta(component.ref, {"description": self.target.help_text})
 
 
-class ProjectSerializer(serializers.ModelSerializer):
+class ProjectSerializer(StrictTypes, serializers.ModelSerializer):
     currency = serializers.ChoiceField(
         choices=[("USD", "US dollar")],
         default="USD",
@@ -174,7 +178,7 @@ class RefusalsAsAnswers:
         return super().handle_exception(exc)
 
 
-class ScenarioSerializer(serializers.ModelSerializer):
+class ScenarioSerializer(StrictTypes, serializers.ModelSerializer):
     inputs = EstimateRequestField(
         help_text="An estimate request, as POST /api/v1/estimate/ takes it; stored as sent."
     )

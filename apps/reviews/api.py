@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apps.api.serializers import StrictTypes
 from apps.projects.api import RefusalsAsAnswers
 from apps.projects.conditional import ERROR
 from apps.projects.models import Project, ReviewComment, StatusChange
@@ -127,17 +128,17 @@ class ReviewQuerySerializer(serializers.Serializer):
     sort = serializers.ChoiceField(choices=list(SORT_LABELS.items()), default="submitted")
 
 
-class ReturnSerializer(serializers.Serializer):
+class ReturnSerializer(StrictTypes, serializers.Serializer):
     comment = serializers.CharField(
         max_length=5000, help_text="Required: what needs to change; the managers see it."
     )
 
 
-class ClearSerializer(serializers.Serializer):
+class ClearSerializer(StrictTypes, serializers.Serializer):
     comment = serializers.CharField(max_length=5000, required=False, allow_blank=True, default="")
 
 
-class CommentSerializer(serializers.ModelSerializer):
+class CommentSerializer(StrictTypes, serializers.ModelSerializer):
     author = serializers.SlugRelatedField(slug_field="username", read_only=True)
 
     class Meta:
@@ -163,7 +164,9 @@ class ReviewListView(ReviewView):
     )
     def get(self, request: Request) -> Response:
         self.check_reviewer(request)
-        query = ReviewQuerySerializer(data=request.query_params)
+        # A plain dict, not the QueryDict: a parameter given empty ("?sort=") is then refused as
+        # its schema says, instead of taken as left out.
+        query = ReviewQuerySerializer(data=request.query_params.dict())
         query.is_valid(raise_exception=True)
         filters = dict(query.validated_data)
         if filters["status"] == "all":

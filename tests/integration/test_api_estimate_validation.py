@@ -123,15 +123,15 @@ BAD_BODIES = {
     "slug blank": {"training": {**SEED_000_TRAINING, "accelerator": "  "}},
     "slug with a null character": {"training": {**SEED_000_TRAINING, "accelerator": "a\x00b"}},
     "slug not a string": {"energy_profile": ["x"], "training": SEED_000_TRAINING},
+    "slug given as a number": {"training": {**SEED_000_TRAINING, "accelerator": 4}},
 }
 
-# Bodies the serializer accepts after turning a value into another: the fast checks turn it alike
-# (a slug's surrounding spaces) or leave the body to the serializer (a number as a slug).
+# Bodies the serializer accepts after tidying a value: the fast checks tidy it alike (a slug's
+# surrounding spaces). A value of another JSON type is never converted (StrictTypes).
 CONVERTED_BODIES = {
     "slug with spaces around it": {
         "training": {**SEED_000_TRAINING, "accelerator": " nvidia-h100-sxm "}
     },
-    "slug given as a number": {"training": {**SEED_000_TRAINING, "accelerator": 4}},
 }
 
 

@@ -4,7 +4,8 @@ Every operation gets generated requests, valid and invalid, sent through the WSG
 with a personal API token: a manager's, or a front-office reviewer's for the review queue and
 its decisions. Each response must not be a server error and must match the schema: a documented
 status code and content type, a body that matches the documented one, and documented headers
-that match too.
+that match too. A request the schema does not allow (a wrong type, a value out of range, a field
+missing) must be refused with a 4xx, not taken in some converted form.
 
 Generated ids and bodies alone would mostly meet 404s and 400s, so some cases are pointed at real
 objects (projects, scenarios, sweeps, share links, tokens, catalogue slugs), with the If-Match of
@@ -36,6 +37,7 @@ from schemathesis.core.parameters import ParameterLocation
 from schemathesis.generation.meta import TestPhase
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
+    negative_data_rejection,
     response_headers_conformance,
     response_schema_conformance,
     status_code_conformance,
@@ -76,6 +78,7 @@ REVIEWER_OPERATIONS = {
 
 CHECKS = [
     not_a_server_error,
+    negative_data_rejection,
     status_code_conformance,
     content_type_conformance,
     response_schema_conformance,
@@ -133,14 +136,31 @@ def overlay(valid, generated):
     return merged
 
 
+def as_text(path: dict) -> dict:
+    """Path parameters as text, the way generated ones are: Schemathesis checks again whether a
+    part of a case that was changed still fits the schema, and an int would not."""
+    return {name: str(value) for name, value in path.items()}
+
+
+def negative_locations(case) -> set[ParameterLocation]:
+    """Where the case breaks the schema on purpose (a negative case); pointing it at a target
+    must leave those parts as generated, or the request would no longer be invalid."""
+    if case.meta is None:
+        return set()
+    return {where for where, info in case.meta.components.items() if info.mode.is_negative}
+
+
 def point_at(case, choice):
     if choice is None:
         return case
     target, body = choice
-    if target.path:
-        case.path_parameters = {**(case.path_parameters or {}), **target.path}
-    if target.headers:
+    negative = negative_locations(case)
+    if target.path and ParameterLocation.PATH not in negative:
+        case.path_parameters = {**(case.path_parameters or {}), **as_text(target.path)}
+    if target.headers and ParameterLocation.HEADER not in negative:
         case.headers = {**(case.headers or {}), **target.headers}
+    if ParameterLocation.BODY in negative:
+        return case
     if body == "valid":
         case.body = copy.deepcopy(target.body)
     elif body == "valid, generated fields over it" and isinstance(case.body, dict):
@@ -170,7 +190,7 @@ def point_coverage_case_at_a_target(case) -> None:
     data = case.meta.phase.data
     target = targets[zlib.crc32(data.description.encode()) % len(targets)]
     if data.parameter_location != ParameterLocation.PATH:
-        case.path_parameters = {**(case.path_parameters or {}), **target.path}
+        case.path_parameters = {**(case.path_parameters or {}), **as_text(target.path)}
     if target.headers and data.parameter_location != ParameterLocation.HEADER:
         case.headers = {**(case.headers or {}), **target.headers}
 
