@@ -7,7 +7,8 @@ links; integrators call the estimate API. Two managers edit each scenario, so sa
 some are refused (409 on the page, 412 in the API), as they must be.
 
 Each setup runs for DURATION_SECONDS or MAX_REQUESTS requests, whichever comes first, on
-loopback only:
+loopback only (each user from a loopback address of its own, 127.0.0.10 on, so that limits per
+client address count each person, as they would):
 
 - gunicorn (the production image's 3 sync workers) + PostgreSQL + Redis: the database named by
   BENCH_DATABASE_URL and the Redis database named by BENCH_REDIS_URL, both emptied first (never
@@ -17,7 +18,9 @@ loopback only:
 
 After each run the saved versions and scenarios are counted against the writes that were
 answered 2xx: none may be lost or doubled. Targets on gunicorn + PostgreSQL: no server error,
-p95 under 250 ms for pages and for the API. Prints a table and writes bench-results/load.json.
+p95 under 250 ms for pages and for the API. Prints a table and writes bench-results/load.json,
+with the app's CPU time per request and the machine's load average: on a shared machine the
+latencies grow with what else runs, the CPU time per request much less.
 """
 
 import argparse
@@ -39,7 +42,6 @@ from tests.bench.common import PYTHON, say  # noqa: E402
 from tests.bench.http_bench import (  # noqa: E402
     Server,
     _free_port,
-    _manage,
     _server_env,
 )
 from tests.bench.load_users import USERS, Sample, User, simulate, warm_up  # noqa: E402
@@ -129,11 +131,8 @@ def run_setup(
     name: str, env: dict[str, str], data_dir: str, runserver: bool, args: argparse.Namespace
 ) -> dict:
     started = time.perf_counter()
-    _manage(env, "migrate", "--noinput")
-    if not runserver:
-        _manage(env, "flush", "--noinput")  # BENCH_DATABASE_URL: a database the bench may empty
-    _manage(env, "load_catalogue")
-    seeded = json.loads(_shell(env, "from tests.bench.load_data import seed; seed()"))
+    # BENCH_DATABASE_URL names a database the bench may empty; the SQLite file is new anyway.
+    seeded = json.loads(_shell(env, "from tests.bench.load_data import seed; seed(empty=True)"))
     say(f"  {name}: database ready in {time.perf_counter() - started:.1f} s")
     port = _free_port()
     log = os.path.join(data_dir, f"{'runserver' if runserver else 'gunicorn'}.log")
@@ -146,7 +145,9 @@ def run_setup(
         server.wait_ready(timeout=60)
         warm_up(port, seeded)
         load_before = os.getloadavg()[0]
+        cpu_before, _ = server.cpu_seconds()
         users, elapsed = simulate(port, seeded, args.seed, (args.seconds, args.requests))
+        server_cpu = server.cpu_seconds()[0] - cpu_before
     finally:
         server.stop()
     edited = json.dumps([{k: t[k] for k in ("project", "scenario")} for t in seeded["edited"]])
@@ -154,6 +155,8 @@ def run_setup(
     report = _report(name, users, elapsed, _writes_check(users, seeded, stored))
     report["server_log_tracebacks"] = Path(log).read_text(errors="replace").count("Traceback")
     report["load_average"] = {"before": load_before, "after": os.getloadavg()[0]}
+    # The app's processes only (PostgreSQL's and Redis's are not counted).
+    report["server_cpu_ms_per_request"] = server_cpu / max(report["requests"], 1) * 1e3
     return report
 
 
@@ -165,6 +168,7 @@ def _row(report: dict) -> str:
         f" {report['latency_ms']['p99']:.0f} | {pages['p95']:.0f} | {api['p95']:.0f} |"
         f" {report['server_errors']} | {report['unexpected_statuses']} |"
         f" {writes['writes_answered_2xx']} | {writes['lost']} / {writes['doubled']} |"
+        f" {report['server_cpu_ms_per_request']:.0f} | {report['load_average']['before']:.1f} |"
     )
 
 
@@ -207,9 +211,10 @@ def main() -> int:
     say()
     say(
         "| setup | requests | req/s | latency p50 / p95 / p99 (ms) | pages p95 | API p95 |"
-        " server errors | unexpected 4xx | writes 2xx | lost / doubled |"
+        " server errors | unexpected 4xx | writes 2xx | lost / doubled | app CPU ms/req |"
+        " load average |"
     )
-    say("|---|---|---|---|---|---|---|---|---|---|")
+    say("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for report in reports:
         say(_row(report))
     for report in reports:

@@ -61,6 +61,7 @@ class User:
 
     port: int
     budget: Budget
+    address: str = "127.0.0.1"  # a loopback address of its own, as people have their own
     cookie: str = ""
     token: str = ""
     samples: list[Sample] = field(default_factory=list)
@@ -97,7 +98,9 @@ class User:
         )
         started = time.perf_counter()
         try:
-            answer = http_request(self.port, request, timeout=REQUEST_TIMEOUT_SECONDS)
+            answer = http_request(
+                self.port, request, timeout=REQUEST_TIMEOUT_SECONDS, source=self.address
+            )
         except (OSError, ValueError):
             answer = None
         seconds = time.perf_counter() - started
@@ -293,27 +296,30 @@ def simulate(
     users: list[User] = []
     runs: list[Callable[[], None]] = []
     edited = seeded["edited"]
+    addresses = (f"127.0.0.{10 + n}" for n in range(sum(USERS.values())))
     for n in range(USERS["manager"]):
         target = edited[n % len(edited)]
         editor = target["editors"][(n // len(edited)) % len(target["editors"])]
-        page_user = User(port, budget, cookie=editor["cookies"][n % len(editor["cookies"])])
-        api_user = User(port, budget, token=editor["token"])
+        address = next(addresses)
+        cookie = editor["cookies"][n % len(editor["cookies"])]
+        page_user = User(port, budget, address, cookie=cookie)
+        api_user = User(port, budget, address, token=editor["token"])
         users += [page_user, api_user]
         rng = random.Random(seed * 1000 + n)
         runs.append(lambda p=page_user, a=api_user, r=rng, t=target: manager(p, a, r, t))
     cookies = seeded["reviewer_cookies"]
     for n in range(USERS["front office"]):
-        user = User(port, budget, cookie=cookies[n % len(cookies)])
+        user = User(port, budget, next(addresses), cookie=cookies[n % len(cookies)])
         users.append(user)
         rng = random.Random(seed * 1000 + 100 + n)
         runs.append(lambda u=user, r=rng: front_office(u, r, seeded["submitted"]))
     for n in range(USERS["board"]):
-        user = User(port, budget)
+        user = User(port, budget, next(addresses))
         users.append(user)
         rng = random.Random(seed * 1000 + 200 + n)
         runs.append(lambda u=user, r=rng: board(u, r, seeded["share_tokens"]))
     for n in range(USERS["integrator"]):
-        user = User(port, budget, token=seeded["integrator_token"])
+        user = User(port, budget, next(addresses), token=seeded["integrator_token"])
         users.append(user)
         rng = random.Random(seed * 1000 + 300 + n)
         runs.append(lambda u=user, r=rng: integrator(u, r))
