@@ -65,6 +65,8 @@ else:
     ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 
 INSTALLED_APPS = [
+    # First, so that its runserver (a deeper connection queue) wins over staticfiles'.
+    "apps.core",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -74,7 +76,6 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
-    "apps.core",
     "apps.accounts",
     "apps.catalogue",
     "apps.projects",
@@ -130,18 +131,33 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# The embedded default under concurrent writers: WAL lets readers go on while one writes; every
+# transaction takes the write lock when it begins (IMMEDIATE), so none fails on upgrading a read
+# lock midway; a writer waits up to SQLITE_TIMEOUT_SECONDS for the lock, then the request answers
+# 503 with Retry-After (apps.core.views.server_error). synchronous=NORMAL is safe in WAL mode.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": env_int("SQLITE_TIMEOUT_SECONDS", 20),
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+    }
 if PRODUCTION and DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
     raise ImproperlyConfigured("Production needs DATABASE_URL pointing at PostgreSQL.")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # A shared Redis cache (REDIS_URL) keeps throttling and login-attempt counts consistent across
-# processes; per-process memory would give each worker its own budget.
+# processes; per-process memory would give each worker its own budget. While Redis is down the
+# app works without a cache (apps.core.cache); a second is long enough to wait for it.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if PRODUCTION and not REDIS_URL:
     raise ImproperlyConfigured("Production needs REDIS_URL: throttles count in a shared cache.")
 if REDIS_URL:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        "default": {
+            "BACKEND": "apps.core.cache.DegradingRedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

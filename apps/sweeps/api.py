@@ -8,6 +8,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view, permission_classes, renderer_classes
+from rest_framework.exceptions import APIException
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -35,6 +36,13 @@ NO_RESULTS = error_response(
 )
 
 
+class SweepNotQueued(APIException):
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    default_detail = services.QueueUnavailable.message
+    default_code = "queue_unavailable"
+    wait = services.QUEUE_RETRY_AFTER_SECONDS  # sent as Retry-After
+
+
 @extend_schema(
     methods=["GET"],
     summary="List a scenario's sweeps, newest first",
@@ -48,7 +56,13 @@ NO_RESULTS = error_response(
     "input the scenario does not use) gets a 400 with a message at each field, and nothing is "
     "queued.",
     request=SweepCreateSerializer,
-    responses={201: SweepSerializer},
+    responses={
+        201: SweepSerializer,
+        503: error_response(
+            "The task queue is not answering: the sweep is stored as failed, nothing of it "
+            "runs; try again after Retry-After seconds."
+        ),
+    },
 )
 @api_view(["GET", "POST"])
 @permission_classes([IsAuthenticated])
@@ -67,6 +81,8 @@ def scenario_sweeps(request: Request, scenario_id: int) -> Response:
         )
     except DefinitionError as error:
         raise serializers.ValidationError(nest_errors(error.errors)) from None
+    except services.QueueUnavailable as error:
+        raise SweepNotQueued() from error
     return Response(SweepSerializer(sweep).data, status=status.HTTP_201_CREATED)
 
 

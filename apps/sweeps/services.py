@@ -5,6 +5,7 @@ from functools import partial
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from apps.catalogue.resolve import DEFAULT_ENERGY_PROFILE, Catalogue, estimate_input_from_request
 from apps.estimates import EstimateInputError
@@ -84,7 +85,8 @@ def sweep_create(
     chunk_size: int | None = None,
 ) -> Sweep:
     """Check a definition against the scenario and the catalogue, store the sweep and queue its
-    chunks once the transaction commits; raise DefinitionError (nothing stored or queued)."""
+    chunks once the transaction commits; raise DefinitionError (nothing stored or queued), or
+    QueueUnavailable on commit when the broker does not answer (the sweep failed, none queued)."""
     parsed = definition_parse(definition, scenario.inputs)
     active = Sweep.objects.filter(created_by=created_by, status__in=Sweep.ACTIVE)
     if created_by is not None and active.count() >= MAX_ACTIVE_PER_USER:
@@ -110,8 +112,27 @@ def sweep_create(
     )
     sweep.full_clean()
     sweep.save()
-    transaction.on_commit(partial(tasks.enqueue_chunks, sweep.pk, sweep.run, sweep.total_chunks))
+    transaction.on_commit(partial(_enqueue, sweep.pk, sweep.run, sweep.total_chunks))
     return sweep
+
+
+# Long enough for a restarted Redis to come back.
+QUEUE_RETRY_AFTER_SECONDS = 60
+
+
+class QueueUnavailable(Exception):
+    """The task broker did not take the sweep's chunks: the sweep is stored, failed with the
+    reason, and nothing of it will run. Raised once the transaction has committed."""
+
+    message = gettext_lazy(
+        "The task queue is not answering, so the sweep was not started (it is listed as failed, "
+        "with the reason). Try again in a minute."
+    )
+
+
+def _enqueue(sweep_id: int, run: int, total_chunks: int) -> None:
+    if not tasks.enqueue_chunks(sweep_id, run, total_chunks):
+        raise QueueUnavailable(f"Sweep {sweep_id} could not be queued.")
 
 
 @transaction.atomic

@@ -52,10 +52,11 @@ def sweep_run_chunk(self, sweep_id: int, run: int, chunk_index: int) -> bool:
     return runs.sweep_chunk_store(sweep_id=sweep_id, run=run, chunk_index=chunk_index)
 
 
-def enqueue_chunks(sweep_id: int, run: int, total_chunks: int) -> None:
+def enqueue_chunks(sweep_id: int, run: int, total_chunks: int) -> bool:
     """Queue every chunk of a run; call it on commit, so that workers find the sweep's row.
 
-    A broker that cannot be reached fails the run with the reason, instead of leaving it queued.
+    A broker that cannot be reached fails the run with the reason, instead of leaving it queued
+    (chunks queued before it stopped answering then find the run failed, and do nothing): False.
     """
     try:
         for chunk_index in range(total_chunks):
@@ -64,6 +65,8 @@ def enqueue_chunks(sweep_id: int, run: int, total_chunks: int) -> None:
         logger.exception("Could not queue sweep %s", sweep_id)
         reason = f"The sweep could not be queued (the task broker did not answer: {error})."
         runs.sweep_fail(sweep_id=sweep_id, run=run, reason=reason)
+        return False
+    return True
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)

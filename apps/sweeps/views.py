@@ -50,6 +50,7 @@ def sweep_new(request: HttpRequest, scenario_id: int) -> HttpResponse:
         accelerators=list(Accelerator.objects.all()),
     )
     count = point_count(request.POST, scenario_inputs=scenario.inputs) if request.POST else None
+    status = 200
     if request.method == "POST" and request.POST.get("action") != "count" and form.is_valid():
         try:
             sweep = services.sweep_create(
@@ -60,13 +61,19 @@ def sweep_new(request: HttpRequest, scenario_id: int) -> HttpResponse:
             )
         except DefinitionError as error:
             form.add_errors(error)
+        except services.QueueUnavailable as error:
+            form.add_errors(DefinitionError({"non_field_errors": [str(error.message)]}))
+            status = 503
         else:
             messages.success(
                 request, f"Sweep “{sweep.name}” started: {sweep.total_points:,} points."
             )
             return redirect(sweep)
     context = {**_scenario_context(scenario), "form": form, "count": count}
-    return TemplateResponse(request, "sweeps/sweep_new.html", context)
+    response = TemplateResponse(request, "sweeps/sweep_new.html", context, status=status)
+    if status == 503:
+        response["Retry-After"] = str(services.QUEUE_RETRY_AFTER_SECONDS)
+    return response
 
 
 @login_required

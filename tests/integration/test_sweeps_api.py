@@ -340,11 +340,12 @@ def test_a_broker_that_does_not_answer_fails_the_sweep_with_the_reason(
         raise kombu.exceptions.OperationalError("Error 111 connecting to 127.0.0.1:6379.")
 
     monkeypatch.setattr(tasks.sweep_run_chunk, "delay", unreachable)
-    with django_capture_on_commit_callbacks(execute=True):
-        sweep = services.sweep_create(
-            scenario=scenario, created_by=manager, definition={"inputs": [PEAK]}
-        )
-    sweep.refresh_from_db()
+    with (
+        pytest.raises(services.QueueUnavailable),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        services.sweep_create(scenario=scenario, created_by=manager, definition={"inputs": [PEAK]})
+    sweep = Sweep.objects.get()
     assert sweep.status == "failed"
     assert sweep.error == (
         "The sweep could not be queued (the task broker did not answer: "
