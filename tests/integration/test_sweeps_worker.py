@@ -34,7 +34,6 @@ from apps.sweeps.models import Sweep, SweepChunk
 from apps.sweeps.selectors import sweep_rows
 from config.celery import app as celery_app
 from tests.broker import delete_queue
-from tests.database import database_url_of_tests
 from tests.factories import make_manager, make_project, make_scenario
 from tests.servers import database_url_of_tests
 
