@@ -43,6 +43,7 @@ from tests.bench.http_bench import (  # noqa: E402
     Server,
     _free_port,
     _server_env,
+    gunicorn_command,
 )
 from tests.bench.load_users import USERS, Sample, User, simulate, warm_up  # noqa: E402
 
@@ -140,7 +141,10 @@ def run_setup(
         command = [PYTHON, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"]
         server = Server(env, port, log, command=command, workers=0)
     else:
-        server = Server(env, port, log, workers=GUNICORN_WORKERS)
+        command = gunicorn_command(port, GUNICORN_WORKERS)
+        if args.threads > 1:  # gunicorn's gthread worker: requests in threads of each worker
+            command += ["--threads", str(args.threads)]
+        server = Server(env, port, log, command=command, workers=GUNICORN_WORKERS)
     try:
         server.wait_ready(timeout=60)
         warm_up(port, seeded)
@@ -178,6 +182,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=15, help="the simulated users' randomness")
     parser.add_argument("--seconds", type=float, default=DURATION_SECONDS, help="run time a setup")
     parser.add_argument("--requests", type=int, default=MAX_REQUESTS, help="requests a setup")
+    parser.add_argument(
+        "--threads", type=int, default=1, help="threads a gunicorn worker (1: sync, as the image)"
+    )
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # still stop the servers
     say(
@@ -191,7 +198,8 @@ def main() -> int:
             env = _server_env(data_dir) | {"DATABASE_URL": database, "REDIS_URL": redis}
             reports.append(
                 run_setup(
-                    f"gunicorn ({GUNICORN_WORKERS} workers) + PostgreSQL + Redis",
+                    f"gunicorn ({GUNICORN_WORKERS} workers"
+                    f"{f' x {args.threads} threads' if args.threads > 1 else ''}) + PostgreSQL + Redis",
                     env,
                     data_dir,
                     False,
