@@ -142,7 +142,7 @@ class Server:
             start_new_session=True,
         )
 
-    def wait_ready(self, timeout: float = 30.0) -> None:
+    def wait_ready(self, timeout: float = 90.0) -> None:
         deadline = time.monotonic() + timeout
         probe = build_request("GET", "/bench/empty/", self.port)
         while time.monotonic() < deadline:
