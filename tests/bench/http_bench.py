@@ -142,7 +142,7 @@ class Server:
             start_new_session=True,
         )
 
-    def wait_ready(self, timeout: float = 30.0) -> None:
+    def wait_ready(self, timeout: float = 90.0) -> None:
         deadline = time.monotonic() + timeout
         probe = build_request("GET", "/bench/empty/", self.port)
         while time.monotonic() < deadline:
@@ -225,8 +225,14 @@ def _parse(raw: bytes) -> tuple[int, dict[str, str], bytes]:
     return status, headers, body
 
 
-def http_request(port: int, request: bytes, timeout: float = 10.0) -> tuple[int, dict, bytes]:
-    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as connection:
+def http_request(
+    port: int, request: bytes, timeout: float = 10.0, source: str = "127.0.0.1"
+) -> tuple[int, dict, bytes]:
+    """One request from `source` (any loopback address: a client of its own) to the server."""
+    address = ("127.0.0.1", port)
+    with socket.create_connection(
+        address, timeout=timeout, source_address=(source, 0)
+    ) as connection:
         connection.sendall(request)
         chunks = []
         while chunk := connection.recv(65536):

@@ -7,7 +7,8 @@ links; integrators call the estimate API. Two managers edit each scenario, so sa
 some are refused (409 on the page, 412 in the API), as they must be.
 
 Each setup runs for DURATION_SECONDS or MAX_REQUESTS requests, whichever comes first, on
-loopback only:
+loopback only (each user from a loopback address of its own, 127.0.0.10 on, so that limits per
+client address count each person, as they would):
 
 - gunicorn (the production image's 3 sync workers) + PostgreSQL + Redis: the database named by
   BENCH_DATABASE_URL and the Redis database named by BENCH_REDIS_URL, both emptied first (never
@@ -17,7 +18,9 @@ loopback only:
 
 After each run the saved versions and scenarios are counted against the writes that were
 answered 2xx: none may be lost or doubled. Targets on gunicorn + PostgreSQL: no server error,
-p95 under 250 ms for pages and for the API. Prints a table and writes bench-results/load.json.
+p95 under 250 ms for pages and for the API. Prints a table and writes bench-results/load.json,
+with the app's CPU time per request and the machine's load average: on a shared machine the
+latencies grow with what else runs, the CPU time per request much less.
 """
 
 import argparse
@@ -39,8 +42,8 @@ from tests.bench.common import PYTHON, say  # noqa: E402
 from tests.bench.http_bench import (  # noqa: E402
     Server,
     _free_port,
-    _manage,
     _server_env,
+    gunicorn_command,
 )
 from tests.bench.load_users import USERS, Sample, User, simulate, warm_up  # noqa: E402
 
@@ -129,11 +132,8 @@ def run_setup(
     name: str, env: dict[str, str], data_dir: str, runserver: bool, args: argparse.Namespace
 ) -> dict:
     started = time.perf_counter()
-    _manage(env, "migrate", "--noinput")
-    if not runserver:
-        _manage(env, "flush", "--noinput")  # BENCH_DATABASE_URL: a database the bench may empty
-    _manage(env, "load_catalogue")
-    seeded = json.loads(_shell(env, "from tests.bench.load_data import seed; seed()"))
+    # BENCH_DATABASE_URL names a database the bench may empty; the SQLite file is new anyway.
+    seeded = json.loads(_shell(env, "from tests.bench.load_data import seed; seed(empty=True)"))
     say(f"  {name}: database ready in {time.perf_counter() - started:.1f} s")
     port = _free_port()
     log = os.path.join(data_dir, f"{'runserver' if runserver else 'gunicorn'}.log")
@@ -141,12 +141,17 @@ def run_setup(
         command = [PYTHON, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"]
         server = Server(env, port, log, command=command, workers=0)
     else:
-        server = Server(env, port, log, workers=GUNICORN_WORKERS)
+        command = gunicorn_command(port, GUNICORN_WORKERS)
+        if args.threads > 1:  # gunicorn's gthread worker: requests in threads of each worker
+            command += ["--threads", str(args.threads)]
+        server = Server(env, port, log, command=command, workers=GUNICORN_WORKERS)
     try:
         server.wait_ready(timeout=60)
         warm_up(port, seeded)
         load_before = os.getloadavg()[0]
+        cpu_before, _ = server.cpu_seconds()
         users, elapsed = simulate(port, seeded, args.seed, (args.seconds, args.requests))
+        server_cpu = server.cpu_seconds()[0] - cpu_before
     finally:
         server.stop()
     edited = json.dumps([{k: t[k] for k in ("project", "scenario")} for t in seeded["edited"]])
@@ -154,6 +159,8 @@ def run_setup(
     report = _report(name, users, elapsed, _writes_check(users, seeded, stored))
     report["server_log_tracebacks"] = Path(log).read_text(errors="replace").count("Traceback")
     report["load_average"] = {"before": load_before, "after": os.getloadavg()[0]}
+    # The app's processes only (PostgreSQL's and Redis's are not counted).
+    report["server_cpu_ms_per_request"] = server_cpu / max(report["requests"], 1) * 1e3
     return report
 
 
@@ -165,6 +172,7 @@ def _row(report: dict) -> str:
         f" {report['latency_ms']['p99']:.0f} | {pages['p95']:.0f} | {api['p95']:.0f} |"
         f" {report['server_errors']} | {report['unexpected_statuses']} |"
         f" {writes['writes_answered_2xx']} | {writes['lost']} / {writes['doubled']} |"
+        f" {report['server_cpu_ms_per_request']:.0f} | {report['load_average']['before']:.1f} |"
     )
 
 
@@ -174,6 +182,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=15, help="the simulated users' randomness")
     parser.add_argument("--seconds", type=float, default=DURATION_SECONDS, help="run time a setup")
     parser.add_argument("--requests", type=int, default=MAX_REQUESTS, help="requests a setup")
+    parser.add_argument(
+        "--threads", type=int, default=1, help="threads a gunicorn worker (1: sync, as the image)"
+    )
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # still stop the servers
     say(
@@ -187,7 +198,8 @@ def main() -> int:
             env = _server_env(data_dir) | {"DATABASE_URL": database, "REDIS_URL": redis}
             reports.append(
                 run_setup(
-                    f"gunicorn ({GUNICORN_WORKERS} workers) + PostgreSQL + Redis",
+                    f"gunicorn ({GUNICORN_WORKERS} workers"
+                    f"{f' x {args.threads} threads' if args.threads > 1 else ''}) + PostgreSQL + Redis",
                     env,
                     data_dir,
                     False,
@@ -207,9 +219,10 @@ def main() -> int:
     say()
     say(
         "| setup | requests | req/s | latency p50 / p95 / p99 (ms) | pages p95 | API p95 |"
-        " server errors | unexpected 4xx | writes 2xx | lost / doubled |"
+        " server errors | unexpected 4xx | writes 2xx | lost / doubled | app CPU ms/req |"
+        " load average |"
     )
-    say("|---|---|---|---|---|---|---|---|---|---|")
+    say("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for report in reports:
         say(_row(report))
     for report in reports:

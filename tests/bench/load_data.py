@@ -1,7 +1,7 @@
 """The load benchmark's data: who the simulated users are, and what was saved after the run.
 
 Run inside the server's environment with `manage.py shell -c` (tests/bench/load_bench.py), so it
-writes to and reads from the database the server uses. `seed()` prints, as one JSON line, the
+writes to and reads from the database the server uses. `seed()` readies the database and prints, as one JSON line, the
 cookies, tokens and ids the simulated users need; `saved(json)` prints what each scenario and
 project holds after the run, to count against the writes the users were answered 2xx for.
 """
@@ -12,10 +12,12 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.cache import cache
+from django.core.management import call_command
 from django.test import Client
 from django.utils.crypto import get_random_string
 
 from apps.accounts.services import api_token_create
+from apps.catalogue.loading import catalogue_load
 from apps.projects.models import Project, Scenario
 from apps.projects.presets import PRESETS_BY_SLUG
 from apps.projects.roles import FRONT_OFFICE, MANAGER
@@ -63,7 +65,12 @@ def _project(owner, title: str, preset: str, scenarios: int) -> Project:
     return project
 
 
-def seed() -> None:
+def seed(*, empty: bool) -> None:
+    """Migrate the database (emptied first if `empty`), load the catalogue, create the users."""
+    call_command("migrate", interactive=False, verbosity=0)
+    if empty:
+        call_command("flush", interactive=False, verbosity=0)
+    catalogue_load()
     cache.clear()  # sessions, throttles and page fragments of an earlier run
     managers = [_user(f"manager-{n}", MANAGER) for n in range(1, MANAGERS + 1)]
     reviewer = _user("front-office", FRONT_OFFICE)

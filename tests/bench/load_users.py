@@ -25,7 +25,8 @@ WARM_UP_ESTIMATES = 6  # two a gunicorn worker
 
 # Adding cost lines (issue 10, the budget's cost lines) is a manager's step that belongs here once
 # its API exists: a function (user, rng, scenario) that adds one line through that API with
-# `user.send(...)`, counting its 2xx answers in `user.writes`. None until then: no stand-in.
+# `user.send(...)` and `user.count_write(...)`, and a count of the lines saved in load_data.saved
+# for load_bench's check. None until then: no stand-in.
 ADD_COST_LINE: Callable[["User", random.Random, dict], None] | None = None
 
 
@@ -61,11 +62,12 @@ class User:
 
     port: int
     budget: Budget
+    address: str = "127.0.0.1"  # a loopback address of its own, as people have their own
     cookie: str = ""
     token: str = ""
     samples: list[Sample] = field(default_factory=list)
     writes: Counter = field(default_factory=Counter)  # ("scenario" | "project", id) -> 2xx
-    unanswered_writes: int = 0
+    unanswered_writes: int = 0  # no answer: saved or not, the count after the run says
 
     @property
     def csrf(self) -> str:
@@ -97,15 +99,22 @@ class User:
         )
         started = time.perf_counter()
         try:
-            answer = http_request(self.port, request, timeout=REQUEST_TIMEOUT_SECONDS)
+            answer = http_request(
+                self.port, request, timeout=REQUEST_TIMEOUT_SECONDS, source=self.address
+            )
         except (OSError, ValueError):
             answer = None
         seconds = time.perf_counter() - started
         status = answer[0] if answer else None
         self.samples.append(Sample(label, kind, status, seconds, status in expect))
-        if answer is None and method != "GET":
-            self.unanswered_writes += 1
         return answer
+
+    def count_write(self, answer: tuple[int, dict, bytes] | None, saved: int, key: tuple) -> None:
+        """Count a write answered `saved` (2xx), or one that got no answer, whose fate is open."""
+        if answer is None:
+            self.unanswered_writes += 1
+        elif answer[0] == saved:
+            self.writes[key] += 1
 
     def post_form(self, label: str, path: str, fields: dict[str, str], **options):
         return self.send(
@@ -167,11 +176,10 @@ def think(rng: random.Random, low: float, high: float, budget: Budget) -> None:
     time.sleep(pause)
 
 
-def _save_with_the_page(user: User, rng: random.Random, target: dict, fields: dict) -> None:
+def _save_with_the_page(user: User, target: dict, fields: dict) -> None:
     sid = target["scenario"]
     answer = user.post_form("save (page form)", f"/scenarios/{sid}/", fields, expect=(302, 409))
-    if answer and answer[0] == 302:
-        user.writes["scenario", sid] += 1
+    user.count_write(answer, 302, ("scenario", sid))
 
 
 def _save_with_if_match(user: User, rng: random.Random, target: dict) -> None:
@@ -191,8 +199,7 @@ def _save_with_if_match(user: User, rng: random.Random, target: dict) -> None:
         headers=(f"If-Match: {headers.get('etag', '')}",),
         expect=(200, 412),
     )
-    if answer and answer[0] == 200:
-        user.writes["scenario", target["scenario"]] += 1
+    user.count_write(answer, 200, ("scenario", target["scenario"]))
 
 
 def _add_scenario(user: User, rng: random.Random, target: dict, number: int) -> None:
@@ -206,8 +213,7 @@ def _add_scenario(user: User, rng: random.Random, target: dict, number: int) -> 
         body=json.dumps({"name": f"Load {number}", "inputs": inputs}).encode(),
         expect=(201,),
     )
-    if answer and answer[0] == 201:
-        user.writes["project", target["project"]] += 1
+    user.count_write(answer, 201, ("project", target["project"]))
 
 
 def manager(page_user: User, api_user: User, rng: random.Random, target: dict) -> None:
@@ -230,7 +236,7 @@ def manager(page_user: User, api_user: User, rng: random.Random, target: dict) -
             )
         think(rng, 0.5, 1.5, page_user.budget)
         if round_number % 2:
-            _save_with_the_page(page_user, rng, target, fields)
+            _save_with_the_page(page_user, target, fields)
         else:
             _save_with_if_match(api_user, rng, target)
         if rng.random() < 0.2:
@@ -293,27 +299,30 @@ def simulate(
     users: list[User] = []
     runs: list[Callable[[], None]] = []
     edited = seeded["edited"]
+    addresses = (f"127.0.0.{10 + n}" for n in range(sum(USERS.values())))
     for n in range(USERS["manager"]):
         target = edited[n % len(edited)]
         editor = target["editors"][(n // len(edited)) % len(target["editors"])]
-        page_user = User(port, budget, cookie=editor["cookies"][n % len(editor["cookies"])])
-        api_user = User(port, budget, token=editor["token"])
+        address = next(addresses)
+        cookie = editor["cookies"][n % len(editor["cookies"])]
+        page_user = User(port, budget, address, cookie=cookie)
+        api_user = User(port, budget, address, token=editor["token"])
         users += [page_user, api_user]
         rng = random.Random(seed * 1000 + n)
         runs.append(lambda p=page_user, a=api_user, r=rng, t=target: manager(p, a, r, t))
     cookies = seeded["reviewer_cookies"]
     for n in range(USERS["front office"]):
-        user = User(port, budget, cookie=cookies[n % len(cookies)])
+        user = User(port, budget, next(addresses), cookie=cookies[n % len(cookies)])
         users.append(user)
         rng = random.Random(seed * 1000 + 100 + n)
         runs.append(lambda u=user, r=rng: front_office(u, r, seeded["submitted"]))
     for n in range(USERS["board"]):
-        user = User(port, budget)
+        user = User(port, budget, next(addresses))
         users.append(user)
         rng = random.Random(seed * 1000 + 200 + n)
         runs.append(lambda u=user, r=rng: board(u, r, seeded["share_tokens"]))
     for n in range(USERS["integrator"]):
-        user = User(port, budget, token=seeded["integrator_token"])
+        user = User(port, budget, next(addresses), token=seeded["integrator_token"])
         users.append(user)
         rng = random.Random(seed * 1000 + 300 + n)
         runs.append(lambda u=user, r=rng: integrator(u, r))

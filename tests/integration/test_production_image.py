@@ -9,11 +9,8 @@ production, behind a pretend TLS proxy (X-Forwarded-Proto: https); every main pa
 
 import os
 import re
-import signal
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from http.client import HTTPConnection, HTTPResponse
@@ -28,7 +25,7 @@ from django.db import connection
 from apps.catalogue.loading import catalogue_load
 from apps.sharing.services import share_link_create
 from tests.factories import make_manager, make_project, make_scenario
-from tests.servers import database_url_of_tests, free_port
+from tests.servers import Server, database_url_of_tests
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -40,7 +37,6 @@ ROOT = Path(__file__).resolve().parents[2]
 HOST = "planner.test"
 PASSWORD = "a-long-test-password"
 BUILD_SECONDS = 300
-READY_SECONDS = 30
 # What collectstatic's manifest storage gives every name: name.<12 hex digits>.ext
 HASHED = re.compile(r"\.[0-9a-f]{12}\.")
 
@@ -112,7 +108,6 @@ class Browser:
 @pytest.fixture
 def server(image: Path, tmp_path: Path) -> Iterator[Browser]:
     """gunicorn from the image's environment with production settings, on a loopback port."""
-    port = free_port()
     environment = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_"))},
         "COMPUTE_PLANNER_ENV": "production",
@@ -124,39 +119,16 @@ def server(image: Path, tmp_path: Path) -> Iterator[Browser]:
         "LOG_LEVEL": "WARNING",
     }
     gunicorn = [str(image / "venv" / "bin" / "gunicorn"), "config.wsgi:application"]
-    log = (tmp_path / "gunicorn.log").open("w")
-    process = subprocess.Popen(
-        [*gunicorn, "--bind", f"127.0.0.1:{port}", "--workers", "1", "--no-control-socket"],
-        cwd=ROOT,
-        env=environment,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
+    server = Server(
+        [*gunicorn, "--bind", "127.0.0.1:{port}", "--workers", "1", "--no-control-socket"],
+        environment,
+        tmp_path / "gunicorn.log",
     )
     try:
-        _wait_until_serving(process, port, tmp_path / "gunicorn.log")
-        yield Browser(port)
+        yield Browser(server.port)
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)  # the group this fixture started
-            process.wait(timeout=5)
-        log.close()
-    assert "Traceback" not in (tmp_path / "gunicorn.log").read_text()
-
-
-def _wait_until_serving(process: subprocess.Popen, port: int, log: Path) -> None:
-    deadline = time.monotonic() + READY_SECONDS
-    while time.monotonic() < deadline:
-        assert process.poll() is None, f"gunicorn exited:\n{log.read_text()[-3000:]}"
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
-        except OSError:
-            time.sleep(0.2)
-    pytest.fail(f"gunicorn did not listen within {READY_SECONDS} s:\n{log.read_text()[-3000:]}")
+        server.stop()
+    assert "Traceback" not in server.log()
 
 
 class Assets(HTMLParser):
