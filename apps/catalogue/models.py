@@ -6,15 +6,16 @@ from uuid import uuid4
 from django.core.cache import cache
 from django.core.validators import MinValueValidator
 from django.db import models, transaction
+from django.utils.translation import gettext_lazy as _
 
 PRECISIONS = ("fp32", "tf32", "bf16", "fp16", "fp8", "int8")
 
 
 class Evidence(models.TextChoices):
-    PRIMARY = "P", "Primary (vendor, paper, legal text)"
-    SECONDARY = "S", "Secondary (third party quoting a primary)"
-    DERIVED = "D", "Derived by arithmetic from sourced figures"
-    UNVERIFIED = "U", "Unverified or conflicting"
+    PRIMARY = "P", _("Primary (vendor, paper, legal text)")
+    SECONDARY = "S", _("Secondary (third party quoting a primary)")
+    DERIVED = "D", _("Derived by arithmetic from sourced figures")
+    UNVERIFIED = "U", _("Unverified or conflicting")
 
 
 class Sourced(models.Model):
@@ -88,8 +89,8 @@ class Accelerator(Sourced):
 
 class PriceOffer(Sourced):
     class Kind(models.TextChoices):
-        RENT = "rent", "Rent per accelerator-hour"
-        PURCHASE = "purchase", "Purchase"
+        RENT = "rent", _("Rent per accelerator-hour")
+        PURCHASE = "purchase", _("Purchase")
 
     accelerator = models.ForeignKey(
         Accelerator, on_delete=models.CASCADE, related_name="price_offers"
@@ -169,11 +170,11 @@ class EnergyProfile(Sourced):
 
 class ComputeThreshold(Sourced):
     class Status(models.TextChoices):
-        IN_FORCE = "in_force", "In force"
-        SIGNED = "signed", "Signed into law"
-        REVOKED = "revoked", "Revoked"
-        VETOED = "vetoed", "Vetoed"
-        PROPOSED = "proposed", "Proposed"
+        IN_FORCE = "in_force", _("In force")
+        SIGNED = "signed", _("Signed into law")
+        REVOKED = "revoked", _("Revoked")
+        VETOED = "vetoed", _("Vetoed")
+        PROPOSED = "proposed", _("Proposed")
 
     slug = models.SlugField(unique=True)
     name = models.CharField(max_length=160)
