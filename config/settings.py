@@ -219,6 +219,15 @@ DATA_UPLOAD_MAX_NUMBER_FILES = 1
 FILE_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
 API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 64 * 1024)
 
+# PDF exports embed fonts for every UN script, from Debian's fonts-noto-core, fonts-droid-fallback
+# and fonts-dejavu-core (apps/exports/pdf_fonts.py). Without them production refuses to write a
+# PDF; a developer's machine falls back to Helvetica, which prints "?" for what it lacks.
+PDF_FONT_DIRS = env_list(
+    "PDF_FONT_DIRS",
+    "/usr/share/fonts/truetype/noto,/usr/share/fonts/truetype/droid,/usr/share/fonts/truetype/dejavu",
+)
+PDF_FONTS_REQUIRED = env_bool("PDF_FONTS_REQUIRED", PRODUCTION)
+
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "apps.api.schema.AutoSchema",
     "DEFAULT_PARSER_CLASSES": ["apps.api.parsers.BoundedJSONParser"],

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 from apps.accounts.models import ApiToken
 from apps.accounts.services import api_token_create, api_token_revoke
 from apps.api.schema import error_response, validation_error_response
-from apps.api.serializers import StrictTypes
+from apps.api.strict import StrictTypes
 
 
 class AuthTokenRequestSerializer(StrictTypes, serializers.Serializer):

@@ -31,12 +31,12 @@ class ApiToken(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
     )
     name = models.CharField(
-        "token name",
+        _("token name"),
         max_length=100,
-        help_text="What the token is for, for example the script that uses it.",
+        help_text=_("What the token is for, for example the script that uses it."),
     )
     prefix = models.CharField(
-        max_length=PREFIX_LENGTH, editable=False, help_text="The first characters of the key."
+        max_length=PREFIX_LENGTH, editable=False, help_text=_("The first characters of the key.")
     )
     key_hash = models.CharField(max_length=64, unique=True, editable=False)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
@@ -47,7 +47,7 @@ class ApiToken(models.Model):
 
     class Meta:
         ordering = ("-created_at", "-id")
-        verbose_name = "API token"
+        verbose_name = _("API token")
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…)"

@@ -5,6 +5,7 @@ import secrets
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from apps.accounts.models import KEY_PREFIX, PREFIX_LENGTH, ApiToken, api_key_hash
 
@@ -23,7 +24,7 @@ def api_token_create(*, user, name: str) -> tuple[ApiToken, str]:
 def api_token_revoke(*, token: ApiToken, user) -> ApiToken:
     """Revoke token on behalf of user; revoking a revoked token changes nothing."""
     if not token.can_be_revoked_by(user):
-        raise PermissionDenied("You may only revoke your own API tokens.")
+        raise PermissionDenied(gettext("You may only revoke your own API tokens."))
     if token.revoked_at is None:
         token.revoked_at = timezone.now()
         token.save(update_fields=["revoked_at"])

@@ -49,7 +49,10 @@ def api_token_list(request: HttpRequest) -> TemplateResponse:
 def api_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     token = get_object_or_404(ApiToken.objects.for_user(request.user), pk=token_id)
     services.api_token_revoke(token=token, user=request.user)
-    messages.success(request, f"The token “{token.name}” is revoked and no longer works.")
+    messages.success(
+        request,
+        gettext("The token “%(name)s” is revoked and no longer works.") % {"name": token.name},
+    )
     return redirect("api-tokens")
 
 

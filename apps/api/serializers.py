@@ -1,6 +1,5 @@
 """Serializers of the estimate API: the request contract, the response contract, the catalogue."""
 
-
 from rest_framework import serializers
 
 from apps.api.fields import FiniteFloatField, MoneyField, StrictIntegerField

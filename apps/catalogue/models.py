@@ -6,6 +6,7 @@ from uuid import uuid4
 from django.core.cache import cache
 from django.core.validators import MinValueValidator
 from django.db import models, transaction
+from django.utils.translation import gettext_lazy as _
 
 from apps.catalogue.language_models import LanguageModel
 from apps.catalogue.sourced import Sourced
@@ -95,8 +96,8 @@ class Accelerator(Sourced):
 
 class PriceOffer(Sourced):
     class Kind(models.TextChoices):
-        RENT = "rent", "Rent per accelerator-hour"
-        PURCHASE = "purchase", "Purchase"
+        RENT = "rent", _("Rent per accelerator-hour")
+        PURCHASE = "purchase", _("Purchase")
 
     accelerator = models.ForeignKey(
         Accelerator, on_delete=models.CASCADE, related_name="price_offers"
@@ -176,11 +177,11 @@ class EnergyProfile(Sourced):
 
 class ComputeThreshold(Sourced):
     class Status(models.TextChoices):
-        IN_FORCE = "in_force", "In force"
-        SIGNED = "signed", "Signed into law"
-        REVOKED = "revoked", "Revoked"
-        VETOED = "vetoed", "Vetoed"
-        PROPOSED = "proposed", "Proposed"
+        IN_FORCE = "in_force", _("In force")
+        SIGNED = "signed", _("Signed into law")
+        REVOKED = "revoked", _("Revoked")
+        VETOED = "vetoed", _("Vetoed")
+        PROPOSED = "proposed", _("Proposed")
 
     slug = models.SlugField(unique=True)
     name = models.CharField(max_length=160)

@@ -1,13 +1,14 @@
 """The evidence, source and date every catalogue row carries."""
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Evidence(models.TextChoices):
-    PRIMARY = "P", "Primary (vendor, paper, legal text)"
-    SECONDARY = "S", "Secondary (third party quoting a primary)"
-    DERIVED = "D", "Derived by arithmetic from sourced figures"
-    UNVERIFIED = "U", "Unverified or conflicting"
+    PRIMARY = "P", _("Primary (vendor, paper, legal text)")
+    SECONDARY = "S", _("Secondary (third party quoting a primary)")
+    DERIVED = "D", _("Derived by arithmetic from sourced figures")
+    UNVERIFIED = "U", _("Unverified or conflicting")
 
 
 class Sourced(models.Model):

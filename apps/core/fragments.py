@@ -33,7 +33,7 @@ def code_digest() -> str:
     ):
         for path in sorted(root.rglob("*")):
             if path.suffix in CODE_SUFFIXES:
-                digest.update(str(path.relative_to(settings.BASE_DIR)).encode())
+                digest.update(str(path.relative_to(root)).encode())
                 digest.update(path.read_bytes())
     return digest.hexdigest()
 

@@ -8,13 +8,14 @@ from reportlab.lib import colors
 
 from apps.estimates import EstimateResult
 from apps.exports.cells import pdf_plain
+from apps.exports.pdf_fonts import SANS
 from apps.projects import formatting
 from apps.projects.comparison import ChartRow, chart_rows
 
 TRAINING_COLOUR = colors.HexColor("#1f5fa8")
 INFERENCE_COLOUR = colors.HexColor("#b35900")
 BREAK_EVEN_COLOUR = colors.HexColor("#555555")
-FONT = "Helvetica"
+FONT = SANS
 _LEFT, _BOTTOM, _TOP, _RIGHT = 64, 44, 30, 12
 
 
@@ -80,7 +81,7 @@ def cumulative_chart(result: EstimateResult, width: float, height: float) -> Dra
     rows = chart_rows(result)
     if len(rows) < 2:
         return None
-    drawing = Drawing(width, height)
+    drawing = Drawing(width, height, initialFontName=FONT)
     plot = LinePlot()
     plot.x, plot.y = _LEFT, _BOTTOM
     plot.width, plot.height = width - _LEFT - _RIGHT, height - _BOTTOM - _TOP

@@ -2,14 +2,15 @@
 
 Money comes from the estimate response (apps.exports.figures); the bottom strip, the chart and
 the description need the engine's result, so they come from `estimate_from_request` on the
-same stored inputs, as on the scenario page. Text is set in Helvetica, which every PDF reader
-has, so nothing is embedded and the text stays searchable (apps.exports.cells.pdf_markup).
+same stored inputs, as on the scenario page. Text is set in fonts that cover every UN script,
+embedded (apps.exports.pdf_fonts), with Arabic shaped; it stays searchable and copyable
+(apps.exports.cells.pdf_markup).
 """
 
 import io
 from collections.abc import Collection
 from decimal import Decimal
-from functools import partial
+from functools import cache, partial
 
 from django.utils import timezone
 from reportlab.lib import colors
@@ -30,10 +31,11 @@ from reportlab.platypus import (
 
 from apps.catalogue.resolve import estimate_from_request
 from apps.estimates import EstimateInputError, EstimateResult
-from apps.exports.cells import pdf_markup, pdf_plain
+from apps.exports.cells import has_arabic, pdf_markup, printable
 from apps.exports.figures import Table as FigureTable
 from apps.exports.figures import Value, input_rows, tables
 from apps.exports.pdf_chart import cumulative_chart
+from apps.exports.pdf_fonts import SANS, SANS_BOLD, pdf_fonts
 from apps.exports.report import Report, ScenarioReport
 from apps.projects import formatting
 from apps.projects.describe import bottom_strip, describe
@@ -41,29 +43,35 @@ from apps.projects.describe import bottom_strip, describe
 MARGIN = 18 * mm
 WIDTH = A4[0] - 2 * MARGIN
 _SAMPLE = getSampleStyleSheet()
-TITLE = _SAMPLE["Title"]
-H1 = ParagraphStyle("h1", parent=_SAMPLE["Heading1"], fontSize=16, leading=20)
-H2 = ParagraphStyle("h2", parent=_SAMPLE["Heading2"], fontSize=12.5, leading=16)
-H3 = ParagraphStyle("h3", parent=_SAMPLE["Heading3"], fontSize=10.5, leading=13)
-BODY = ParagraphStyle("body", parent=_SAMPLE["BodyText"], fontSize=9.5, leading=13)
+TITLE = ParagraphStyle("title", parent=_SAMPLE["Title"], fontName=SANS_BOLD)
+H1 = ParagraphStyle("h1", parent=_SAMPLE["Heading1"], fontName=SANS_BOLD, fontSize=16, leading=20)
+H2 = ParagraphStyle("h2", parent=_SAMPLE["Heading2"], fontName=SANS_BOLD, fontSize=12.5, leading=16)
+H3 = ParagraphStyle("h3", parent=_SAMPLE["Heading3"], fontName=SANS_BOLD, fontSize=10.5, leading=13)
+BODY = ParagraphStyle("body", parent=_SAMPLE["BodyText"], fontName=SANS, fontSize=9.5, leading=13)
 CELL = ParagraphStyle("cell", parent=BODY, fontSize=8.5, leading=10.5, spaceBefore=0)
-CELL_BOLD = ParagraphStyle("cell-bold", parent=CELL, fontName="Helvetica-Bold")
+CELL_BOLD = ParagraphStyle("cell-bold", parent=CELL, fontName=SANS_BOLD)
 NUMBER = ParagraphStyle("number", parent=CELL, alignment=TA_RIGHT)
-STRIP_TEXT = ParagraphStyle(
-    "strip", parent=CELL, fontName="Helvetica-Bold", fontSize=11, leading=14
-)
+STRIP_TEXT = ParagraphStyle("strip", parent=CELL, fontName=SANS_BOLD, fontSize=11, leading=14)
+FOOTER = ParagraphStyle("footer", parent=BODY, fontSize=8, leading=10, textColor="#444444")
 GREY = colors.HexColor("#999999")
 SHADE = colors.HexColor("#eeeeee")
+# Cells hold paragraphs in the styles above; a table still sets its own font, which must be one
+# of the embedded ones too.
+CELL_FONT = ("FONTNAME", (0, 0), (-1, -1), SANS)
 GRID = TableStyle(
     [
+        CELL_FONT,
         ("GRID", (0, 0), (-1, -1), 0.25, GREY),
         ("BACKGROUND", (0, 0), (-1, 0), SHADE),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
     ]
 )
-STRIP = TableStyle([("GRID", (0, 0), (-1, -1), 0.25, GREY), ("VALIGN", (0, 0), (-1, -1), "TOP")])
+STRIP = TableStyle(
+    [CELL_FONT, ("GRID", (0, 0), (-1, -1), 0.25, GREY), ("VALIGN", (0, 0), (-1, -1), "TOP")]
+)
 LIST = TableStyle(
     [
+        CELL_FONT,
         ("LINEBELOW", (0, 0), (-1, -1), 0.25, GREY),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("LEFTPADDING", (0, 0), (-1, -1), 0),
@@ -71,8 +79,16 @@ LIST = TableStyle(
 )
 
 
+@cache
+def _shaping(style: ParagraphStyle) -> ParagraphStyle:
+    """The style with HarfBuzz shaping, which joins Arabic letters; only text that needs it pays
+    for it."""
+    return ParagraphStyle(f"{style.name}-shaped", parent=style, shaping=1)
+
+
 def _p(text: str, style: ParagraphStyle = BODY) -> Paragraph:
-    return Paragraph(pdf_markup(text), style)
+    markup = pdf_markup(text, bold=style.fontName == SANS_BOLD)
+    return Paragraph(markup, _shaping(style) if has_arabic(text) else style)
 
 
 def _value_text(value: Value) -> str:
@@ -230,6 +246,7 @@ def _comparison(report: ScenarioReport) -> Table:
     table.setStyle(
         TableStyle(
             [
+                CELL_FONT,
                 ("VALIGN", (0, 0), (-1, -1), "TOP"),
                 ("LINEAFTER", (0, 0), (0, 0), 0.5, GREY),
                 ("RIGHTPADDING", (0, 0), (0, 0), 8),
@@ -348,14 +365,17 @@ def _scenario(report: ScenarioReport, project_title: str) -> list:
 
 def _footer(canvas, document, *, text: str) -> None:
     canvas.saveState()
-    canvas.setFont("Helvetica", 8)
+    line = _p(text, FOOTER)
+    line.wrapOn(canvas, WIDTH - 20 * mm, 10)
+    line.drawOn(canvas, MARGIN, 10 * mm)
+    canvas.setFont(SANS, 8)
     canvas.setFillColor(colors.HexColor("#444444"))
-    canvas.drawString(MARGIN, 10 * mm, text)
     canvas.drawRightString(A4[0] - MARGIN, 10 * mm, f"Page {document.page}")
     canvas.restoreState()
 
 
 def project_pdf(report: Report) -> bytes:
+    pdf_fonts()  # registered before any style names them
     project = report.project
     currency = next((s.response["currency"] for s in report.scenarios if s.response), "USD")
     exported_at = timezone.localtime(report.exported_at)
@@ -378,14 +398,14 @@ def project_pdf(report: Report) -> bytes:
         rightMargin=MARGIN,
         topMargin=MARGIN,
         bottomMargin=MARGIN,
-        title=pdf_plain(project.title),
-        author=pdf_plain(report.exported_by),
+        title=printable(project.title),
+        author=printable(report.exported_by),
         subject="Compute workplan",
         creator="Compute Planner",
+        initialFontName=SANS,
     )
     footer = partial(
-        _footer,
-        text=pdf_plain(f"{project.title[:80]} — exported {exported_at:%Y-%m-%d %H:%M %Z}"),
+        _footer, text=f"{project.title[:80]} — exported {exported_at:%Y-%m-%d %H:%M %Z}"
     )
     document.build(story, onFirstPage=footer, onLaterPages=footer)
     return buffer.getvalue()

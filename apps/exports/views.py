@@ -6,6 +6,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from apps.exports import services
@@ -33,12 +34,14 @@ def scenario_export(request: HttpRequest, scenario_id: int, export_format: str) 
 @require_http_methods(["GET", "POST"])
 def project_import(request: HttpRequest) -> HttpResponse:
     if not can_create_projects(request.user):
-        raise PermissionDenied("Only managers plan projects.")
+        raise PermissionDenied(gettext("Only managers plan projects."))
     if request.method == "POST":
         form = ProjectImportForm(request.POST, request.FILES)
         if form.is_valid():
             project = services.project_import(owner=request.user, details=form.cleaned_data["file"])
-            messages.success(request, f"Project “{project.title}” imported.")
+            messages.success(
+                request, gettext("Project “%(title)s” imported.") % {"title": project.title}
+            )
             return redirect(project)
     else:
         form = ProjectImportForm()

@@ -18,8 +18,8 @@ from apps.api.fields import SafeSlugRelatedField
 from apps.api.serializers import (
     EstimateRequestSerializer,
     EstimateResponseSerializer,
-    StrictTypes,
 )
+from apps.api.strict import StrictTypes
 from apps.api.views import estimate_response
 from apps.budget.serializers import rate
 from apps.catalogue.resolve import estimate_from_request

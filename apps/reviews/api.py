@@ -17,7 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.api.serializers import StrictTypes
+from apps.api.strict import StrictTypes
 from apps.projects.api import RefusalsAsAnswers
 from apps.projects.conditional import ERROR
 from apps.projects.models import Project, ReviewComment, StatusChange

@@ -7,7 +7,7 @@ from drf_spectacular.generators import SchemaGenerator
 from rest_framework import serializers
 from rest_framework.test import APIClient
 
-from apps.api.serializers import StrictTypes
+from apps.api.strict import StrictTypes
 from apps.projects.models import Scenario
 from apps.projects.presets import PRESETS_BY_SLUG
 from apps.reviews.services import project_submit

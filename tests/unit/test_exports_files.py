@@ -7,6 +7,7 @@ import pytest
 from apps.exports.cells import formula_safe, pdf_markup, pdf_plain, printable
 from apps.exports.errors import error_lines
 from apps.exports.json_export import MAX_IMPORT_BYTES, DocumentError, read_document
+from apps.exports.pdf_fonts import missing_fonts_message, pdf_fonts
 from apps.exports.xlsx_export import sheet_titles
 
 
@@ -52,10 +53,25 @@ def test_sheet_titles_are_at_most_31_allowed_characters_and_unique_in_any_case()
     assert len({title.casefold() for title in titles}) == len(titles)
 
 
-def test_pdf_markup_escapes_text_and_raises_exponents_in_the_pdf_fonts_encoding():
-    markup = pdf_markup("3.15 × 10²³ FLOP <b>&</b> −5 ✓\nnext")
-    assert markup == "3.15 × 10<super>23</super> FLOP &lt;b&gt;&amp;&lt;/b&gt; -5 ?<br/>next"
+def test_pdf_markup_escapes_text_raises_exponents_and_names_the_font_of_each_sign():
+    markup = pdf_markup("3.15 × 10²³ FLOP <b>&</b> −5 ✓ 🚀\nnext")
+    start = "3.15 × 10<super>23</super> FLOP &lt;b&gt;&amp;&lt;/b&gt; "
+    if pdf_fonts().embedded:
+        symbol = '<font name="cp-symbols">{}</font>'.format
+        assert markup == f"{start}{symbol('−')}5 {symbol('✓')} ?<br/>next"
+    else:  # Helvetica, Windows-1252 only
+        assert markup == f"{start}-5 ? ?<br/>next"
     assert pdf_plain("1.5 × 10⁻⁴ s") == "1.5 × 10^-4 s"
+
+
+def test_pdf_markup_sets_arabic_right_to_left_and_chinese_in_their_fonts():
+    if not pdf_fonts().embedded:
+        pytest.skip(missing_fonts_message(["the PDF fonts"]))
+    markup = pdf_markup("Plan — 翻译助手 — مساعد الترجمة (2)")
+    assert markup == (
+        'Plan — <font name="cp-cjk">翻译助手</font> — '
+        '<font name="cp-arabic">الترجمة مساعد</font> (2)'
+    )
 
 
 def test_nested_errors_read_as_lines_led_by_their_field_path():

@@ -1,0 +1,121 @@
+"""A pseudo-locale render of the pages that are worded through gettext: every message becomes
+⟦message⟧, so any visible English left outside the brackets bypassed translation.
+
+The pseudo catalogue is made from the French one's messages (ours and Django's own), written as
+a .mo for a language "xx" that only this test knows.
+"""
+
+import re
+from html import unescape
+from pathlib import Path
+
+import django
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from django.conf import settings
+from django.test import Client
+
+from apps.catalogue.models import Accelerator, ComputeThreshold, EnergyProfile, PriceOffer
+from tests.factories import make_manager
+
+pytestmark = pytest.mark.django_db
+
+PSEUDO = "xx"
+SOURCES = [
+    settings.BASE_DIR / "locale" / "fr" / "LC_MESSAGES" / "django.po",
+    *Path(django.__file__).parent.glob("**/locale/fr/LC_MESSAGES/django.po"),
+]
+INNERMOST = re.compile(r"⟦[^⟦⟧]*⟧")
+TAG = re.compile(r"<[^>]*>")
+HIDDEN = re.compile(r"<(script|style|code|pre)\b.*?</\1>", re.S)
+LABELS = re.compile(r'\b(?:aria-label|title|placeholder|alt)="([^"]*)"')
+# What may stay as it is in any language: names, codes, units and figures.
+AS_IS = re.compile(
+    r"Compute Planner|\bAPI\b|BF16|FP8|FP32|TFLOP/s|\bPUE\b|\bUSD\b|amina|English|Français|Pseudo|\d(?:\.\d+)?e[+-]\d+"
+)
+
+
+def _pseudo(text: str) -> str:
+    return f"⟦{text}⟧"
+
+
+@pytest.fixture
+def pseudo_locale(settings, tmp_path):
+    catalog = Catalog(locale="fr")
+    for source in SOURCES:
+        with source.open("rb") as file:
+            for message in read_po(file):
+                if message.id and message.id not in catalog:
+                    strings = (
+                        tuple(_pseudo(form) for form in message.id[:1] + message.id[1:] * 2)
+                        if message.pluralizable
+                        else _pseudo(message.id)
+                    )
+                    catalog.add(message.id, strings, context=message.context)
+    directory = tmp_path / PSEUDO / "LC_MESSAGES"
+    directory.mkdir(parents=True)
+    with (directory / "django.mo").open("wb") as file:
+        write_mo(file, catalog)
+    settings.LOCALE_PATHS = [tmp_path]
+    settings.LANGUAGES = [*settings.LANGUAGES, (PSEUDO, "Pseudo")]
+
+
+def catalogue_data() -> list[str]:
+    """The catalogue's own words (names, providers, sources, notes): data, not interface."""
+    words = set()
+    for model in (Accelerator, PriceOffer, EnergyProfile, ComputeThreshold):
+        for row in model.objects.values():
+            words |= {
+                " ".join(value.split())
+                for value in row.values()
+                if isinstance(value, str) and len(value) > 1
+            }
+    words |= {
+        f"{vendor} {name}" for vendor, name in Accelerator.objects.values_list("vendor", "name")
+    }
+    return sorted(words, key=len, reverse=True)
+
+
+def _as_is(text: str, data: list[str]) -> bool:
+    for word in data:
+        text = text.replace(word, " ")
+    return not re.search(r"[^\W\d_]", AS_IS.sub(" ", text))
+
+
+def untranslated(html: str, data: list[str] = ()) -> list[str]:
+    """The visible text and labels of a page that are not inside a translated message, nor
+    data."""
+    body = html.split("<body>", 1)[1]
+    while INNERMOST.search(body):
+        body = INNERMOST.sub(" ", body)
+    texts = LABELS.findall(body)
+    texts += TAG.sub("\n", HIDDEN.sub(" ", body)).splitlines()
+    leftovers = [" ".join(unescape(text).split()) for text in texts]
+    return [text for text in leftovers if text and not _as_is(text, data)]
+
+
+PAGES = ["/", "/catalogue/", "/glossary/", "/glossary/kv-cache/", "/accounts/login/", "/nowhere/"]
+SIGNED_IN_PAGES = ["/accounts/password/", "/accounts/password/done/", "/accounts/tokens/"]
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_word_of_a_public_page_goes_through_gettext(pseudo_locale, path):
+    response = Client().get(path, headers={"accept-language": PSEUDO})
+    assert response["Content-Language"] == PSEUDO
+    assert untranslated(response.content.decode(), catalogue_data()) == []
+
+
+@pytest.mark.parametrize("path", SIGNED_IN_PAGES)
+def test_every_word_of_an_account_page_goes_through_gettext(pseudo_locale, path):
+    client = Client()
+    client.force_login(make_manager("amina"))
+    response = client.get(path, headers={"accept-language": PSEUDO})
+    assert response.status_code == 200
+    assert untranslated(response.content.decode()) == []
+
+
+def test_the_check_finds_a_string_that_bypasses_gettext(pseudo_locale):
+    html = "<body><p>⟦Translated⟧</p><p>Left in English</p><a aria-label='x'>⟦Ok⟧</a></body>"
+    assert untranslated(html) == ["Left in English"]
