@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "apps.core",
     "apps.accounts",
     "apps.catalogue",
+    "apps.apiprices",
     "apps.projects",
     "apps.sweeps",
     "apps.reviews",

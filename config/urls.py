@@ -14,6 +14,7 @@ urlpatterns = [
     path("", include("apps.reviews.urls")),
     path("", include("apps.sharing.urls")),
     path("", include("apps.exports.urls")),
+    path("", include("apps.apiprices.urls")),
     path("api/", include(("apps.api.urls", "api"), namespace="api")),
     path("admin/", admin.site.urls),
 ]

@@ -9,6 +9,7 @@ FRONT_OFFICE = "front office"
 CATALOGUE_EDITOR = "catalogue editor"
 
 CATALOGUE_MODELS = ("accelerator", "priceoffer", "energyprofile", "computethreshold")
+API_PRICE_MODELS = ("apimodel", "apiprice")
 
 
 def ensure_roles(**kwargs) -> None:
@@ -19,6 +20,9 @@ def ensure_roles(**kwargs) -> None:
     editors.permissions.set(
         Permission.objects.filter(
             content_type__app_label="catalogue", content_type__model__in=CATALOGUE_MODELS
+        )
+        | Permission.objects.filter(
+            content_type__app_label="apiprices", content_type__model__in=API_PRICE_MODELS
         )
     )
 

@@ -293,6 +293,10 @@ def world(db, generous_limits, connection_kept_across_requests):
             f"GET {API}/accelerators/{{slug}}/": by_slug(Accelerator),
             f"GET {API}/thresholds/{{slug}}/": by_slug(ComputeThreshold),
             f"GET {API}/energy-profiles/{{slug}}/": by_slug(EnergyProfile),
+            f"GET {API}/api-prices/{{slug}}/": [
+                Target(path={"slug": slug})
+                for slug in ("openai-gpt-4o", "deepseek-deepseek-v4-flash")
+            ],
             f"POST {API}/estimate/": [Target(body=body) for body in inputs],
             f"POST {API}/auth/token/": [
                 Target(body={"username": "fuzzer", "password": PASSWORD, "name": "script"})

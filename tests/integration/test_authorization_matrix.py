@@ -32,6 +32,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from apps.accounts.models import ApiToken
 from apps.accounts.services import api_token_create
+from apps.apiprices.models import ApiModel
 from apps.catalogue.models import Accelerator, ComputeThreshold, EnergyProfile, PriceOffer
 from apps.catalogue.resolve import Catalogue
 from apps.exports.json_export import project_json
@@ -122,6 +123,7 @@ class World:
             "catalogue/priceoffer": PriceOffer.objects.order_by("pk").first().pk,
             "catalogue/energyprofile": EnergyProfile.objects.order_by("pk").first().pk,
             "catalogue/computethreshold": ComputeThreshold.objects.order_by("pk").first().pk,
+            "apiprices/apimodel": ApiModel.objects.get(slug="openai-gpt-4o").pk,
             "projects/project": self.project.pk,
             "sweeps/sweep": self.sweep.pk,
             "sweeps/scenariofreshness": self.freshness.pk,
@@ -262,6 +264,7 @@ ROUTES: dict[str, Row] = {
     # Public pages and accounts
     "": Row({"GET": 200}, public=True),
     "catalogue/": Row({"GET": 200}, public=True),
+    "catalogue/api-prices/": Row({"GET": 200}, public=True),
     "accounts/login/": Row({"GET": 200, "POST": 200}, public=True),
     "accounts/logout/": Row({"POST": 302}, public=True),
     "accounts/password/": Row({"GET": 200, "POST": 200}),
@@ -366,6 +369,10 @@ ROUTES: dict[str, Row] = {
         {"GET": 200},
         public=True,
         values=lambda w: {"slug": EnergyProfile.objects.order_by("pk").first().slug},
+    ),
+    "api/v1/api-prices/": Row({"GET": 200}, public=True),
+    "api/v1/api-prices/<slug:slug>/": Row(
+        {"GET": 200}, public=True, values=lambda w: {"slug": "openai-gpt-4o"}
     ),
     # API: tokens
     "api/v1/auth/token/": Row(
@@ -533,6 +540,7 @@ EDITOR_MODELS = {
     "catalogue/priceoffer",
     "catalogue/energyprofile",
     "catalogue/computethreshold",
+    "apiprices/apimodel",
 }
 # Models whose admin has no add page, or whose objects are read-only there, even for superusers;
 # and those whose change form has only read-only fields, so an empty one saves (and redirects).
