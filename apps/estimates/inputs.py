@@ -8,8 +8,8 @@ import numpy as np
 from apps.estimates.formulas import Quantity
 from apps.estimates.limits import OPTIONAL, RULES, Rule
 
-TRAINING_METHODS = ("parameters_tokens", "total_flop", "accelerator_hours")
-INFERENCE_METHODS = ("accelerator_seconds", "tokens")
+TRAINING_METHODS = ("parameters_tokens", "total_flop", "accelerator_hours", "api_fine_tune")
+INFERENCE_METHODS = ("accelerator_seconds", "tokens", "external_api")
 PRICING_MODES = ("rent", "own")
 PROVISIONING = ("pay_per_use", "always_on")
 
@@ -53,6 +53,8 @@ class TrainingInput:
     mfu: Quantity = 0.4
     goodput: Quantity = 1.0
     pricing: Pricing = Pricing()
+    epochs: Quantity = 1.0  # api_fine_tune
+    price_per_million_training_tokens: Quantity | None = None  # api_fine_tune
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,13 @@ class InferenceInput:
     provisioning: str = "pay_per_use"  # which of the two costs `cost` reports
     pricing: Pricing = Pricing()
     revenue_per_request: Quantity | None = None
+    # external_api: tokens billed at the cached rate (≤ input_tokens), prices per million tokens
+    # (None cached price: billed as input), and the share taken off for batch processing.
+    cached_input_tokens: Quantity = 0.0
+    price_per_million_input_tokens: Quantity | None = None
+    price_per_million_cached_input_tokens: Quantity | None = None
+    price_per_million_output_tokens: Quantity | None = None
+    batch_discount: Quantity = 0.0
 
 
 @dataclass(frozen=True)
@@ -180,8 +189,28 @@ def _validate_pricing(errors: _Errors, prefix: str, pricing: Pricing) -> None:
     )
 
 
+def _validate_cached_input(errors: _Errors, inference: InferenceInput) -> None:
+    judged = ("inference.cached_input_tokens", "inference.input_tokens")
+    if any(key in errors.errors for key in judged) or inference.input_tokens is None:
+        return  # a number that is wrong in itself has its own message
+    try:
+        within = np.all(
+            np.asarray(inference.cached_input_tokens, dtype=np.float64)
+            <= np.asarray(inference.input_tokens, dtype=np.float64)
+        )
+    except (TypeError, ValueError):
+        return  # input_tokens is not a number: its own error says so
+    if not within:
+        errors.add(
+            "inference.cached_input_tokens",
+            "Cached input tokens are part of the input tokens: at most as many.",
+        )
+
+
 def _validate_training(errors: _Errors, training: TrainingInput) -> None:
-    if errors.choice(
+    if training.method == "api_fine_tune":
+        errors.needed_by_method("training", training, "tokens", "price_per_million_training_tokens")
+    elif errors.choice(
         "training.method", training.method, TRAINING_METHODS, "how training compute is given"
     ):
         needed = {
@@ -208,12 +237,24 @@ def _validate_training(errors: _Errors, training: TrainingInput) -> None:
         "accelerator_count",
         "mfu",
         "goodput",
+        "epochs",
+        "price_per_million_training_tokens",
     )
-    _validate_pricing(errors, "training", training.pricing)
+    if training.method != "api_fine_tune":  # billed per token: no accelerator to price
+        _validate_pricing(errors, "training", training.pricing)
 
 
 def _validate_inference(errors: _Errors, inference: InferenceInput) -> None:
-    if errors.choice(
+    if inference.method == "external_api":
+        errors.needed_by_method(
+            "inference",
+            inference,
+            "input_tokens",
+            "output_tokens",
+            "price_per_million_input_tokens",
+            "price_per_million_output_tokens",
+        )
+    elif errors.choice(
         "inference.method", inference.method, INFERENCE_METHODS, "how inference compute is given"
     ):
         if inference.method == "accelerator_seconds":
@@ -248,8 +289,16 @@ def _validate_inference(errors: _Errors, inference: InferenceInput) -> None:
         "peak_to_average",
         "target_utilization",
         "revenue_per_request",
+        "cached_input_tokens",
+        "price_per_million_input_tokens",
+        "price_per_million_cached_input_tokens",
+        "price_per_million_output_tokens",
+        "batch_discount",
     )
-    _validate_pricing(errors, "inference", inference.pricing)
+    if inference.method == "external_api":
+        _validate_cached_input(errors, inference)
+    else:
+        _validate_pricing(errors, "inference", inference.pricing)
 
 
 def validate(inp: EstimateInput) -> None:
