@@ -83,6 +83,7 @@ INSTALLED_APPS = [
     "apps.reviews",
     "apps.sharing",
     "apps.exports",
+    "apps.budget",
     "apps.api",
 ]
 

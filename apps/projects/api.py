@@ -17,6 +17,7 @@ from apps.api.errors import nest_errors
 from apps.api.fields import SafeSlugRelatedField
 from apps.api.serializers import EstimateRequestSerializer, EstimateResponseSerializer
 from apps.api.views import estimate_response
+from apps.budget.serializers import rate
 from apps.catalogue.resolve import estimate_from_request
 from apps.estimates import EstimateInputError
 from apps.projects import services
@@ -90,6 +91,24 @@ class ProjectSerializer(serializers.ModelSerializer):
         error_messages={"does_not_exist": "No active user named {value}."},
         help_text="Usernames of colleagues who may read the project and change its scenarios.",
     )
+    fiscal_year_start_month = serializers.IntegerField(
+        min_value=1, max_value=12, required=False, help_text="1 for January … 12 [1]."
+    )
+    capitalisation_threshold = serializers.DecimalField(
+        max_digits=14,
+        decimal_places=2,
+        min_value=0,
+        required=False,
+        help_text="In the project's currency, a decimal string: a line of at least this much "
+        'is capex unless its class is set ["5000.00"].',
+    )
+    discount_rate = rate("A year, real, as a fraction [0.035].", required=False)
+    contingency_capex = rate("On capex, as a fraction [0].", required=False)
+    contingency_opex = rate("On opex, as a fraction [0].", required=False)
+    indirect_rate = rate(
+        "Indirect support costs on direct costs and contingency, as a fraction [0].",
+        required=False,
+    )
     hosting_warning = serializers.SerializerMethodField()
     scenarios_url = serializers.HyperlinkedIdentityField(
         view_name="api:project-scenario-list", lookup_url_kwarg="project_id"
@@ -99,7 +118,9 @@ class ProjectSerializer(serializers.ModelSerializer):
         model = Project
         fields = (
             "id", "title", "unit", "description", "currency", "classification", "status",
-            "owner", "collaborators", "period_start", "period_end", "hosting_warning",
+            "owner", "collaborators", "period_start", "period_end", "fiscal_year_start_month",
+            "fiscal_year_label", "capitalisation_threshold", "discount_rate", "contingency_capex",
+            "contingency_opex", "indirect_rate", "hosting_warning",
             "created_at", "updated_at", "scenarios_url",
         )  # fmt: skip
         read_only_fields = ("status",)
@@ -158,6 +179,16 @@ class ScenarioSerializer(serializers.ModelSerializer):
         help_text="Send true to make this scenario the project's baseline in place of the "
         "current one; a baseline stops being one only when another takes its place.",
     )
+    training_start = serializers.DateField(
+        allow_null=True,
+        required=False,
+        help_text="When training starts [the planning period's start].",
+    )
+    service_start = serializers.DateField(
+        allow_null=True,
+        required=False,
+        help_text="When serving starts [the first of the month after training ends].",
+    )
     estimate_url = serializers.HyperlinkedIdentityField(
         view_name="api:scenario-estimate", lookup_url_kwarg="scenario_id"
     )
@@ -165,8 +196,8 @@ class ScenarioSerializer(serializers.ModelSerializer):
     class Meta:
         model = Scenario
         fields = (
-            "id", "project", "name", "is_baseline", "inputs", "version", "created_at",
-            "updated_at", "estimate_url",
+            "id", "project", "name", "is_baseline", "inputs", "training_start", "service_start",
+            "version", "created_at", "updated_at", "estimate_url",
         )  # fmt: skip
         read_only_fields = ("project", "version")
 
@@ -325,6 +356,7 @@ class ScenarioViewSet(RefusalsAsAnswers, ETagMixin, viewsets.ModelViewSet):
             inputs=data["inputs"],
             is_baseline=data.get("is_baseline", False),
             user=self.request.user,
+            timing=data,
         )
 
     @transaction.atomic
@@ -336,6 +368,7 @@ class ScenarioViewSet(RefusalsAsAnswers, ETagMixin, viewsets.ModelViewSet):
             inputs=data.get("inputs", scenario.inputs),
             user=self.request.user,
             expected_version=scenario.version,  # the version If-Match named
+            timing=data,
         )
         if data.get("is_baseline") and not scenario.is_baseline:
             services.scenario_set_baseline(scenario=scenario)

@@ -44,6 +44,11 @@ _CURRENCIES = {
 }
 
 
+def currency_symbol(currency: str) -> str:
+    """ "$" for USD, "€" for EUR …; "" for a currency without one here (its code is written)."""
+    return _CURRENCIES.get(currency.upper(), ("",))[0]
+
+
 @dataclass(frozen=True)
 class Figure:
     """One figure: `text` for people, `aria` for screen readers, `exact` for machines."""

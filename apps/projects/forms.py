@@ -5,11 +5,13 @@ import re
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
 
+from apps.budget.forms import BudgetSettingsFields
 from apps.catalogue.models import PRECISIONS
 from apps.catalogue.resolve import DEFAULT_ENERGY_PROFILE, Catalogue, estimate_from_request
 from apps.estimates import EstimateInputError, EstimateResult
-from apps.projects.models import Project
+from apps.projects.models import BUDGET_SETTINGS, Project
 from apps.projects.presets import PRESETS
 from apps.projects.scenario_fields import (
     INFERENCE_METHODS,
@@ -97,6 +99,18 @@ class ScenarioForm(forms.Form):
     )
     inference_provisioning = _choice("How is capacity paid for?", PROVISIONING, "pay_per_use")
     inference_pricing_mode = _choice("Rent or own?", PRICING_MODES, "rent")
+    training_start = forms.DateField(
+        label=_("Training starts"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        help_text=_("For the budget; empty: the start of the planning period."),
+    )
+    service_start = forms.DateField(
+        label=_("Service starts"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        help_text=_("For the budget; empty: the first of the month after training ends."),
+    )
     energy_profile = forms.ChoiceField(
         label="Data centre and electricity grid",
         help_text="Sets the PUE and the grid's carbon intensity for energy and emissions.",
@@ -150,6 +164,10 @@ class ScenarioForm(forms.Form):
             for key, value in (data or {}).items():
                 initial[f"{section}_{key}"] = value
         return {key: value for key, value in initial.items() if value is not None}
+
+    def timing(self) -> dict:
+        """When training and the service start (Scenario.training_start, service_start)."""
+        return {name: self.cleaned_data.get(name) for name in ("training_start", "service_start")}
 
     def to_request(self) -> dict:
         data = self.cleaned_data
@@ -214,7 +232,7 @@ class ScenarioForm(forms.Form):
         return groups
 
 
-class ProjectForm(forms.ModelForm):
+class ProjectForm(BudgetSettingsFields):
     collaborators = forms.CharField(
         label="Collaborators",
         required=False,
@@ -237,10 +255,11 @@ class ProjectForm(forms.ModelForm):
             "classification",
             "period_start",
             "period_end",
+            *BUDGET_SETTINGS,
         ]
         widgets = {
-            "period_start": forms.DateInput(attrs={"type": "date"}),
-            "period_end": forms.DateInput(attrs={"type": "date"}),
+            "period_start": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "period_end": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "description": forms.Textarea(attrs={"rows": 3}),
         }
         help_texts = {

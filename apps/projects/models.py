@@ -1,8 +1,12 @@
 """A project is a workplan; a scenario is one set of assumptions inside it."""
 
+from decimal import Decimal
+
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 
 class Classification(models.TextChoices):
@@ -36,6 +40,35 @@ class StatusChangeRefused(Exception):
     """A move between statuses that the review workflow does not allow, such as clearing a draft."""
 
 
+class FiscalYearLabel(models.TextChoices):
+    END_YEAR = "end_year", _("By the calendar year in which it ends (FY2026)")
+    START_END = "start_end", _("By both calendar years (2025/26)")
+
+
+def rate_field(verbose_name: str, help_text: str, default: str = "0") -> models.DecimalField:
+    """A rate as a fraction (0.035 for 3.5 %), from 0 to 1."""
+    return models.DecimalField(
+        verbose_name,
+        max_digits=7,
+        decimal_places=6,
+        default=Decimal(default),
+        validators=[MinValueValidator(Decimal(0)), MaxValueValidator(Decimal(1))],
+        help_text=help_text,
+    )
+
+
+# The project's fields that set how its budgets are drawn up (apps.budget).
+BUDGET_SETTINGS = (
+    "fiscal_year_start_month",
+    "fiscal_year_label",
+    "capitalisation_threshold",
+    "discount_rate",
+    "contingency_capex",
+    "contingency_opex",
+    "indirect_rate",
+)
+
+
 class ProjectQuerySet(models.QuerySet):
     def for_user(self, user) -> "ProjectQuerySet":
         """Projects this user owns or collaborates on; nobody else's."""
@@ -61,6 +94,44 @@ class Project(models.Model):
     currency = models.CharField(max_length=3, default="USD")
     period_start = models.DateField(null=True, blank=True)
     period_end = models.DateField(null=True, blank=True)
+    fiscal_year_start_month = models.PositiveSmallIntegerField(
+        _("month the fiscal year starts"),
+        default=1,
+        validators=[MinValueValidator(1), MaxValueValidator(12)],
+        help_text=_("1 for January, 10 for October."),
+    )
+    fiscal_year_label = models.CharField(
+        _("fiscal year names"),
+        max_length=10,
+        choices=FiscalYearLabel,
+        default=FiscalYearLabel.END_YEAR,
+    )
+    capitalisation_threshold = models.DecimalField(
+        _("capitalisation threshold"),
+        max_digits=14,
+        decimal_places=2,
+        default=Decimal(5000),
+        validators=[MinValueValidator(Decimal(0))],
+        help_text=_(
+            "In the project's currency: a line whose amount is at least this much is capital "
+            "expenditure (capex), unless its class is set."
+        ),
+    )
+    discount_rate = rate_field(
+        _("discount rate"),
+        _("A year, real, as a fraction: 0.035 for 3.5 %."),
+        default="0.035",
+    )
+    contingency_capex = rate_field(
+        _("contingency on capex"), _("As a fraction of capital expenditure: 0.1 for 10 %.")
+    )
+    contingency_opex = rate_field(
+        _("contingency on opex"), _("As a fraction of operating expenditure: 0.1 for 10 %.")
+    )
+    indirect_rate = rate_field(
+        _("indirect support costs"),
+        _("As a fraction of direct costs and contingency: 0.07 for 7 %."),
+    )
     classification = models.CharField(
         "data classification", max_length=30, choices=Classification, default=Classification.PUBLIC
     )
@@ -177,6 +248,18 @@ class Scenario(models.Model):
     name = models.CharField(max_length=200)
     inputs = models.JSONField(help_text="An estimate request: training, inference, energy_profile.")
     is_baseline = models.BooleanField(default=False)
+    training_start = models.DateField(
+        _("training starts"),
+        null=True,
+        blank=True,
+        help_text=_("When training or fine-tuning starts; by default the planning period's start."),
+    )
+    service_start = models.DateField(
+        _("service starts"),
+        null=True,
+        blank=True,
+        help_text=_("When requests start to be served; by default once training has ended."),
+    )
     version = models.PositiveIntegerField(
         default=0, help_text="The number of the latest saved version; every save adds one."
     )
@@ -209,6 +292,11 @@ class ScenarioVersion(models.Model):
     inputs = models.JSONField(help_text="The estimate request as saved.")
     results = models.JSONField(help_text="The estimate response computed when it was saved.")
     catalogue = models.JSONField(help_text="The catalogue figures the estimate used.")
+    budget = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The scenario's timing and cost lines as saved (apps.budget.records).",
+    )
     engine_version = models.CharField(max_length=20)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"

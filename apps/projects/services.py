@@ -4,6 +4,8 @@ Every write first checks that the project may change (`Project.check_can_edit`):
 cleared projects are frozen, whichever page or API call tries to change them.
 """
 
+from collections.abc import Callable
+
 from django.db import transaction
 
 from apps.projects.models import Project, Scenario, ScenarioVersion
@@ -17,6 +19,13 @@ class ScenarioConflict(Exception):
     def __init__(self, latest: ScenarioVersion) -> None:
         self.latest = latest
         super().__init__(f"Version {latest.number} was saved in the meantime.")
+
+
+TIMING_FIELDS = ("training_start", "service_start")
+
+
+def _timing(timing: dict | None) -> dict:
+    return {field: value for field, value in (timing or {}).items() if field in TIMING_FIELDS}
 
 
 def project_lock(project: Project) -> None:
@@ -76,14 +85,25 @@ def project_delete(*, project: Project) -> None:
 
 @transaction.atomic
 def scenario_create(
-    *, project: Project, name: str, inputs: dict, is_baseline: bool = False, user=None
+    *,
+    project: Project,
+    name: str,
+    inputs: dict,
+    is_baseline: bool = False,
+    user=None,
+    timing: dict | None = None,
 ) -> Scenario:
-    """A new scenario, saved as its version 1."""
+    """A new scenario, saved as its version 1. `timing`: training_start, service_start."""
     _check_can_edit(project)
     if is_baseline:
         project.scenarios.filter(is_baseline=True).update(is_baseline=False)
     scenario = Scenario(
-        project=project, name=name, inputs=inputs, is_baseline=is_baseline, version=1
+        project=project,
+        name=name,
+        inputs=inputs,
+        is_baseline=is_baseline,
+        version=1,
+        **_timing(timing),
     )
     scenario.full_clean()
     scenario.save()
@@ -100,31 +120,64 @@ def scenario_update(
     inputs: dict,
     user=None,
     expected_version: int | None = None,
+    timing: dict | None = None,
 ) -> Scenario:
     """Save a new version; raise ScenarioConflict if `expected_version` is no longer the latest.
 
     The row is locked while it is checked and written, so two saves based on the same version
-    cannot both succeed.
+    cannot both succeed. `timing` (training_start, service_start) changes only what it names.
     """
     _check_can_edit(scenario.project)
     latest = _check_version(scenario, expected_version)
     scenario.name = name
     scenario.inputs = inputs
+    for field, value in _timing(timing).items():
+        setattr(scenario, field, value)
     scenario.version = latest + 1
     scenario.full_clean()
-    scenario.save(update_fields=["name", "inputs", "version", "updated_at"])
+    scenario.save(update_fields=["name", "inputs", *TIMING_FIELDS, "version", "updated_at"])
     version_record(scenario=scenario, user=user)
     scenario.project.save(update_fields=["updated_at"])
     return scenario
 
 
+@transaction.atomic
+def scenario_part_change[T](
+    *, scenario: Scenario, change: Callable[[], T], user=None, expected_version: int | None = None
+) -> T:
+    """Make `change` to something that belongs to the scenario (a cost line) and save the
+    scenario as a new version with it, under `scenario_update`'s checks: a frozen project
+    refuses it (ProjectFrozen), a stale `expected_version` too (ScenarioConflict)."""
+    _check_can_edit(scenario.project)
+    latest = _check_version(scenario, expected_version)
+    result = change()
+    scenario.version = latest + 1
+    scenario.save(update_fields=["version", "updated_at"])
+    version_record(scenario=scenario, user=user)
+    scenario.project.save(update_fields=["updated_at"])
+    return result
+
+
+@transaction.atomic
 def scenario_duplicate(*, scenario: Scenario, user=None) -> Scenario:
-    return scenario_create(
+    """A copy of the scenario, its timing and its cost lines, as a new scenario's version 1."""
+    copy = Scenario(
         project=scenario.project,
         name=f"Copy of {scenario.name}"[:200],
         inputs=scenario.inputs,
-        user=user,
+        version=1,
+        **{field: getattr(scenario, field) for field in TIMING_FIELDS},
     )
+    _check_can_edit(scenario.project)
+    copy.full_clean()
+    copy.save()
+    lines = list(scenario.cost_lines.all())
+    for line in lines:
+        line.pk, line.scenario = None, copy
+    copy.cost_lines.model.objects.bulk_create(lines)
+    version_record(scenario=copy, user=user)
+    scenario.project.save(update_fields=["updated_at"])
+    return copy
 
 
 @transaction.atomic

@@ -6,6 +6,7 @@ from itertools import accumulate
 
 from apps.api.views import estimate_response
 from apps.apiprices.selectors import price_in_force
+from apps.budget.records import budget_record
 from apps.catalogue.resolve import Catalogue
 from apps.estimates import (
     ENGINE_VERSION,
@@ -109,6 +110,7 @@ def version_record(*, scenario: Scenario, user) -> ScenarioVersion:
         inputs=scenario.inputs,
         results=estimate_response(scenario.inputs),
         catalogue=catalogue_figures(scenario.inputs),
+        budget=budget_record(scenario),
         engine_version=ENGINE_VERSION,
         created_by=user if user is not None and user.is_authenticated else None,
     )

@@ -14,6 +14,8 @@ from django.template.response import TemplateResponse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from apps.budget.presentation import budget_section, scenario_totals
+from apps.budget.selectors import budget_key, cost_lines_of
 from apps.catalogue.resolve import Catalogue, estimate_from_request
 from apps.core.fragments import cached_fragment, fragment_key
 from apps.core.htmx import is_htmx
@@ -99,7 +101,8 @@ def project_create(request: HttpRequest) -> HttpResponse:
 @require_GET
 def project_detail(request: HttpRequest, project_id: int) -> TemplateResponse:
     project = project_for_user(request.user, project_id)
-    scenarios = list(project.scenarios.all())
+    scenarios = list(project.scenarios.prefetch_related("cost_lines"))
+    baseline_budget = scenario_totals(scenarios)
     last_change = None
     if project.status != Project.Status.DRAFT:
         last_change = project.status_changes.select_related("changed_by").last()
@@ -113,6 +116,7 @@ def project_detail(request: HttpRequest, project_id: int) -> TemplateResponse:
             "hosting_warning": project.hosting_warning(s.inputs for s in scenarios),
             "is_owner": project.owner_id == request.user.pk,
             "last_change": last_change,
+            **baseline_budget,
         },
     )
 
@@ -172,6 +176,7 @@ def scenario_detail(request: HttpRequest, scenario_id: int) -> HttpResponse:
                     inputs=form.to_request(),
                     user=request.user,
                     expected_version=form.cleaned_data["version"],
+                    timing=form.timing(),
                 )
             except ProjectFrozen as frozen:
                 form.add_error(None, str(frozen))
@@ -201,6 +206,8 @@ def scenario_detail(request: HttpRequest, scenario_id: int) -> HttpResponse:
             patch_vary_headers(response, ["HX-Request"])
             return response
         parts = {"saved_html": saved_scenario_page(request, scenario, catalogue, view)}
+    if form is not None:  # the page drawn afresh around the form: its budget too
+        parts.update(budget_section(scenario, catalogue=catalogue))
     context = {
         "scenario": scenario,
         "project": scenario.project,
@@ -229,20 +236,24 @@ def saved_scenario_page(
     request: HttpRequest, scenario: Scenario, catalogue: Catalogue, view: str
 ) -> str:
     """The page of the saved scenario but its CSRF tokens, rendered: from the fragment cache
-    while nothing it is drawn from has changed (the scenario and its version, the project's
-    title, status and currency, the catalogue's rows, the view)."""
+    while nothing it is drawn from has changed (the scenario and its version, its timing and
+    cost lines, the project's title, status, currency and budget settings, the catalogue's
+    rows, the view, and the month when the project sets no planning period)."""
     project = scenario.project
+    lines = cost_lines_of(scenario)
 
     def render() -> str:
         initial = ScenarioForm.initial_from_request(
             scenario.name, scenario.inputs, scenario.version
         )
+        initial.update(training_start=scenario.training_start, service_start=scenario.service_start)
         context = {
             "scenario": scenario,
             "project": project,
             "form": ScenarioForm(initial=initial, catalogue=catalogue),
             "view": view,
             **saved_figures(scenario, catalogue, view),
+            **budget_section(scenario, catalogue=catalogue, lines=lines),
         }
         return render_to_string("projects/scenario.html#scenario_page", context, request)
 
@@ -257,6 +268,7 @@ def saved_scenario_page(
         project.title,
         project.status,
         project.currency,
+        budget_key(scenario, lines),
         catalogue.digest,
         view,
     )

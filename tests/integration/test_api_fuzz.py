@@ -20,6 +20,8 @@ import copy
 import os
 import zlib
 from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
 from functools import partial
 
 import pytest
@@ -41,6 +43,7 @@ from schemathesis.specs.openapi.checks import (
 
 from apps.accounts.api import AuthTokenThrottle
 from apps.accounts.services import api_token_create
+from apps.budget.services import cost_line_create
 from apps.catalogue.models import Accelerator, ComputeThreshold, EnergyProfile
 from apps.exports.json_export import project_document
 from apps.exports.report import project_report
@@ -248,6 +251,22 @@ def world(db, generous_limits, connection_kept_across_requests):
             "inputs": [{"field": "inference.requests_per_month", "kind": "list", "values": [1e4]}]
         },
     )
+    line_fields = {
+        "name": "Data scientist",
+        "kind": "staff",
+        "quantity": Decimal("1.5"),
+        "unit": "FTE",
+        "unit_price": Decimal(90000),
+        "recurrence": "yearly",
+        "start": date(2026, 1, 1),
+        "end": date(2027, 12, 31),
+        "category": 1,
+    }
+    lines = [
+        cost_line_create(scenario=scenario, fields=line_fields)
+        for scenario in (baseline, their_scenario)
+    ]
+    theirs.append(lines[1])
     link, _ = share_link_create(subject=latest_version(baseline), user=manager, label="Board")
 
     projects = [draft, submitted, their_project]
@@ -287,6 +306,24 @@ def world(db, generous_limits, connection_kept_across_requests):
         "accelerators": ["nvidia-h100-sxm", "nvidia-l4"],
     }
     share_body = {"label": "Governance board", "expires_in_days": 7}
+    line_body = {
+        **line_fields,
+        "quantity": 1.5,
+        "unit_price": "90000.00",
+        "start": "2026-01-01",
+        "end": "2027-12-31",
+    }
+
+    def line_targets(body):
+        return [
+            Target(
+                path={"scenario_id": line.scenario_id, "line_id": line.pk},
+                body=body,
+                own=line not in theirs,
+            )
+            for line in lines
+        ]
+
     TARGETS.clear()
     TARGETS.update(
         {
@@ -342,6 +379,18 @@ def world(db, generous_limits, connection_kept_across_requests):
             f"DELETE {API}/projects/{{project_id}}/scenarios/{{id}}/": scenario_targets(None),
             f"GET {API}/scenarios/{{scenario_id}}/estimate/": by_id("scenario_id", scenarios),
             f"GET {API}/scenarios/{{scenario_id}}/export/": by_id("scenario_id", scenarios),
+            f"GET {API}/scenarios/{{scenario_id}}/budget/": by_id("scenario_id", scenarios),
+            f"GET {API}/projects/{{project_id}}/budget/": by_id("project_id", projects),
+            f"GET {API}/scenarios/{{scenario_id}}/cost-lines/": by_id("scenario_id", scenarios),
+            f"POST {API}/scenarios/{{scenario_id}}/cost-lines/": by_id(
+                "scenario_id", scenarios, line_body
+            ),
+            **{
+                f"{method} {API}/scenarios/{{scenario_id}}/cost-lines/{{line_id}}/": line_targets(
+                    line_body if method in {"PUT", "PATCH"} else None
+                )
+                for method in ("GET", "PUT", "PATCH", "DELETE")
+            },
             f"POST {API}/scenarios/{{scenario_id}}/share-links/": by_id(
                 "scenario_id", scenarios, share_body
             ),

@@ -16,6 +16,8 @@ import json
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
 from http.cookies import SimpleCookie
 
 import pytest
@@ -33,6 +35,8 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from apps.accounts.models import ApiToken
 from apps.accounts.services import api_token_create
 from apps.apiprices.models import ApiModel
+from apps.budget.models import CostLine
+from apps.budget.services import cost_line_create
 from apps.catalogue.models import Accelerator, ComputeThreshold, EnergyProfile, PriceOffer
 from apps.catalogue.resolve import Catalogue
 from apps.exports.json_export import project_json
@@ -93,6 +97,25 @@ CSRF_SECRET = "matrixCsrfSecretOf32Characters00"  # a cookie value Django accept
 UNKNOWN_SHARE_TOKEN = "x" * 43  # well-formed, but no link has it
 DEMAND = DEMAND_SWEEP
 SEED_000 = {"training": SEED_000_TRAINING, "inference": seed_000_inference(15_000)}
+COST_LINE = {
+    "name": "Data scientist",
+    "kind": "staff",
+    "quantity": 1.5,
+    "unit": "FTE",
+    "unit_price": "90000.00",
+    "recurrence": "yearly",
+    "start": "2026-01-01",
+    "end": "2027-12-31",
+    "category": 1,
+}
+COST_LINE_FORM = {**COST_LINE, "quantity": "1.5", "category": "1", "budget_class": ""}
+COST_LINE_MODEL = {
+    **COST_LINE,
+    "quantity": Decimal("1.5"),
+    "unit_price": Decimal(90000),
+    "start": date(2026, 1, 1),
+    "end": date(2027, 12, 31),
+}
 
 
 # The objects every case starts from
@@ -112,6 +135,7 @@ class World:
     share_token: str
     spare_token: ApiToken  # another token of the owner's, to revoke
     freshness: ScenarioFreshness
+    line: CostLine  # a cost line of the draft project's scenario
 
     def admin_object_ids(self) -> dict[str, int]:
         """A real object of each model the admin lists, by "app/model"."""
@@ -154,6 +178,8 @@ def build_world() -> World:
     runs.sweep_chunk_store(sweep_id=sweep.pk, run=sweep.run, chunk_index=0)
     sweeps_mark_stale(key="accelerator:nvidia-h100-sxm")
     sweep.refresh_from_db()
+    line = cost_line_create(scenario=scenario, fields=COST_LINE_MODEL, user=owner)
+    scenario.refresh_from_db()
     link, share_token = share_link_create(
         subject=scenario.versions.get(number=scenario.version), user=owner, label="Board"
     )
@@ -168,6 +194,7 @@ def build_world() -> World:
         share_token=share_token,
         spare_token=api_token_create(user=owner, name="Spare")[0],
         freshness=ScenarioFreshness.objects.create(scenario=scenario),
+        line=line,
     )
 
 
@@ -298,6 +325,15 @@ ROUTES: dict[str, Row] = {
     "scenarios/<int:scenario_id>/delete/": Row({"POST": 302}, sees=TEAM),
     "scenarios/<int:scenario_id>/versions/": Row({"GET": 200}, sees=TEAM),
     "scenarios/<int:scenario_id>/versions/compare/": Row({"GET": 200}, sees=TEAM),
+    # Budgets and cost lines
+    "scenarios/<int:scenario_id>/budget/": Row({"GET": 200}, sees=TEAM),
+    "scenarios/<int:scenario_id>/cost-lines/new/": Row(
+        {"GET": 200, "POST": 302}, sees=TEAM, body={"POST": _constant(COST_LINE_FORM)}
+    ),
+    "scenarios/<int:scenario_id>/cost-lines/<int:line_id>/edit/": Row(
+        {"GET": 200, "POST": 302}, sees=TEAM, body={"POST": _constant(COST_LINE_FORM)}
+    ),
+    "scenarios/<int:scenario_id>/cost-lines/<int:line_id>/delete/": Row({"POST": 302}, sees=TEAM),
     # Sweeps
     "scenarios/<int:scenario_id>/sweeps/new/": Row(
         {"GET": 200, "POST": 302}, sees=TEAM, body={"POST": sweep_form}
@@ -416,6 +452,21 @@ ROUTES: dict[str, Row] = {
         headers=_if_match,
     ),
     "api/v1/scenarios/<int:scenario_id>/estimate/": Row({"GET": 200}, sees=TEAM),
+    # API: cost lines and budgets
+    "api/v1/scenarios/<int:scenario_id>/cost-lines/": Row(
+        {"GET": 200, "POST": 201},
+        sees=TEAM,
+        hides_first=True,
+        body={"POST": _constant(COST_LINE)},
+    ),
+    "api/v1/scenarios/<int:scenario_id>/cost-lines/<int:line_id>/": Row(
+        {"GET": 200, "PUT": 200, "PATCH": 200, "DELETE": 204},
+        sees=TEAM,
+        hides_first=True,
+        body={"PUT": _constant(COST_LINE), "PATCH": _constant({"quantity": 2})},
+    ),
+    "api/v1/scenarios/<int:scenario_id>/budget/": Row({"GET": 200}, sees=TEAM),
+    "api/v1/projects/<int:project_id>/budget/": Row({"GET": 200}, sees=TEAM),
     # API: sweeps
     "api/v1/scenarios/<int:scenario_id>/sweeps/": Row(
         {"GET": 200, "POST": 201}, sees=TEAM, body={"POST": _constant({"inputs": [DEMAND]})}
@@ -615,6 +666,7 @@ def default_values(world: World, actor: str) -> dict[str, object]:
         "sweep_id": world.sweep.pk,
         "token_id": world.spare_token.pk,
         "link_id": world.link.pk,
+        "line_id": world.line.pk,
         "token": world.share_token if actor == HOLDER else UNKNOWN_SHARE_TOKEN,
         "position": 1,
         "export_format": "csv",

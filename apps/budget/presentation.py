@@ -1,0 +1,171 @@
+"""The budget as the pages draw it: the table's rows, the chart's data, the summary strip."""
+
+from dataclasses import dataclass
+from decimal import Decimal
+from itertools import groupby
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from apps.budget.line_templates import LINE_TEMPLATES
+from apps.budget.models import BudgetClass, Category, CostLine, Kind
+from apps.budget.selectors import BudgetUnavailable, ScenarioBudget, cost_lines_of, scenario_budget
+from apps.catalogue.resolve import Catalogue
+from apps.projects.models import Scenario
+
+COMPUTED_KIND_LABELS = {
+    "training_compute": gettext_lazy("Training compute"),
+    "inference_compute": gettext_lazy("Inference compute"),
+    "hardware_purchase": gettext_lazy("Owned accelerators"),
+    "hardware_power": gettext_lazy("Power and cooling of owned hardware"),
+}
+KIND_LABELS = {**COMPUTED_KIND_LABELS, **dict(Kind.choices)}
+CLASS_LABELS = {"capex": gettext_lazy("Capex"), "opex": gettext_lazy("Opex")}
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of the budget table: a line, or a subtotal, contingency, indirect or total."""
+
+    label: str
+    amounts: tuple[Decimal, ...]
+    total: Decimal
+    share: float | None = None
+    budget_class: str = ""
+    category: str = ""  # its UNDG number and name
+    basis: str = ""
+    kind: str = ""  # "line", "subtotal", "total"
+
+
+def _share(amount: Decimal, grand_total: Decimal) -> float | None:
+    return float(amount / grand_total) if grand_total else None
+
+
+def table(drawn_up: ScenarioBudget) -> dict:
+    """The rows of the budget table: lines grouped by kind, then the rows below them."""
+    budget = drawn_up.budget
+    grand_total = budget.summary.total
+    groups = []
+    for kind, lines in groupby(budget.lines, key=lambda line: line.kind):
+        groups.append(
+            {
+                "kind": kind,
+                "label": KIND_LABELS.get(kind, kind),
+                "rows": [
+                    Row(
+                        label=line.name,
+                        amounts=line.amounts,
+                        total=line.total,
+                        share=line.share,
+                        budget_class=CLASS_LABELS[line.budget_class],
+                        category=Category(line.category).label,
+                        basis=line.basis,
+                        kind="line",
+                    )
+                    for line in lines
+                ],
+            }
+        )
+    totals = budget.totals
+
+    def row(label: str, amounts: tuple[Decimal, ...], kind: str = "subtotal") -> Row:
+        total = sum(amounts, Decimal("0.00"))
+        return Row(label, amounts, total, _share(total, grand_total), kind=kind)
+
+    below = [
+        row(_("Subtotal capex"), totals.capex),
+        row(_("Subtotal opex"), totals.opex),
+        row(_("Contingency on capex"), totals.contingency_capex),
+        row(_("Contingency on opex"), totals.contingency_opex),
+        row(_("Indirect support costs"), totals.indirect),
+        row(_("Total"), totals.total, kind="total"),
+    ]
+    memo = budget.memo
+    return {
+        "groups": groups,
+        "below": below,
+        "memo": {
+            "depreciation": memo.depreciation,
+            "depreciation_total": sum(memo.depreciation, Decimal("0.00")),
+            "energy_kwh": memo.energy_kwh,
+            "energy_total": sum(memo.energy_kwh) if memo.energy_kwh is not None else None,
+            "emissions": memo.emissions_kg_co2e,
+            "emissions_total": (
+                sum(memo.emissions_kg_co2e) if memo.emissions_kg_co2e is not None else None
+            ),
+        },
+    }
+
+
+def chart(drawn_up: ScenarioBudget) -> dict:
+    """The stacked bar chart's data: capex and opex per fiscal year (as numbers, for Chart.js),
+    with its labels; the page's data table gives the same figures."""
+    budget = drawn_up.budget
+    return {
+        "labels": [year.label for year in budget.fiscal_years],
+        "capex": [float(amount) for amount in budget.totals.capex],
+        "opex": [float(amount) for amount in budget.totals.opex],
+        "capex_label": str(BudgetClass.CAPEX.label),
+        "opex_label": str(BudgetClass.OPEX.label),
+        "unit": drawn_up.currency,
+    }
+
+
+def chart_rows(drawn_up: ScenarioBudget) -> list[dict]:
+    budget = drawn_up.budget
+    return [
+        {"label": year.label, "capex": capex, "opex": opex, "total": capex + opex}
+        for year, capex, opex in zip(
+            budget.fiscal_years, budget.totals.capex, budget.totals.opex, strict=True
+        )
+    ]
+
+
+def budget_section(
+    scenario: Scenario,
+    *,
+    catalogue: Catalogue | None = None,
+    lines: list[CostLine] | None = None,
+    origin: str = "scenario",
+) -> dict:
+    """Everything the budget section of a page needs: the budget (or why there is none), its
+    table and chart, the cost lines and the templates to add more from."""
+    lines = cost_lines_of(scenario) if lines is None else lines
+    context = {
+        "scenario": scenario,
+        "project": scenario.project,
+        "cost_lines": lines,
+        "line_templates": list(LINE_TEMPLATES.values()),
+        "origin": origin,
+        "show_lines": True,
+        "show_chart": True,
+    }
+    try:
+        drawn_up = scenario_budget(scenario, catalogue=catalogue, lines=lines)
+    except BudgetUnavailable as error:
+        context["budget_error"] = str(error)
+        return context
+    context.update(
+        budget=drawn_up,
+        table=table(drawn_up),
+        budget_chart=chart(drawn_up),
+        budget_chart_rows=chart_rows(drawn_up),
+    )
+    return context
+
+
+def scenario_totals(scenarios: list[Scenario]) -> dict:
+    """Set each scenario's `budget_total` (None when its budget cannot be drawn up) and return
+    the baseline's budget section without its line forms, for the project page. The scenarios
+    come with their project and their cost lines prefetched (`prefetch_related("cost_lines")`)."""
+    catalogue = Catalogue.load()
+    baseline: dict = {}
+    for scenario in scenarios:
+        section = budget_section(
+            scenario, catalogue=catalogue, lines=list(scenario.cost_lines.all())
+        )
+        drawn_up = section.get("budget")
+        scenario.budget_total = drawn_up.budget.summary.total if drawn_up else None
+        if scenario.is_baseline:
+            baseline = {**section, "show_lines": False, "show_chart": False}
+    return baseline

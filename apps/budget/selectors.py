@@ -1,0 +1,218 @@
+"""A scenario's budget from its rows: the one path from the database to the budget's numbers.
+
+Pages, the API and exports call `scenario_budget`; it reads the cost lines in one query and the
+catalogue from the process's snapshot, estimates the scenario as its page does, and hands both
+to the pure budget arithmetic (apps.estimates.budget).
+"""
+
+import calendar
+from dataclasses import dataclass
+from datetime import date
+
+from django.utils import timezone
+
+from apps.budget.models import CostLine
+from apps.budget.records import line_record
+from apps.catalogue.resolve import Catalogue, Resolution, estimate_input_from_request
+from apps.estimates import EstimateInput, EstimateInputError, EstimateResult, estimate
+from apps.estimates.budget import (
+    Budget,
+    BudgetInputError,
+    BudgetRules,
+    CostLineInput,
+    FiscalCalendar,
+    budget,
+    compute_lines,
+    default_service_start,
+    training_end,
+)
+from apps.projects.models import BUDGET_SETTINGS, Project, Scenario
+
+
+class BudgetUnavailable(Exception):
+    """The scenario's budget cannot be drawn up now: its message says why, in plain words."""
+
+
+@dataclass(frozen=True)
+class ScenarioBudget:
+    """A scenario's budget with what it was drawn up from.
+
+    period_is_default: the project has no planning period (or only half of one), so the period
+    runs from the start of the work for the scenario's horizon (see `planning_period`).
+    """
+
+    scenario: Scenario
+    currency: str
+    budget: Budget
+    period_start: date
+    period_end: date
+    period_is_default: bool
+
+
+def cost_lines_of(scenario: Scenario) -> list[CostLine]:
+    """The scenario's cost lines in the budget table's order (one query)."""
+    return list(CostLine.objects.filter(scenario=scenario).order_by("kind", "name", "pk"))
+
+
+def cost_line_input(line: CostLine) -> CostLineInput:
+    return CostLineInput(
+        name=line.name,
+        kind=line.kind,
+        quantity=line.quantity,
+        unit=line.unit,
+        unit_price=line.unit_price,
+        recurrence=line.recurrence,
+        start=line.start,
+        end=line.end,
+        annual_escalation=line.annual_escalation,
+        budget_class=line.budget_class or None,
+        category=line.category,
+        basis=line.basis,
+    )
+
+
+def budget_rules(project: Project) -> BudgetRules:
+    return BudgetRules(
+        capitalisation_threshold=project.capitalisation_threshold,
+        discount_rate=project.discount_rate,
+        contingency_capex=project.contingency_capex,
+        contingency_opex=project.contingency_opex,
+        indirect_rate=project.indirect_rate,
+    )
+
+
+def _month_end(day: date) -> date:
+    return day.replace(day=calendar.monthrange(day.year, day.month)[1])
+
+
+def _add_months(day: date, months: int) -> date:
+    index = day.year * 12 + day.month - 1 + months
+    return date(index // 12, index % 12 + 1, 1)
+
+
+def planning_period(
+    project: Project, scenario: Scenario, result: EstimateResult, today: date
+) -> tuple[date, date, bool]:
+    """The project's planning period, or where it is not set a default: from the start of the
+    scenario's work (its training start, else its service start, else this month) to the end
+    of its horizon (the last month of serving, else the month training ends). Not part of the
+    pure arithmetic: it reads the calendar of today. (start, end, whether defaulted.)"""
+    if project.period_start and project.period_end:
+        return project.period_start, project.period_end, False
+    start = project.period_start or (
+        scenario.training_start or scenario.service_start or today.replace(day=1)
+    )
+    end = project.period_end
+    if end is None:
+        wall_clock = result.training.wall_clock_hours if result.training else None
+        training_start = scenario.training_start or start
+        if result.inference is not None:
+            service = scenario.service_start or default_service_start(training_start, wall_clock)
+            service = service or start
+            end = _month_end(_add_months(service, len(result.inference.monthly) - 1))
+        else:
+            ends = training_end(training_start, wall_clock or 0.0)
+            end = _month_end(ends.date() if ends else start)
+        end = max(end, _month_end(start))
+    return start, end, True
+
+
+def prices_as_of(resolution: Resolution) -> date | None:
+    """The date of the newest catalogue price of the accelerators the estimate used."""
+    dates = [
+        offer.as_of
+        for accelerator in resolution.accelerators.values()
+        for offer in accelerator.price_offers.all()
+    ]
+    return max(dates, default=None)
+
+
+def _estimate(
+    scenario: Scenario, catalogue: Catalogue
+) -> tuple[EstimateInput, EstimateResult, Resolution]:
+    """The scenario's estimate as its page computes it (estimate_from_request's two steps)."""
+    try:
+        inp, resolution = estimate_input_from_request(scenario.inputs, catalogue)
+        return inp, estimate(inp), resolution
+    except EstimateInputError as error:
+        problems = " ".join(m for messages in error.errors.values() for m in messages)
+        raise BudgetUnavailable(problems) from None
+
+
+def scenario_budget(
+    scenario: Scenario,
+    *,
+    catalogue: Catalogue | None = None,
+    lines: list[CostLine] | None = None,
+    today: date | None = None,
+) -> ScenarioBudget:
+    """The scenario's budget: its cost lines and the lines its estimate adds, by fiscal year.
+
+    `scenario.project` should be fetched with it (select_related); `lines` when the caller has
+    them already (else one query). Raises BudgetUnavailable when the saved inputs no longer fit
+    the catalogue or a line no longer fits the period rules.
+    """
+    project = scenario.project
+    catalogue = catalogue or Catalogue.load()
+    lines = cost_lines_of(scenario) if lines is None else lines
+    inp, result, resolution = _estimate(scenario, catalogue)
+    start, end, defaulted = planning_period(
+        project, scenario, result, today or timezone.localdate()
+    )
+    fiscal = FiscalCalendar(
+        start_month=project.fiscal_year_start_month,
+        label_rule=project.fiscal_year_label,
+        period_start=start,
+        period_end=end,
+    )
+    try:
+        computed = compute_lines(
+            inp,
+            result,
+            fiscal,
+            training_start=scenario.training_start,
+            service_start=scenario.service_start,
+        )
+        drawn_up = budget(
+            fiscal,
+            budget_rules(project),
+            [cost_line_input(line) for line in lines],
+            computed,
+            prices_as_of(resolution),
+        )
+    except (BudgetInputError, ValueError) as error:
+        raise BudgetUnavailable(str(error)) from None
+    return ScenarioBudget(
+        scenario=scenario,
+        currency=project.currency,
+        budget=drawn_up,
+        period_start=start,
+        period_end=end,
+        period_is_default=defaulted,
+    )
+
+
+def budget_key(scenario: Scenario, lines: list[CostLine], today: date | None = None) -> list:
+    """What a scenario's budget is drawn from, as JSON-able values, for a fragment cache key:
+    its timing, its lines, the project's budget settings and period, and this month when the
+    period is left to its default (which starts this month)."""
+    project = scenario.project
+    settings = [str(getattr(project, name)) for name in BUDGET_SETTINGS]
+    period = [str(project.period_start), str(project.period_end)]
+    if not (project.period_start and project.period_end):
+        period.append((today or timezone.localdate()).strftime("%Y-%m"))
+    return [
+        str(scenario.training_start),
+        str(scenario.service_start),
+        [line_record(line) for line in lines],
+        settings,
+        period,
+    ]
+
+
+def baseline_of(project: Project) -> Scenario | None:
+    """The project's baseline scenario, with the project (one query); None if it has none."""
+    scenario = project.scenarios.filter(is_baseline=True).first()
+    if scenario is not None:
+        scenario.project = project
+    return scenario

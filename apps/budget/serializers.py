@@ -1,0 +1,153 @@
+"""Serializers of the budget API: cost lines in, the budget out (money as decimal strings)."""
+
+from django.core.exceptions import ValidationError as ModelValidationError
+from rest_framework import serializers
+
+from apps.api.fields import MoneyField
+from apps.budget.models import BudgetClass, Category, CostLine
+from apps.estimates.budget import KINDS
+
+
+def rate(help_text: str, **kwargs) -> serializers.DecimalField:
+    """A rate as a JSON number, a fraction from 0 to 1 (0.035 for 3.5 %)."""
+    return serializers.DecimalField(
+        max_digits=7,
+        decimal_places=6,
+        min_value=0,
+        max_value=1,
+        coerce_to_string=False,
+        help_text=help_text,
+        **kwargs,
+    )
+
+
+class CostLineSerializer(serializers.ModelSerializer):
+    quantity = serializers.DecimalField(
+        max_digits=16,
+        decimal_places=4,
+        min_value=0,
+        coerce_to_string=False,
+        help_text="How many units, e.g. 1.5 (FTE) or 20 (TB).",
+    )
+    unit_price = serializers.DecimalField(
+        max_digits=16,
+        decimal_places=4,
+        min_value=0,
+        help_text='In the project\'s currency per unit, as a decimal string ("90000.00"); per '
+        "month or per year for a recurring line.",
+    )
+    annual_escalation = rate("Yearly rise of the unit price, 0.03 for 3 % [0].", required=False)
+    budget_class = serializers.ChoiceField(
+        choices=BudgetClass.choices,
+        allow_null=True,
+        required=False,
+        help_text="capex or opex; null [the default] lets the capitalisation threshold decide.",
+    )
+    category = serializers.ChoiceField(
+        choices=Category.choices, help_text="UNDG harmonised budget category, 1–7."
+    )
+    end = serializers.DateField(
+        allow_null=True,
+        required=False,
+        help_text="Last month of a recurring line (null: to the end of the planning period); "
+        "null for a one-off line.",
+    )
+
+    class Meta:
+        model = CostLine
+        fields = (
+            "id", "name", "kind", "quantity", "unit", "unit_price", "recurrence", "start", "end",
+            "annual_escalation", "budget_class", "category", "basis",
+        )  # fmt: skip
+
+    def to_representation(self, line: CostLine) -> dict:
+        data = super().to_representation(line)
+        data["budget_class"] = line.budget_class or None
+        return data
+
+    def validate(self, attrs: dict) -> dict:
+        """The model's own checks (full_clean), on the line as it would be saved."""
+        if "budget_class" in attrs:
+            attrs["budget_class"] = attrs["budget_class"] or ""
+        line = CostLine(scenario=self.context["scenario"])
+        if self.instance is not None:
+            for name in self.Meta.fields:
+                setattr(line, name, getattr(self.instance, name))
+        for name, value in attrs.items():
+            setattr(line, name, value)
+        try:
+            line.full_clean(exclude=["scenario"], validate_unique=False)
+        except ModelValidationError as error:
+            raise serializers.ValidationError(error.message_dict) from None
+        return attrs
+
+
+# The budget, read from apps.budget.selectors.ScenarioBudget and the engine's Budget.
+
+
+class FiscalYearSerializer(serializers.Serializer):
+    label = serializers.CharField(help_text='"FY2026" or "2025/26", by the project\'s rule.')
+    start = serializers.DateField()
+    end = serializers.DateField()
+    months = serializers.IntegerField(help_text="Months of the year within the period, 1–12.")
+
+
+def per_year(help_text: str, **kwargs) -> serializers.ListField:
+    return serializers.ListField(child=MoneyField(), help_text=help_text, **kwargs)
+
+
+class BudgetLineSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    kind = serializers.ChoiceField(choices=KINDS)
+    budget_class = serializers.ChoiceField(choices=BudgetClass.choices)
+    category = serializers.IntegerField(help_text="UNDG harmonised budget category, 1–7.")
+    basis = serializers.CharField(help_text="How the figures were arrived at, in words.")
+    amounts = per_year("One amount per fiscal year.")
+    total = MoneyField()
+
+
+class BudgetTotalsSerializer(serializers.Serializer):
+    capex = per_year("Capital expenditure, per fiscal year.")
+    opex = per_year("Operating expenditure, per fiscal year.")
+    contingency = per_year("Contingency on capex and opex, per fiscal year.")
+    indirect = per_year("Indirect support costs, per fiscal year.")
+    total = per_year("Capex + opex + contingency + indirect, per fiscal year.")
+
+
+class BudgetMemoSerializer(serializers.Serializer):
+    depreciation = per_year("Straight-line depreciation of owned hardware (not cash).")
+    energy_kwh = serializers.ListField(
+        child=serializers.FloatField(),
+        allow_null=True,
+        help_text="Facility energy per fiscal year, kWh; null when power is unknown.",
+    )
+    emissions_kg_co2e = serializers.ListField(
+        child=serializers.FloatField(),
+        allow_null=True,
+        help_text="Operational emissions per fiscal year, kg CO2e; null when unknown.",
+    )
+
+
+class BudgetSummarySerializer(serializers.Serializer):
+    upfront = MoneyField(help_text="All capex of the period.")
+    annual_run_rate = MoneyField(help_text="Steady-state opex: the last 12 months' opex.")
+    total = MoneyField(help_text="Everything over the period.")
+    npv = MoneyField(
+        help_text="Net present value of the fiscal years' totals: the first fiscal year is "
+        "year 0, undiscounted; year k is divided by (1 + discount_rate)^k."
+    )
+    discount_rate = serializers.FloatField(help_text="A year, as a fraction.")
+    prices_as_of = serializers.DateField(
+        allow_null=True, help_text="The date of the newest catalogue price used."
+    )
+
+
+class BudgetSerializer(serializers.Serializer):
+    """The budget of a scenario; reads a ScenarioBudget."""
+
+    currency = serializers.CharField()
+    fiscal_years = FiscalYearSerializer(many=True, source="budget.fiscal_years")
+    lines = BudgetLineSerializer(many=True, source="budget.lines")
+    totals = BudgetTotalsSerializer(source="budget.totals")
+    memo = BudgetMemoSerializer(source="budget.memo")
+    summary = BudgetSummarySerializer(source="budget.summary")

@@ -1,0 +1,34 @@
+"""Writes to cost lines: each one a new version of its scenario, refused on a frozen project."""
+
+from apps.budget.models import CostLine
+from apps.projects.models import Scenario
+from apps.projects.services import scenario_part_change
+
+
+def cost_line_create(*, scenario: Scenario, fields: dict, user=None) -> CostLine:
+    """A new line on the scenario, validated (`full_clean`), saved with a new version."""
+
+    def create() -> CostLine:
+        line = CostLine(scenario=scenario, **fields)
+        line.full_clean()
+        line.save()
+        return line
+
+    return scenario_part_change(scenario=scenario, change=create, user=user)
+
+
+def cost_line_update(*, line: CostLine, fields: dict, user=None) -> CostLine:
+    """Change the line's fields named in `fields`, validated, saved with a new version."""
+
+    def update() -> CostLine:
+        for name, value in fields.items():
+            setattr(line, name, value)
+        line.full_clean()
+        line.save()
+        return line
+
+    return scenario_part_change(scenario=line.scenario, change=update, user=user)
+
+
+def cost_line_delete(*, line: CostLine, user=None) -> None:
+    scenario_part_change(scenario=line.scenario, change=line.delete, user=user)

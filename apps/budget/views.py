@@ -1,0 +1,143 @@
+"""Budget pages: a scenario's budget, and its cost lines added, changed and deleted.
+
+Each page works as a plain form post; with HTMX the same views answer with the budget section
+alone (the page's `budget_section` partial), so the budget changes without a reload.
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from apps.budget import services
+from apps.budget.forms import CostLineForm
+from apps.budget.line_templates import LINE_TEMPLATES
+from apps.budget.models import CostLine, Kind
+from apps.budget.presentation import budget_section
+from apps.core.htmx import is_htmx
+from apps.projects.models import Scenario
+from apps.projects.selectors import scenario_for_user
+from apps.projects.views import refuses_frozen_projects
+
+ORIGINS = {"scenario", "budget"}
+
+
+def _origin(request: HttpRequest) -> str:
+    origin = request.GET.get("from", "")
+    return origin if origin in ORIGINS else "scenario"
+
+
+def _back(scenario: Scenario, origin: str) -> str:
+    """Where a change to a line leads back to: the budget page, or the scenario page's budget."""
+    if origin == "budget":
+        return reverse("scenario-budget-page", args=[scenario.pk])
+    return f"{scenario.get_absolute_url()}#budget"
+
+
+def _section(request: HttpRequest, scenario: Scenario, origin: str, **extra) -> TemplateResponse:
+    """The budget section alone (HTMX), with whatever form or message `extra` holds."""
+    context = {**budget_section(scenario, origin=origin), **extra}
+    response = TemplateResponse(request, "budget/budget.html#budget_section", context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+@login_required
+@require_GET
+def scenario_budget_page(request: HttpRequest, scenario_id: int) -> TemplateResponse:
+    scenario = scenario_for_user(request.user, scenario_id)
+    if is_htmx(request):
+        return _section(request, scenario, _origin(request))
+    response = TemplateResponse(
+        request, "budget/budget.html", budget_section(scenario, origin="budget")
+    )
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def _line_form_page(
+    request: HttpRequest,
+    scenario: Scenario,
+    form: CostLineForm,
+    *,
+    origin: str,
+    action: str,
+    line: CostLine | None = None,
+) -> TemplateResponse:
+    """The form to add or change a line: inside the budget section (HTMX) or on its own page."""
+    kind = form["kind"].value() or Kind.OTHER
+    extra = {
+        "line_form": form,
+        "line_form_action": f"{action}?from={origin}",
+        "line_form_kind": LINE_TEMPLATES.get(kind, LINE_TEMPLATES[Kind.OTHER]).name,
+        "editing_line": line,
+        "cancel_href": _back(scenario, origin),
+        "cancel_hx": f"{reverse('scenario-budget-page', args=[scenario.pk])}?from={origin}",
+    }
+    if is_htmx(request):
+        return _section(request, scenario, origin, **extra)
+    context = {"scenario": scenario, "project": scenario.project, "origin": origin, **extra}
+    return TemplateResponse(request, "budget/cost_line_form.html", context)
+
+
+def _saved(request: HttpRequest, scenario: Scenario, origin: str, message: str) -> HttpResponse:
+    if is_htmx(request):
+        return _section(request, scenario, origin, budget_status=message)
+    messages.success(request, message)
+    return redirect(_back(scenario, origin))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@refuses_frozen_projects
+def cost_line_new(request: HttpRequest, scenario_id: int) -> HttpResponse:
+    scenario = scenario_for_user(request.user, scenario_id)
+    scenario.project.check_can_edit()
+    origin = _origin(request)
+    action = reverse("cost-line-new", args=[scenario.pk])
+    if request.method == "POST":
+        form = CostLineForm(request.POST, instance=CostLine(scenario=scenario))
+        if form.is_valid():
+            line = services.cost_line_create(
+                scenario=scenario, fields=form.cleaned_data, user=request.user
+            )
+            message = _("“%(name)s” added; the budget includes it.") % {"name": line.name}
+            return _saved(request, scenario, origin, message)
+    else:
+        form = CostLineForm.for_kind(request.GET.get("kind", ""))
+    return _line_form_page(request, scenario, form, origin=origin, action=action)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@refuses_frozen_projects
+def cost_line_edit(request: HttpRequest, scenario_id: int, line_id: int) -> HttpResponse:
+    scenario = scenario_for_user(request.user, scenario_id)
+    line = get_object_or_404(CostLine, scenario=scenario, pk=line_id)
+    line.scenario = scenario
+    scenario.project.check_can_edit()
+    origin = _origin(request)
+    action = reverse("cost-line-edit", args=[scenario.pk, line.pk])
+    form = CostLineForm(request.POST or None, instance=line)
+    if request.method == "POST" and form.is_valid():
+        services.cost_line_update(line=line, fields=form.cleaned_data, user=request.user)
+        message = _("“%(name)s” saved; the budget follows it.") % {"name": line.name}
+        return _saved(request, scenario, origin, message)
+    return _line_form_page(request, scenario, form, origin=origin, action=action, line=line)
+
+
+@login_required
+@require_POST
+@refuses_frozen_projects
+def cost_line_delete(request: HttpRequest, scenario_id: int, line_id: int) -> HttpResponse:
+    scenario = scenario_for_user(request.user, scenario_id)
+    line = get_object_or_404(CostLine, scenario=scenario, pk=line_id)
+    line.scenario = scenario
+    services.cost_line_delete(line=line, user=request.user)
+    message = _("“%(name)s” deleted from the budget.") % {"name": line.name}
+    return _saved(request, scenario, _origin(request), message)
