@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "apps.accounts",
     "apps.catalogue",
     "apps.apiprices",
+    "apps.options",
     "apps.projects",
     "apps.sweeps",
     "apps.reviews",

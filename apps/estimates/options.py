@@ -275,6 +275,19 @@ def _condition(
     )
 
 
+def common_service_start(results: Sequence[EstimateResult], training_start: date) -> date | None:
+    """The month every option's service starts: once the longest training is over, so that an
+    option is not cheaper only because it serves fewer months (None: past the year 9999)."""
+    starts = [
+        default_service_start(
+            training_start,
+            None if result.training is None else result.training.wall_clock_hours or 0.0,
+        )
+        for result in results
+    ]
+    return None if None in starts else max(starts)
+
+
 def compare_options(
     options: Sequence[OptionInput],
     calendar: FiscalCalendar,
@@ -298,16 +311,8 @@ def compare_options(
         raise ValueError("Every option serves the demand: each needs an inference section.")
     estimates = [estimate(option.estimate) for option in options]
     if service_start is None:
-        # The same months of demand for every option: the service starts once the longest
-        # training is over, so an option is not cheaper only because it serves fewer months.
         start = calendar.period_start if training_start is None else training_start
-        starts = [
-            default_service_start(
-                start, None if result.training is None else result.training.wall_clock_hours or 0
-            )
-            for result in estimates
-        ]
-        service_start = None if None in starts else max(starts)
+        service_start = common_service_start(estimates, start)
     results = tuple(
         _option(option, result, calendar, rules, training_start, service_start)
         for option, result in zip(options, estimates, strict=True)

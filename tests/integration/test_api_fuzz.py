@@ -378,6 +378,8 @@ def world(db, generous_limits, connection_kept_across_requests):
             ),
             f"DELETE {API}/projects/{{project_id}}/scenarios/{{id}}/": scenario_targets(None),
             f"GET {API}/scenarios/{{scenario_id}}/estimate/": by_id("scenario_id", scenarios),
+            f"GET {API}/scenarios/{{scenario_id}}/options/": by_id("scenario_id", scenarios),
+            f"POST {API}/options/": [Target(body=body) for body in inputs if body.get("inference")],
             f"GET {API}/scenarios/{{scenario_id}}/export/": by_id("scenario_id", scenarios),
             f"GET {API}/scenarios/{{scenario_id}}/budget/": by_id("scenario_id", scenarios),
             f"GET {API}/projects/{{project_id}}/budget/": by_id("project_id", projects),

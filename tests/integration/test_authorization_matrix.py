@@ -452,6 +452,9 @@ ROUTES: dict[str, Row] = {
         headers=_if_match,
     ),
     "api/v1/scenarios/<int:scenario_id>/estimate/": Row({"GET": 200}, sees=TEAM),
+    # API: the options compared
+    "api/v1/options/": Row({"POST": 200}, public=True, body={"POST": _constant(SEED_000)}),
+    "api/v1/scenarios/<int:scenario_id>/options/": Row({"GET": 200}, sees=TEAM),
     # API: cost lines and budgets
     "api/v1/scenarios/<int:scenario_id>/cost-lines/": Row(
         {"GET": 200, "POST": 201},
