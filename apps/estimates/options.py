@@ -30,6 +30,8 @@ from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 
+import numpy as np
+
 from apps.estimates import formulas as f
 from apps.estimates.budget import (
     BudgetRules,
@@ -349,6 +351,19 @@ def compare_options(
     )
 
 
-def with_provisioning(inp: EstimateInput, provisioning: str) -> EstimateInput:
-    """The same estimate input with its inference paid for another way (always_on, pay_per_use)."""
-    return replace(inp, inference=replace(inp.inference, provisioning=provisioning))
+def monthly_cost_at(option: OptionInput, requests_per_month: np.ndarray) -> np.ndarray:
+    """Cost of one month of the option at each steady volume (requests a month), for the chart.
+
+    One vectorised run of the engine over the volumes, each a month of steady demand: per-use
+    options pay each request, always-on and owned capacity is sized for each volume's peak and
+    paid every hour (so it steps up with demand), and a one-off training is spread evenly over
+    the option's horizon in months.
+    """
+    inp = option.estimate
+    volumes = np.asarray(requests_per_month, dtype=np.float64)
+    steady = replace(inp.inference, requests_per_month=volumes, monthly_growth=0.0, months=1)
+    cost = np.asarray(evaluate(replace(inp, training=None, inference=steady)).inference_cost)
+    if inp.training is not None:
+        one_off = float(evaluate(replace(inp, inference=None)).training_cost)
+        cost = cost + one_off / float(inp.inference.months)
+    return cost

@@ -9,13 +9,17 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from apps.api.serializers import EstimateRequestSerializer
 from apps.api.throttling import AnonOrUserRateThrottle
 from apps.estimates.budget import BudgetRules
 from apps.estimates.options import OPTION_KEYS
 from apps.options.representation import options_representation
 from apps.options.serializers import OptionsRequestSerializer, OptionsResponseSerializer
-from apps.options.services import BudgetSettings, options_compare, project_settings
+from apps.options.services import (
+    BudgetSettings,
+    chosen_options,
+    options_compare,
+    scenario_options_compare,
+)
 from apps.projects.selectors import scenario_for_user
 
 
@@ -81,20 +85,8 @@ def scenario_options(request: Request, scenario_id: int) -> Response:
     scenario = scenario_for_user(request.user, scenario_id)
     query = ScenarioOptionsQuerySerializer(data=request.query_params)
     query.is_valid(raise_exception=True)
-    keys = query.validated_data.get("options")
-    api_model = query.validated_data.get("api_model")
-    choices = None
-    if keys or api_model:
-        choices = [{"key": key} for key in keys or OPTION_KEYS[:4]]
-        for choice in choices:
-            if choice["key"] == "external_api" and api_model:
-                choice["api_model"] = api_model
-    inputs = EstimateRequestSerializer(data=scenario.inputs)
-    inputs.is_valid(raise_exception=True)
-    compared = options_compare(
-        dict(inputs.validated_data),
-        choices,
-        project_settings(scenario.project, scenario),
-        today=timezone.localdate(),
+    choices = chosen_options(
+        query.validated_data.get("options"), query.validated_data.get("api_model")
     )
+    compared = scenario_options_compare(scenario, choices, today=timezone.localdate())
     return Response(options_representation(compared, scenario.project.currency))

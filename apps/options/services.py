@@ -7,21 +7,27 @@ hands the engine inputs to the pure comparison (apps.estimates.options).
 """
 
 import calendar
+import json
 from dataclasses import dataclass, field
 from datetime import date
 
+from apps.api.serializers import EstimateRequestSerializer
 from apps.budget.selectors import budget_rules
 from apps.catalogue.resolve import Catalogue, estimate_input_from_request, request_key
 from apps.estimates import EstimateInputError, estimate, validate
 from apps.estimates.budget import BudgetRules, FiscalCalendar
 from apps.estimates.options import (
+    LABELS,
     OptionInput,
     OptionsComparison,
     common_service_start,
     compare_options,
 )
+from apps.projects.models import Scenario
+from apps.projects.services import scenario_create
 
 DEFAULT_API_MODEL = "openai-gpt-4o-mini"
+MAX_NAME = 200  # Scenario.name
 HOSTING = ("rent_pay_per_use", "rent_always_on", "own")
 # The inference fields of a request that describe the demand, the same for every option.
 DEMAND = (
@@ -76,6 +82,7 @@ class ComparedOptions:
     period_end: date
     discount_rate: float
     unavailable: dict[str, dict]  # key → errors, for default options that could not be built
+    inputs: tuple[OptionInput, ...] = ()
 
 
 def default_choices(request: dict) -> list[dict]:
@@ -86,6 +93,19 @@ def default_choices(request: dict) -> list[dict]:
     if training:
         pre_trains = training["method"] == "parameters_tokens"
         choices.append({"key": "build" if pre_trains else "fine_tune"})
+    return choices
+
+
+def chosen_options(keys: list[str] | None, api_model: str | None) -> list[dict] | None:
+    """Choices from a list of keys and an API model (the saved endpoint's query, the page's
+    form): None, the default options, when neither is given; the four ways to serve the
+    demand when only the model is."""
+    if not keys and not api_model:
+        return None
+    choices = [{"key": key} for key in keys or ("external_api", *HOSTING)]
+    for choice in choices:
+        if choice["key"] == "external_api" and api_model:
+            choice["api_model"] = api_model
     return choices
 
 
@@ -208,7 +228,9 @@ def options_compare(
         training_start=settings.training_start,
         service_start=settings.service_start,
     )
-    return ComparedOptions(comparison, start, end, float(settings.rules.discount_rate), unavailable)
+    return ComparedOptions(
+        comparison, start, end, float(settings.rules.discount_rate), unavailable, tuple(inputs)
+    )
 
 
 def project_settings(project, scenario) -> BudgetSettings:
@@ -222,3 +244,44 @@ def project_settings(project, scenario) -> BudgetSettings:
         training_start=scenario.training_start,
         service_start=scenario.service_start,
     )
+
+
+def scenario_request(scenario: Scenario) -> dict:
+    """The scenario's saved inputs as the estimate API validates them (defaults filled in)."""
+    serializer = EstimateRequestSerializer(data=scenario.inputs)
+    if not serializer.is_valid():
+        raise EstimateInputError({"inputs": ["The saved inputs are no longer valid."]})
+    return dict(serializer.validated_data)
+
+
+def scenario_options_compare(
+    scenario: Scenario, choices: list[dict] | None, *, today: date
+) -> ComparedOptions:
+    """The options for a saved scenario, on its project's budget calendar and rules."""
+    return options_compare(
+        scenario_request(scenario),
+        choices,
+        project_settings(scenario.project, scenario),
+        today=today,
+    )
+
+
+def scenario_from_option(*, scenario: Scenario, choice: dict, user) -> Scenario:
+    """A new scenario of the same project whose inputs are the option chosen (so its budget and
+    review follow), named after the scenario and the option; raises EstimateInputError."""
+    inputs = json_inputs(option_request(scenario_request(scenario), choice))
+    inp, _ = estimate_input_from_request(inputs, Catalogue.load())
+    validate(inp)
+    name = f"{scenario.name}: {LABELS[choice['key']]}"[:MAX_NAME]
+    return scenario_create(
+        project=scenario.project,
+        name=name,
+        inputs=inputs,
+        user=user,
+        timing={"training_start": scenario.training_start, "service_start": scenario.service_start},
+    )
+
+
+def json_inputs(inputs: dict) -> dict:
+    """An estimate request as JSON data: Decimals and other numbers as floats, nested alike."""
+    return json.loads(json.dumps(inputs, default=float))

@@ -321,6 +321,10 @@ ROUTES: dict[str, Row] = {
         {"POST": 200}, sees=TEAM, body={"POST": scenario_form}
     ),
     "scenarios/<int:scenario_id>/duplicate/": Row({"POST": 302}, sees=TEAM),
+    "scenarios/<int:scenario_id>/options/": Row({"GET": 200}, sees=TEAM),
+    "scenarios/<int:scenario_id>/options/use/": Row(
+        {"POST": 302}, sees=TEAM, body={"POST": _constant({"key": "rent_pay_per_use"})}
+    ),
     "scenarios/<int:scenario_id>/baseline/": Row({"POST": 302}, sees=TEAM),
     "scenarios/<int:scenario_id>/delete/": Row({"POST": 302}, sees=TEAM),
     "scenarios/<int:scenario_id>/versions/": Row({"GET": 200}, sees=TEAM),
