@@ -4,6 +4,7 @@ from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 
+import numpy as np
 import pytest
 
 from apps.estimates import (
@@ -20,6 +21,7 @@ from apps.estimates.options import (
     OptionInput,
     compare_options,
     crossover_requests_per_month,
+    monthly_cost_at,
     owning_beats_renting_utilisation,
 )
 from apps.estimates.units import HOURS_PER_MONTH, HOURS_PER_YEAR
@@ -209,3 +211,21 @@ def test_unknown_repeated_or_inference_free_options_are_refused():
         compare_options([OptionInput("lease", FOUR[0].estimate)], CALENDAR, RULES)
     with pytest.raises(ValueError):
         compare_options([OptionInput("own", EstimateInput(training=None))], CALENDAR, RULES)
+
+
+def test_the_chart_cost_of_a_month_is_per_use_or_stepped_capacity_plus_spread_training():
+    volumes = np.array([1e3, 1e6, 1e7])
+    api = monthly_cost_at(option("external_api"), volumes)
+    assert api == pytest.approx(volumes * 0.0075)
+    always_on = monthly_cost_at(option("rent_always_on"), volumes)
+    accelerators = [
+        evaluate(
+            option("rent_always_on", requests_per_month=v, months=1).estimate
+        ).peak_accelerators
+        for v in volumes
+    ]
+    assert accelerators[0] == 1 and accelerators[2] > accelerators[1]  # capacity steps up
+    assert always_on == pytest.approx(np.array(accelerators) * HOURS_PER_MONTH * 3.0)
+    fine_tune = TrainingInput(method="accelerator_hours", accelerator_hours=240.0, pricing=RENT)
+    with_training = monthly_cost_at(option("rent_always_on", training=fine_tune), volumes)
+    assert with_training == pytest.approx(always_on + 240 * 3.0 / 24)  # spread over 24 months
