@@ -78,6 +78,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "apps.accounts",
     "apps.catalogue",
+    "apps.apiprices",
+    "apps.options",
     "apps.projects",
     "apps.sweeps",
     "apps.reviews",

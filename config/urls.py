@@ -16,6 +16,8 @@ urlpatterns = [
     path("", include("apps.sharing.urls")),
     path("", include("apps.exports.urls")),
     path("", include("apps.glossary.urls")),
+    path("", include("apps.apiprices.urls")),
+    path("", include("apps.options.urls")),
     path("", include("apps.budget.urls")),
     path("api/", include(("apps.api.urls", "api"), namespace="api")),
     path("admin/", admin.site.urls),

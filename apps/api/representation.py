@@ -101,7 +101,7 @@ def _inference(inference: InferenceResult) -> dict:
             "accelerator_hours": total.accelerator_hours,
             "cost": money(total.cost),
             "pay_per_use_cost": money(total.pay_per_use_cost),
-            "always_on_cost": money(total.always_on_cost),
+            "always_on_cost": optional_money(total.always_on_cost),
             "energy_kwh": total.energy_kwh,
             "emissions_kg_co2e": total.emissions_kg_co2e,
         },

@@ -38,6 +38,7 @@ class TrainingRequestSerializer(PricingFields):
             ("parameters_tokens", "parameters × tokens"),
             ("total_flop", "total FLOP"),
             ("accelerator_hours", "accelerator-hours"),
+            ("api_fine_tune", "fine-tuning through a vendor's API"),
         )
     )
     parameters = number("Parameters active per token (N).")
@@ -51,11 +52,19 @@ class TrainingRequestSerializer(PricingFields):
     precision = serializers.ChoiceField(choices=PRECISIONS, default="bf16")
     mfu = number("Model FLOP utilisation, 0–1 [0.4].", default=0.4)
     goodput = number("Share of time that moves training forward, 0–1 [1].", default=1.0)
+    epochs = number("api_fine_tune: passes over the training tokens [1].", default=1.0)
+    price_per_million_training_tokens = number(
+        "api_fine_tune: USD per million training tokens, as the vendor bills them."
+    )
 
 
 class InferenceRequestSerializer(PricingFields):
     method = serializers.ChoiceField(
-        choices=(("accelerator_seconds", "accelerator-seconds"), ("tokens", "tokens"))
+        choices=(
+            ("accelerator_seconds", "accelerator-seconds"),
+            ("tokens", "tokens"),
+            ("external_api", "an external model API, priced per token"),
+        )
     )
     accelerator_seconds_per_request = number("Accelerator-seconds each request uses.")
     parameters = number("Parameters active per token.")
@@ -108,6 +117,18 @@ class InferenceRequestSerializer(PricingFields):
     bytes_per_parameter = number(
         "Bytes per weight (0.5 for 4-bit weights); by default from `precision`."
     )
+    api_model = serializers.SlugField(
+        required=False, help_text="external_api: slug of the API price catalogue."
+    )
+    cached_input_tokens = number(
+        "external_api: input tokens billed at the cached rate (≤ input tokens) [0].", default=0.0
+    )
+    price_per_million_input_tokens = number("external_api: USD; overrides the catalogue.")
+    price_per_million_cached_input_tokens = number("external_api: USD; overrides the catalogue.")
+    price_per_million_output_tokens = number("external_api: USD; overrides the catalogue.")
+    batch_discount = number(
+        "external_api: share taken off for batch processing, e.g. 0.5 [0].", default=0.0
+    )
 
 
 class EstimateRequestSerializer(StrictSerializer):
@@ -146,8 +167,8 @@ class ThresholdResultSerializer(serializers.Serializer):
 class TrainingResultSerializer(serializers.Serializer):
     flop = serializers.FloatField(allow_null=True)
     petaflop_s_days = serializers.FloatField(allow_null=True)
-    accelerator_hours = serializers.FloatField()
-    wall_clock_hours = serializers.FloatField()
+    accelerator_hours = serializers.FloatField(allow_null=True)
+    wall_clock_hours = serializers.FloatField(allow_null=True)
     price_per_accelerator_hour = serializers.FloatField(allow_null=True)
     cost = MoneyField(allow_null=True)
     energy_kwh = serializers.FloatField(allow_null=True)
@@ -158,8 +179,8 @@ class TrainingResultSerializer(serializers.Serializer):
 
 class PerRequestSerializer(serializers.Serializer):
     flop = serializers.FloatField(allow_null=True)
-    accelerator_seconds = serializers.FloatField()
-    latency_seconds = serializers.FloatField()
+    accelerator_seconds = serializers.FloatField(allow_null=True)
+    latency_seconds = serializers.FloatField(allow_null=True)
     latency_method = serializers.CharField()
     cost = MoneyField()
     cost_per_1000 = MoneyField()
@@ -169,17 +190,17 @@ class PerRequestSerializer(serializers.Serializer):
 class MonthSerializer(serializers.Serializer):
     month = serializers.IntegerField()
     requests = serializers.FloatField()
-    accelerator_hours = serializers.FloatField()
+    accelerator_hours = serializers.FloatField(allow_null=True)
     cost = MoneyField()
     energy_kwh = serializers.FloatField(allow_null=True)
 
 
 class InferenceTotalSerializer(serializers.Serializer):
     requests = serializers.FloatField()
-    accelerator_hours = serializers.FloatField()
+    accelerator_hours = serializers.FloatField(allow_null=True)
     cost = MoneyField()
     pay_per_use_cost = MoneyField()
-    always_on_cost = MoneyField()
+    always_on_cost = MoneyField(allow_null=True)
     energy_kwh = serializers.FloatField(allow_null=True)
     emissions_kg_co2e = serializers.FloatField(allow_null=True)
 
@@ -206,9 +227,9 @@ class InferenceResultSerializer(serializers.Serializer):
     per_request = PerRequestSerializer()
     monthly = MonthSerializer(many=True)
     total = InferenceTotalSerializer()
-    peak_accelerators = serializers.IntegerField()
+    peak_accelerators = serializers.IntegerField(allow_null=True)
     peak_requests_per_second = serializers.FloatField()
-    peak_concurrent_requests = serializers.FloatField()
+    peak_concurrent_requests = serializers.FloatField(allow_null=True)
     gross_margin = serializers.FloatField(allow_null=True)
     revenue_total = MoneyField(allow_null=True)
     assumptions = serializers.ListField(child=serializers.CharField())
@@ -222,8 +243,8 @@ class InferenceResultSerializer(serializers.Serializer):
 
 class CumulativeMonthSerializer(serializers.Serializer):
     month = serializers.IntegerField()
-    training_accelerator_hours = serializers.FloatField()
-    inference_accelerator_hours = serializers.FloatField()
+    training_accelerator_hours = serializers.FloatField(allow_null=True)
+    inference_accelerator_hours = serializers.FloatField(allow_null=True)
     training_cost = MoneyField()
     inference_cost = MoneyField()
     training_energy_kwh = serializers.FloatField(allow_null=True)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from statistics import median
 
+from apps.apiprices.resolve import api_fine_tune_training, external_api_inference
 from apps.catalogue.models import (
     Accelerator,
     ComputeThreshold,
@@ -91,6 +92,7 @@ class Resolution:
     energy_profile: EnergyProfile | None = None
     model: LanguageModel | None = None
     notes: dict[str, list[str]] = field(default_factory=dict)
+    api_models: dict = field(default_factory=dict)  # slug → apps.apiprices PriceInForce
 
     def note(self, section: str, text: str) -> None:
         self.notes.setdefault(section, []).append(text)
@@ -421,7 +423,9 @@ def estimate_input_from_request(
     )
 
     training = None
-    if training_data:
+    if training_data and training_data["method"] == "api_fine_tune":
+        training = api_fine_tune_training(training_data)
+    elif training_data:
         accelerator, hardware = _accelerator_for(
             "training", training_data, catalogue, errors, resolution
         )
@@ -442,7 +446,9 @@ def estimate_input_from_request(
         )
 
     inference = None
-    if inference_data:
+    if inference_data and inference_data["method"] == "external_api":
+        inference = external_api_inference(inference_data, errors, resolution)
+    elif inference_data:
         accelerator, hardware = _accelerator_for(
             "inference", inference_data, catalogue, errors, resolution
         )

@@ -5,6 +5,7 @@ from decimal import Decimal
 
 import numpy as np
 
+from apps.estimates import external_api as api
 from apps.estimates import formulas as f
 from apps.estimates.assumptions import inference_assumptions, training_assumptions
 from apps.estimates.formulas import Quantity
@@ -165,25 +166,31 @@ def _training_result(inp: EstimateInput, training: TrainingFigures) -> TrainingR
     return TrainingResult(
         flop=flop,
         petaflop_s_days=None if flop is None else float(f.petaflop_s_days(flop)),
-        accelerator_hours=float(training.accelerator_hours),
-        wall_clock_hours=float(training.wall_clock_hours),
+        accelerator_hours=_known(training.accelerator_hours),
+        wall_clock_hours=_known(training.wall_clock_hours),
         cost=to_money(training.cost),
-        price_per_accelerator_hour=float(training.price_per_accelerator_hour),
+        price_per_accelerator_hour=_known(training.price_per_accelerator_hour),
         energy_kwh=_known(training.energy_kwh),
         emissions_kg_co2e=_known(training.emissions_kg_co2e),
         thresholds=thresholds,
-        assumptions=training_assumptions(inp.training, inp.energy, flop is not None),
+        assumptions=api.fine_tune_assumptions(inp.training)
+        if inp.training.method == api.API_FINE_TUNE
+        else training_assumptions(inp.training, inp.energy, flop is not None),
     )
 
 
-# After months 0, 1, …, M: accelerator-hours, cost rounded to the cent, energy (None: no power).
-type ToDate = tuple[list[float], list[Decimal], list[float] | None]
+# After months 0, 1, …, M: accelerator-hours (None: an external API's are not published), cost
+# rounded to the cent, energy (None: no power).
+type ToDate = tuple[list[float | None], list[Decimal], list[float] | None]
 
 
 def _inference_to_date(inference: InferenceFigures) -> ToDate:
     """Cumulative inference accelerator-hours, cost and energy after months 0, 1, …, M."""
     months = np.arange(int(inference.months) + 1.0)
     requests = f.total_requests(inference.requests_per_month, inference.monthly_growth, months)
+    if inference.priced_per_request:
+        cost = api.api_cost_of_requests(requests, inference.cost_per_request)
+        return [None] * len(months), [to_money(amount) for amount in cost.tolist()], None
     hours = f.monthly_accelerator_hours(requests, inference.accelerator_seconds)
     if inference.always_on:
         cost = f.cost(
@@ -210,7 +217,9 @@ def _months(inference: InferenceFigures, to_date: ToDate) -> tuple[Month, ...]:
     months = np.arange(1, int(inference.months) + 1, dtype=np.float64)
     requests = f.requests_in_month(inference.requests_per_month, inference.monthly_growth, months)
     hours = f.monthly_accelerator_hours(requests, inference.accelerator_seconds)
-    if inference.always_on:
+    if inference.priced_per_request:
+        cost = api.api_cost_of_requests(requests, inference.cost_per_request)
+    elif inference.always_on:
         monthly_bill = f.cost(
             f.always_on_accelerator_hours(inference.peak_accelerators, 1.0),
             inference.provisioned_price_per_accelerator_hour,
@@ -221,6 +230,7 @@ def _months(inference: InferenceFigures, to_date: ToDate) -> tuple[Month, ...]:
     energy = _energy(inference, hours)
     energies = [None] * len(months) if energy is None else energy.tolist()
     hours_to_date, cost_to_date, _ = to_date
+    month_hours = [None] * len(months) if inference.priced_per_request else hours.tolist()
     # tolist(): Python floats of the same values, without a NumPy scalar per figure.
     return tuple(
         Month(
@@ -233,7 +243,7 @@ def _months(inference: InferenceFigures, to_date: ToDate) -> tuple[Month, ...]:
             cumulative_cost=cost_to_date[index + 1],
         )
         for index, (month_requests, month_hours, month_cost, month_energy) in enumerate(
-            zip(requests.tolist(), hours.tolist(), cost.tolist(), energies, strict=True)
+            zip(requests.tolist(), month_hours, cost.tolist(), energies, strict=True)
         )
     )
 
@@ -247,11 +257,12 @@ def _inference_result(
     serving = (
         None if inference.serving is None else serving_result(inp.inference, inference.serving)
     )
+    peak_accelerators = _known(inference.peak_accelerators)
     return InferenceResult(
         per_request=PerRequest(
             flop=_known(inference.flop_per_request),
-            accelerator_seconds=float(seconds),
-            latency_seconds=float(inference.latency_seconds),
+            accelerator_seconds=_known(seconds),
+            latency_seconds=_known(inference.latency_seconds),
             latency_method=inference.latency_method,
             cost=to_money(inference.cost_per_request),
             cost_per_1000=to_money(1000 * inference.cost_per_request),
@@ -260,21 +271,25 @@ def _inference_result(
         monthly=_months(inference, to_date),
         total=InferenceTotal(
             requests=float(inference.total_requests),
-            accelerator_hours=float(inference.accelerator_hours),
+            accelerator_hours=_known(inference.accelerator_hours),
             cost=to_money(inference.cost),
             pay_per_use_cost=to_money(inference.pay_per_use_cost),
-            always_on_cost=to_money(inference.always_on_cost),
+            always_on_cost=None
+            if inference.priced_per_request
+            else to_money(inference.always_on_cost),
             energy_kwh=_known(inference.energy_kwh),
             emissions_kg_co2e=_known(inference.emissions_kg_co2e),
         ),
-        peak_accelerators=int(inference.peak_accelerators),
+        peak_accelerators=None if peak_accelerators is None else int(peak_accelerators),
         peak_requests_per_second=float(inference.peak_requests_per_second),
-        peak_concurrent_requests=float(inference.peak_concurrent_requests),
+        peak_concurrent_requests=_known(inference.peak_concurrent_requests),
         gross_margin=None
         if revenue is None
         else _known(f.gross_margin(revenue, inference.cost_per_request)),
         revenue_total=None if revenue is None else to_money(revenue * inference.total_requests),
-        assumptions=inference_assumptions(inp.inference, inp.energy, inference, serving),
+        assumptions=api.inference_assumptions(inp.inference)
+        if inference.priced_per_request
+        else inference_assumptions(inp.inference, inp.energy, inference, serving),
         serving=serving,
     )
 
@@ -286,7 +301,7 @@ def _comparison_result(
     to_date: ToDate,
 ) -> ComparisonResult:
     hours, cost, energy = to_date
-    training_hours = float(training.accelerator_hours)
+    training_hours = _known(training.accelerator_hours)
     training_cost = to_money(training.cost)
     training_energy = _known(training.energy_kwh)
     break_even = _known(comparison.break_even_months)

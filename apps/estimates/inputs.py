@@ -10,8 +10,8 @@ from apps.estimates.limits import OPTIONAL, RULES, Rule
 from apps.estimates.serving import DEFAULT_OVERHEAD_BYTES
 from apps.estimates.serving_checks import serving_errors
 
-TRAINING_METHODS = ("parameters_tokens", "total_flop", "accelerator_hours")
-INFERENCE_METHODS = ("accelerator_seconds", "tokens")
+TRAINING_METHODS = ("parameters_tokens", "total_flop", "accelerator_hours", "api_fine_tune")
+INFERENCE_METHODS = ("accelerator_seconds", "tokens", "external_api")
 PRICING_MODES = ("rent", "own")
 PROVISIONING = ("pay_per_use", "always_on")
 
@@ -59,6 +59,8 @@ class TrainingInput:
     mfu: Quantity = 0.4
     goodput: Quantity = 1.0
     pricing: Pricing = Pricing()
+    epochs: Quantity = 1.0  # api_fine_tune
+    price_per_million_training_tokens: Quantity | None = None  # api_fine_tune
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,13 @@ class InferenceInput:
     provisioning: str = "pay_per_use"  # which of the two costs `cost` reports
     pricing: Pricing = Pricing()
     revenue_per_request: Quantity | None = None
+    # external_api: tokens billed at the cached rate (≤ input_tokens), prices per million tokens
+    # (None cached price: billed as input), and the share taken off for batch processing.
+    cached_input_tokens: Quantity = 0.0
+    price_per_million_input_tokens: Quantity | None = None
+    price_per_million_cached_input_tokens: Quantity | None = None
+    price_per_million_output_tokens: Quantity | None = None
+    batch_discount: Quantity = 0.0
     # Serving a language model (method "tokens"): used when the KV cache per token is known,
     # given or from layers with KV heads and head dimension (or the latent width of MLA).
     total_parameters: Quantity | None = None  # None: dense, = parameters
@@ -237,8 +246,28 @@ def _validate_pricing(errors: _Errors, prefix: str, pricing: Pricing) -> None:
     )
 
 
+def _validate_cached_input(errors: _Errors, inference: InferenceInput) -> None:
+    judged = ("inference.cached_input_tokens", "inference.input_tokens")
+    if any(key in errors.errors for key in judged) or inference.input_tokens is None:
+        return  # a number that is wrong in itself has its own message
+    try:
+        within = np.all(
+            np.asarray(inference.cached_input_tokens, dtype=np.float64)
+            <= np.asarray(inference.input_tokens, dtype=np.float64)
+        )
+    except (TypeError, ValueError):
+        return  # input_tokens is not a number: its own error says so
+    if not within:
+        errors.add(
+            "inference.cached_input_tokens",
+            "Cached input tokens are part of the input tokens: at most as many.",
+        )
+
+
 def _validate_training(errors: _Errors, training: TrainingInput) -> None:
-    if errors.choice(
+    if training.method == "api_fine_tune":
+        errors.needed_by_method("training", training, "tokens", "price_per_million_training_tokens")
+    elif errors.choice(
         "training.method", training.method, TRAINING_METHODS, "how training compute is given"
     ):
         needed = {
@@ -265,12 +294,24 @@ def _validate_training(errors: _Errors, training: TrainingInput) -> None:
         "accelerator_count",
         "mfu",
         "goodput",
+        "epochs",
+        "price_per_million_training_tokens",
     )
-    _validate_pricing(errors, "training", training.pricing)
+    if training.method != "api_fine_tune":  # billed per token: no accelerator to price
+        _validate_pricing(errors, "training", training.pricing)
 
 
 def _validate_inference(errors: _Errors, inference: InferenceInput) -> None:
-    if errors.choice(
+    if inference.method == "external_api":
+        errors.needed_by_method(
+            "inference",
+            inference,
+            "input_tokens",
+            "output_tokens",
+            "price_per_million_input_tokens",
+            "price_per_million_output_tokens",
+        )
+    elif errors.choice(
         "inference.method", inference.method, INFERENCE_METHODS, "how inference compute is given"
     ):
         if inference.method == "accelerator_seconds":
@@ -306,6 +347,11 @@ def _validate_inference(errors: _Errors, inference: InferenceInput) -> None:
         "target_utilization",
         "revenue_per_request",
         *SERVING_NUMBERS,
+        "cached_input_tokens",
+        "price_per_million_input_tokens",
+        "price_per_million_cached_input_tokens",
+        "price_per_million_output_tokens",
+        "batch_discount",
     )
     if inference.serves_language_model and not any(
         key.startswith("inference.") for key in errors.errors
@@ -313,7 +359,10 @@ def _validate_inference(errors: _Errors, inference: InferenceInput) -> None:
         # After the ranges: these checks compare numbers already known to be in range.
         for key, message in serving_errors(inference):
             errors.add(key, message)
-    _validate_pricing(errors, "inference", inference.pricing)
+    if inference.method == "external_api":
+        _validate_cached_input(errors, inference)
+    else:
+        _validate_pricing(errors, "inference", inference.pricing)
 
 
 SERVING_NUMBERS = (

@@ -299,3 +299,55 @@ OPTIONAL = frozenset(
         "tpot_target_seconds",
     }
 )
+
+
+# External model APIs priced per token, and fine-tuning through a vendor's API (issue 12).
+RULES.update(
+    {
+        "cached_input_tokens": Rule(
+            "Cached input tokens",
+            0.0,
+            1e7,
+            "Cached input tokens per request must be between 0 and 10 million.",
+        ),
+        "price_per_million_input_tokens": Rule(
+            "Price per million input tokens",
+            0.0,
+            1e6,
+            "Price per million input tokens must be between 0 and 1,000,000.",
+        ),
+        "price_per_million_cached_input_tokens": Rule(
+            "Price per million cached input tokens",
+            0.0,
+            1e6,
+            "Price per million cached input tokens must be between 0 and 1,000,000.",
+        ),
+        "price_per_million_output_tokens": Rule(
+            "Price per million output tokens",
+            0.0,
+            1e6,
+            "Price per million output tokens must be between 0 and 1,000,000.",
+        ),
+        "batch_discount": Rule(
+            "Batch discount",
+            0.0,
+            1.0,
+            "Batch discount is the share taken off, from 0 (none) to 1; 0.5 means half price.",
+        ),
+        "epochs": Rule(
+            "Epochs", 0.001, 1e4, "Epochs must be more than 0 (at least 0.001) and at most 10,000."
+        ),
+        "price_per_million_training_tokens": Rule(
+            "Price per million training tokens",
+            0.0,
+            1e6,
+            "Price per million training tokens must be between 0 and 1,000,000.",
+        ),
+    }
+)
+OPTIONAL = OPTIONAL | {
+    "price_per_million_input_tokens",
+    "price_per_million_cached_input_tokens",
+    "price_per_million_output_tokens",
+    "price_per_million_training_tokens",
+}

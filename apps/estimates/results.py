@@ -18,8 +18,8 @@ class ThresholdResult:
 class TrainingResult:
     flop: float | None  # None: accelerator-hours given without an accelerator
     petaflop_s_days: float | None
-    accelerator_hours: float
-    wall_clock_hours: float
+    accelerator_hours: float | None  # None: fine-tuned through an API
+    wall_clock_hours: float | None
     cost: Decimal | None
     price_per_accelerator_hour: float | None  # rented, or owned cost per busy hour
     energy_kwh: float | None  # None: power draw not known
@@ -31,9 +31,9 @@ class TrainingResult:
 @dataclass(frozen=True)
 class PerRequest:
     flop: float | None
-    accelerator_seconds: float
-    latency_seconds: float
-    latency_method: str  # "given" | "roofline" | "accelerator_seconds"
+    accelerator_seconds: float | None  # None: an external API (not published)
+    latency_seconds: float | None
+    latency_method: str  # "given" | "roofline" | "accelerator_seconds" | "not_published"
     cost: Decimal  # pay-per-use, rounded to the cent
     cost_per_1000: Decimal
     energy_kwh: float | None
@@ -49,20 +49,20 @@ class PerRequest:
 class Month:
     month: int  # 1-based
     requests: float
-    accelerator_hours: float  # busy accelerator-hours
+    accelerator_hours: float | None  # busy accelerator-hours; None: an external API
     cost: Decimal  # as chosen by `provisioning`
     energy_kwh: float | None
-    cumulative_accelerator_hours: float  # inference only, months 1..month
+    cumulative_accelerator_hours: float | None  # inference only, months 1..month
     cumulative_cost: Decimal
 
 
 @dataclass(frozen=True)
 class InferenceTotal:
     requests: float
-    accelerator_hours: float
+    accelerator_hours: float | None
     cost: Decimal  # pay_per_use_cost or always_on_cost, as chosen by `provisioning`
     pay_per_use_cost: Decimal
-    always_on_cost: Decimal
+    always_on_cost: Decimal | None  # None: an external API has no capacity to keep on
     energy_kwh: float | None
     emissions_kg_co2e: float | None
 
@@ -105,9 +105,9 @@ class InferenceResult:
     per_request: PerRequest
     monthly: tuple[Month, ...]
     total: InferenceTotal
-    peak_accelerators: int
+    peak_accelerators: int | None  # None: an external API
     peak_requests_per_second: float
-    peak_concurrent_requests: float
+    peak_concurrent_requests: float | None
     gross_margin: float | None  # None without revenue
     revenue_total: Decimal | None
     assumptions: tuple[str, ...]
@@ -117,8 +117,8 @@ class InferenceResult:
 @dataclass(frozen=True)
 class CumulativeMonth:
     month: int  # 0 = training only, the one-off step
-    training_accelerator_hours: float
-    inference_accelerator_hours: float
+    training_accelerator_hours: float | None
+    inference_accelerator_hours: float | None
     training_cost: Decimal
     inference_cost: Decimal
     training_energy_kwh: float | None

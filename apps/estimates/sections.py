@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from apps.estimates import external_api as api
 from apps.estimates import formulas as f
 from apps.estimates.formulas import Quantity
 from apps.estimates.inputs import (
@@ -79,6 +80,8 @@ class InferenceFigures:
     peak_concurrent_requests: Quantity
     cost_per_request: Quantity
     serving: ServingFigures | None = None  # a language model's serving plan, when known
+    # An external API: billed per request, no accelerators, so accelerator figures are NaN.
+    priced_per_request: bool = False
 
 
 @dataclass(frozen=True)
@@ -147,6 +150,68 @@ def _training(training: TrainingInput, energy: EnergyProfile) -> TrainingFigures
         cost=f.cost(hours, price),
         energy_kwh=kwh,
         emissions_kg_co2e=kg,
+    )
+
+
+def _api_fine_tune(training: TrainingInput) -> TrainingFigures:
+    cost = api.fine_tune_cost(
+        number(training.tokens),
+        number(training.epochs),
+        number(training.price_per_million_training_tokens),
+    )
+    return TrainingFigures(
+        flop=NAN,
+        accelerator_hours=NAN,
+        wall_clock_hours=NAN,
+        price_per_accelerator_hour=NAN,
+        cost=cost,
+        energy_kwh=NAN,
+        emissions_kg_co2e=NAN,
+    )
+
+
+def _external_api(inference: InferenceInput, energy: EnergyProfile) -> InferenceFigures:
+    per_request = api.api_cost_per_request(
+        number(inference.input_tokens),
+        number(inference.cached_input_tokens),
+        number(inference.output_tokens),
+        number(inference.price_per_million_input_tokens),
+        number(api.cached_price(inference)),
+        number(inference.price_per_million_output_tokens),
+        number(inference.batch_discount),
+    )
+    first_month = number(inference.requests_per_month)
+    growth, months = number(inference.monthly_growth), number(inference.months)
+    requests = f.total_requests(first_month, growth, months)
+    peak_requests = f.requests_in_month(first_month, growth, f.peak_month(growth, months))
+    peak_rate = f.peak_arrival_rate_per_second(peak_requests, number(inference.peak_to_average))
+    latency = NAN if inference.latency_seconds is None else number(inference.latency_seconds)
+    cost = api.api_cost_of_requests(requests, per_request)
+    return InferenceFigures(
+        flop_per_request=NAN,
+        accelerator_seconds=NAN,
+        latency_seconds=latency,
+        latency_method="given" if inference.latency_seconds is not None else "not_published",
+        requests_per_month=first_month,
+        monthly_growth=growth,
+        months=months,
+        always_on=False,
+        price_per_accelerator_hour=NAN,
+        provisioned_price_per_accelerator_hour=NAN,
+        power_watts=None,
+        pue=number(energy.pue),
+        total_requests=requests,
+        accelerator_hours=NAN,
+        pay_per_use_cost=cost,
+        always_on_cost=NAN,
+        cost=cost,
+        energy_kwh=NAN,
+        emissions_kg_co2e=NAN,
+        peak_requests_per_second=peak_rate,
+        peak_accelerators=NAN,
+        peak_concurrent_requests=f.peak_concurrent_requests(peak_rate, latency),
+        cost_per_request=per_request,
+        priced_per_request=True,
     )
 
 
@@ -324,7 +389,12 @@ def _comparison(training: TrainingFigures, inference: InferenceFigures) -> Compa
     first_hours = f.monthly_accelerator_hours(
         inference.requests_per_month, inference.accelerator_seconds
     )
-    if inference.always_on:
+    if inference.priced_per_request:
+        first_cost = api.api_cost_of_requests(
+            inference.requests_per_month, inference.cost_per_request
+        )
+        cost_growth = growth
+    elif inference.always_on:
         # Always-on capacity costs the same every month, whatever the demand does.
         first_cost = f.cost(
             f.always_on_accelerator_hours(inference.peak_accelerators, 1.0),
@@ -352,7 +422,16 @@ def compute(
     inp: EstimateInput,
 ) -> tuple[TrainingFigures | None, InferenceFigures | None, ComparisonFigures | None]:
     """Every figure of every section present, without validation, rounding or monthly series."""
-    training = None if inp.training is None else _training(inp.training, inp.energy)
-    inference = None if inp.inference is None else _inference(inp.inference, inp.energy)
+    training = inference = None
+    if inp.training is not None:
+        if inp.training.method == api.API_FINE_TUNE:
+            training = _api_fine_tune(inp.training)
+        else:
+            training = _training(inp.training, inp.energy)
+    if inp.inference is not None:
+        if inp.inference.method == api.EXTERNAL_API:
+            inference = _external_api(inp.inference, inp.energy)
+        else:
+            inference = _inference(inp.inference, inp.energy)
     both = training is not None and inference is not None
     return training, inference, _comparison(training, inference) if both else None

@@ -16,6 +16,9 @@ class Classification(models.TextChoices):
     STRICTLY_CONFIDENTIAL = "strictly_confidential", "Strictly confidential"
 
 
+# Methods that send the data to a vendor's model API: approved for public data only.
+EXTERNAL_API_METHODS = {"external_api", "api_fine_tune"}
+
 # Which hosting each classification may use: renting means a cloud provider processes the data.
 APPROVED_HOSTING = {
     Classification.PUBLIC: {"rent", "own"},
@@ -189,6 +192,21 @@ class Project(models.Model):
 
     def hosting_warning(self, scenario_inputs) -> str | None:
         """A plain-language warning when a scenario's hosting is not approved for the data."""
+        scenario_inputs = list(scenario_inputs)
+        if self.classification != Classification.PUBLIC and any(
+            section.get("method") in EXTERNAL_API_METHODS
+            for inputs in scenario_inputs
+            for section in (inputs.get("training"), inputs.get("inference"))
+            if section
+        ):
+            label = self.get_classification_display().lower()
+            return (
+                f"This project will process {label} data, but a scenario sends it to an external "
+                "model API: the data leaves the organisation. Such data must not be entered into "
+                "a service that has not been approved for it: the provider may retain, process or "
+                "expose it. Confirm the provider is approved for "
+                f"{label} data, or host the model yourself, before going ahead."
+            )
         modes = {
             section.get("pricing_mode", "rent")
             for inputs in scenario_inputs

@@ -15,6 +15,7 @@ CATALOGUE_MODELS = (
     "computethreshold",
     "languagemodel",
 )
+API_PRICE_MODELS = ("apimodel", "apiprice")
 
 
 def ensure_roles(**kwargs) -> None:
@@ -25,6 +26,9 @@ def ensure_roles(**kwargs) -> None:
     editors.permissions.set(
         Permission.objects.filter(
             content_type__app_label="catalogue", content_type__model__in=CATALOGUE_MODELS
+        )
+        | Permission.objects.filter(
+            content_type__app_label="apiprices", content_type__model__in=API_PRICE_MODELS
         )
     )
 

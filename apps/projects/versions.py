@@ -1,9 +1,11 @@
 """Versions of a scenario: what was saved, what it gave, and the catalogue figures it used."""
 
+import datetime
 from decimal import Decimal
 from itertools import accumulate
 
 from apps.api.views import estimate_response
+from apps.apiprices.selectors import price_in_force
 from apps.budget.records import budget_record
 from apps.catalogue.resolve import Catalogue
 from apps.estimates import (
@@ -69,6 +71,7 @@ def catalogue_figures(inputs: dict) -> dict:
             {"name": t.name, "flop": t.flop, "status": t.status} for t in catalogue.thresholds
         ],
         **_model_figures(inputs, catalogue),
+        "api_prices": api_prices_used(inputs),
     }
 
 
@@ -91,6 +94,34 @@ def _model_figures(inputs: dict, catalogue: Catalogue) -> dict:
                 "source": model.source,
                 "as_of": model.as_of.isoformat(),
             }
+        }
+    }
+
+
+def api_prices_used(inputs: dict, day: datetime.date | None = None) -> dict:
+    """The API price catalogue's prices an estimate of `inputs` uses on `day` (today), by slug."""
+    inference = inputs.get("inference") or {}
+    slug = inference.get("api_model") if inference.get("method") == "external_api" else None
+    row = price_in_force(slug, day or datetime.date.today()) if slug else None
+    if row is None:
+        return {}
+    price = row.price
+
+    def decimal(value):
+        return None if value is None else f"{value.normalize():f}"
+
+    return {
+        slug: {
+            "name": f"{row.api_model.provider_name} {row.api_model.name}",
+            "provider": row.api_model.provider,
+            "model": row.api_model.model,
+            "input": decimal(price.input),
+            "cached_input": decimal(price.cached_input),
+            "output": decimal(price.output),
+            "valid_from": price.valid_from.isoformat() if price.valid_from else None,
+            "checked_on": row.api_model.as_of.isoformat(),
+            "source_url": row.api_model.source,
+            "catalogue_version": row.api_model.catalogue_version,
         }
     }
 
@@ -159,7 +190,7 @@ def _inference(inference: dict, comparison: ComparisonResult | None) -> Inferenc
         accelerator_hours=total["accelerator_hours"],
         cost=Decimal(total["cost"]),
         pay_per_use_cost=Decimal(total["pay_per_use_cost"]),
-        always_on_cost=Decimal(total["always_on_cost"]),
+        always_on_cost=_money(total["always_on_cost"]),
         energy_kwh=total["energy_kwh"],
         emissions_kg_co2e=total["emissions_kg_co2e"],
     )
@@ -213,9 +244,14 @@ def _to_date(monthly: list[dict], horizon_cost: Decimal) -> list[tuple[float, De
     same every month (always-on capacity). The last month then equals the horizon's cost, and
     every other month is the engine's figure in most cases and at most a cent off it in the rest.
     """
-    hours = list(accumulate(month["accelerator_hours"] for month in monthly))
-    flat_bill = len({month["cost"] for month in monthly}) <= 1
-    weights = list(range(1, len(monthly) + 1)) if flat_bill else hours
+    if any(month["accelerator_hours"] is None for month in monthly):
+        # An external API: no accelerator-hours; its bill follows the requests.
+        hours = [None] * len(monthly)
+        weights = list(accumulate(month["requests"] for month in monthly))
+    else:
+        hours = list(accumulate(month["accelerator_hours"] for month in monthly))
+        flat_bill = len({month["cost"] for month in monthly}) <= 1
+        weights = list(range(1, len(monthly) + 1)) if flat_bill else hours
     return [
         (hours_to_date, to_money(horizon_cost * Decimal(repr(weight / weights[-1]))))
         for hours_to_date, weight in zip(hours, weights, strict=True)

@@ -4,6 +4,7 @@ import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
+from apps.apiprices.loading import api_prices_load
 from apps.catalogue.loading import catalogue_load
 
 
@@ -11,6 +12,7 @@ from apps.catalogue.loading import catalogue_load
 def django_db_setup(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
         catalogue_load()
+        api_prices_load()
 
 
 @pytest.fixture(autouse=True)

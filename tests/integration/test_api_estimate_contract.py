@@ -19,6 +19,25 @@ pytestmark = pytest.mark.django_db
 REQUESTS = {
     "seed 000": {"training": SEED_000_TRAINING, "inference": seed_000_inference(15_000)},
     "training only": {"training": {**SEED_000_TRAINING, "price_per_accelerator_hour": 2.675}},
+    "external API, fine-tuned through an API": {
+        "training": {
+            "method": "api_fine_tune",
+            "tokens": 2e6,
+            "epochs": 2,
+            "price_per_million_training_tokens": 25,
+        },
+        "inference": {
+            "method": "external_api",
+            "api_model": "openai-gpt-4o",
+            "input_tokens": 1000,
+            "cached_input_tokens": 400,
+            "output_tokens": 500,
+            "batch_discount": 0.5,
+            "requests_per_month": 1e5,
+            "monthly_growth": 0.05,
+            "revenue_per_request": 0.01,
+        },
+    },
     "inference only, tokens, growing": {
         "inference": {
             "method": "tokens",

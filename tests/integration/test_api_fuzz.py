@@ -359,6 +359,10 @@ def world(db, generous_limits, connection_kept_across_requests):
             f"GET {API}/thresholds/{{slug}}/": by_slug(ComputeThreshold),
             f"GET {API}/energy-profiles/{{slug}}/": by_slug(EnergyProfile),
             f"GET {API}/models/{{slug}}/": by_slug(LanguageModel),
+            f"GET {API}/api-prices/{{slug}}/": [
+                Target(path={"slug": slug})
+                for slug in ("openai-gpt-4o", "deepseek-deepseek-v4-flash")
+            ],
             f"POST {API}/estimate/": [
                 *(Target(body=body) for body in inputs),
                 Target(body={**inputs[0], **ranged}),
@@ -406,6 +410,8 @@ def world(db, generous_limits, connection_kept_across_requests):
             ),
             f"DELETE {API}/projects/{{project_id}}/scenarios/{{id}}/": scenario_targets(None),
             f"GET {API}/scenarios/{{scenario_id}}/estimate/": by_id("scenario_id", scenarios),
+            f"GET {API}/scenarios/{{scenario_id}}/options/": by_id("scenario_id", scenarios),
+            f"POST {API}/options/": [Target(body=body) for body in inputs if body.get("inference")],
             f"GET {API}/scenarios/{{scenario_id}}/export/": by_id("scenario_id", scenarios),
             f"GET {API}/scenarios/{{scenario_id}}/budget/": by_id("scenario_id", scenarios),
             f"GET {API}/projects/{{project_id}}/budget/": by_id("project_id", projects),

@@ -34,6 +34,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from apps.accounts.models import ApiToken
 from apps.accounts.services import api_token_create
+from apps.apiprices.models import ApiModel
 from apps.budget.models import CostLine
 from apps.budget.services import cost_line_create
 from apps.catalogue.models import (
@@ -153,6 +154,7 @@ class World:
             "catalogue/energyprofile": EnergyProfile.objects.order_by("pk").first().pk,
             "catalogue/computethreshold": ComputeThreshold.objects.order_by("pk").first().pk,
             "catalogue/languagemodel": LanguageModel.objects.get(slug="deepseek-v3").pk,
+            "apiprices/apimodel": ApiModel.objects.get(slug="openai-gpt-4o").pk,
             "projects/project": self.project.pk,
             "sweeps/sweep": self.sweep.pk,
             "sweeps/scenariofreshness": self.freshness.pk,
@@ -299,6 +301,7 @@ ROUTES: dict[str, Row] = {
     "catalogue/models/": Row({"GET": 200}, public=True),
     "glossary/": Row({"GET": 200}, public=True),
     "glossary/<slug:term>/": Row({"GET": 200}, public=True, values=_constant({"term": "kv-cache"})),
+    "catalogue/api-prices/": Row({"GET": 200}, public=True),
     "accounts/login/": Row({"GET": 200, "POST": 200}, public=True),
     "accounts/logout/": Row({"POST": 302}, public=True),
     "accounts/language/": Row(
@@ -331,6 +334,10 @@ ROUTES: dict[str, Row] = {
         {"POST": 200}, sees=TEAM, body={"POST": scenario_form}
     ),
     "scenarios/<int:scenario_id>/duplicate/": Row({"POST": 302}, sees=TEAM),
+    "scenarios/<int:scenario_id>/options/": Row({"GET": 200}, sees=TEAM),
+    "scenarios/<int:scenario_id>/options/use/": Row(
+        {"POST": 302}, sees=TEAM, body={"POST": _constant({"key": "rent_pay_per_use"})}
+    ),
     "scenarios/<int:scenario_id>/baseline/": Row({"POST": 302}, sees=TEAM),
     "scenarios/<int:scenario_id>/delete/": Row({"POST": 302}, sees=TEAM),
     "scenarios/<int:scenario_id>/versions/": Row({"GET": 200}, sees=TEAM),
@@ -420,6 +427,10 @@ ROUTES: dict[str, Row] = {
         public=True,
         values=lambda w: {"slug": EnergyProfile.objects.order_by("pk").first().slug},
     ),
+    "api/v1/api-prices/": Row({"GET": 200}, public=True),
+    "api/v1/api-prices/<slug:slug>/": Row(
+        {"GET": 200}, public=True, values=lambda w: {"slug": "openai-gpt-4o"}
+    ),
     # API: tokens
     "api/v1/auth/token/": Row(
         {"POST": 201},
@@ -462,6 +473,9 @@ ROUTES: dict[str, Row] = {
         headers=_if_match,
     ),
     "api/v1/scenarios/<int:scenario_id>/estimate/": Row({"GET": 200}, sees=TEAM),
+    # API: the options compared
+    "api/v1/options/": Row({"POST": 200}, public=True, body={"POST": _constant(SEED_000)}),
+    "api/v1/scenarios/<int:scenario_id>/options/": Row({"GET": 200}, sees=TEAM),
     # API: cost lines and budgets
     "api/v1/scenarios/<int:scenario_id>/cost-lines/": Row(
         {"GET": 200, "POST": 201},
@@ -602,6 +616,7 @@ EDITOR_MODELS = {
     "catalogue/energyprofile",
     "catalogue/computethreshold",
     "catalogue/languagemodel",
+    "apiprices/apimodel",
 }
 # Models whose admin has no add page, or whose objects are read-only there, even for superusers;
 # and those whose change form has only read-only fields, so an empty one saves (and redirects).

@@ -174,6 +174,15 @@ class _Builder:
 
     def training(self, start: date) -> None:
         training, pricing = self.result.training, self.inp.training.pricing
+        if training.wall_clock_hours is None:  # fine-tuned through a vendor's API
+            self.line(
+                "Training compute",
+                "training_compute",
+                "Fine-tuning billed by the vendor's API per training token, in the month it "
+                "starts.",
+                [(month_index(start), training.cost)],
+            )
+            return
         months, hours_outside = _training_hours_by_month(
             start, training.wall_clock_hours, self.period
         )
@@ -216,7 +225,9 @@ class _Builder:
         when = "" if start is None else f" from {month_start(first):%B %Y}"
         if pricing.mode == "rent":
             how = (
-                f"always-on: {inference.peak_accelerators} accelerator(s) paid every hour"
+                "an external API's price per token"
+                if inference.peak_accelerators is None
+                else f"always-on: {inference.peak_accelerators} accelerator(s) paid every hour"
                 if self.inp.inference.provisioning == "always_on"
                 else "pay-per-use: busy accelerator-hours × price"
             )
@@ -330,6 +341,8 @@ def compute_lines(
                 "electricity price is unknown."
             )
     for name, given in sections:
-        if given.hardware is None or given.hardware.power_watts is None:
+        if given.method in ("external_api", "api_fine_tune"):
+            builder.notes.append(f"Energy and emissions exclude {name}: the vendor's API.")
+        elif given.hardware is None or given.hardware.power_watts is None:
             builder.notes.append(f"Energy and emissions exclude {name}: its power is unknown.")
     return builder.computed()

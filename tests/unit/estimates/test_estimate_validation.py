@@ -40,6 +40,7 @@ VALID = EstimateInput(
         total_flop=1e23,
         accelerator_hours=100.0,
         pricing=Pricing(mode="own", purchase_price=30_000.0, price_per_accelerator_hour=2.0),
+        price_per_million_training_tokens=3.0,
     ),
     inference=InferenceInput(
         method="tokens",
@@ -66,6 +67,10 @@ VALID = EstimateInput(
         accelerators_per_replica=1,
         ttft_target_seconds=2.0,
         tpot_target_seconds=0.05,
+        cached_input_tokens=200,
+        price_per_million_input_tokens=2.5,
+        price_per_million_cached_input_tokens=1.25,
+        price_per_million_output_tokens=10.0,
     ),
     energy=EnergyProfile(pue=1.2, kg_co2e_per_kwh=0.4, electricity_price_per_kwh=0.15),
     thresholds=(Threshold("EU AI Act", 1e25),),

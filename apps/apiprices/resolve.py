@@ -1,0 +1,96 @@
+"""Turn the external-API parts of an estimate request into engine inputs, with the prices in force.
+
+`apps.catalogue.resolve` calls these for `inference.method == "external_api"` and
+`training.method == "api_fine_tune"`; errors and notes go to its error list and resolution.
+"""
+
+import datetime
+from typing import TYPE_CHECKING
+
+from apps.apiprices.selectors import PriceInForce, price_in_force
+from apps.estimates import InferenceInput, TrainingInput
+
+if TYPE_CHECKING:
+    from apps.catalogue.resolve import Resolution, _Errors
+
+API_INFERENCE_NUMBERS = (
+    "input_tokens",
+    "cached_input_tokens",
+    "output_tokens",
+    "price_per_million_input_tokens",
+    "price_per_million_cached_input_tokens",
+    "price_per_million_output_tokens",
+    "batch_discount",
+    "latency_seconds",
+    "requests_per_month",
+    "monthly_growth",
+    "months",
+    "peak_to_average",
+    "revenue_per_request",
+)
+FINE_TUNE_NUMBERS = ("tokens", "epochs", "price_per_million_training_tokens")
+PRICE_FIELDS = {
+    "price_per_million_input_tokens": "input",
+    "price_per_million_cached_input_tokens": "cached_input",
+    "price_per_million_output_tokens": "output",
+}
+
+
+def _numbers(data: dict, names: tuple[str, ...]) -> dict:
+    return {name: data[name] for name in names if data.get(name) is not None}
+
+
+def _decimal(value) -> str:
+    return "not published" if value is None else f"{value.normalize():f}"
+
+
+def api_price_note(row: PriceInForce, day: datetime.date) -> str:
+    api_model, price = row.api_model, row.price
+    return (
+        f"{api_model.provider_name} {api_model.name}: prices in force on {day.isoformat()} "
+        f"(USD per million tokens) input {_decimal(price.input)}, cached input "
+        f"{_decimal(price.cached_input)}, output {_decimal(price.output)}; prices as of "
+        f"{api_model.as_of.isoformat()}, {api_model.catalogue_version}, {api_model.source}."
+    )
+
+
+def external_api_inference(
+    data: dict,
+    errors: "_Errors",
+    resolution: "Resolution",
+    day: datetime.date | None = None,
+) -> InferenceInput:
+    """The inference input of an external API: the catalogue's prices for `api_model` on `day`
+    (today by default), each overridden by the request's own price where it gives one."""
+    day = day or datetime.date.today()
+    numbers = _numbers(data, API_INFERENCE_NUMBERS)
+    slug = data.get("api_model")
+    overridden = all(name in numbers for name in PRICE_FIELDS)
+    if slug:
+        row = price_in_force(slug, day)
+        if row is None:
+            errors.add(
+                "inference.api_model",
+                f"No API model {slug!r} with a price on {day.isoformat()} in the price catalogue.",
+            )
+        else:
+            resolution.api_models[slug] = row
+            for name, attribute in PRICE_FIELDS.items():
+                price = getattr(row.price, attribute)
+                if name not in numbers and price is not None:
+                    numbers[name] = float(price)
+            if not overridden:
+                resolution.note("inference", api_price_note(row, day))
+    elif not overridden:
+        for name in ("price_per_million_input_tokens", "price_per_million_output_tokens"):
+            if name not in numbers:
+                errors.add(
+                    f"inference.{name}",
+                    "Choose an API model from the price catalogue, or give its prices.",
+                )
+    return InferenceInput(method="external_api", **numbers)
+
+
+def api_fine_tune_training(data: dict) -> TrainingInput:
+    """The training input of fine-tuning through a vendor's API (prices given by the user)."""
+    return TrainingInput(method="api_fine_tune", **_numbers(data, FINE_TUNE_NUMBERS))

@@ -1,0 +1,98 @@
+"""External model APIs priced per token, and fine-tuning through a vendor's API (no accelerators).
+
+Inference through an external API costs, per request,
+    ((input − cached input) · input price + cached input · cached price + output · output price)
+    ÷ 1,000,000 · (1 − batch discount),
+prices being per million tokens; reasoning tokens are billed as output, so count them there.
+Cache writes, which some providers bill apart, are not included. The organisation runs no
+accelerators, so accelerator-hours, capacity and energy are not published (NaN, None at the edge).
+
+Fine-tuning through an API costs training tokens · epochs · price per million training tokens
+÷ 1,000,000, a price the user gives (the API price catalogues do not list it).
+
+Every formula works on floats and NumPy arrays alike.
+"""
+
+from apps.estimates.formulas import Quantity
+from apps.estimates.inputs import InferenceInput, TrainingInput
+
+EXTERNAL_API = "external_api"
+API_FINE_TUNE = "api_fine_tune"
+TOKENS_PER_MILLION = 1e6
+
+
+def api_cost_per_request(
+    input_tokens: Quantity,
+    cached_input_tokens: Quantity,
+    output_tokens: Quantity,
+    price_per_million_input_tokens: Quantity,
+    price_per_million_cached_input_tokens: Quantity,
+    price_per_million_output_tokens: Quantity,
+    batch_discount: Quantity,
+) -> Quantity:
+    """Cost of one request to an external API, in the prices' currency (see the module)."""
+    undiscounted = (
+        (input_tokens - cached_input_tokens) * price_per_million_input_tokens
+        + cached_input_tokens * price_per_million_cached_input_tokens
+        + output_tokens * price_per_million_output_tokens
+    ) / TOKENS_PER_MILLION
+    return undiscounted * (1.0 - batch_discount)
+
+
+def api_cost_of_requests(requests: Quantity, cost_per_request: Quantity) -> Quantity:
+    """Cost of a number of requests to an external API: requests · cost per request."""
+    return requests * cost_per_request
+
+
+def fine_tune_cost(
+    training_tokens: Quantity, epochs: Quantity, price_per_million_training_tokens: Quantity
+) -> Quantity:
+    """Cost of fine-tuning through a vendor's API = tokens · epochs · price ÷ 1,000,000."""
+    return training_tokens * epochs * price_per_million_training_tokens / TOKENS_PER_MILLION
+
+
+def _g(value: object) -> str:
+    return f"{float(value):,.6g}"
+
+
+def cached_price(inference: InferenceInput) -> Quantity:
+    """The cached-input price; the input price where no cached price is given."""
+    if inference.price_per_million_cached_input_tokens is None:
+        return inference.price_per_million_input_tokens
+    return inference.price_per_million_cached_input_tokens
+
+
+def inference_assumptions(inference: InferenceInput) -> tuple[str, ...]:
+    notes = [
+        "Cost per request = ((input − cached input) tokens × input price + cached input tokens "
+        "× cached price + output tokens × output price) ÷ 1,000,000"
+        + (
+            f" × (1 − batch discount {_g(inference.batch_discount)})."
+            if inference.batch_discount
+            else "."
+        ),
+        f"Prices per million tokens: input {_g(inference.price_per_million_input_tokens)}, "
+        f"cached input {_g(cached_price(inference))}, output "
+        f"{_g(inference.price_per_million_output_tokens)}.",
+        "Reasoning tokens are billed as output; cache writes are not included.",
+    ]
+    if inference.price_per_million_cached_input_tokens is None:
+        notes.append("No cached-input price: cached input is billed at the input price.")
+    notes.append(
+        f"Demand: {_g(inference.requests_per_month)} requests in month 1, growing "
+        f"{float(inference.monthly_growth):+.2%} a month, over {int(inference.months)} months."
+    )
+    notes.append(
+        "No accelerators of your own: accelerator-hours, capacity and energy are not published "
+        "by API providers."
+    )
+    return tuple(notes)
+
+
+def fine_tune_assumptions(training: TrainingInput) -> tuple[str, ...]:
+    return (
+        f"Fine-tuning through a vendor's API: {_g(training.tokens)} training tokens × "
+        f"{_g(training.epochs)} epoch(s) × {_g(training.price_per_million_training_tokens)} "
+        "per million training tokens.",
+        "FLOP, accelerator-hours and energy are not published by the vendor.",
+    )

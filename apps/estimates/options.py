@@ -1,0 +1,369 @@
+"""The decision view: the ways to serve one demand compared over the same budget years.
+
+Each option is a whole estimate input (an external API, self-hosting on rented accelerators paid
+per use or always on, on owned accelerators, fine-tuning or pre-training a model then hosting
+it), built by the caller from a scenario and the user's choices. For each, `compare_options`
+runs the estimate engine and the budget arithmetic on the same fiscal calendar and rules:
+
+- one_off: the one-off training compute in the period (opex, also inside `opex`);
+- capex: hardware bought in the period; opex: per fiscal year; total and npv: the budget's
+  total and net present value (its convention: the first fiscal year undiscounted);
+- cost_per_request: inference cost over the horizon ÷ requests over the horizon, so that
+  always-on and owned capacity count their idle hours; cost_per_million_output_tokens: the same
+  ÷ output tokens per request × 1,000,000 (None without output tokens);
+- accelerators: the accelerators at peak (None for an external API);
+- flags: "data_leaves_organisation" and "lock_in" for an external API, "hardware_lead_time" for
+  owned accelerators.
+
+Crossovers, between each fixed-cost option (always-on or owned capacity) and each per-use option
+(an external API, rented pay-per-use): the monthly requests at which they cost the same,
+fixed monthly cost ÷ per-use cost per request. The fixed cost is the engine's for a month of the
+capacity sized for this demand's peak (owned accelerators written off over their life, not
+bought at once as in the budget): above that peak more accelerators would be needed. Owning
+beats renting per use above the utilisation owned cost per provisioned hour ÷ rented price per
+busy hour.
+"""
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import date
+from decimal import Decimal
+
+import numpy as np
+
+from apps.estimates import formulas as f
+from apps.estimates.budget import (
+    BudgetRules,
+    FiscalCalendar,
+    FiscalYear,
+    budget,
+    compute_lines,
+    default_service_start,
+)
+from apps.estimates.engine import estimate, evaluate
+from apps.estimates.inputs import EstimateInput
+from apps.estimates.money import to_money
+from apps.estimates.results import EstimateResult
+from apps.estimates.sections import optional
+
+OPTION_KEYS = ("external_api", "rent_pay_per_use", "rent_always_on", "own", "fine_tune", "build")
+LABELS = {
+    "external_api": "External model API",
+    "rent_pay_per_use": "Self-host on rented accelerators, pay per use",
+    "rent_always_on": "Self-host on rented accelerators, always on",
+    "own": "Self-host on owned accelerators",
+    "fine_tune": "Fine-tune an open model, then host it",
+    "build": "Pre-train a model, then host it",
+}
+FIXED_COST = ("rent_always_on", "own")
+PER_USE = ("external_api", "rent_pay_per_use")
+# How each option reads as the subject of a sentence ("Owning the accelerators beats …").
+SUBJECTS = {
+    "external_api": "the external API",
+    "rent_pay_per_use": "renting accelerators per use",
+    "rent_always_on": "renting always-on accelerators",
+    "own": "owning the accelerators",
+    "fine_tune": "fine-tuning an open model",
+    "build": "pre-training a model",
+}
+FLAGS = {
+    "external_api": ("data_leaves_organisation", "lock_in"),
+    "own": ("hardware_lead_time",),
+}
+# Costs per request are fractions of a cent: they leave rounded to a millionth, not to the cent.
+UNIT_COST = Decimal("0.000001")
+TOKENS_PER_MILLION = 1e6
+
+
+@dataclass(frozen=True)
+class OptionInput:
+    """One option: its key (one of OPTION_KEYS) and the estimate input that serves the demand."""
+
+    key: str
+    estimate: EstimateInput
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class OptionResult:
+    key: str
+    label: str
+    one_off: Decimal
+    capex: Decimal
+    opex: tuple[Decimal, ...]  # one per fiscal year
+    total: Decimal
+    npv: Decimal
+    cost_per_request: Decimal | None  # None: no requests over the horizon
+    cost_per_million_output_tokens: Decimal | None
+    accelerators: int | None
+    flags: tuple[str, ...]
+    # Unrounded, for crossovers and the chart: cost a month that does not depend on the
+    # requests (capacity kept on), and cost of each request beyond it (paid per use).
+    monthly_fixed_cost: float
+    per_use_cost_per_request: float
+
+
+@dataclass(frozen=True)
+class Crossover:
+    options: tuple[str, str]  # (fixed-cost option, per-use option)
+    requests_per_month: float | None  # None: the per-use option costs nothing per request
+
+
+@dataclass(frozen=True)
+class Condition:
+    """What would flip the cheapest option: `kind` "above" (option `options[0]` beats the
+    cheapest `options[1]` above `value` requests a month), "below" (`options[0]` would be
+    cheaper below `value`), "utilisation" (owning beats renting above `value`, a share),
+    "gap" (`options[0]` is next, `value` more in NPV) or "only" (a single option)."""
+
+    kind: str
+    options: tuple[str, ...]
+    value: float | None
+    text: str
+
+
+@dataclass(frozen=True)
+class OptionsComparison:
+    fiscal_years: tuple[FiscalYear, ...]
+    options: tuple[OptionResult, ...]
+    cheapest: str
+    condition: Condition
+    crossovers: tuple[Crossover, ...]
+    owning_beats_renting_utilisation: float | None  # None without both own and pay-per-use
+
+
+def _unit_cost(amount: float) -> Decimal | None:
+    if not math.isfinite(amount):
+        return None
+    return Decimal(repr(float(amount))).quantize(UNIT_COST)
+
+
+def _fixed_and_per_use(key: str, inp: EstimateInput) -> tuple[float, float]:
+    """(monthly fixed cost, per-use cost per request) of the option's inference."""
+    figures = evaluate(inp)
+    if key in FIXED_COST or inp.inference.provisioning == "always_on":
+        return float(figures.inference_cost) / float(inp.inference.months), 0.0
+    return 0.0, float(figures.cost_per_request)
+
+
+def _option(
+    option: OptionInput,
+    result: EstimateResult,
+    calendar: FiscalCalendar,
+    rules: BudgetRules,
+    training_start: date | None,
+    service_start: date | None,
+) -> OptionResult:
+    inp = option.estimate
+    computed = compute_lines(
+        inp, result, calendar, training_start=training_start, service_start=service_start
+    )
+    table = budget(calendar, rules, computed=computed)
+    inference = result.inference
+    requests = inference.total.requests
+    cost_per_request = float(inference.total.cost) / requests if requests else math.nan
+    output_tokens = optional(inp.inference.output_tokens)
+    per_million = (
+        cost_per_request / float(output_tokens) * TOKENS_PER_MILLION
+        if output_tokens and math.isfinite(cost_per_request)
+        else math.nan
+    )
+    fixed, per_use = _fixed_and_per_use(option.key, inp)
+    return OptionResult(
+        key=option.key,
+        label=option.label or LABELS[option.key],
+        one_off=sum(
+            (line.total for line in table.lines if line.kind == "training_compute"),
+            Decimal("0.00"),
+        ),
+        capex=sum(table.totals.capex, Decimal("0.00")),
+        opex=table.totals.opex,
+        total=table.summary.total,
+        npv=table.summary.npv,
+        cost_per_request=_unit_cost(cost_per_request),
+        cost_per_million_output_tokens=None if math.isnan(per_million) else to_money(per_million),
+        accelerators=inference.peak_accelerators,
+        flags=FLAGS.get(option.key, ()),
+        monthly_fixed_cost=fixed,
+        per_use_cost_per_request=per_use,
+    )
+
+
+def crossover_requests_per_month(monthly_fixed_cost: float, per_use_cost: float) -> float | None:
+    """Monthly requests at which capacity kept on costs as much as paying per request:
+    fixed monthly cost ÷ per-use cost per request (None when a request costs nothing)."""
+    if per_use_cost <= 0:
+        return None
+    return monthly_fixed_cost / per_use_cost
+
+
+def owning_beats_renting_utilisation(owned: EstimateInput, rented: EstimateInput) -> float:
+    """The busy share above which owned accelerators cost less than renting per busy hour:
+    owned cost per provisioned hour (purchase written off over every hour of its life, with
+    electricity) ÷ rented price per accelerator-hour. Above 1, owning never wins."""
+    pricing, hardware, energy = owned.inference.pricing, owned.inference.hardware, owned.energy
+    power = None if hardware is None else optional(hardware.power_watts)
+    owned_per_hour = f.owned_cost_per_accelerator_hour(
+        float(pricing.purchase_price),
+        float(pricing.lifetime_years),
+        1.0,
+        power,
+        float(energy.pue),
+        optional(energy.electricity_price_per_kwh),
+    )
+    return float(owned_per_hour) / float(rented.inference.pricing.price_per_accelerator_hour)
+
+
+def _volume(requests: float) -> str:
+    if requests >= 1e9:
+        return f"{requests / 1e9:,.1f} billion"
+    if requests >= 1e6:
+        return f"{requests / 1e6:,.1f} million"
+    return f"{requests:,.0f}"
+
+
+def _condition(
+    results: Sequence[OptionResult],
+    cheapest: OptionResult,
+    crossovers: Sequence[Crossover],
+    utilisation: float | None,
+) -> Condition:
+    def subject(key: str) -> str:
+        return SUBJECTS[key]
+
+    if cheapest.key in PER_USE:
+        flips = [c for c in crossovers if c.options[1] == cheapest.key and c.requests_per_month]
+        if flips:
+            best = min(flips, key=lambda c: c.requests_per_month)
+            other = best.options[0]
+            return Condition(
+                "above",
+                (other, cheapest.key),
+                best.requests_per_month,
+                f"{subject(other).capitalize()} beats {subject(cheapest.key)} above "
+                f"{_volume(best.requests_per_month)} requests a month at these prices.",
+            )
+    if cheapest.key in FIXED_COST:
+        if cheapest.key == "own" and utilisation is not None and utilisation <= 1:
+            return Condition(
+                "utilisation",
+                ("own", "rent_pay_per_use"),
+                utilisation,
+                f"Owning beats renting above {utilisation:.0%} utilisation.",
+            )
+        flips = [c for c in crossovers if c.options[0] == cheapest.key and c.requests_per_month]
+        if flips:
+            best = max(flips, key=lambda c: c.requests_per_month)
+            other = best.options[1]
+            return Condition(
+                "below",
+                (other, cheapest.key),
+                best.requests_per_month,
+                f"{subject(other).capitalize()} would be cheaper than {subject(cheapest.key)} "
+                f"below {_volume(best.requests_per_month)} requests a month at these prices.",
+            )
+    others = sorted((o for o in results if o is not cheapest), key=lambda o: o.npv)
+    if not others:
+        return Condition("only", (cheapest.key,), None, "The only option compared.")
+    runner_up = others[0]
+    gap = runner_up.npv - cheapest.npv
+    return Condition(
+        "gap",
+        (runner_up.key, cheapest.key),
+        float(gap),
+        f"{subject(runner_up.key).capitalize()} is next, {gap:,.2f} more in net present value: "
+        f"it would be cheapest if {subject(cheapest.key)} cost that much more.",
+    )
+
+
+def common_service_start(results: Sequence[EstimateResult], training_start: date) -> date | None:
+    """The month every option's service starts: once the longest training is over, so that an
+    option is not cheaper only because it serves fewer months (None: past the year 9999)."""
+    starts = [
+        default_service_start(
+            training_start,
+            None if result.training is None else result.training.wall_clock_hours or 0.0,
+        )
+        for result in results
+    ]
+    return None if None in starts else max(starts)
+
+
+def compare_options(
+    options: Sequence[OptionInput],
+    calendar: FiscalCalendar,
+    rules: BudgetRules,
+    *,
+    training_start: date | None = None,
+    service_start: date | None = None,
+) -> OptionsComparison:
+    """Compare the options on one fiscal calendar and budget rules (see the module docstring).
+
+    Every option serves the same months: from `service_start`, by default the month after the
+    longest training ends (see `default_service_start`), training starting at `training_start`
+    (default: the start of the period). Raises ValueError on an unknown or repeated key or an
+    option without inference, and the engine's EstimateInputError or the budget's errors on
+    invalid inputs.
+    """
+    keys = [option.key for option in options]
+    if not keys or len(set(keys)) != len(keys) or not set(keys) <= set(OPTION_KEYS):
+        raise ValueError(f"Options must be distinct keys among {', '.join(OPTION_KEYS)}.")
+    if any(option.estimate.inference is None for option in options):
+        raise ValueError("Every option serves the demand: each needs an inference section.")
+    estimates = [estimate(option.estimate) for option in options]
+    if service_start is None:
+        start = calendar.period_start if training_start is None else training_start
+        service_start = common_service_start(estimates, start)
+    results = tuple(
+        _option(option, result, calendar, rules, training_start, service_start)
+        for option, result in zip(options, estimates, strict=True)
+    )
+    by_key = {result.key: result for result in results}
+    crossovers = tuple(
+        Crossover(
+            (fixed, per_use),
+            crossover_requests_per_month(
+                by_key[fixed].monthly_fixed_cost, by_key[per_use].per_use_cost_per_request
+            ),
+        )
+        for fixed in FIXED_COST
+        if fixed in by_key
+        for per_use in PER_USE
+        if per_use in by_key
+    )
+    inputs = {option.key: option.estimate for option in options}
+    utilisation = (
+        owning_beats_renting_utilisation(inputs["own"], inputs["rent_pay_per_use"])
+        if {"own", "rent_pay_per_use"} <= set(inputs)
+        and inputs["own"].inference.pricing.mode == "own"
+        and inputs["rent_pay_per_use"].inference.pricing.mode == "rent"
+        else None
+    )
+    cheapest = min(results, key=lambda result: result.npv)
+    return OptionsComparison(
+        fiscal_years=budget(calendar, rules).fiscal_years,
+        options=results,
+        cheapest=cheapest.key,
+        condition=_condition(results, cheapest, crossovers, utilisation),
+        crossovers=crossovers,
+        owning_beats_renting_utilisation=utilisation,
+    )
+
+
+def monthly_cost_at(option: OptionInput, requests_per_month: np.ndarray) -> np.ndarray:
+    """Cost of one month of the option at each steady volume (requests a month), for the chart.
+
+    One vectorised run of the engine over the volumes, each a month of steady demand: per-use
+    options pay each request, always-on and owned capacity is sized for each volume's peak and
+    paid every hour (so it steps up with demand), and a one-off training is spread evenly over
+    the option's horizon in months.
+    """
+    inp = option.estimate
+    volumes = np.asarray(requests_per_month, dtype=np.float64)
+    steady = replace(inp.inference, requests_per_month=volumes, monthly_growth=0.0, months=1)
+    cost = np.asarray(evaluate(replace(inp, training=None, inference=steady)).inference_cost)
+    if inp.training is not None:
+        one_off = float(evaluate(replace(inp, inference=None)).training_cost)
+        cost = cost + one_off / float(inp.inference.months)
+    return cost

@@ -1,0 +1,92 @@
+"""API of the decision view: options compared for a saved scenario, or for a request."""
+
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.decorators import api_view, permission_classes, throttle_classes
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from apps.api.throttling import AnonOrUserRateThrottle
+from apps.estimates.budget import BudgetRules
+from apps.estimates.options import OPTION_KEYS
+from apps.options.representation import options_representation
+from apps.options.serializers import OptionsRequestSerializer, OptionsResponseSerializer
+from apps.options.services import (
+    BudgetSettings,
+    chosen_options,
+    options_compare,
+    scenario_options_compare,
+)
+from apps.projects.selectors import scenario_for_user
+
+
+def _settings(budget: dict | None) -> BudgetSettings:
+    budget = budget or {}
+    return BudgetSettings(
+        fiscal_year_start_month=budget.get("fiscal_year_start_month", 1),
+        fiscal_year_label=budget.get("fiscal_year_label", "end_year"),
+        period_start=budget.get("period_start"),
+        period_end=budget.get("period_end"),
+        rules=BudgetRules(discount_rate=budget.get("discount_rate", BudgetRules.discount_rate)),
+        training_start=budget.get("training_start"),
+        service_start=budget.get("service_start"),
+    )
+
+
+@extend_schema(
+    request=OptionsRequestSerializer,
+    responses={200: OptionsResponseSerializer},
+    summary="Compare the ways to serve a demand: an external API, rented or owned "
+    "accelerators, fine-tuning or building a model",
+)
+@api_view(["POST"])
+@permission_classes([AllowAny])
+@throttle_classes([AnonOrUserRateThrottle])
+def options_view(request: Request) -> Response:
+    serializer = OptionsRequestSerializer(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    data = dict(serializer.validated_data)
+    choices, budget = data.pop("options", None), data.pop("budget", None)
+    compared = options_compare(data, choices, _settings(budget), today=timezone.localdate())
+    return Response(options_representation(compared))
+
+
+class ScenarioOptionsQuerySerializer(serializers.Serializer):
+    options = serializers.CharField(
+        required=False,
+        help_text=f"Comma-separated keys among {', '.join(OPTION_KEYS)} (default: all that apply).",
+    )
+    api_model = serializers.SlugField(required=False, help_text="external_api: catalogue slug.")
+
+    def validate_options(self, value: str) -> list[str]:
+        keys = [key.strip() for key in value.split(",") if key.strip()]
+        unknown = sorted(set(keys) - set(OPTION_KEYS))
+        if unknown or not keys or len(set(keys)) != len(keys):
+            raise serializers.ValidationError(
+                f"Give distinct keys among {', '.join(OPTION_KEYS)}, separated by commas."
+            )
+        return keys
+
+
+@extend_schema(
+    parameters=[
+        ScenarioOptionsQuerySerializer,
+        OpenApiParameter("scenario_id", OpenApiTypes.INT, OpenApiParameter.PATH),
+    ],
+    responses={200: OptionsResponseSerializer},
+    summary="Compare the options for a saved scenario, on its project's budget calendar",
+)
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+def scenario_options(request: Request, scenario_id: int) -> Response:
+    scenario = scenario_for_user(request.user, scenario_id)
+    query = ScenarioOptionsQuerySerializer(data=request.query_params)
+    query.is_valid(raise_exception=True)
+    choices = chosen_options(
+        query.validated_data.get("options"), query.validated_data.get("api_model")
+    )
+    compared = scenario_options_compare(scenario, choices, today=timezone.localdate())
+    return Response(options_representation(compared, scenario.project.currency))

@@ -1,0 +1,112 @@
+"""What the decision page shows of a comparison: rows with translated labels, and the condition
+that flips the cheapest in words (the engine's own sentence is English, for the API)."""
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.utils.formats import number_format
+from django.utils.translation import gettext, gettext_lazy
+
+from apps.estimates.options import Condition, OptionResult, OptionsComparison
+from apps.options.forms import FLAG_LABELS, OPTION_LABELS
+from apps.options.services import ComparedOptions
+
+SUBJECTS = {
+    "external_api": gettext_lazy("the external API"),
+    "rent_pay_per_use": gettext_lazy("renting accelerators per use"),
+    "rent_always_on": gettext_lazy("renting always-on accelerators"),
+    "own": gettext_lazy("owning the accelerators"),
+    "fine_tune": gettext_lazy("fine-tuning an open model"),
+    "build": gettext_lazy("pre-training a model"),
+}
+
+
+@dataclass(frozen=True)
+class OptionRow:
+    result: OptionResult
+    label: str
+    flags: list[str]
+    opex: list[tuple[str, Decimal]]
+    cheapest: bool
+    cost_per_1000: Decimal | None
+
+
+def option_rows(compared: ComparedOptions) -> list[OptionRow]:
+    comparison = compared.comparison
+    years = [year.label for year in comparison.fiscal_years]
+    return [
+        OptionRow(
+            result=result,
+            label=str(OPTION_LABELS[result.key]),
+            flags=[str(FLAG_LABELS[flag]) for flag in result.flags],
+            opex=list(zip(years, result.opex, strict=True)),
+            cheapest=result.key == comparison.cheapest,
+            cost_per_1000=None
+            if result.cost_per_request is None
+            else result.cost_per_request * 1000,
+        )
+        for result in comparison.options
+    ]
+
+
+def crossover_rows(comparison: OptionsComparison) -> list[tuple[str, str, float | None]]:
+    """(fixed-cost option's label, per-use option's label, requests a month) of each crossover."""
+    return [
+        (str(OPTION_LABELS[fixed]), str(OPTION_LABELS[per_use]), crossover.requests_per_month)
+        for crossover in comparison.crossovers
+        for fixed, per_use in [crossover.options]
+    ]
+
+
+def unavailable_rows(compared: ComparedOptions) -> list[tuple[str, list[str]]]:
+    """(label, messages) of each default option that could not be estimated."""
+    return [
+        (str(OPTION_LABELS[key]), [m for messages in errors.values() for m in messages])
+        for key, errors in compared.unavailable.items()
+    ]
+
+
+def _volume(requests: float) -> str:
+    if requests >= 1e6:
+        return gettext("%(number)s million") % {"number": number_format(requests / 1e6, 1)}
+    return number_format(round(requests), 0, force_grouping=True)
+
+
+def condition_text(comparison: OptionsComparison) -> str:
+    """The condition that flips the cheapest option, in the reader's language."""
+    condition: Condition = comparison.condition
+    subject = {key: str(SUBJECTS[key]) for key in condition.options}
+    first = subject[condition.options[0]]
+    first = first[:1].upper() + first[1:]
+    pieces = {"option": first}
+    if condition.kind in ("above", "below"):
+        pieces |= {"cheapest": subject[condition.options[1]], "volume": _volume(condition.value)}
+    if condition.kind == "above":
+        return (
+            gettext(
+                "%(option)s beats %(cheapest)s above %(volume)s requests a month at these prices."
+            )
+            % pieces
+        )
+    if condition.kind == "below":
+        return (
+            gettext(
+                "%(option)s would be cheaper than %(cheapest)s below %(volume)s requests a "
+                "month at these prices."
+            )
+            % pieces
+        )
+    if condition.kind == "utilisation":
+        return gettext("Owning beats renting above %(share)s %% utilisation.") % {
+            "share": number_format(condition.value * 100, 0)
+        }
+    if condition.kind == "gap":
+        return gettext(
+            "%(option)s is next, %(gap)s more in net present value: it would be cheapest if "
+            "%(cheapest)s cost that much more."
+        ) % {
+            "option": first,
+            "gap": number_format(condition.value, 2, force_grouping=True),
+            "cheapest": subject[condition.options[1]],
+        }
+    return gettext("The only option compared.")

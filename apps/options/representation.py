@@ -1,0 +1,51 @@
+"""The options response as plain JSON data (OptionsResponseSerializer documents the shape)."""
+
+from apps.api.representation import money, optional_money
+from apps.estimates.options import OptionResult
+from apps.options.services import ComparedOptions
+
+
+def _option(result: OptionResult, years: list[str]) -> dict:
+    return {
+        "key": result.key,
+        "label": result.label,
+        "one_off": money(result.one_off),
+        "capex": money(result.capex),
+        "opex": [
+            {"fiscal_year": year, "amount": money(amount)}
+            for year, amount in zip(years, result.opex, strict=True)
+        ],
+        "total": money(result.total),
+        "npv": money(result.npv),
+        "cost_per_request": optional_money(result.cost_per_request),
+        "cost_per_million_output_tokens": optional_money(result.cost_per_million_output_tokens),
+        "accelerators": result.accelerators,
+        "flags": list(result.flags),
+    }
+
+
+def options_representation(compared: ComparedOptions, currency: str = "USD") -> dict:
+    comparison = compared.comparison
+    years = [year.label for year in comparison.fiscal_years]
+    condition = comparison.condition
+    return {
+        "currency": currency,
+        "fiscal_years": years,
+        "period_start": compared.period_start.isoformat(),
+        "period_end": compared.period_end.isoformat(),
+        "discount_rate": compared.discount_rate,
+        "options": [_option(result, years) for result in comparison.options],
+        "cheapest": comparison.cheapest,
+        "condition": {
+            "kind": condition.kind,
+            "options": list(condition.options),
+            "value": condition.value,
+            "text": condition.text,
+        },
+        "crossovers": [
+            {"options": list(crossover.options), "requests_per_month": crossover.requests_per_month}
+            for crossover in comparison.crossovers
+        ],
+        "owning_beats_renting_utilisation": comparison.owning_beats_renting_utilisation,
+        "unavailable": compared.unavailable,
+    }

@@ -1,0 +1,141 @@
+"""API shapes of the decision view: the options request and its response (for the schema)."""
+
+from rest_framework import serializers
+
+from apps.api.fields import FiniteFloatField, MoneyField
+from apps.api.serializers import (
+    EstimateRequestSerializer,
+    StrictSerializer,
+    TrainingRequestSerializer,
+    number,
+)
+from apps.catalogue.models import PRECISIONS
+from apps.estimates.options import OPTION_KEYS
+from apps.options.services import HOSTING
+
+
+class OptionChoiceSerializer(StrictSerializer):
+    """One option and what the user picks for it; the rest comes from the estimate request."""
+
+    key = serializers.ChoiceField(choices=OPTION_KEYS)
+    api_model = serializers.SlugField(
+        required=False, help_text="external_api: slug of the API price catalogue [gpt-4o-mini]."
+    )
+    input_tokens = number("Input tokens per request, when the request has none.")
+    cached_input_tokens = number("external_api: input tokens billed at the cached rate.")
+    output_tokens = number("Output tokens per request, when the request has none.")
+    price_per_million_input_tokens = number("external_api: USD; overrides the catalogue.")
+    price_per_million_cached_input_tokens = number("external_api: USD; overrides the catalogue.")
+    price_per_million_output_tokens = number("external_api: USD; overrides the catalogue.")
+    batch_discount = number("external_api: share taken off for batch processing.")
+    accelerator = serializers.SlugField(required=False, help_text="Self-hosting: catalogue slug.")
+    precision = serializers.ChoiceField(choices=PRECISIONS, required=False)
+    parameters = number("Self-hosting: active parameters of the model served.")
+    accelerator_seconds_per_request = number("Self-hosting: accelerator-seconds per request.")
+    price_per_accelerator_hour = number("Rented: USD; overrides the catalogue.")
+    purchase_price = number("Owned: USD per accelerator; overrides the catalogue.")
+    lifetime_years = number("Owned: years written off over.")
+    hosting = serializers.ChoiceField(
+        choices=HOSTING, required=False, help_text="fine_tune, build: how the model is hosted."
+    )
+    training = TrainingRequestSerializer(
+        required=False, help_text="fine_tune, build: the training (default: the request's)."
+    )
+
+
+class BudgetSettingsSerializer(StrictSerializer):
+    fiscal_year_start_month = serializers.IntegerField(min_value=1, max_value=12, default=1)
+    fiscal_year_label = serializers.ChoiceField(
+        choices=(("end_year", "FY2026"), ("start_end", "2025/26")), default="end_year"
+    )
+    period_start = serializers.DateField(required=False)
+    period_end = serializers.DateField(required=False)
+    discount_rate = serializers.DecimalField(
+        max_digits=7, decimal_places=6, min_value=0, max_value=1, default="0.035"
+    )
+    training_start = serializers.DateField(required=False)
+    service_start = serializers.DateField(required=False)
+
+    def validate(self, attrs):
+        start, end = attrs.get("period_start"), attrs.get("period_end")
+        if start and end and end < start:
+            raise serializers.ValidationError(
+                {"period_end": ["The end of the planning period is before its start."]}
+            )
+        return attrs
+
+
+class OptionsRequestSerializer(EstimateRequestSerializer):
+    options = OptionChoiceSerializer(
+        many=True,
+        required=False,
+        max_length=len(OPTION_KEYS),
+        help_text="The options to compare (default: the four ways to serve the demand and the "
+        "request's training route).",
+    )
+    budget = BudgetSettingsSerializer(
+        required=False, help_text="Fiscal calendar and discount rate [January, 3.5 %]."
+    )
+
+    def validate(self, attrs):
+        attrs = super().validate(attrs)
+        if not attrs.get("inference"):
+            raise serializers.ValidationError(
+                {"inference": ["Give the demand to serve: an inference section."]}
+            )
+        keys = [choice["key"] for choice in attrs.get("options", [])]
+        if len(set(keys)) != len(keys):
+            raise serializers.ValidationError({"options": ["Give each option once."]})
+        if "options" in attrs and not keys:
+            raise serializers.ValidationError({"options": ["Choose at least one option."]})
+        return attrs
+
+
+class FiscalYearAmountSerializer(serializers.Serializer):
+    fiscal_year = serializers.CharField()
+    amount = MoneyField()
+
+
+class OptionResultSerializer(serializers.Serializer):
+    key = serializers.ChoiceField(choices=OPTION_KEYS)
+    label = serializers.CharField()
+    one_off = MoneyField()
+    capex = MoneyField()
+    opex = FiscalYearAmountSerializer(many=True)
+    total = MoneyField()
+    npv = MoneyField()
+    cost_per_request = serializers.CharField(
+        allow_null=True, help_text="USD per request, to a millionth (a decimal string)."
+    )
+    cost_per_million_output_tokens = MoneyField(allow_null=True)
+    accelerators = serializers.IntegerField(allow_null=True)
+    flags = serializers.ListField(child=serializers.CharField())
+
+
+class CrossoverSerializer(serializers.Serializer):
+    options = serializers.ListField(child=serializers.CharField(), min_length=2, max_length=2)
+    requests_per_month = FiniteFloatField(allow_null=True)
+
+
+class ConditionSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    options = serializers.ListField(child=serializers.CharField())
+    value = FiniteFloatField(allow_null=True)
+    text = serializers.CharField()
+
+
+class OptionsResponseSerializer(serializers.Serializer):
+    currency = serializers.CharField()
+    fiscal_years = serializers.ListField(child=serializers.CharField())
+    period_start = serializers.DateField()
+    period_end = serializers.DateField()
+    discount_rate = serializers.FloatField()
+    options = OptionResultSerializer(many=True)
+    cheapest = serializers.ChoiceField(choices=OPTION_KEYS)
+    condition = ConditionSerializer()
+    crossovers = CrossoverSerializer(many=True)
+    owning_beats_renting_utilisation = FiniteFloatField(allow_null=True)
+    unavailable = serializers.DictField(
+        child=serializers.DictField(child=serializers.ListField(child=serializers.CharField())),
+        help_text="Default options that could not be estimated, with why, by key.",
+    )

@@ -1,0 +1,287 @@
+"""Build each option of the decision view from an estimate request, and compare them.
+
+One path for the stateless API, the saved scenario's API and the page: `options_compare` takes
+an estimate request (as the estimate API validates it), the options chosen and the budget
+settings, resolves every option against the catalogues as an estimate request of its own, and
+hands the engine inputs to the pure comparison (apps.estimates.options).
+"""
+
+import calendar
+import json
+from dataclasses import dataclass, field
+from datetime import date
+
+from apps.api.serializers import EstimateRequestSerializer
+from apps.budget.selectors import budget_rules
+from apps.catalogue.resolve import Catalogue, estimate_input_from_request, request_key
+from apps.estimates import EstimateInputError, estimate, validate
+from apps.estimates.budget import BudgetRules, FiscalCalendar
+from apps.estimates.options import (
+    LABELS,
+    OptionInput,
+    OptionsComparison,
+    common_service_start,
+    compare_options,
+)
+from apps.projects.models import Scenario
+from apps.projects.services import scenario_create
+
+DEFAULT_API_MODEL = "openai-gpt-4o-mini"
+MAX_NAME = 200  # Scenario.name
+HOSTING = ("rent_pay_per_use", "rent_always_on", "own")
+# The inference fields of a request that describe the demand, the same for every option.
+DEMAND = (
+    "requests_per_month",
+    "monthly_growth",
+    "months",
+    "peak_to_average",
+    "revenue_per_request",
+)
+TOKENS = ("input_tokens", "cached_input_tokens", "output_tokens")
+# What a self-hosted option takes from the scenario's inference when the choice does not say.
+SELF_HOSTED = (
+    "accelerator_seconds_per_request",
+    "parameters",
+    "accelerator",
+    "precision",
+    "utilization",
+    "latency_seconds",
+    "target_utilization",
+    "price_per_accelerator_hour",
+    "purchase_price",
+    "lifetime_years",
+    "utilization_of_owned",
+)
+API_FIELDS = (
+    "api_model",
+    "price_per_million_input_tokens",
+    "price_per_million_cached_input_tokens",
+    "price_per_million_output_tokens",
+    "batch_discount",
+)
+
+
+@dataclass(frozen=True)
+class BudgetSettings:
+    """The fiscal calendar and rules the options are compared on (a project's, or the request's);
+    a period left empty runs from this month to the end of the options' service."""
+
+    fiscal_year_start_month: int = 1
+    fiscal_year_label: str = "end_year"
+    period_start: date | None = None
+    period_end: date | None = None
+    rules: BudgetRules = field(default_factory=BudgetRules)
+    training_start: date | None = None
+    service_start: date | None = None
+
+
+@dataclass(frozen=True)
+class ComparedOptions:
+    comparison: OptionsComparison
+    period_start: date
+    period_end: date
+    discount_rate: float
+    unavailable: dict[str, dict]  # key → errors, for default options that could not be built
+    inputs: tuple[OptionInput, ...] = ()
+
+
+def default_choices(request: dict) -> list[dict]:
+    """The options compared when none are chosen: the four ways to serve the demand, and the
+    scenario's own training route (fine-tune, or build when it pre-trains from parameters)."""
+    choices = [{"key": key} for key in ("external_api", *HOSTING)]
+    training = request.get("training")
+    if training:
+        pre_trains = training["method"] == "parameters_tokens"
+        choices.append({"key": "build" if pre_trains else "fine_tune"})
+    return choices
+
+
+def chosen_options(keys: list[str] | None, api_model: str | None) -> list[dict] | None:
+    """Choices from a list of keys and an API model (the saved endpoint's query, the page's
+    form): None, the default options, when neither is given; the four ways to serve the
+    demand when only the model is."""
+    if not keys and not api_model:
+        return None
+    choices = [{"key": key} for key in keys or ("external_api", *HOSTING)]
+    for choice in choices:
+        if choice["key"] == "external_api" and api_model:
+            choice["api_model"] = api_model
+    return choices
+
+
+def _self_hosted(base: dict, choice: dict, hosting: str) -> dict:
+    inference = {name: base[name] for name in (*DEMAND, *TOKENS) if name in base}
+    if base["method"] != "external_api":
+        inference.update({name: base[name] for name in SELF_HOSTED if name in base})
+        inference["method"] = base["method"]
+    inference.update({name: choice[name] for name in SELF_HOSTED if name in choice})
+    if "method" not in inference:  # the scenario uses an API: the choice says how to self-host
+        given = "accelerator_seconds_per_request" in inference
+        inference["method"] = "accelerator_seconds" if given else "tokens"
+    inference.pop("cached_input_tokens", None)
+    inference["pricing_mode"] = "own" if hosting == "own" else "rent"
+    inference["provisioning"] = "pay_per_use" if hosting == "rent_pay_per_use" else "always_on"
+    return inference
+
+
+def option_request(request: dict, choice: dict) -> dict:
+    """The estimate request of one option, built from the scenario's request and the choice."""
+    key, base = choice["key"], request["inference"]
+    option = {name: request[name] for name in request if name not in ("training", "inference")}
+    if key == "external_api":
+        inference = {name: base[name] for name in (*DEMAND, *TOKENS) if name in base}
+        if base["method"] == "external_api":
+            inference.update({name: base[name] for name in API_FIELDS if name in base})
+        inference.update({name: choice[name] for name in (*API_FIELDS, *TOKENS) if name in choice})
+        if not any(name.startswith("price_per_million") for name in inference):
+            inference.setdefault("api_model", DEFAULT_API_MODEL)
+        option["inference"] = {"method": "external_api", **inference}
+        return option
+    hosting = key if key in HOSTING else choice.get("hosting", _hosting_of(base))
+    option["inference"] = _self_hosted(base, choice, hosting)
+    if key in ("fine_tune", "build"):
+        training = choice.get("training") or request.get("training")
+        if training:
+            option["training"] = training
+    return option
+
+
+def _hosting_of(inference: dict) -> str:
+    if inference.get("pricing_mode") == "own":
+        return "own"
+    if inference.get("provisioning") == "always_on":
+        return "rent_always_on"
+    return "rent_pay_per_use"
+
+
+def _option_input(request: dict, choice: dict, catalogue: Catalogue) -> OptionInput:
+    option = option_request(request, choice)
+    if choice["key"] in ("fine_tune", "build") and not option.get("training"):
+        raise EstimateInputError({"training": ["Give the training this option needs."]})
+    inp, _ = estimate_input_from_request(option, catalogue)
+    validate(inp)  # here, so that a default option that cannot be estimated is left out
+    return OptionInput(choice["key"], inp)
+
+
+def _errors(error: EstimateInputError) -> dict[str, list[str]]:
+    remapped: dict[str, list[str]] = {}
+    for key, messages in error.errors.items():
+        remapped.setdefault(request_key(key), []).extend(messages)
+    return remapped
+
+
+def _month_end(index: int) -> date:
+    year, month = divmod(index, 12)
+    return date(year, month + 1, calendar.monthrange(year, month + 1)[1])
+
+
+def options_compare(
+    request: dict,
+    choices: list[dict] | None,
+    settings: BudgetSettings,
+    *,
+    today: date,
+    catalogue: Catalogue | None = None,
+) -> ComparedOptions:
+    """Compare the chosen options (default: `default_choices`) on the request's demand.
+
+    Raises EstimateInputError keyed "options.<index>.<field>" for a chosen option that does
+    not resolve; a default option that does not is left out and listed in `unavailable`.
+    """
+    catalogue = catalogue or Catalogue.load()
+    chosen = choices is not None
+    choices = choices if chosen else default_choices(request)
+    inputs, errors, unavailable = [], {}, {}
+    for index, choice in enumerate(choices):
+        try:
+            inputs.append(_option_input(request, choice, catalogue))
+        except EstimateInputError as error:
+            if chosen:
+                for name, messages in _errors(error).items():
+                    errors[f"options.{index}.{name}"] = messages
+            else:
+                unavailable[choice["key"]] = _errors(error)
+    if errors:
+        raise EstimateInputError(errors)
+    if not inputs:
+        raise EstimateInputError({"options": ["None of the options can be estimated."]})
+    start = settings.period_start or today.replace(day=1)
+    end = settings.period_end
+    if end is None:
+        results = [estimate(option.estimate) for option in inputs]
+        service = settings.service_start or common_service_start(
+            results, settings.training_start or start
+        )
+        months = max(int(option.estimate.inference.months) for option in inputs)
+        first = (service or start).year * 12 + (service or start).month - 1
+        end = _month_end(first + months - 1)
+    fiscal = FiscalCalendar(
+        start_month=settings.fiscal_year_start_month,
+        label_rule=settings.fiscal_year_label,
+        period_start=start,
+        period_end=end,
+    )
+    comparison = compare_options(
+        inputs,
+        fiscal,
+        settings.rules,
+        training_start=settings.training_start,
+        service_start=settings.service_start,
+    )
+    return ComparedOptions(
+        comparison, start, end, float(settings.rules.discount_rate), unavailable, tuple(inputs)
+    )
+
+
+def project_settings(project, scenario) -> BudgetSettings:
+    """The budget settings of a saved scenario: its project's calendar and rules, its timing."""
+    return BudgetSettings(
+        fiscal_year_start_month=project.fiscal_year_start_month,
+        fiscal_year_label=project.fiscal_year_label,
+        period_start=project.period_start,
+        period_end=project.period_end,
+        rules=budget_rules(project),
+        training_start=scenario.training_start,
+        service_start=scenario.service_start,
+    )
+
+
+def scenario_request(scenario: Scenario) -> dict:
+    """The scenario's saved inputs as the estimate API validates them (defaults filled in)."""
+    serializer = EstimateRequestSerializer(data=scenario.inputs)
+    if not serializer.is_valid():
+        raise EstimateInputError({"inputs": ["The saved inputs are no longer valid."]})
+    return dict(serializer.validated_data)
+
+
+def scenario_options_compare(
+    scenario: Scenario, choices: list[dict] | None, *, today: date
+) -> ComparedOptions:
+    """The options for a saved scenario, on its project's budget calendar and rules."""
+    return options_compare(
+        scenario_request(scenario),
+        choices,
+        project_settings(scenario.project, scenario),
+        today=today,
+    )
+
+
+def scenario_from_option(*, scenario: Scenario, choice: dict, user) -> Scenario:
+    """A new scenario of the same project whose inputs are the option chosen (so its budget and
+    review follow), named after the scenario and the option; raises EstimateInputError."""
+    inputs = json_inputs(option_request(scenario_request(scenario), choice))
+    inp, _ = estimate_input_from_request(inputs, Catalogue.load())
+    validate(inp)
+    name = f"{scenario.name}: {LABELS[choice['key']]}"[:MAX_NAME]
+    return scenario_create(
+        project=scenario.project,
+        name=name,
+        inputs=inputs,
+        user=user,
+        timing={"training_start": scenario.training_start, "service_start": scenario.service_start},
+    )
+
+
+def json_inputs(inputs: dict) -> dict:
+    """An estimate request as JSON data: Decimals and other numbers as floats, nested alike."""
+    return json.loads(json.dumps(inputs, default=float))
