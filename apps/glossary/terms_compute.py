@@ -226,8 +226,10 @@ TERMS = (
         ),
         misconceptions=(
             Misconception(
+                # xgettext:no-python-format
                 _("A run uses 100 % of the chip."),
                 _(
+                    # xgettext:no-python-format
                     "Planning with 100 % underestimates the hours two- or threefold. Without a "
                     "measurement of your own, 0.3 to 0.4 is a cautious choice."
                 ),
