@@ -8,7 +8,7 @@ from django.db import transaction
 
 from apps.apiprices.models import ApiModel, ApiPrice
 from apps.catalogue.loading import LoadReport
-from apps.catalogue.models import Evidence
+from apps.catalogue.sourced import Evidence
 
 PRICES_FILE = Path(__file__).resolve().parent / "data" / "genai-prices.json"
 
