@@ -331,12 +331,14 @@ SECURE_CSP = {
 }
 
 # One JSON object a line on standard error, each with the id of the request it was logged in
-# (also the response's X-Request-ID header), and one line per request with its status.
+# (also the response's X-Request-ID header), and one line per request with its status. Celery
+# workers log the same way (config.celery), with the task's id and its sweep's.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {
         "request_id": {"()": "apps.core.logs.RequestIdFilter"},
+        "task": {"()": "apps.core.logs.TaskFilter"},
         "share_tokens": {"()": "apps.core.logs.ShareTokenFilter"},
     },
     "formatters": {"json": {"()": "apps.core.logs.JsonFormatter"}},
@@ -344,7 +346,7 @@ LOGGING = {
         "console": {
             "class": "logging.StreamHandler",
             "formatter": "json",
-            "filters": ["request_id"],
+            "filters": ["request_id", "task"],
         }
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},

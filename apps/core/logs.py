@@ -1,4 +1,5 @@
-"""Structured logs: the id of the request being handled on every record, one JSON object a line."""
+"""Structured logs: the id of the request being handled on every record, or of the Celery task
+and its sweep in a worker, one JSON object a line."""
 
 import json
 import logging
@@ -9,8 +10,13 @@ from datetime import UTC, datetime
 # The id of the request this thread or task is handling; None outside a request (Celery, commands).
 current_request_id: ContextVar[str | None] = ContextVar("current_request_id", default=None)
 
+# The Celery task this process is running ({"task_id": …, "sweep_id": …}); None outside one.
+current_task: ContextVar[dict | None] = ContextVar("current_task", default=None)
+
 # What RequestIdMiddleware's one line per request adds to its record.
 REQUEST_FIELDS = ("method", "path", "status", "duration_ms")
+# What TaskFilter adds to the records logged while a task runs.
+TASK_FIELDS = ("task_id", "sweep_id")
 
 
 # A share link's token in a log would be a key that anyone who reads the log can use.
@@ -39,8 +45,24 @@ class RequestIdFilter(logging.Filter):
         return True
 
 
+class TaskFilter(logging.Filter):
+    """Adds `task_id` and `sweep_id` to the records logged while a task runs (see config.celery),
+    on the handler as RequestIdFilter is."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        for field, value in (current_task.get() or {}).items():
+            setattr(record, field, value)
+        return True
+
+
+def task_fields(task_id: str, arguments: dict) -> dict:
+    """What the records of a task carry: its id and the sweep it works for (None if none)."""
+    return {"task_id": task_id, "sweep_id": arguments.get("sweep_id")}
+
+
 class JsonFormatter(logging.Formatter):
-    """One JSON object a line: time, level, logger, message, request_id (and request fields)."""
+    """One JSON object a line: time, level, logger, message, request_id (and request fields, or
+    a task's)."""
 
     def format(self, record: logging.LogRecord) -> str:
         entry = {
@@ -52,6 +74,9 @@ class JsonFormatter(logging.Formatter):
         }
         entry.update(
             (field, getattr(record, field)) for field in REQUEST_FIELDS if hasattr(record, field)
+        )
+        entry.update(
+            (field, getattr(record, field)) for field in TASK_FIELDS if hasattr(record, field)
         )
         if record.exc_info:
             entry["exception"] = self.formatException(record.exc_info)

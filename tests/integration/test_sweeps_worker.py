@@ -10,6 +10,7 @@ skip is a failure, both are there.
 
 import contextlib
 import copy
+import json
 import math
 import os
 import re
@@ -56,7 +57,8 @@ def _needs_broker_and_postgres() -> None:
 
 
 class CeleryWorker:
-    """`celery -A config worker` in its own process group, on one queue, logging to a file."""
+    """`celery -A config worker` in its own process group, on one queue, logging to a file (its
+    standard error; the start-up banner on standard output goes to a file of its own)."""
 
     def __init__(self, queue: str, log: Path) -> None:
         self.queue, self.log_path = queue, log
@@ -70,13 +72,13 @@ class CeleryWorker:
         command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=prefork"]
         command += ["--concurrency=1", "-Q", queue, "-n", self.name, "--loglevel=INFO"]
         command += ["--without-gossip", "--without-mingle"]
-        with open(log, "ab") as output:
+        with open(log, "ab") as errors, open(log.with_suffix(".stdout"), "ab") as output:
             self.process = subprocess.Popen(
                 command,
                 cwd=settings.BASE_DIR,
                 env=env,
                 stdout=output,
-                stderr=subprocess.STDOUT,
+                stderr=errors,
                 start_new_session=True,  # its own process group: the pool child dies with it
             )
 
@@ -238,6 +240,30 @@ def test_a_sweep_on_a_worker_stores_the_engines_figures_point_for_point(scenario
                 else getattr(figures, name)
             )
             assert same(stored, computed), (row.index, name, stored, computed)
+
+
+def test_a_worker_logs_one_json_object_a_line_with_the_task_and_sweep_ids(scenario, worker):
+    sweep = services.sweep_create(
+        scenario=scenario,
+        created_by=None,
+        definition={"inputs": [{"field": "pue", "kind": "list", "values": [1.1, 1.2, 1.4]}]},
+        chunk_size=1,
+    )
+    sweep = wait_until_ended(sweep, [worker])
+    assert sweep.status == "completed", sweep.error
+
+    records = [json.loads(line) for line in worker.log().splitlines()]  # each line is JSON
+    assert any(record["message"].endswith(" ready.") for record in records)
+    done = [
+        record
+        for record in records
+        if record.get("sweep_id") == sweep.pk and " succeeded in " in record["message"]
+    ]
+    assert len(done) == 3
+    for record in done:
+        assert record["level"] == "INFO" and record["logger"] == "celery.app.trace"
+        assert f"sweep_run_chunk[{record['task_id']}] succeeded" in record["message"]
+    assert len({record["task_id"] for record in done}) == 3
 
 
 def test_a_worker_killed_mid_sweep_and_replaced_loses_no_chunk_and_counts_none_twice(
