@@ -115,7 +115,7 @@ def range_errors(name: str, low: float, high: float) -> list[str]:
         return ["The low and high ends must be finite numbers."]
     errors = []
     if low > high:
-        errors.append(f"The low end ({low:g}) is above the high end ({high:g}).")
+        errors.append("The low end is above the high end.")
     if not (rule.accepts_number(low) and rule.accepts_number(high)):
         errors.append(f"Both ends must be valid: {rule.message}")
     elif low + SHIFT.get(name, 0.0) <= 0:

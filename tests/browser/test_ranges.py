@@ -1,0 +1,100 @@
+"""Ranges on the scenario page in headless Chromium: a manager gives a 90 % range (typed, or a
+typical one), sees central estimates with 9 in 10 ranges live and after saving, and gets an error
+beside a bad range; axe-core's WCAG 2.2 AA rules at 1280 and 390 px on the form with ranges,
+with an error and with results. (Without JavaScript: tests/integration/test_scenario_page_ranges.py
+posts the same form as a plain form post.)"""
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from playwright.sync_api import Page, expect
+
+from apps.projects.models import Project
+from apps.projects.presets import PRESETS_BY_SLUG
+from apps.projects.roles import MANAGER
+from tests.browser.conftest import BOTH_VIEWPORTS, axe_violations, format_axe_violations, login
+
+USERNAME = "maria"
+PASSWORD = "a-long-test-password"
+TRANSLATION = PRESETS_BY_SLUG["translation-assistant"]
+
+
+@pytest.fixture
+def scenario(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed only
+    user = get_user_model().objects.create_user(USERNAME, password=PASSWORD)
+    user.groups.add(Group.objects.get_or_create(name=MANAGER)[0])
+    project = Project.objects.create(owner=user, title="Translation", unit="Section A")
+    return project.scenarios.create(
+        name=TRANSLATION.name, inputs=TRANSLATION.inputs, is_baseline=True
+    )
+
+
+def range_group(page: Page, label: str):
+    return page.get_by_role("group", name=re.compile(rf"^{re.escape(label)}: I am 90 % sure"))
+
+
+def lines(page: Page):
+    return page.get_by_role("region", name="How sure: 90 % ranges")
+
+
+def assert_no_axe_violations(page: Page, where: str) -> None:
+    violations = axe_violations(page)
+    assert not violations, f"{where}:\n{format_axe_violations(violations)}"
+
+
+@BOTH_VIEWPORTS
+def test_ranges_typed_show_live_and_after_saving_and_pass_axe(
+    page: Page, live_server, scenario
+) -> None:
+    login(page, live_server, USERNAME, PASSWORD, next_path=f"/scenarios/{scenario.pk}/")
+    assert_no_axe_violations(page, "scenario form with range inputs")
+    requests = range_group(page, "Requests in the first month")
+    requests.get_by_label("Low").fill("5,000")
+    requests.get_by_label("High").fill("50,000")
+    # The live preview shows the ranges while typing.
+    expect(lines(page)).to_contain_text("9 in 10 chance between")
+    expect(lines(page)).to_contain_text("Inference cost over the horizon")
+    assert_no_axe_violations(page, "live results with ranges")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save scenario").click()
+    expect(lines(page)).to_contain_text("central estimate")
+    expect(range_group(page, "Requests in the first month").get_by_label("Low")).to_have_value(
+        "5000"
+    )
+    assert_no_axe_violations(page, "saved scenario with ranges")
+
+
+@BOTH_VIEWPORTS
+def test_a_bad_range_is_an_error_beside_it_and_its_summary_link_focuses_it(
+    page: Page, live_server, scenario
+) -> None:
+    login(page, live_server, USERNAME, PASSWORD, next_path=f"/scenarios/{scenario.pk}/")
+    requests = range_group(page, "Requests in the first month")
+    requests.get_by_label("Low").fill("50,000")
+    requests.get_by_label("High").fill("5,000")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save scenario").click()
+    expect(page.get_by_role("alert").filter(has_text="There is a problem")).to_be_visible()
+    low = range_group(page, "Requests in the first month").get_by_label("Low")
+    expect(low).to_have_attribute("aria-invalid", "true")
+    expect(low).to_have_value("50,000")  # nothing typed is lost
+    expect(page.get_by_text("is above the high end").first).to_be_visible()
+    assert_no_axe_violations(page, "range error")
+    # The error summary's link takes the keyboard to the range at fault.
+    page.get_by_role("link", name=re.compile("low: The low end")).click()
+    expect(low).to_be_focused()
+
+
+def test_a_typical_range_is_filled_in_with_its_source(page: Page, live_server, scenario) -> None:
+    login(page, live_server, USERNAME, PASSWORD, next_path=f"/scenarios/{scenario.pk}/")
+    price = range_group(page, "Accelerator-hours")
+    expect(price.get_by_text("Epoch AI's prior for training compute")).to_be_visible()
+    with page.expect_navigation():
+        price.get_by_role("button", name="Use a typical range").click()
+    hours = range_group(page, "Accelerator-hours")
+    expect(hours.get_by_label("Low")).not_to_have_value("")
+    expect(hours.get_by_label("High")).not_to_have_value("")
+    expect(lines(page)).to_contain_text("Training accelerator-hours")
