@@ -1,9 +1,11 @@
-"""Suite-wide rules: in CI (CI=true) a skipped test is a failure, and the database is PostgreSQL."""
+"""Suite-wide rules: in CI (CI=true) a skipped test is a failure, and the database is PostgreSQL;
+every test starts in the default language."""
 
 import os
 
 import hypothesis.core
 import pytest
+from django.utils import translation
 from hypothesis.vendor import pretty
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
@@ -32,3 +34,12 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     soon as its pytest plugin loads; every other property test would then report its
     falsifying example as `n=,`. The fuzz test runs as fast with the real one."""
     hypothesis.core.RepresentationPrinter = pretty.RepresentationPrinter
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    """LocaleMiddleware activates a request's language in the thread that served it, which for
+    the test client is the test's own: a French request must not leave the next test in French."""
+    translation.deactivate()
+    yield
+    translation.deactivate()

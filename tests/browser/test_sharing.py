@@ -99,7 +99,7 @@ def test_a_board_member_opens_a_share_link_in_a_fresh_browser(
     ).to_be_visible()
     expect(board.get_by_role("heading", name="Describe this without the diagram")).to_be_visible()
     expect(board.locator(".description p").first).to_contain_text("training")
-    # Read-only: nothing to fill in on the page itself (the header's language switcher aside).
+    # Nothing to fill in on the shared page (the layout's language switcher aside).
     expect(board.locator("main").locator("form, input, select, textarea, button")).to_have_count(0)
     assert_no_axe_violations(board, "the shared page, many requests")
 

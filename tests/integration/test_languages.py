@@ -103,6 +103,15 @@ def test_a_share_link_opens_in_the_readers_language():
         assert page.status_code == 200
         assert html_lang(page) == f'<html lang="{lang}" dir="ltr">'
         assert SWITCHER in page.content.decode()
+        assert token not in page.content.decode(), "the switcher's form must not carry the token"
+    # Switching there goes back to the link by the Referer header (same-origin referrer policy).
+    reader = Client()
+    response = reader.post(
+        "/accounts/language/",
+        {"language": "fr"},
+        headers={"referer": f"http://testserver/s/{token}/"},
+    )
+    assert response.status_code == 302 and response["Location"] == f"http://testserver/s/{token}/"
 
 
 def test_api_errors_come_in_the_language_of_accept_language(api_client):

@@ -150,7 +150,7 @@ def test_a_valid_form_queues_the_sweep_and_opens_its_page(
     # Percentages on the page, shares in the definition.
     assert sweep.definition["inputs"][1]["values"] == [0.5, 0.7, 0.9]
     assert sweep.definition["inputs"][0]["start"] == 1000.0
-    assert queued == [(sweep.pk, 1, 0)]
+    assert queued == [(sweep.pk, 1, 0, "en-gb")]  # the language of the words a run stores
 
 
 def test_progress_is_polled_until_the_sweep_ends_and_announced_by_tenths(client, scenario, manager):
