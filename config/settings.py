@@ -273,6 +273,8 @@ SPECTACULAR_SETTINGS = {
         "ProjectStatusEnum": "apps.projects.models.Project.Status",
         "ReviewStatusFilterEnum": "apps.reviews.forms.STATUSES",
         "SweepStatusEnum": "apps.sweeps.models.Sweep.Status",
+        "OptionKeyEnum": "apps.estimates.options.OPTION_KEYS",
+        "FiscalYearLabelEnum": "apps.projects.models.FiscalYearLabel",
     },
 }
 

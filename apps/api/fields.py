@@ -75,7 +75,9 @@ def _is_string(value: Any) -> bool:
 
 def _is_decimal(field: serializers.DecimalField) -> Any:
     """A decimal is a string in the schema unless the field gives it as a number."""
-    as_string = field.coerce_to_string
+    # A model serializer's DecimalField may not have set it (DRF sets it in __init__ only
+    # when given); absent means the project-wide setting.
+    as_string = getattr(field, "coerce_to_string", None)
     if as_string is None:
         as_string = api_settings.COERCE_DECIMAL_TO_STRING
     return _is_string if as_string else _is_number

@@ -3,7 +3,7 @@
 from rest_framework import serializers
 
 from apps.api.fields import FiniteFloatField, MoneyField, StrictIntegerField
-from apps.api.strict import StrictSerializer
+from apps.api.strict import StrictSerializer, StrictTypes
 from apps.catalogue import uncertainty
 from apps.estimates.limits import RULES
 from apps.estimates.uncertainty import BREAK_EVEN, FIGURES, MONEY_FIGURES, range_errors
@@ -25,7 +25,7 @@ def _messages(detail) -> list[str]:
     return [str(message) for message in detail]
 
 
-class RangesSerializer(serializers.Serializer):
+class RangesSerializer(StrictTypes, serializers.Serializer):
     """Ranges keyed by the dotted path of the request's number ("training.mfu", "pue"). Each is
     sampled as a lognormal with those 5th and 95th percentiles (monthly growth: 1 + g is), and
     clipped to the input's valid range. Errors are a list of messages at the range's path."""

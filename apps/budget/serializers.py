@@ -4,6 +4,7 @@ from django.core.exceptions import ValidationError as ModelValidationError
 from rest_framework import serializers
 
 from apps.api.fields import MoneyField
+from apps.api.strict import StrictTypes
 from apps.budget.models import BudgetClass, Category, CostLine
 from apps.estimates.budget import KINDS
 
@@ -21,7 +22,7 @@ def rate(help_text: str, **kwargs) -> serializers.DecimalField:
     )
 
 
-class CostLineSerializer(serializers.ModelSerializer):
+class CostLineSerializer(StrictTypes, serializers.ModelSerializer):
     quantity = serializers.DecimalField(
         max_digits=16,
         decimal_places=4,

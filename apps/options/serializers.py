@@ -12,6 +12,7 @@ from apps.api.serializers import (
 from apps.catalogue.models import PRECISIONS
 from apps.estimates.options import OPTION_KEYS
 from apps.options.services import HOSTING
+from apps.projects.models import FiscalYearLabel
 
 
 class OptionChoiceSerializer(StrictSerializer):
@@ -46,7 +47,7 @@ class OptionChoiceSerializer(StrictSerializer):
 class BudgetSettingsSerializer(StrictSerializer):
     fiscal_year_start_month = serializers.IntegerField(min_value=1, max_value=12, default=1)
     fiscal_year_label = serializers.ChoiceField(
-        choices=(("end_year", "FY2026"), ("start_end", "2025/26")), default="end_year"
+        choices=FiscalYearLabel.choices, default=FiscalYearLabel.END_YEAR
     )
     period_start = serializers.DateField(required=False)
     period_end = serializers.DateField(required=False)

@@ -185,4 +185,4 @@ def test_every_serializer_of_a_request_body_checks_json_types():
         for serializer in found
         if not isinstance(serializer, StrictTypes)
     }
-    assert not lax, "Base these on apps.api.serializers.StrictTypes (or StrictSerializer)"
+    assert not lax, "Base these on apps.api.strict.StrictTypes (or StrictSerializer)"
