@@ -59,6 +59,15 @@ def words_text(number: Decimal) -> str:
     )
 
 
+def compact_text(number: Decimal) -> str:
+    """A number in CLDR's short compact form, for axis labels: "100k", "1m", "1bn";
+    "100 k", "1 M", "1 Md" in French; below 1,000 its plain digits ("0.1")."""
+    locale = number_locale()
+    if abs(number) < 1000:
+        return format_decimal(number, locale=locale, decimal_quantization=False)
+    return format_compact_decimal(number, format_type="short", locale=locale, fraction_digits=1)
+
+
 def _currency_locale() -> Locale:
     locale = number_locale()
     return Locale.parse(_CURRENCY_LOCALES.get(str(locale), str(locale)))

@@ -8,9 +8,12 @@ from django.utils import translation
 
 from apps.budget.forms import DecimalText, PercentField
 from apps.budget.templatetags.budget_figures import amount, rate
+from apps.options.chart import _power_label
 from apps.projects import formatting
 from apps.projects.forms import NumberField
 from apps.projects.locale_numbers import number_locale, parse_number
+from apps.sweeps.forms import _parse_values
+from apps.sweeps.templatetags.sweeps import thousands
 
 NNBSP = "\u202f"  # narrow no-break space: French digit grouping (CLDR)
 NBSP = "\u00a0"  # no-break space: before a French currency or percent sign (CLDR)
@@ -152,3 +155,23 @@ def test_a_field_says_so_when_the_number_cannot_be_read(french):
         with pytest.raises(forms.ValidationError) as error:
             field.clean("1,234.5")
         assert error.value.code == "invalid"
+
+
+def test_chart_axis_labels_are_short_compact_numbers_in_each_language():
+    with translation.override("en-gb"):
+        assert [_power_label(e) for e in (-1, 2, 3, 6, 9)] == ["0.1", "100", "1k", "1m", "1bn"]
+    with translation.override("fr"):
+        labels = [_power_label(e) for e in (-1, 3, 6, 9)]
+        assert labels == ["0,1", f"1{NBSP}k", f"1{NBSP}M", f"1{NBSP}Md"]
+
+
+def test_a_sweep_list_of_french_values_is_separated_by_semicolons(french):
+    assert _parse_values(f"1{NNBSP}234,5; 2 000;0,5") == [1234.5, 2000.0, 0.5]
+    assert _parse_values("12 24 36") == [12.0, 24.0, 36.0]
+
+
+def test_sweep_counts_group_digits_per_language():
+    with translation.override("en-gb"):
+        assert thousands(1_000_000) == "1,000,000"
+    with translation.override("fr"):
+        assert thousands(1_000_000) == f"1{NNBSP}000{NNBSP}000"
