@@ -39,7 +39,7 @@ from apps.exports.pdf_fonts import SANS, SANS_BOLD, pdf_fonts
 from apps.exports.report import Report, ScenarioReport
 from apps.projects import formatting
 from apps.projects.describe import bottom_strip, describe
-from apps.projects.locale_numbers import decimal_text
+from apps.projects.locale_numbers import date_text, decimal_text
 
 MARGIN = 18 * mm
 WIDTH = A4[0] - 2 * MARGIN
@@ -380,7 +380,7 @@ def project_pdf(report: Report) -> bytes:
     project = report.project
     currency = next((s.response["currency"] for s in report.scenarios if s.response), "USD")
     exported_at = timezone.localtime(report.exported_at)
-    exported = f"{exported_at.day} {exported_at:%B %Y} by {report.exported_by}"
+    exported = f"{date_text(exported_at.date())} by {report.exported_by}"
     story = [
         _p(project.title, TITLE),
         _p(f"Compute workplan, exported {exported}", BODY),

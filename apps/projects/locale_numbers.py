@@ -1,4 +1,4 @@
-"""Numbers in the active language, by Babel (CLDR): digits, words for magnitudes, money, parsing."""
+"""Numbers, money, percentages and dates in the active language by Babel (CLDR), and parsing."""
 
 # Output: French groups digits with a narrow no-break space (U+202F) and writes a decimal comma
 # ("1 234 567,5"), English "1,234,567.5". Magnitude words come from CLDR's long compact
@@ -11,9 +11,11 @@
 # English is an error rather than 15.
 
 import re
+from datetime import date
 from decimal import Decimal, InvalidOperation
 
 from babel import Locale
+from babel.dates import format_date
 from babel.numbers import (
     NumberFormatError,
     format_compact_decimal,
@@ -66,6 +68,11 @@ def compact_text(number: Decimal) -> str:
     if abs(number) < 1000:
         return format_decimal(number, locale=locale, decimal_quantization=False)
     return format_compact_decimal(number, format_type="short", locale=locale, fraction_digits=1)
+
+
+def date_text(day: date) -> str:
+    """A date in words, as the locale writes it: "1 December 2026"; "1 décembre 2026"."""
+    return format_date(day, format="long", locale=number_locale())
 
 
 def _currency_locale() -> Locale:

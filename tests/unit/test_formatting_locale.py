@@ -1,5 +1,6 @@
 """Figures per language by Babel (CLDR): exact code points in English and French, and parsing."""
 
+from datetime import date
 from decimal import Decimal
 
 import pytest
@@ -11,7 +12,7 @@ from apps.budget.templatetags.budget_figures import amount, rate
 from apps.options.chart import _power_label
 from apps.projects import formatting
 from apps.projects.forms import NumberField
-from apps.projects.locale_numbers import number_locale, parse_number
+from apps.projects.locale_numbers import date_text, number_locale, parse_number
 from apps.sweeps.forms import _parse_values
 from apps.sweeps.templatetags.sweeps import thousands
 
@@ -175,3 +176,10 @@ def test_sweep_counts_group_digits_per_language():
         assert thousands(1_000_000) == "1,000,000"
     with translation.override("fr"):
         assert thousands(1_000_000) == f"1{NNBSP}000{NNBSP}000"
+
+
+def test_dates_in_words_follow_the_language():
+    with translation.override("en-gb"):
+        assert date_text(date(2026, 12, 1)) == "1 December 2026"
+    with translation.override("fr"):
+        assert date_text(date(2026, 12, 1)) == "1 décembre 2026"
