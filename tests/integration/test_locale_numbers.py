@@ -1,10 +1,15 @@
 """Pages in French write figures the French way and read numbers typed the French way."""
 
+from datetime import date
+from decimal import Decimal
+
 import pytest
 from django.conf import settings
 
+from apps.budget.models import CostLine
 from apps.projects.models import Scenario
 from tests.factories import make_manager, make_project, make_scenario
+from tests.integration.test_budget_pages import LICENCE_FORM
 from tests.integration.test_project_pages import scenario_post
 
 pytestmark = pytest.mark.django_db
@@ -78,3 +83,27 @@ def test_an_english_number_in_a_french_form_is_refused_beside_its_field_and_kept
     assert 'value="12,345.5"' in html
     scenario.refresh_from_db()
     assert scenario.inputs == before
+
+
+def test_a_french_cost_line_reads_french_amounts_and_the_budget_shows_them_the_french_way(
+    client, manager
+):
+    project = make_project(
+        manager, "Traduction", period_start=date(2026, 1, 1), period_end=date(2027, 12, 31)
+    )
+    scenario = make_scenario(project, "Pilote", is_baseline=True)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    form = {
+        **LICENCE_FORM,
+        "quantity": "10",
+        "unit_price": f"1{NNBSP}234,5",
+        "annual_escalation": "2,5",
+    }
+    response = client.post(
+        f"/scenarios/{scenario.pk}/cost-lines/new/?from=budget", form, follow=True
+    )
+    assert response.status_code == 200
+    line = CostLine.objects.get()
+    assert line.unit_price == Decimal("1234.5")
+    assert line.annual_escalation == Decimal("0.025")
+    assert f'<data value="12345.00">12{NNBSP}345,00\u00a0$US</data>' in response.content.decode()
