@@ -65,11 +65,11 @@ def axis_text(item) -> str:
     values = [input_value(float(v), item.spec.path) for v in item.values]
     if item.kind == "list":
         shown = "; ".join(values[:10]) + ("; …" if len(values) > 10 else "")
-        return f"{len(values):,} value{'s' if len(values) != 1 else ''}: {shown}"
+        return f"{thousands(len(values))} value{'s' if len(values) != 1 else ''}: {shown}"
     scale = ", on a log scale" if item.kind == "log" else ", evenly spaced"
     if len(values) == 1:
         return f"1 value: {values[0]}"
-    return f"{len(values):,} values from {values[0]} to {values[-1]}{scale}"
+    return f"{thousands(len(values))} values from {values[0]} to {values[-1]}{scale}"
 
 
 @register.simple_tag
