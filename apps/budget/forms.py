@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.budget.line_templates import LINE_TEMPLATES
 from apps.budget.models import CostLine, Kind
+from apps.projects.locale_numbers import typed_decimal
 from apps.projects.models import BUDGET_SETTINGS, FiscalYearLabel
 
 MONTH_CHOICES = [
@@ -35,6 +36,9 @@ class PercentField(forms.DecimalField):
         super().__init__(**kwargs)
         self.widget.attrs.update({"inputmode": "decimal", "step": "any"})
 
+    def to_python(self, value):
+        return typed_decimal(value, self.error_messages["invalid"])
+
     def clean(self, value):
         percent = super().clean(value)
         return None if percent is None else percent / 100
@@ -55,9 +59,7 @@ class DecimalText(forms.DecimalField):
         super().__init__(**kwargs)
 
     def to_python(self, value):
-        if isinstance(value, str):
-            value = value.replace(",", "").replace("_", "").replace(" ", "")
-        return super().to_python(value)
+        return typed_decimal(value, self.error_messages["invalid"])
 
     def prepare_value(self, value):
         if isinstance(value, Decimal):

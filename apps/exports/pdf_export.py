@@ -39,6 +39,7 @@ from apps.exports.pdf_fonts import SANS, SANS_BOLD, pdf_fonts
 from apps.exports.report import Report, ScenarioReport
 from apps.projects import formatting
 from apps.projects.describe import bottom_strip, describe
+from apps.projects.locale_numbers import date_text, decimal_text
 
 MARGIN = 18 * mm
 WIDTH = A4[0] - 2 * MARGIN
@@ -97,7 +98,7 @@ def _value_text(value: Value) -> str:
     if value is None:
         return ""
     if isinstance(value, Decimal):
-        return f"{value:,.{formatting.money_decimal_places(value)}f}"
+        return decimal_text(value, formatting.money_decimal_places(value))
     if isinstance(value, int | float):
         return formatting.count(value, "").text.strip()
     return value
@@ -106,7 +107,7 @@ def _value_text(value: Value) -> str:
 def _exact_text(value: Value) -> str:
     """A value exactly as the API gives it (the figures table is for checking, not reading)."""
     if value is None:
-        return formatting.NOT_AVAILABLE
+        return str(formatting.NOT_AVAILABLE)
     if isinstance(value, float):
         return repr(value)
     return str(value)
@@ -379,7 +380,7 @@ def project_pdf(report: Report) -> bytes:
     project = report.project
     currency = next((s.response["currency"] for s in report.scenarios if s.response), "USD")
     exported_at = timezone.localtime(report.exported_at)
-    exported = f"{exported_at.day} {exported_at:%B %Y} by {report.exported_by}"
+    exported = f"{date_text(exported_at.date())} by {report.exported_by}"
     story = [
         _p(project.title, TITLE),
         _p(f"Compute workplan, exported {exported}", BODY),

@@ -6,10 +6,12 @@ the same figures. Each line is a run of the engine over the volumes (`monthly_co
 
 import math
 from dataclasses import dataclass
+from decimal import Decimal
 
 import numpy as np
 
 from apps.estimates.options import OptionInput, OptionsComparison, monthly_cost_at
+from apps.projects.locale_numbers import compact_text
 
 WIDTH, HEIGHT = 640, 380
 LEFT, RIGHT, TOP, BOTTOM = 72, 16, 16, 48
@@ -64,16 +66,8 @@ class Chart:
 
 
 def _power_label(exponent: int) -> str:
-    if exponent < 0:
-        return f"{10.0**exponent:g}"
-    value = 10**exponent
-    if value >= 10**9:
-        return f"{value // 10**9:,}bn"
-    if value >= 10**6:
-        return f"{value // 10**6:,}m"
-    if value >= 10**3:
-        return f"{value // 10**3:,}k"
-    return f"{value:,}"
+    """A power of ten as an axis label in the active language: "0.1", "100k", "1bn"; "1 Md"."""
+    return compact_text(Decimal(10) ** exponent)
 
 
 def options_chart(inputs: list[OptionInput], comparison: OptionsComparison) -> Chart:

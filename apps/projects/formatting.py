@@ -1,5 +1,9 @@
 """Numbers for people: each figure as readable text with its unit, spoken text and exact value."""
 
+# Digits, magnitude words, currencies and percent signs are written as the active language
+# writes them, by Babel (CLDR; see apps.projects.locale_numbers): the examples below are English,
+# French reads "8,33", "15 000" (U+202F), "26,7 millions", "4,3 milliards", "24,92 $US", "67 %".
+#
 # Rules, applied the same way to every unit:
 #
 # - Below 1,000: three significant figures, without trailing zeros (8.333 → "8.33", 166.67 →
@@ -22,7 +26,17 @@ import math
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Context, Decimal
 
-NOT_AVAILABLE = "not available"
+from django.utils.translation import gettext, gettext_lazy
+
+from apps.projects.locale_numbers import (
+    currency_name,
+    currency_text,
+    decimal_text,
+    percent_text,
+    words_text,
+)
+
+NOT_AVAILABLE = gettext_lazy("not available")
 MINUS = "−"
 SIGNIFICANT_DIGITS = 3
 
@@ -32,24 +46,12 @@ _CONTEXT = Context(prec=400)
 _CENT = Decimal("0.01")
 _THOUSAND = Decimal(1000)
 _MILLION = Decimal(10**6)
-_SCALES = ((Decimal(10**12), "trillion"), (Decimal(10**9), "billion"), (_MILLION, "million"))
 _SMALLEST_PLAIN = Decimal("0.001")
 SUB_CENT_SIGNIFICANT_DIGITS = 2
 _SMALLEST_MONEY = Decimal("0.000001")
 _SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 # Characters that screen readers read badly, so `Figure.aria` is read instead of the text.
 _UNSPOKEN = str.maketrans(dict.fromkeys("⁰¹²³⁴⁵⁶⁷⁸⁹⁻×" + MINUS))
-# symbol before the amount, spoken name (plural, singular)
-_CURRENCIES = {
-    "USD": ("$", "US dollars", "US dollar"),
-    "EUR": ("€", "euros", "euro"),
-    "GBP": ("£", "pounds sterling", "pound sterling"),
-}
-
-
-def currency_symbol(currency: str) -> str:
-    """ "$" for USD, "€" for EUR …; "" for a currency without one here (its code is written)."""
-    return _CURRENCIES.get(currency.upper(), ("",))[0]
 
 
 @dataclass(frozen=True)
@@ -113,17 +115,21 @@ def _significant(number: Decimal) -> Decimal:
 
 def _digits(number: Decimal) -> str:
     """A rounded Decimal without exponent or trailing zeros ("200", "8.33", "15,000")."""
-    return format(number.normalize(_CONTEXT), ",f")
+    return decimal_text(number.normalize(_CONTEXT))
 
 
 def _scientific(magnitude: Decimal) -> tuple[str, str]:
     rounded = _significant(magnitude)
     exponent = rounded.adjusted()
     mantissa = _digits(rounded.scaleb(-exponent))
-    spoken_exponent = f"minus {-exponent}" if exponent < 0 else str(exponent)
+    if exponent < 0:
+        spoken_exponent = gettext("minus %(number)s") % {"number": -exponent}
+    else:
+        spoken_exponent = str(exponent)
     return (
         f"{mantissa} × 10{str(exponent).translate(_SUPERSCRIPTS)}",
-        f"{mantissa} times 10 to the power {spoken_exponent}",
+        gettext("%(mantissa)s times 10 to the power %(exponent)s")
+        % {"mantissa": mantissa, "exponent": spoken_exponent},
     )
 
 
@@ -135,13 +141,8 @@ def _large(magnitude: Decimal) -> tuple[str, str]:
     if whole < _MILLION:
         text = _digits(whole)
         return text, text
-    rounded = _significant(magnitude)
-    for scale, word in _SCALES:
-        mantissa = rounded / scale
-        if 1 <= mantissa < _THOUSAND:
-            text = f"{_digits(mantissa)} {word}"
-            return text, text
-    return _scientific(magnitude)
+    text = words_text(_significant(magnitude))
+    return text, text
 
 
 def _magnitude(magnitude: Decimal) -> tuple[str, str]:
@@ -160,7 +161,7 @@ def _magnitude(magnitude: Decimal) -> tuple[str, str]:
 def _signed(number: Decimal, words: tuple[str, str]) -> tuple[str, str]:
     text, spoken = words
     if number < 0 and text != "0":
-        return f"{MINUS}{text}", f"minus {spoken}"
+        return f"{MINUS}{text}", gettext("minus %(number)s") % {"number": spoken}
     return text, spoken
 
 
@@ -169,6 +170,7 @@ def _number(number: Decimal) -> tuple[str, str]:
 
 
 def _missing(unit: str, explanation: str) -> Figure:
+    explanation = str(explanation)
     return Figure(text=explanation, exact="", unit=unit, value=None, aria=explanation)
 
 
@@ -232,11 +234,11 @@ def per_second(value: Number, unit: str = "requests", *, missing: str = NOT_AVAI
     if not figure.available:
         return Figure(figure.text, "", f"{unit}/s", None, figure.aria)
     return Figure(
-        text=f"{figure.text} per second",
+        text=gettext("%(figure)s per second") % {"figure": figure.text},
         exact=figure.exact,
         unit=f"{unit}/s",
         value=figure.value,
-        aria=f"{figure.aria} per second",
+        aria=gettext("%(figure)s per second") % {"figure": figure.aria},
     )
 
 
@@ -245,7 +247,7 @@ class _Scale:
     below: Decimal  # used for magnitudes below this, in the unit given
     divisor: Decimal
     symbol: str
-    spoken: str
+    spoken: str  # lazy translations
     spoken_singular: str
 
 
@@ -269,28 +271,31 @@ def _scaled(value: Number, unit: str, scales: tuple[_Scale, ...], missing: str) 
     )
 
 
+_ = gettext_lazy
 _ALWAYS = Decimal("Infinity")
 _ENERGY_SCALES = (
-    _Scale(Decimal(1), Decimal("0.001"), "Wh", "watt-hours", "watt-hour"),
-    _Scale(_THOUSAND, Decimal(1), "kWh", "kilowatt-hours", "kilowatt-hour"),
-    _Scale(_MILLION, _THOUSAND, "MWh", "megawatt-hours", "megawatt-hour"),
-    _Scale(_ALWAYS, _MILLION, "GWh", "gigawatt-hours", "gigawatt-hour"),
+    _Scale(Decimal(1), Decimal("0.001"), "Wh", _("watt-hours"), _("watt-hour")),
+    _Scale(_THOUSAND, Decimal(1), "kWh", _("kilowatt-hours"), _("kilowatt-hour")),
+    _Scale(_MILLION, _THOUSAND, "MWh", _("megawatt-hours"), _("megawatt-hour")),
+    _Scale(_ALWAYS, _MILLION, "GWh", _("gigawatt-hours"), _("gigawatt-hour")),
 )
 _EMISSION_SCALES = (
     _Scale(
         _THOUSAND,
         Decimal(1),
         "kg CO2e",
-        "kilograms of CO2 equivalent",
-        "kilogram of CO2 equivalent",
+        _("kilograms of CO2 equivalent"),
+        _("kilogram of CO2 equivalent"),
     ),
-    _Scale(_ALWAYS, _THOUSAND, "t CO2e", "tonnes of CO2 equivalent", "tonne of CO2 equivalent"),
+    _Scale(
+        _ALWAYS, _THOUSAND, "t CO2e", _("tonnes of CO2 equivalent"), _("tonne of CO2 equivalent")
+    ),
 )
 _DURATION_SCALES = (
-    _Scale(Decimal(1), Decimal("0.001"), "ms", "milliseconds", "millisecond"),
-    _Scale(Decimal(60), Decimal(1), "s", "seconds", "second"),
-    _Scale(Decimal(3600), Decimal(60), "min", "minutes", "minute"),
-    _Scale(_ALWAYS, Decimal(3600), "h", "hours", "hour"),
+    _Scale(Decimal(1), Decimal("0.001"), "ms", _("milliseconds"), _("millisecond")),
+    _Scale(Decimal(60), Decimal(1), "s", _("seconds"), _("second")),
+    _Scale(Decimal(3600), Decimal(60), "min", _("minutes"), _("minute")),
+    _Scale(_ALWAYS, Decimal(3600), "h", _("hours"), _("hour")),
 )
 
 
@@ -316,12 +321,15 @@ def percent(share: Number, *, missing: str = NOT_AVAILABLE) -> Figure:
         return _missing("share", missing)
     hundredths = number * 100
     if 0 < hundredths < 1:
-        text, spoken = "less than 1%", "less than 1 percent"
+        text = gettext("less than %(percent)s") % {"percent": percent_text("1")}
+        spoken = gettext("less than %(number)s percent") % {"number": 1}
     elif 99 < hundredths < 100:
-        text, spoken = "more than 99%", "more than 99 percent"
+        text = gettext("more than %(percent)s") % {"percent": percent_text(_digits(Decimal(99)))}
+        spoken = gettext("more than %(number)s percent") % {"number": 99}
     else:
         digits, spoken_digits = _signed(hundredths, _large_or_whole(abs(hundredths)))
-        text, spoken = f"{digits}%", f"{spoken_digits} percent"
+        text = percent_text(digits)
+        spoken = gettext("%(number)s percent") % {"number": spoken_digits}
     return Figure(
         text=text,
         exact=_exact(share, number),
@@ -333,7 +341,7 @@ def percent(share: Number, *, missing: str = NOT_AVAILABLE) -> Figure:
 
 def _large_or_whole(magnitude: Decimal) -> tuple[str, str]:
     whole = magnitude if magnitude >= _THOUSAND else _round(magnitude, 0)
-    return _large(whole) if whole >= _THOUSAND else (str(whole), str(whole))
+    return _large(whole) if whole >= _THOUSAND else (_digits(whole), _digits(whole))
 
 
 def money_decimal_places(amount: Decimal) -> int:
@@ -356,26 +364,38 @@ def money(value: Number, currency: str = "USD", *, missing: str = NOT_AVAILABLE)
     number = _decimal(value)
     if number is None:
         return _missing(code, missing)
-    symbol, plural, singular = _CURRENCIES.get(code, ("", code, code))
     magnitude = abs(number)
-    prefix = ""
+    below = False
     if 0 < magnitude < _SMALLEST_MONEY:
-        prefix, digits = "less than ", f"{_SMALLEST_MONEY:f}"
+        below, shown = True, _SMALLEST_MONEY
+        digits = decimal_text(shown)
     elif magnitude >= _THOUSAND or _round(magnitude, 0) >= _THOUSAND:
-        digits = _large(magnitude)[0]
+        shown, digits = magnitude, _large(magnitude)[0]
     else:
         places = money_decimal_places(magnitude)
-        rounded = _round(magnitude, -places)
-        whole = places == 2 and rounded == rounded.to_integral_value()
-        digits = _digits(rounded) if whole else f"{rounded:f}"
-    sign = MINUS if number < 0 and not prefix and digits != "0" else ""
-    spoken_sign = "minus " if sign else ""
-    amount = f"{symbol}{digits}" if symbol else f"{digits} {code}"
+        shown = _round(magnitude, -places)
+        whole = places == 2 and shown == shown.to_integral_value()
+        digits = _digits(shown) if whole else decimal_text(shown, places)
+    negative = number < 0 and not below and not shown.is_zero()
+    text = f"{MINUS if negative else ''}{currency_text(digits, code)}"
+    aria = f"{digits} {currency_name(code, 1 if digits == '1' else shown)}"
+    if negative:
+        aria = gettext("minus %(number)s") % {"number": aria}
+    if below:
+        text = gettext("less than %(amount)s") % {"amount": text}
+        aria = gettext("less than %(amount)s") % {"amount": aria}
     exact = str(number) if number.as_tuple().exponent < -2 else f"{number:.2f}"
     return Figure(
-        text=f"{prefix}{sign}{amount}",
+        text=text,
         exact=exact,
         unit=code,
         value=value if isinstance(value, Decimal) else float(number),
-        aria=f"{prefix}{spoken_sign}{digits} {singular if digits == '1' else plural}",
+        aria=aria,
     )
+
+
+def amount_text(value: Decimal, currency: str = "USD") -> str:
+    """An amount to the cent with its currency, as a budget shows it: "$135,000.00",
+    "−$12.50"; "135 000,00 $US" in French."""
+    digits = decimal_text(abs(value), 2)
+    return f"{MINUS if value < 0 else ''}{currency_text(digits, currency.upper())}"

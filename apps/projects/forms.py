@@ -1,7 +1,6 @@
 """Forms managers fill in: projects, and scenarios in the estimate request's shape."""
 
 import math
-import re
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -12,6 +11,7 @@ from apps.catalogue.models import PRECISIONS
 from apps.catalogue.resolve import DEFAULT_ENERGY_PROFILE, Catalogue, estimate_from_request
 from apps.estimates import EstimateInputError, EstimateResult
 from apps.estimates.uncertainty import UncertaintyResult
+from apps.projects.locale_numbers import parse_number
 from apps.projects.models import BUDGET_SETTINGS, Project
 from apps.projects.presets import PRESETS
 from apps.projects.range_inputs import (
@@ -32,9 +32,12 @@ from apps.projects.scenario_fields import (
 
 
 class NumberField(forms.CharField):
-    """A number typed as people type it: 15,000 or 7e9 or 0.4; finite, shown without noise."""
+    """A number typed as people type it in their language: 15,000 or 7e9 or 0.4 (in French
+    15 000 or 0,4); finite, shown without noise. The form is first filled with machine values
+    (15000, 0.4), which read back in every language; what the user typed is shown back as typed.
+    """
 
-    default_error_messages = {"invalid": "Enter a number, for example 15,000 or 7e9."}
+    default_error_messages = {"invalid": _("Enter a number, for example 15,000 or 7e9.")}
 
     def __init__(self, *, scale: float = 1.0, integer: bool = False, **kwargs):
         self.scale = scale
@@ -43,17 +46,18 @@ class NumberField(forms.CharField):
         super().__init__(**kwargs)
 
     def to_python(self, value):
-        text = super().to_python(value).replace(",", "").replace("_", "").replace(" ", "")
+        text = super().to_python(value)
         if text in self.empty_values:
             return None
-        if not re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", text):
-            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
-        number = float(text)
+        try:
+            number = float(parse_number(text))
+        except ValueError:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid") from None
         if not math.isfinite(number):
-            raise forms.ValidationError("Enter a finite number.", code="invalid")
+            raise forms.ValidationError(_("Enter a finite number."), code="invalid")
         if self.integer:
             if not number.is_integer():
-                raise forms.ValidationError("Enter a whole number.", code="invalid")
+                raise forms.ValidationError(_("Enter a whole number."), code="invalid")
             return int(number)
         return number / self.scale
 

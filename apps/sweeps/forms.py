@@ -36,8 +36,11 @@ def input_choices(request: dict) -> list:
 
 
 def _parse_values(text: str) -> list[float]:
+    """Values separated by semicolons, or by spaces when there is no semicolon (a space may
+    group digits, "1 234,5", so a list with such values needs semicolons)."""
     field = NumberField()
-    return [field.clean(part) for part in re.split(r"[;\s]+", text.strip()) if part]
+    separator = r";" if ";" in text else r"\s+"
+    return [field.clean(part) for part in re.split(separator, text.strip()) if part.strip()]
 
 
 class VariedInputForm(forms.Form):

@@ -181,7 +181,7 @@ def test_money_decimal_places_give_cents_or_two_significant_figures_below_a_cent
 def test_money_uses_symbols_for_dollars_euros_and_pounds_and_codes_otherwise():
     assert money(Decimal("598"), "EUR").text == "€598"
     assert money(Decimal("598"), "GBP").text == "£598"
-    assert money(Decimal("598"), "GBP").aria == "598 pounds sterling"
+    assert money(Decimal("598"), "GBP").aria == "598 British pounds"  # CLDR's name
     assert money(Decimal("1200"), "chf").text == "1,200 CHF"
     assert money(Decimal("53400000"), "CHF").text == "53.4 million CHF"
     assert money(Decimal("1"), "EUR").aria == "1 euro"

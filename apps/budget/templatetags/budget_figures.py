@@ -6,7 +6,8 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from apps.projects.formatting import MINUS, currency_symbol
+from apps.projects.formatting import amount_text
+from apps.projects.locale_numbers import percent_value_text
 
 register = template.Library()
 
@@ -16,11 +17,7 @@ def amount(value: Decimal | None, currency: str = "USD") -> SafeString:
     """135000 → "$135,000.00" in <data value="135000.00">; a budget shows every cent."""
     if value is None:
         return format_html("{}", "—")
-    symbol = currency_symbol(currency)
-    sign = MINUS if value < 0 else ""
-    digits = f"{abs(value):,.2f}"
-    text = f"{sign}{symbol}{digits}" if symbol else f"{sign}{digits} {currency}"
-    return format_html('<data value="{}">{}</data>', f"{value:.2f}", text)
+    return format_html('<data value="{}">{}</data>', f"{value:.2f}", amount_text(value, currency))
 
 
 @register.filter
@@ -28,5 +25,4 @@ def rate(value: Decimal | float | None) -> str:
     """A rate kept as a fraction, as the percentage people typed: 0.035 → "3.5%"."""
     if value is None:
         return "—"
-    percent = (Decimal(str(value)) * 100).normalize()
-    return f"{percent:f}%"
+    return percent_value_text(Decimal(str(value)))

@@ -1,12 +1,14 @@
 """Template tags of sweeps: `{% load sweeps %}` shows points, figures and a scenario's freshness."""
 
 import math
+from decimal import Decimal
 
 from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from apps.projects import formatting
+from apps.projects.locale_numbers import decimal_text, percent_text
 from apps.projects.templatetags.figures import figure_html
 from apps.sweeps.inputs import SWEEPABLE
 from apps.sweeps.metrics import Metric
@@ -41,18 +43,20 @@ def sweep_figure(metric: Metric, value: float | None) -> SafeString:
 @register.filter
 def thousands(number: int) -> str:
     """`{{ sweep.total_points|thousands }}` → "1,000,000"."""
-    return f"{number:,}"
+    return decimal_text(Decimal(number))
 
 
 @register.filter
 def input_value(value: float | None, path: str) -> str:
     """`{{ value|input_value:path }}`: a varied input's value as the scenario form shows it."""
     if value is None or not math.isfinite(value):
-        return formatting.NOT_AVAILABLE
+        return str(formatting.NOT_AVAILABLE)
     spec = SWEEPABLE[path]
     shown = value * spec.scale
-    text = f"{shown:,.0f}" if shown.is_integer() and abs(shown) < 1e15 else f"{shown:,.4g}"
-    return f"{text}%" if spec.scale == 100 else text
+    text = f"{shown:.0f}" if shown.is_integer() and abs(shown) < 1e15 else f"{shown:.4g}"
+    if "e" not in text:
+        text = decimal_text(Decimal(text))
+    return percent_text(text) if spec.scale == 100 else text
 
 
 @register.filter
@@ -61,11 +65,11 @@ def axis_text(item) -> str:
     values = [input_value(float(v), item.spec.path) for v in item.values]
     if item.kind == "list":
         shown = "; ".join(values[:10]) + ("; …" if len(values) > 10 else "")
-        return f"{len(values):,} value{'s' if len(values) != 1 else ''}: {shown}"
+        return f"{thousands(len(values))} value{'s' if len(values) != 1 else ''}: {shown}"
     scale = ", on a log scale" if item.kind == "log" else ", evenly spaced"
     if len(values) == 1:
         return f"1 value: {values[0]}"
-    return f"{len(values):,} values from {values[0]} to {values[-1]}{scale}"
+    return f"{thousands(len(values))} values from {values[0]} to {values[-1]}{scale}"
 
 
 @register.simple_tag

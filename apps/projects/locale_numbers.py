@@ -1,0 +1,146 @@
+"""Numbers, money, percentages and dates in the active language by Babel (CLDR), and parsing."""
+
+# Output: French groups digits with a narrow no-break space (U+202F) and writes a decimal comma
+# ("1 234 567,5"), English "1,234,567.5". Magnitude words come from CLDR's long compact
+# format ("26,7 millions", "4,3 milliards": French "billion" is 10¹²), never from a hand table.
+#
+# Input: `parse_number` reads what people type in the active language: in French "1 234,5" with
+# U+202F, U+00A0 or a plain space between groups and a decimal comma (or a point, so that the
+# machine values a form is first filled with read back); in English "1,234.5". Scientific
+# notation ("7e9") is read in both. Grouping is checked (Babel's strict mode), so "1,5" in
+# English is an error rather than 15.
+
+import re
+from datetime import date
+from decimal import Decimal, InvalidOperation
+
+from babel import Locale
+from babel.dates import format_date
+from babel.numbers import (
+    NumberFormatError,
+    format_compact_decimal,
+    format_decimal,
+    get_currency_name,
+    get_currency_symbol,
+    get_decimal_symbol,
+    get_group_symbol,
+    parse_decimal,
+)
+from django import forms
+from django.conf import settings
+from django.utils import translation
+
+# CLDR's British English writes "US$" for USD; its English writes "$", as the app always has
+# (the catalogue prices in US dollars). Other symbols are the same in both.
+_CURRENCY_LOCALES = {"en_GB": "en"}
+_SPACES = "\u202f\u00a0 "
+_SPACE_RUN = re.compile(f"[{_SPACES}]")
+_EXPONENT = re.compile(r"^(?P<mantissa>.+?)[eE](?P<exponent>[+\-−]?\d+)$")
+
+
+def number_locale() -> Locale:
+    """The Babel locale of the active language ("en-gb" → en_GB, "fr" → fr)."""
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    return Locale.parse(translation.to_locale(language))
+
+
+def decimal_text(number: Decimal, places: int | None = None) -> str:
+    """A rounded number with the locale's grouping and decimal sign, all its digits kept
+    ("8.33", "15,000"; "8,33", "15 000" in French), or exactly `places` decimals."""
+    if places is None:
+        return format_decimal(number, locale=number_locale(), decimal_quantization=False)
+    pattern = "#,##0." + "0" * places if places else "#,##0"
+    return format_decimal(number, format=pattern, locale=number_locale())
+
+
+def words_text(number: Decimal) -> str:
+    """A number of a million or more, rounded to three significant figures, with its CLDR word:
+    "26.7 million", "4.3 billion"; "26,7 millions", "4,3 milliards" in French."""
+    return format_compact_decimal(
+        number, format_type="long", locale=number_locale(), fraction_digits=2
+    )
+
+
+def compact_text(number: Decimal) -> str:
+    """A number in CLDR's short compact form, for axis labels: "100k", "1m", "1bn";
+    "100 k", "1 M", "1 Md" in French; below 1,000 its plain digits ("0.1")."""
+    locale = number_locale()
+    if abs(number) < 1000:
+        return format_decimal(number, locale=locale, decimal_quantization=False)
+    return format_compact_decimal(number, format_type="short", locale=locale, fraction_digits=1)
+
+
+def date_text(day: date) -> str:
+    """A date in words, as the locale writes it: "1 December 2026"; "1 décembre 2026"."""
+    return format_date(day, format="long", locale=number_locale())
+
+
+def _currency_locale() -> Locale:
+    locale = number_locale()
+    return Locale.parse(_CURRENCY_LOCALES.get(str(locale), str(locale)))
+
+
+def currency_text(digits: str, currency: str) -> str:
+    """Digits already formatted ("24.92", "53.4 million") placed with the currency as the
+    locale writes it: "$24.92", "€598", "1,200 CHF"; "24,92 $US" in French."""
+    locale = _currency_locale()
+    symbol = get_currency_symbol(currency, locale)
+    pattern = locale.currency_formats["standard"]
+    prefix, suffix = pattern.prefix[0], pattern.suffix[0]
+    if symbol == currency and "¤" in prefix:
+        # A code written before the digits reads badly ("CHF1,200"): it follows them.
+        prefix, suffix = "", " ¤"
+    return f"{prefix.replace('¤', symbol)}{digits}{suffix.replace('¤', symbol)}"
+
+
+def currency_name(currency: str, count: Decimal | int) -> str:
+    """The spoken name of a currency for a count: "US dollars", "1 euro" → "euro"."""
+    return get_currency_name(currency, count, _currency_locale())
+
+
+def percent_text(digits: str) -> str:
+    """Digits already formatted placed with the percent sign as the locale writes it:
+    "67%"; "67 %" in French (a no-break space, U+00A0, as CLDR gives)."""
+    pattern = number_locale().percent_formats[None]
+    return f"{pattern.prefix[0]}{digits}{pattern.suffix[0]}"
+
+
+def percent_value_text(share: Decimal) -> str:
+    """A share (0.035) as the percentage with all its digits: "3.5%"; "3,5 %" in French."""
+    return percent_text(decimal_text((share * 100).normalize()))
+
+
+def parse_number(text: str) -> Decimal:
+    """What a person typed as a Decimal, in the active language's format; ValueError if it is
+    not a number written that way. See the module comment for what is accepted."""
+    locale = number_locale()
+    text = text.strip().replace("_", "").replace("−", "-")
+    exponent = 0
+    if match := _EXPONENT.match(text):
+        text, exponent = match["mantissa"], int(match["exponent"].replace("−", "-"))
+    group, decimal = get_group_symbol(locale), get_decimal_symbol(locale)
+    if group in _SPACES:
+        text = _SPACE_RUN.sub(group, text)
+        if decimal != "." and "." in text and decimal not in text:
+            text = text.replace(".", decimal)
+    else:
+        text = _SPACE_RUN.sub("", text)
+    try:
+        return parse_decimal(text, locale=locale, strict=True).scaleb(exponent)
+    except (NumberFormatError, InvalidOperation) as error:
+        raise ValueError(text) from error
+
+
+def typed_decimal(value: object, invalid_message: str) -> Decimal | None:
+    """The form fields' hook: a typed value as a Decimal (None when empty), or the field's
+    "invalid" error beside it when it is not a number written in the active language."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, Decimal):
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return Decimal(repr(value))
+    try:
+        return parse_number(str(value))
+    except ValueError:
+        raise forms.ValidationError(invalid_message, code="invalid") from None
