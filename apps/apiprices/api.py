@@ -16,7 +16,8 @@ from apps.apiprices.serializers import (
 
 
 def _query(request: Request, serializer=PriceQuerySerializer) -> DayQuerySerializer:
-    query = serializer(data=request.query_params)
+    # A plain dict: a parameter given empty ("?at=") is refused as its schema says.
+    query = serializer(data=request.query_params.dict())
     query.is_valid(raise_exception=True)
     return query
 

@@ -83,7 +83,8 @@ class ScenarioOptionsQuerySerializer(serializers.Serializer):
 @permission_classes([IsAuthenticated])
 def scenario_options(request: Request, scenario_id: int) -> Response:
     scenario = scenario_for_user(request.user, scenario_id)
-    query = ScenarioOptionsQuerySerializer(data=request.query_params)
+    # A plain dict: a parameter given empty is refused as its schema says, not taken as left out.
+    query = ScenarioOptionsQuerySerializer(data=request.query_params.dict())
     query.is_valid(raise_exception=True)
     choices = chosen_options(
         query.validated_data.get("options"), query.validated_data.get("api_model")
