@@ -17,6 +17,8 @@ from apps.reviews.forms import ClearForm, CommentForm, QueueFilterForm, ReturnFo
 from apps.reviews.selectors import (
     can_review,
     project_for_review,
+    queue_rows,
+    review_fiscal_years,
     review_queue,
     review_units,
     snapshot_review,
@@ -53,17 +55,24 @@ def _reviewer_only(request: HttpRequest) -> None:
 @require_GET
 def queue(request: HttpRequest) -> TemplateResponse:
     _reviewer_only(request)
-    form = QueueFilterForm(request.GET, units=review_units())
+    form = QueueFilterForm(request.GET, units=review_units(), fiscal_years=review_fiscal_years())
     form.is_valid()  # invalid filters are shown with their errors; the others still apply
-    page = Paginator(review_queue(**form.filters()), QUEUE_PAGE_SIZE).get_page(
-        request.GET.get("page")
-    )
+    filters = form.filters()
+    page = Paginator(review_queue(**filters), QUEUE_PAGE_SIZE).get_page(request.GET.get("page"))
+    fiscal_years, rows = queue_rows(list(page.object_list))
     query = request.GET.copy()
     query.pop("page", None)
     return TemplateResponse(
         request,
         "reviews/queue.html",
-        {"form": form, "page": page, "query": query.urlencode()},
+        {
+            "form": form,
+            "page": page,
+            "rows": rows,
+            "fiscal_years": fiscal_years,
+            "sort": filters["sort"],
+            "query": query.urlencode(),
+        },
     )
 
 
