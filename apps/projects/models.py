@@ -334,8 +334,8 @@ class ProjectSnapshot(models.Model):
         null=True,
         blank=True,
         encoder=DjangoJSONEncoder,
-        help_text="The baseline scenario's budget when the project was submitted, as "
-        "GET /api/v1/projects/{id}/budget/ answered then: a submitted project is frozen, so "
+        help_text="The baseline scenario's budget when the project was submitted, as a "
+        "record of every figure (apps.projects.frozen_budget): a submitted project is frozen, so "
         "its budget is too. Null when there was no budget to draw up (or before it was kept).",
     )
     fiscal_year_totals = models.JSONField(

@@ -4,17 +4,15 @@ Which moves are allowed lives on the model (`Project.check_can_move_to`); who ma
 checked by the views: managers of the project submit, front offices return and clear.
 """
 
-import json
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F, Max
-from rest_framework.renderers import JSONRenderer
 
-from apps.budget.selectors import BudgetUnavailable, baseline_of, scenario_budget
-from apps.budget.serializers import BudgetSerializer
+from apps.budget.selectors import baseline_of
 from apps.projects import services as project_services
+from apps.projects.frozen_budget import scenario_budget_record
 from apps.projects.models import (
     Project,
     ProjectSnapshot,
@@ -41,19 +39,14 @@ def _move(*, project: Project, to_status: str, user, comment: str = "") -> Statu
 
 
 def baseline_budget(project: Project) -> dict | None:
-    """The project's budget as the API writes it: its baseline scenario's (None without a
-    baseline, or when its budget cannot be drawn up)."""
+    """The project's budget: its baseline scenario's, as a frozen record (apps.projects.
+    frozen_budget); None without a baseline, or when its budget cannot be drawn up."""
     baseline = baseline_of(project)
-    if baseline is None:
-        return None
-    try:
-        return json.loads(JSONRenderer().render(BudgetSerializer(scenario_budget(baseline)).data))
-    except BudgetUnavailable:
-        return None
+    return None if baseline is None else scenario_budget_record(baseline)
 
 
 def fiscal_year_totals(budget: dict | None) -> dict:
-    """{label: {"start", "total"}} of a budget as the API writes it, for sorting the queue."""
+    """{label: {"start", "total"}} of a budget record, for sorting the queue."""
     if not budget:
         return {}
     return {
@@ -65,7 +58,7 @@ def fiscal_year_totals(budget: dict | None) -> dict:
 @transaction.atomic
 def project_submit(*, project: Project, user) -> ProjectSnapshot:
     """Freeze the latest version of every scenario as the project's next snapshot, with the
-    project's budget (its baseline's, as the API writes it), and submit the project for review."""
+    project's budget (its baseline's, frozen), and submit the project for review."""
     project_services.project_lock(project)
     project.check_can_move_to(Project.Status.SUBMITTED)
     scenarios = list(project.scenarios.all())

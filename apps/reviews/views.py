@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from apps.projects.models import Project, StatusChangeRefused
 from apps.projects.selectors import project_for_user
+from apps.projects.version_diff import budget_changes
 from apps.reviews import services
 from apps.reviews.forms import ClearForm, CommentForm, QueueFilterForm, ReturnForm
 from apps.reviews.selectors import (
@@ -87,6 +88,7 @@ def _review_page(request: HttpRequest, project: Project, **forms) -> TemplateRes
         "project": project,
         "snapshot": snapshot,
         "previous": previous,
+        "budget_diff": budget_changes(previous.budget, snapshot.budget) if previous else None,
         "scenarios": scenarios,
         "hosting_warning": project.hosting_warning(s.version.inputs for s in scenarios),
         "timeline": timeline(project),

@@ -14,7 +14,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='projectsnapshot',
             name='budget',
-            field=models.JSONField(blank=True, encoder=django.core.serializers.json.DjangoJSONEncoder, help_text="The baseline scenario's budget when the project was submitted, as GET /api/v1/projects/{id}/budget/ answered then: a submitted project is frozen, so its budget is too. Null when there was no budget to draw up (or before it was kept).", null=True),
+            field=models.JSONField(blank=True, encoder=django.core.serializers.json.DjangoJSONEncoder, help_text="The baseline scenario's budget when the project was submitted, as a record of every figure (apps.projects.frozen_budget): a submitted project is frozen, so its budget is too. Null when there was no budget to draw up (or before it was kept).", null=True),
         ),
         migrations.AddField(
             model_name='projectsnapshot',
