@@ -32,6 +32,7 @@ test: $(VENV)/.installed
 bench: $(VENV)/.installed
 	$(BIN)/python tests/bench/run.py
 	$(BIN)/python tests/bench/sweep_bench.py
+	$(BIN)/python tests/bench/budget_bench.py
 	$(BIN)/python tests/bench/load_bench.py
 
 lint: $(VENV)/.installed

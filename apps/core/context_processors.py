@@ -10,6 +10,7 @@ NAVIGATION = (
     "home",
     "project-list",
     "review-queue",
+    "portfolio",
     "accelerator-list",
     "glossary",
     "api:docs",

@@ -10,6 +10,7 @@ import io
 from decimal import Decimal
 from typing import NamedTuple
 
+from apps.exports.budget_table import budget_fields, budget_table
 from apps.exports.cells import formula_safe
 from apps.exports.figures import Value, input_rows, tables
 from apps.exports.report import Report, ScenarioReport
@@ -66,6 +67,25 @@ def _scenario_rows(report: ScenarioReport) -> list[Row]:
                 Row(name, table.title, c.label, v, c.unit, month, f"{table.field}.{c.key}")
                 for c, v in zip(columns, values, strict=True)
             ]
+    return rows + _budget_rows(report)
+
+
+def _budget_rows(report: ScenarioReport) -> list[Row]:
+    """The budget table, one row per cell: a line's class, category and basis, and its amount
+    in each fiscal year (the figure names the line and the year)."""
+    name, answer = report.scenario.name, report.budget
+    if answer is None:
+        return [Row(name, "Error", "Budget not available", report.budget_error)]
+    table = budget_table(answer)
+    section = table.title
+    rows = []
+    for values, fields in zip(table.rows, budget_fields(answer), strict=True):
+        line = values[0]
+        for column, value, field in zip(table.columns[1:], values[1:], fields[1:], strict=True):
+            if value in ("", None):
+                continue
+            figure = f"{line}: {column.label}"
+            rows.append(Row(name, section, figure, value, column.unit, field=field))
     return rows
 
 

@@ -50,6 +50,8 @@ def project_document(report: Report) -> dict:
                     "inputs": s.scenario.inputs,
                     "results": s.response,
                     "error": s.error or None,
+                    "budget": s.budget,
+                    "budget_error": s.budget_error or None,
                     "source": {
                         "scenario_id": s.scenario.pk,
                         "version": s.scenario.version,

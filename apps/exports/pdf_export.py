@@ -13,6 +13,7 @@ from decimal import Decimal
 from functools import cache, partial
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.pagesizes import A4
@@ -31,6 +32,7 @@ from reportlab.platypus import (
 
 from apps.catalogue.resolve import estimate_from_request
 from apps.estimates import EstimateInputError, EstimateResult
+from apps.exports.budget_table import budget_table
 from apps.exports.cells import has_arabic, pdf_markup, printable
 from apps.exports.figures import Table as FigureTable
 from apps.exports.figures import Value, input_rows, tables
@@ -308,6 +310,21 @@ def _series_table(table: FigureTable) -> Table:
     return _grid(rows, widths, numeric=set(range(count)))
 
 
+def _budget(report: ScenarioReport) -> list:
+    """The budget table: each line with its class, category and basis, per fiscal year."""
+    if report.budget is None:
+        why = _("Budget not available: %(why)s") % {"why": report.budget_error}
+        return [_p(_("Budget by fiscal year"), H2), _p(why)]
+    table = budget_table(report.budget)
+    rows = [[column.heading for column in table.columns]]
+    rows += [[_value_text(value) for value in values] for values in table.rows]
+    count = len(table.columns)
+    fixed = [30 * mm, 18 * mm, 11 * mm, 9 * mm, 34 * mm]
+    rest = (WIDTH - sum(fixed)) / (count - len(fixed))
+    numeric = set(range(len(fixed), count))
+    return [_p(table.title, H2), _grid(rows, [*fixed, *([rest] * (count - len(fixed)))], numeric)]
+
+
 def _inputs(report: ScenarioReport) -> Table:
     rows = [["Section", "Input", "Value", "Meaning"]]
     rows += [
@@ -356,6 +373,7 @@ def _scenario(report: ScenarioReport, project_title: str) -> list:
     story += [_p("Figures, exactly as the API gives them", H2), _figure_table(report)]
     for table in tables(report.response):
         story += [_p(table.title, H2), _series_table(table)]
+    story += _budget(report)
     story += [_p("How the figures are worked out", H2)]
     for section in ("training", "inference"):
         notes = (report.response[section] or {}).get("assumptions", [])

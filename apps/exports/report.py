@@ -1,15 +1,23 @@
-"""What an export holds: a project's facts and, for each scenario, its estimate response."""
+"""What an export holds: a project's facts and, for each scenario, its estimate response and
+its budget."""
 
+import json
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
 
 from django.conf import settings
+from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone, translation
 from django.utils.text import slugify
 from rest_framework.exceptions import ValidationError
+from rest_framework.renderers import JSONRenderer
 
 from apps.api.views import estimate_response
+from apps.budget.models import CostLine
+from apps.budget.selectors import BudgetUnavailable, scenario_budget
+from apps.budget.serializers import BudgetSerializer
+from apps.catalogue.resolve import Catalogue
 from apps.estimates import EstimateInputError
 from apps.exports.errors import error_lines
 from apps.exports.figures import FigureRow, figure_rows
@@ -21,6 +29,8 @@ class ScenarioReport:
     scenario: Scenario
     response: dict | None  # the estimate response; None when the inputs no longer estimate
     error: str  # why there is no response, in the API's field paths
+    budget: dict | None = None  # as GET /api/v1/scenarios/{id}/budget/ answers; None: none
+    budget_error: str = ""  # why there is no budget
 
     @cached_property
     def figures(self) -> list[FigureRow]:
@@ -60,18 +70,37 @@ class Report:
         return facts
 
 
+# The cost lines in the budget table's order (apps.budget.selectors.cost_lines_of).
+_LINES = Prefetch("cost_lines", queryset=CostLine.objects.order_by("kind", "name", "pk"))
+
+
 def _iso(value) -> str:
     return value.isoformat() if value else ""
 
 
-def scenario_estimate(scenario: Scenario) -> ScenarioReport:
-    """The scenario's estimate response, or why its stored inputs no longer give one."""
+def scenario_estimate(scenario: Scenario, catalogue: Catalogue | None = None) -> ScenarioReport:
+    """The scenario's estimate response and budget, or why its stored inputs no longer give
+    them. The scenario comes with its project (select_related) and cost lines (prefetched)."""
+    budget, budget_error = _budget(scenario, catalogue)
     try:
-        return ScenarioReport(scenario, estimate_response(scenario.inputs), "")
+        return ScenarioReport(
+            scenario, estimate_response(scenario.inputs), "", budget, budget_error
+        )
     except ValidationError as error:
         return ScenarioReport(scenario, None, " ".join(error_lines(error.detail)))
     except EstimateInputError as error:
         return ScenarioReport(scenario, None, " ".join(error_lines(error.errors)))
+
+
+def _budget(scenario: Scenario, catalogue: Catalogue | None) -> tuple[dict | None, str]:
+    """The budget as the API answers it (through the same selector and serializer)."""
+    try:
+        drawn_up = scenario_budget(
+            scenario, catalogue=catalogue, lines=list(scenario.cost_lines.all())
+        )
+    except BudgetUnavailable as error:
+        return None, str(error)
+    return json.loads(JSONRenderer().render(BudgetSerializer(drawn_up).data)), ""
 
 
 def _filename(text: str, fallback: str) -> str:
@@ -79,9 +108,12 @@ def _filename(text: str, fallback: str) -> str:
 
 
 def _report(project: Project, scenarios: list[Scenario], user, filename: str) -> Report:
+    catalogue = Catalogue.load()
+    for scenario in scenarios:
+        scenario.project = project
     return Report(
         project=project,
-        scenarios=[scenario_estimate(scenario) for scenario in scenarios],
+        scenarios=[scenario_estimate(scenario, catalogue) for scenario in scenarios],
         exported_at=timezone.now(),
         exported_by=user.get_username(),
         filename=filename,
@@ -91,11 +123,14 @@ def _report(project: Project, scenarios: list[Scenario], user, filename: str) ->
 
 def project_report(project: Project, *, user) -> Report:
     """Every scenario of the project, the baseline first, then by name."""
-    scenarios = list(project.scenarios.order_by("-is_baseline", "name", "pk"))
+    scenarios = list(
+        project.scenarios.prefetch_related(_LINES).order_by("-is_baseline", "name", "pk")
+    )
     return _report(project, scenarios, user, _filename(project.title, f"project-{project.pk}"))
 
 
 def scenario_report(scenario: Scenario, *, user) -> Report:
     project = scenario.project
+    prefetch_related_objects([scenario], _LINES)
     name = _filename(f"{project.title} {scenario.name}", f"scenario-{scenario.pk}")
     return _report(project, [scenario], user, name)

@@ -9,6 +9,7 @@ import ignores them and recomputes the results.
 from rest_framework import serializers
 
 from apps.api.serializers import EstimateResponseSerializer, StrictSerializer
+from apps.budget.serializers import BudgetSerializer
 from apps.exports.json_export import FORMAT, FORMAT_VERSION, MAX_SCENARIOS
 from apps.projects.api import EstimateRequestField
 from apps.projects.models import Classification
@@ -56,6 +57,15 @@ class ScenarioDocumentSerializer(StrictSerializer):
     )
     error = serializers.CharField(
         read_only=True, allow_null=True, help_text="Why there are no results, if there are none."
+    )
+    budget = BudgetSerializer(
+        read_only=True,
+        allow_null=True,
+        help_text="The budget when exported, as GET /api/v1/scenarios/{id}/budget/ gives it; "
+        "null when it could not be drawn up. Ignored on import.",
+    )
+    budget_error = serializers.CharField(
+        read_only=True, allow_null=True, help_text="Why there is no budget, if there is none."
     )
     source = ScenarioSourceSerializer(read_only=True)
 

@@ -9,11 +9,13 @@ import io
 import re
 from decimal import Decimal
 
+from django.utils.translation import gettext
 from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
+from apps.exports.budget_table import budget_table
 from apps.exports.cells import looks_like_formula, printable
 from apps.exports.figures import Table, Value, headline, headline_headings, input_rows, tables
 from apps.exports.report import Report, ScenarioReport
@@ -141,6 +143,11 @@ def _scenario(sheet: Worksheet, report: ScenarioReport, project_title: str) -> N
         row += 1
         for table in tables(report.response):
             row = _table(sheet, row, table)
+    if report.budget is not None:
+        row = _table(sheet, row, budget_table(report.budget))
+    else:
+        put(sheet, row, 1, gettext("Budget not available: %(why)s") % {"why": report.budget_error})
+        row += 2
     put(sheet, row, 1, "Inputs", bold=True)
     _put_row(sheet, row + 1, ["Section", "Input", "Value", "Meaning"], bold=True)
     row += 2

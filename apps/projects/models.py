@@ -3,6 +3,7 @@
 from decimal import Decimal
 
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
@@ -328,6 +329,20 @@ class ProjectSnapshot(models.Model):
         "over the planning period (scenarios are alternatives, so they are not added up), in "
         "the project's currency; null when there was no budget to draw up. Kept to sort the "
         "review queue.",
+    )
+    budget = models.JSONField(
+        null=True,
+        blank=True,
+        encoder=DjangoJSONEncoder,
+        help_text="The baseline scenario's budget when the project was submitted, as a "
+        "record of every figure (apps.projects.frozen_budget): a submitted project is frozen, so "
+        "its budget is too. Null when there was no budget to draw up (or before it was kept).",
+    )
+    fiscal_year_totals = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='The budget\'s total per fiscal year, {label: {"start": date, "total": '
+        "decimal string}}, to sort the review queue by any fiscal year in the database.",
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"

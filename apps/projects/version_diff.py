@@ -4,8 +4,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from apps.estimates import EstimateResult
+from apps.estimates.budget import BudgetDiff, budget_diff
 from apps.projects import formatting
 from apps.projects.formatting import Figure
+from apps.projects.frozen_budget import budget_from_record
 from apps.projects.models import ScenarioVersion
 from apps.projects.scenario_compare import compare_rows
 from apps.projects.scenario_fields import (
@@ -74,6 +76,20 @@ def results_changes(old: ScenarioVersion, new: ScenarioVersion) -> list[Change]:
             )
         )
     return changes
+
+
+def budget_changes(old: dict | None, new: dict | None) -> BudgetDiff | None:
+    """Previous / new / difference per budget line and fiscal year, from two budget records
+    (apps.projects.frozen_budget: a version's `budget["drawn_up"]`, a snapshot's `budget`); None
+    when either has no budget (it could not be drawn up, or was saved before budgets were)."""
+    if not old or not new:
+        return None
+    return budget_diff(budget_from_record(old), budget_from_record(new))
+
+
+def version_budget(version: ScenarioVersion) -> dict | None:
+    """The budget record saved with a version (None before versions kept one)."""
+    return (version.budget or {}).get("drawn_up")
 
 
 NOT_SET = "not set (default)"

@@ -30,7 +30,12 @@ from apps.projects.presets import DEFAULT_PRESET, PRESETS, PRESETS_BY_SLUG
 from apps.projects.range_inputs import range_lines, with_typical_range
 from apps.projects.scenario_compare import compare_rows
 from apps.projects.selectors import can_create_projects, project_for_user, scenario_for_user
-from apps.projects.version_diff import inputs_changes, results_changes
+from apps.projects.version_diff import (
+    budget_changes,
+    inputs_changes,
+    results_changes,
+    version_budget,
+)
 
 
 def refuses_frozen_projects(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -458,5 +463,6 @@ def scenario_version_diff(request: HttpRequest, scenario_id: int) -> TemplateRes
             "numbers": range(scenario.version, 0, -1),
             "inputs_changes": inputs_changes(old, new),
             "results_changes": results_changes(old, new),
+            "budget_diff": budget_changes(version_budget(old), version_budget(new)),
         },
     )

@@ -28,7 +28,9 @@ from apps.reviews import services
 from apps.reviews.forms import SORT_LABELS, STATUSES
 from apps.reviews.selectors import (
     can_review,
+    fiscal_year_sort,
     project_for_review,
+    review_fiscal_years,
     review_queue,
     with_latest_submission,
 )
@@ -59,6 +61,12 @@ class SubmittedScenarioSerializer(serializers.Serializer):
         return f"{total_cost(result_from_response(version.results)):.2f}"
 
 
+class FiscalYearTotalSerializer(serializers.Serializer):
+    label = serializers.CharField(help_text='"FY2026" or "2025/26", by the project\'s rule.')
+    start = serializers.DateField()
+    total = serializers.DecimalField(max_digits=20, decimal_places=2)
+
+
 class ReviewSerializer(serializers.ModelSerializer):
     """A project in review with its latest submission (from `with_latest_submission`)."""
 
@@ -72,6 +80,10 @@ class ReviewSerializer(serializers.ModelSerializer):
         help_text="The latest submission's budget total: its baseline scenario's over the "
         "planning period (null when it had none). Scenarios are alternatives: not added up.",
     )
+    fiscal_years = serializers.SerializerMethodField(
+        help_text="The latest submission's budget total per fiscal year, oldest first (empty "
+        "when it had no budget)."
+    )
     url = serializers.HyperlinkedIdentityField(
         view_name="api:review-detail", lookup_url_kwarg="project_id"
     )
@@ -80,9 +92,17 @@ class ReviewSerializer(serializers.ModelSerializer):
         model = Project
         fields = (
             "id", "title", "unit", "owner", "classification", "status", "currency",
-            "submitted_at", "submission", "total_cost", "url",
+            "submitted_at", "submission", "total_cost", "fiscal_years", "url",
         )  # fmt: skip
         read_only_fields = fields
+
+    @extend_schema_field(FiscalYearTotalSerializer(many=True))
+    def get_fiscal_years(self, project: Project) -> list[dict]:
+        years = project.fiscal_year_totals or {}
+        return [
+            {"label": label, "start": year["start"], "total": year["total"]}
+            for label, year in sorted(years.items(), key=lambda item: item[1]["start"])
+        ]
 
 
 class ReviewDetailSerializer(ReviewSerializer):
@@ -125,7 +145,23 @@ class ReviewQuerySerializer(serializers.Serializer):
     submitted_to = serializers.DateField(
         required=False, default=None, help_text="Last submitted on or before this day (UTC)."
     )
-    sort = serializers.ChoiceField(choices=list(SORT_LABELS.items()), default="submitted")
+    sort = serializers.CharField(
+        default="submitted",
+        help_text=f"One of {', '.join(SORT_LABELS)}; or a fiscal year's budget total: "
+        '"-fy:FY2026" highest first, "fy:FY2026" lowest first (a label of a submission in '
+        "review).",
+    )
+
+    def validate_sort(self, sort: str) -> str:
+        if sort in SORT_LABELS:
+            return sort
+        by_year = fiscal_year_sort(sort)
+        if by_year is None or by_year[0] not in review_fiscal_years():
+            raise serializers.ValidationError(
+                f"Sort by one of {', '.join(SORT_LABELS)}, or by a fiscal year in review "
+                '("-fy:FY2026" or "fy:FY2026").'
+            )
+        return sort
 
 
 class ReturnSerializer(StrictTypes, serializers.Serializer):

@@ -2,10 +2,11 @@
 
 from django.urls import path
 
-from apps.reviews import api
+from apps.reviews import api, portfolio_views
 
 urlpatterns = [
     path("reviews/", api.ReviewListView.as_view(), name="review-list"),
+    path("portfolio/budget/", portfolio_views.portfolio_budget_view, name="portfolio-budget"),
     path("reviews/<int:project_id>/", api.ReviewDetailView.as_view(), name="review-detail"),
     path(
         "projects/<int:project_id>/submit/",

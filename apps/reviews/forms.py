@@ -1,8 +1,9 @@
 """Forms of the review: the queue's filters, comments, and returning or clearing a project."""
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy
 
-from apps.reviews.selectors import SORTS
+from apps.reviews.selectors import FISCAL_YEAR_SORT
 
 STATUSES = [
     ("submitted", "Submitted for review"),
@@ -13,9 +14,23 @@ STATUSES = [
 SORT_LABELS = {
     "submitted": "Submitted, oldest first",
     "-submitted": "Submitted, newest first",
-    "-total_cost": "Budget total, highest first",
-    "total_cost": "Budget total, lowest first",
+    "-total_cost": gettext_lazy("Budget total, highest first"),
+    "total_cost": gettext_lazy("Budget total, lowest first"),
 }
+
+
+def fiscal_year_sorts(labels: list[str]) -> list[tuple[str, str]]:
+    """The sorts by each fiscal year's budget total, highest first then lowest first."""
+    choices = []
+    for label in labels:
+        choices.append(
+            (f"-{FISCAL_YEAR_SORT}{label}", gettext("%(year)s, highest first") % {"year": label})
+        )
+        choices.append(
+            (f"{FISCAL_YEAR_SORT}{label}", gettext("%(year)s, lowest first") % {"year": label})
+        )
+    return choices
+
 
 DATE_INPUT = forms.DateInput(attrs={"type": "date"})
 
@@ -35,9 +50,10 @@ class QueueFilterForm(forms.Form):
     )
     sort = forms.ChoiceField(label="Sort by", choices=list(SORT_LABELS.items()), required=False)
 
-    def __init__(self, data, *, units: list[str]):
+    def __init__(self, data, *, units: list[str], fiscal_years: list[str] = ()):
         super().__init__({**self.DEFAULTS, **data.dict()})
         self.fields["unit"].choices = [("", "All units"), *((unit, unit) for unit in units)]
+        self.fields["sort"].choices = [*SORT_LABELS.items(), *fiscal_year_sorts(fiscal_years)]
 
     def clean(self):
         cleaned = super().clean()
@@ -56,7 +72,7 @@ class QueueFilterForm(forms.Form):
             "unit": cleaned.get("unit", ""),
             "submitted_from": cleaned.get("submitted_from"),
             "submitted_to": cleaned.get("submitted_to"),
-            "sort": sort if sort in SORTS else self.DEFAULTS["sort"],
+            "sort": sort,
         }
 
 

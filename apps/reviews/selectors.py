@@ -4,7 +4,9 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 
-from django.db.models import F, OuterRef, QuerySet, Subquery
+from django.db.models import DecimalField, F, JSONField, OuterRef, QuerySet, Subquery
+from django.db.models.fields.json import KeyTextTransform, KeyTransform
+from django.db.models.functions import Cast
 from django.shortcuts import get_object_or_404
 
 from apps.estimates import EstimateResult
@@ -49,15 +51,54 @@ SORTS = {
 }
 
 
+# Sorting by a fiscal year: "fy:FY2026" lowest first, "-fy:FY2026" highest first.
+FISCAL_YEAR_SORT = "fy:"
+
+
+def fiscal_year_sort(sort: str) -> tuple[str, bool] | None:
+    """(label, highest first) of a sort by a fiscal year's total; None for any other sort."""
+    descending = sort.startswith("-")
+    rest = sort[1:] if descending else sort
+    if not rest.startswith(FISCAL_YEAR_SORT) or len(rest) == len(FISCAL_YEAR_SORT):
+        return None
+    return rest[len(FISCAL_YEAR_SORT) :], descending
+
+
+def _latest_snapshot():
+    return ProjectSnapshot.objects.filter(project=OuterRef("pk")).order_by("-number")
+
+
 def with_latest_submission(projects: QuerySet[Project]) -> QuerySet[Project]:
     """The projects with their owner and their latest snapshot's `submitted_at`, `submission`
-    (its number) and `total_cost`, as columns of the same query."""
-    latest = ProjectSnapshot.objects.filter(project=OuterRef("pk")).order_by("-number")
+    (its number), `total_cost` and `fiscal_year_totals` (the baseline budget's total per
+    fiscal year), as columns of the same query."""
+    latest = _latest_snapshot()
     return projects.select_related("owner").annotate(
         submitted_at=Subquery(latest.values("created_at")[:1]),
         submission=Subquery(latest.values("number")[:1]),
         total_cost=Subquery(latest.values("total_cost")[:1]),
+        fiscal_year_totals=Subquery(
+            latest.values("fiscal_year_totals")[:1], output_field=JSONField()
+        ),
     )
+
+
+def _order(projects: QuerySet[Project], sort: str) -> QuerySet[Project]:
+    by_year = fiscal_year_sort(sort)
+    if by_year is None:
+        return projects.order_by(*SORTS[sort])
+    label, descending = by_year
+    year_total = Cast(
+        KeyTextTransform("total", KeyTransform(label, "fiscal_year_totals")),
+        DecimalField(max_digits=20, decimal_places=2),
+    )
+    projects = projects.annotate(
+        year_total=Subquery(_latest_snapshot().annotate(year=year_total).values("year")[:1])
+    )
+    year = F("year_total")
+    if descending:
+        return projects.order_by(year.desc(nulls_last=True), "-pk")
+    return projects.order_by(year.asc(nulls_last=True), "pk")
 
 
 def review_queue(
@@ -68,8 +109,8 @@ def review_queue(
     submitted_to: date | None = None,
     sort: str = "submitted",
 ) -> QuerySet[Project]:
-    """Reviewable projects with their latest submission, filtered and sorted in the database:
-    one query however many there are."""
+    """Reviewable projects with their latest submission, filtered and sorted in the database
+    (by a fiscal year too: see `fiscal_year_sort`): one query however many there are."""
     projects = with_latest_submission(Project.objects.reviewable())
     if status:
         projects = projects.filter(status=status)
@@ -79,7 +120,51 @@ def review_queue(
         projects = projects.filter(submitted_at__date__gte=submitted_from)
     if submitted_to:
         projects = projects.filter(submitted_at__date__lte=submitted_to)
-    return projects.order_by(*SORTS[sort])
+    return _order(projects, sort)
+
+
+def _chronological(totals: list[dict]) -> list[str]:
+    """The fiscal-year labels of many budgets' `fiscal_year_totals`, oldest first."""
+    starts = {}
+    for years in totals:
+        for label, year in (years or {}).items():
+            starts[label] = min(year["start"], starts.get(label, year["start"]))
+    return sorted(starts, key=lambda label: (starts[label], label))
+
+
+def review_fiscal_years() -> list[str]:
+    """The fiscal years of the latest submissions in review, oldest first, for the queue's
+    sort (one query)."""
+    totals = Project.objects.reviewable().annotate(
+        years=Subquery(
+            _latest_snapshot().values("fiscal_year_totals")[:1], output_field=JSONField()
+        )
+    )
+    return _chronological(list(totals.values_list("years", flat=True)))
+
+
+@dataclass(frozen=True)
+class QueueRow:
+    """A project in the queue with its budget's total in each of the page's fiscal years."""
+
+    project: Project
+    years: list[Decimal | None]
+
+
+def queue_rows(projects: list[Project]) -> tuple[list[str], list[QueueRow]]:
+    """The fiscal years of these projects' budgets (oldest first: the queue's columns) and a
+    row per project with its total in each (None where its budget has no such year)."""
+    labels = _chronological([p.fiscal_year_totals for p in projects])
+    rows = []
+    for project in projects:
+        years = project.fiscal_year_totals or {}
+        rows.append(
+            QueueRow(
+                project,
+                [Decimal(years[label]["total"]) if label in years else None for label in labels],
+            )
+        )
+    return labels, rows
 
 
 def review_units() -> list[str]:

@@ -10,8 +10,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F, Max
 
-from apps.budget.selectors import BudgetUnavailable, baseline_of, scenario_budget
+from apps.budget.selectors import baseline_of
 from apps.projects import services as project_services
+from apps.projects.frozen_budget import scenario_budget_record
 from apps.projects.models import (
     Project,
     ProjectSnapshot,
@@ -37,22 +38,27 @@ def _move(*, project: Project, to_status: str, user, comment: str = "") -> Statu
     return change
 
 
-def baseline_budget_total(project: Project) -> Decimal | None:
-    """The project's budget total: its baseline scenario's (None without a baseline, or when
-    its budget cannot be drawn up)."""
+def baseline_budget(project: Project) -> dict | None:
+    """The project's budget: its baseline scenario's, as a frozen record (apps.projects.
+    frozen_budget); None without a baseline, or when its budget cannot be drawn up."""
     baseline = baseline_of(project)
-    if baseline is None:
-        return None
-    try:
-        return scenario_budget(baseline).budget.summary.total
-    except BudgetUnavailable:
-        return None
+    return None if baseline is None else scenario_budget_record(baseline)
+
+
+def fiscal_year_totals(budget: dict | None) -> dict:
+    """{label: {"start", "total"}} of a budget record, for sorting the queue."""
+    if not budget:
+        return {}
+    return {
+        year["label"]: {"start": year["start"], "total": total}
+        for year, total in zip(budget["fiscal_years"], budget["totals"]["total"], strict=True)
+    }
 
 
 @transaction.atomic
 def project_submit(*, project: Project, user) -> ProjectSnapshot:
     """Freeze the latest version of every scenario as the project's next snapshot, with the
-    project's budget total (its baseline's), and submit the project for review."""
+    project's budget (its baseline's, frozen), and submit the project for review."""
     project_services.project_lock(project)
     project.check_can_move_to(Project.Status.SUBMITTED)
     scenarios = list(project.scenarios.all())
@@ -66,12 +72,15 @@ def project_submit(*, project: Project, user) -> ProjectSnapshot:
     versions = list(
         ScenarioVersion.objects.filter(scenario__project=project, number=F("scenario__version"))
     )
+    budget = baseline_budget(project)
     number = (project.snapshots.aggregate(last=Max("number"))["last"] or 0) + 1
     snapshot = ProjectSnapshot(
         project=project,
         number=number,
         created_by=user,
-        total_cost=baseline_budget_total(project),
+        total_cost=Decimal(budget["summary"]["total"]) if budget else None,
+        budget=budget,
+        fiscal_year_totals=fiscal_year_totals(budget),
     )
     snapshot.full_clean()
     snapshot.save()

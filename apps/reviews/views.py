@@ -12,11 +12,14 @@ from django.views.decorators.http import require_GET, require_POST
 
 from apps.projects.models import Project, StatusChangeRefused
 from apps.projects.selectors import project_for_user
+from apps.projects.version_diff import budget_changes
 from apps.reviews import services
 from apps.reviews.forms import ClearForm, CommentForm, QueueFilterForm, ReturnForm
 from apps.reviews.selectors import (
     can_review,
     project_for_review,
+    queue_rows,
+    review_fiscal_years,
     review_queue,
     review_units,
     snapshot_review,
@@ -53,17 +56,24 @@ def _reviewer_only(request: HttpRequest) -> None:
 @require_GET
 def queue(request: HttpRequest) -> TemplateResponse:
     _reviewer_only(request)
-    form = QueueFilterForm(request.GET, units=review_units())
+    form = QueueFilterForm(request.GET, units=review_units(), fiscal_years=review_fiscal_years())
     form.is_valid()  # invalid filters are shown with their errors; the others still apply
-    page = Paginator(review_queue(**form.filters()), QUEUE_PAGE_SIZE).get_page(
-        request.GET.get("page")
-    )
+    filters = form.filters()
+    page = Paginator(review_queue(**filters), QUEUE_PAGE_SIZE).get_page(request.GET.get("page"))
+    fiscal_years, rows = queue_rows(list(page.object_list))
     query = request.GET.copy()
     query.pop("page", None)
     return TemplateResponse(
         request,
         "reviews/queue.html",
-        {"form": form, "page": page, "query": query.urlencode()},
+        {
+            "form": form,
+            "page": page,
+            "rows": rows,
+            "fiscal_years": fiscal_years,
+            "sort": filters["sort"],
+            "query": query.urlencode(),
+        },
     )
 
 
@@ -78,6 +88,7 @@ def _review_page(request: HttpRequest, project: Project, **forms) -> TemplateRes
         "project": project,
         "snapshot": snapshot,
         "previous": previous,
+        "budget_diff": budget_changes(previous.budget, snapshot.budget) if previous else None,
         "scenarios": scenarios,
         "hosting_warning": project.hosting_warning(s.version.inputs for s in scenarios),
         "timeline": timeline(project),

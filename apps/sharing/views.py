@@ -13,10 +13,13 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from apps.budget.presentation import table
 from apps.core.ratelimit import Budget, client_address
 from apps.core.views import too_many_requests
+from apps.projects.frozen_budget import drawn_up_from_record
 from apps.projects.models import ProjectSnapshot, ScenarioVersion
 from apps.projects.selectors import project_for_user, scenario_for_user
+from apps.projects.version_diff import version_budget
 from apps.projects.versions import result_from_response
 from apps.projects.views import comparison_context
 from apps.sharing import services
@@ -89,11 +92,26 @@ def shared(request: HttpRequest, token: str, position: int = 1) -> HttpResponse:
             "version": version,
             "position": position,
             "read_only": True,
+            **frozen_budget_context(link, version),
             **comparison_context(
                 result, notes={}, view=view, currency=version.results.get("currency", "USD")
             ),
         },
     )
+
+
+def frozen_budget_context(link: ShareLink, version: ScenarioVersion) -> dict:
+    """The budget a link shows, as it was kept: a snapshot's is the project's (its baseline's,
+    when submitted), a version's its own when saved. Never drawn up again."""
+    record = link.snapshot.budget if link.snapshot else version_budget(version)
+    if not record:
+        return {"budget": None}
+    drawn_up = drawn_up_from_record(record)
+    return {
+        "budget": drawn_up,
+        "table": table(drawn_up),
+        "show_chart": False,
+    }
 
 
 def _share_page(

@@ -363,6 +363,10 @@ ROUTES: dict[str, Row] = {
     # Reviews
     "projects/<int:project_id>/submit/": Row({"POST": 302}, sees=TEAM),
     "reviews/": Row({"GET": 200}, may={"GET": ONLY_FRONT_OFFICE}),
+    # The portfolio: everyone signed in sees the sums of the projects they may see.
+    "portfolio/": Row({"GET": 200}),
+    "portfolio/export.csv": Row({"GET": 200}),
+    "portfolio/export.xlsx": Row({"GET": 200}),
     "reviews/<int:project_id>/": Row({"GET": 200}, sees=REVIEW_READERS, values=_submitted),
     "reviews/<int:project_id>/comments/": Row(
         {"POST": 302},
@@ -491,6 +495,7 @@ ROUTES: dict[str, Row] = {
     ),
     "api/v1/scenarios/<int:scenario_id>/budget/": Row({"GET": 200}, sees=TEAM),
     "api/v1/projects/<int:project_id>/budget/": Row({"GET": 200}, sees=TEAM),
+    "api/v1/portfolio/budget/": Row({"GET": 200}),
     # API: sweeps
     "api/v1/scenarios/<int:scenario_id>/sweeps/": Row(
         {"GET": 200, "POST": 201}, sees=TEAM, body={"POST": _constant({"inputs": [DEMAND]})}

@@ -1,18 +1,22 @@
 """Submission and front-office review: snapshots, frozen projects, return and clear with a
 status history, comments, the queue's filters and sort, and who may reach what."""
 
+import json
 import re
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
 from apps.budget.selectors import scenario_budget
+from apps.budget.serializers import BudgetSerializer
 from apps.budget.services import cost_line_create
 from apps.projects.conditional import scenario_etag
+from apps.projects.frozen_budget import drawn_up_from_record
 from apps.projects.models import Project, ProjectSnapshot, Scenario, StatusChange
 from apps.reviews import services
 from tests.factories import (
@@ -554,17 +558,23 @@ def test_the_queue_takes_as_many_queries_for_six_workplans_as_for_one(client, ow
             assert getter(url).status_code == 200
         return len(captured)
 
+    year = ProjectSnapshot.objects.get().budget["fiscal_years"][0]["label"]
+    by_year = f"?sort=-fy:{year}"
     page_one, api_one = (
         queries("/reviews/", client.get),
         queries("/api/v1/reviews/", api(reviewer).get),
     )
+    year_one = queries(f"/reviews/{by_year}", client.get)
+    api_year_one = queries(f"/api/v1/reviews/{by_year}", api(reviewer).get)
     for n in range(5):
         project = submit(owner, f"Project {n}", unit=f"Unit {n}")
         project.collaborators.add(make_manager(f"colleague{n}"))
     assert len(queue_titles(client)) == 6
     assert queries("/reviews/", client.get) == page_one
     assert queries("/api/v1/reviews/", api(reviewer).get) == api_one
-    assert page_one <= 8
+    assert queries(f"/reviews/{by_year}", client.get) == year_one
+    assert queries(f"/api/v1/reviews/{by_year}", api(reviewer).get) == api_year_one
+    assert page_one <= 9
 
 
 # Who reaches what.
@@ -657,3 +667,75 @@ def reviewer_returned(reviewer, submitted):
 def test_the_review_queue_is_in_the_navigation_of_the_front_office_only(client, owner, reviewer):
     assert "Review queue" in signed_in(client, reviewer).get("/projects/").content.decode()
     assert "Review queue" not in signed_in(client, owner).get("/projects/").content.decode()
+
+
+# The queue by fiscal year: the budget frozen with each submission.
+
+PERIOD = {"period_start": date(2026, 1, 1), "period_end": date(2027, 12, 31)}
+
+
+def one_off(name: str, month: date, price: str) -> dict:
+    return {
+        "name": name, "kind": "licence", "quantity": Decimal("1"), "unit": "licence",
+        "unit_price": Decimal(price), "recurrence": "one_off", "start": month, "end": None,
+        "category": 7, "basis": "Quoted.",
+    }  # fmt: skip
+
+
+def submit_with_line(owner, title: str, line: dict) -> Project:
+    project = make_project(owner, title, **PERIOD)
+    baseline = make_scenario(project, "Pilot", is_baseline=True)
+    make_scenario(project, "Alternative")
+    cost_line_create(scenario=baseline, fields=line)
+    services.project_submit(project=project, user=owner)
+    return project
+
+
+@pytest.fixture
+def by_year(owner):
+    """Early spends in FY2026, Late in FY2027; each has an alternative scenario too."""
+    submit_with_line(owner, "Early", one_off("Licence", date(2026, 3, 1), "200000"))
+    submit_with_line(owner, "Late", one_off("Licence", date(2027, 3, 1), "300000"))
+
+
+def test_the_snapshot_keeps_the_baseline_budget_as_the_api_gives_it(owner, by_year):
+    project = Project.objects.get(title="Early")
+    snapshot = project.snapshots.get()
+    live = api(owner).get(f"/api/v1/projects/{project.pk}/budget/").json()
+    frozen = drawn_up_from_record(snapshot.budget)
+    assert json.loads(JSONRenderer().render(BudgetSerializer(frozen).data)) == live
+    assert snapshot.total_cost == Decimal(live["summary"]["total"])
+    assert [y["label"] for y in live["fiscal_years"]] == ["FY2026", "FY2027"]
+    assert snapshot.fiscal_year_totals == {
+        year["label"]: {"start": year["start"], "total": total}
+        for year, total in zip(live["fiscal_years"], live["totals"]["total"], strict=True)
+    }
+
+
+def test_the_queue_shows_and_sorts_by_each_fiscal_year(client, reviewer, by_year):
+    signed_in(client, reviewer)
+    html = client.get("/reviews/").content.decode()
+    assert 'href="?sort=-fy%3AFY2026"' in html and 'href="?sort=-fy%3AFY2027"' in html
+    early = ProjectSnapshot.objects.get(project__title="Early").fiscal_year_totals
+    assert f"${Decimal(early['FY2026']['total']):,.2f}" in html
+    assert queue_titles(client, "?sort=-fy:FY2026") == ["Early", "Late"]
+    assert queue_titles(client, "?sort=-fy:FY2027") == ["Late", "Early"]
+    assert queue_titles(client, "?sort=fy:FY2027") == ["Early", "Late"]
+    sorted_html = client.get("/reviews/?sort=-fy:FY2027").content.decode()
+    assert 'aria-sort="descending"><a href="?sort=fy%3AFY2027">FY2027' in sorted_html
+    assert api_titles(reviewer, "?sort=-fy:FY2026") == ["Early", "Late"]
+    assert api_titles(reviewer, "?sort=-fy:FY2027") == ["Late", "Early"]
+    body = api(reviewer).get("/api/v1/reviews/?sort=-fy:FY2027").json()
+    assert [y["label"] for y in body[0]["fiscal_years"]] == ["FY2026", "FY2027"]
+    late = ProjectSnapshot.objects.get(project__title="Late")
+    assert body[0]["fiscal_years"][1]["total"] == late.fiscal_year_totals["FY2027"]["total"]
+    assert Decimal(body[0]["total_cost"]) == late.total_cost
+
+
+def test_an_unknown_fiscal_year_sort_is_refused_by_the_api_and_ignored_by_the_page(
+    client, reviewer, by_year
+):
+    assert api(reviewer).get("/api/v1/reviews/?sort=-fy:FY1999").status_code == 400
+    assert api(reviewer).get("/api/v1/reviews/?sort=cheapest").status_code == 400
+    titles = queue_titles(signed_in(client, reviewer), "?sort=-fy:FY1999")
+    assert titles == ["Early", "Late"]  # the default order, with the error named

@@ -1,0 +1,78 @@
+"""A scenario's budget as an export table: every line with its basis, per fiscal year.
+
+Built from the budget as GET /api/v1/scenarios/{id}/budget/ answers it (ScenarioReport.budget),
+so that CSV, XLSX, PDF and JSON carry the API's amounts to the cent.
+"""
+
+from decimal import Decimal
+
+from django.utils.translation import gettext as _
+
+from apps.exports.figures import Column, Table, Value
+
+# The rows below the lines, in the API's `totals` order.
+TOTAL_ROWS = ("capex", "opex", "contingency", "indirect", "total")
+
+
+def _total_labels() -> dict[str, str]:
+    return {
+        "capex": _("Subtotal capex"),
+        "opex": _("Subtotal opex"),
+        "contingency": _("Contingency"),
+        "indirect": _("Indirect support costs"),
+        "total": _("Total"),
+    }
+
+
+def budget_table(answer: dict) -> Table:
+    """Columns: line, kind, class, category, basis, one per fiscal year, total (money in the
+    budget's currency). Rows: the lines, then subtotals, contingency, indirect costs, total."""
+    currency = answer["currency"]
+    years = answer["fiscal_years"]
+    columns = (
+        Column("name", _("Line"), ""),
+        Column("kind", _("Kind"), ""),
+        Column("budget_class", _("Class"), ""),
+        Column("category", _("Category (UNDG)"), ""),
+        Column("basis", _("Basis"), ""),
+        *(Column(f"amounts.{i}", year["label"], currency, True) for i, year in enumerate(years)),
+        Column("total", _("Total"), currency, True),
+    )
+    rows: list[tuple[Value, ...]] = [
+        (
+            line["name"],
+            line["kind"],
+            line["budget_class"],
+            line["category"],
+            line["basis"],
+            *(Decimal(amount) for amount in line["amounts"]),
+            Decimal(line["total"]),
+        )
+        for line in answer["lines"]
+    ]
+    labels = _total_labels()
+    for name in TOTAL_ROWS:
+        amounts = [Decimal(amount) for amount in answer["totals"][name]]
+        rows.append((labels[name], "", "", None, "", *amounts, sum(amounts, Decimal("0.00"))))
+    return Table(
+        title=_("Budget by fiscal year"), field="budget", columns=columns, rows=tuple(rows)
+    )
+
+
+def budget_fields(answer: dict) -> list[list[str]]:
+    """Each cell's path in the budget answer, row by row as `budget_table` lays them out
+    ("" for a total the answer does not hold: a total row's sum over the years)."""
+    years = range(len(answer["fiscal_years"]))
+    paths = [
+        [
+            *(f"budget.lines.{n}.{key}" for key in ("name", "kind", "budget_class")),
+            f"budget.lines.{n}.category",
+            f"budget.lines.{n}.basis",
+            *(f"budget.lines.{n}.amounts.{i}" for i in years),
+            f"budget.lines.{n}.total",
+        ]
+        for n in range(len(answer["lines"]))
+    ]
+    for name in TOTAL_ROWS:
+        paths.append(["", "", "", "", "", *(f"budget.totals.{name}.{i}" for i in years), ""])
+    return paths

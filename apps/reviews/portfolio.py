@@ -1,0 +1,167 @@
+"""The portfolio: baseline budgets summed by fiscal year × class × category, per currency.
+
+Each project counts with the budget frozen at its latest submission (ProjectSnapshot.budget,
+its baseline scenario's): the budget that was put forward, never drawn up again, so the sums
+read one JSON column per project in one query. The front office sees every project in review;
+anyone else the projects they own or collaborate on. Amounts in different currencies are never
+added: there is one portfolio per currency.
+"""
+
+import csv
+import io
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db.models import JSONField, OuterRef, QuerySet, Subquery
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from openpyxl import Workbook
+
+from apps.budget.models import Category
+from apps.estimates.budget import Portfolio, portfolio
+from apps.exports.cells import formula_safe
+from apps.exports.xlsx_export import put
+from apps.projects.frozen_budget import budget_from_record
+from apps.projects.models import Project, ProjectSnapshot
+from apps.reviews.selectors import can_review
+
+# The status filter: by default what was put forward and stands (submitted and cleared).
+STATUSES = [
+    ("", gettext_lazy("Submitted and cleared")),
+    ("submitted", gettext_lazy("Submitted for review")),
+    ("cleared", gettext_lazy("Cleared")),
+    ("returned", gettext_lazy("Returned for changes")),
+    ("all", gettext_lazy("Any status")),
+]
+DEFAULT_STATUSES = (Project.Status.SUBMITTED, Project.Status.CLEARED)
+CLASS_LABELS = {"capex": gettext_lazy("Capex"), "opex": gettext_lazy("Opex")}
+
+
+def portfolio_projects(user, *, status: str = "", unit: str = "") -> QuerySet[Project]:
+    """The projects this user's portfolio sums, with their latest submission's budget."""
+    projects = Project.objects.reviewable()
+    if not can_review(user):
+        projects = Project.objects.for_user(user).reviewable()
+    if status == "":
+        projects = projects.filter(status__in=DEFAULT_STATUSES)
+    elif status != "all":
+        projects = projects.filter(status=status)
+    if unit:
+        projects = projects.filter(unit=unit)
+    latest = ProjectSnapshot.objects.filter(project=OuterRef("pk")).order_by("-number")
+    return projects.annotate(
+        latest_budget=Subquery(latest.values("budget")[:1], output_field=JSONField())
+    ).order_by("pk")
+
+
+def portfolio_units(user) -> list[str]:
+    """The units of the user's portfolio projects, for the filter (one query)."""
+    projects = portfolio_projects(user, status="all").exclude(unit="")
+    return sorted(set(projects.values_list("unit", flat=True)))
+
+
+@dataclass(frozen=True)
+class CurrencyPortfolio:
+    """The budgets of one currency summed; `without_budget`: projects whose latest submission
+    had no budget (no baseline, or it could not be drawn up), counted but not summed."""
+
+    currency: str
+    portfolio: Portfolio
+    without_budget: int
+
+
+def budget_portfolio(user, *, status: str = "", unit: str = "") -> list[CurrencyPortfolio]:
+    """The user's portfolio, one per currency (in alphabetical order); one query."""
+    budgets: dict[str, list] = {}
+    missing: dict[str, int] = {}
+    rows = portfolio_projects(user, status=status, unit=unit).values_list(
+        "currency", "latest_budget"
+    )
+    for currency, record in rows:
+        if record:
+            budgets.setdefault(record["currency"], []).append(budget_from_record(record))
+        else:
+            missing[currency] = missing.get(currency, 0) + 1
+    return [
+        CurrencyPortfolio(currency, portfolio(budgets.get(currency, [])), missing.get(currency, 0))
+        for currency in sorted(budgets.keys() | missing.keys())
+    ]
+
+
+def category_label(number: int) -> str:
+    return str(Category(number).label)
+
+
+@dataclass(frozen=True)
+class Line:
+    """A row of a portfolio table: its label, class and category, amounts and total."""
+
+    label: str
+    budget_class: str
+    category: int | None
+    amounts: tuple[Decimal, ...]
+    total: Decimal
+
+
+def table_lines(summed: Portfolio) -> list[Line]:
+    """The rows a page or file shows: class × category, then contingency, indirect, total."""
+    lines = [
+        Line(
+            f"{CLASS_LABELS[row.budget_class]}, {category_label(row.category)}",
+            row.budget_class,
+            row.category,
+            row.amounts,
+            row.total,
+        )
+        for row in summed.rows
+    ]
+    for label, amounts in (
+        (_("Contingency on capex"), summed.contingency_capex),
+        (_("Contingency on opex"), summed.contingency_opex),
+        (_("Indirect support costs"), summed.indirect),
+        (_("Total"), summed.total),
+    ):
+        lines.append(Line(label, "", None, amounts, sum(amounts, Decimal("0.00"))))
+    return lines
+
+
+def portfolio_csv(portfolios: list[CurrencyPortfolio]) -> bytes:
+    """One row per cell: currency, row, class, category, fiscal year, amount (UTF-8 with BOM)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(["currency", "row", "budget_class", "category", "fiscal_year", "amount"])
+    for item in portfolios:
+        for line in table_lines(item.portfolio):
+            for label, amount in zip(item.portfolio.fiscal_years, line.amounts, strict=True):
+                writer.writerow(
+                    [
+                        item.currency,
+                        formula_safe(line.label),
+                        line.budget_class,
+                        line.category or "",
+                        formula_safe(label),
+                        f"{amount:.2f}",
+                    ]
+                )
+    return buffer.getvalue().encode("utf-8-sig")
+
+
+def portfolio_xlsx(portfolios: list[CurrencyPortfolio]) -> bytes:
+    """A sheet per currency: rows class × category and the rows below, a column per year."""
+    workbook = Workbook()
+    workbook.remove(workbook.active)
+    for item in portfolios or [None]:
+        sheet = workbook.create_sheet(item.currency if item else _("Portfolio"))
+        if item is None:
+            put(sheet, 1, 1, _("No budget to sum."))
+            continue
+        years = item.portfolio.fiscal_years
+        headings = [_("Row"), *(f"{y} ({item.currency})" for y in years), _("Total")]
+        for column, heading in enumerate(headings, start=1):
+            put(sheet, 1, column, heading, bold=True)
+        for row, line in enumerate(table_lines(item.portfolio), start=2):
+            for column, value in enumerate([line.label, *line.amounts, line.total], start=1):
+                put(sheet, row, column, value)
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()

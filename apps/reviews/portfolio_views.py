@@ -1,0 +1,147 @@
+"""The portfolio page, its CSV and XLSX downloads, and GET /api/v1/portfolio/budget/."""
+
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.decorators import api_view, permission_classes
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from apps.api.fields import MoneyField
+from apps.reviews.portfolio import (
+    STATUSES,
+    budget_portfolio,
+    portfolio_csv,
+    portfolio_units,
+    portfolio_xlsx,
+    table_lines,
+)
+
+
+class PortfolioFilterForm(forms.Form):
+    status = forms.ChoiceField(label=gettext_lazy("Status"), choices=STATUSES, required=False)
+    unit = forms.ChoiceField(label=gettext_lazy("Organisational unit"), required=False)
+
+    def __init__(self, data, *, units: list[str]):
+        super().__init__(data)
+        self.fields["unit"].choices = [("", gettext_lazy("All units")), *((u, u) for u in units)]
+
+    def filters(self) -> dict:
+        cleaned = getattr(self, "cleaned_data", {})
+        return {"status": cleaned.get("status", ""), "unit": cleaned.get("unit", "")}
+
+
+def _filters(request: HttpRequest) -> tuple[PortfolioFilterForm, dict]:
+    form = PortfolioFilterForm(request.GET, units=portfolio_units(request.user))
+    form.is_valid()  # invalid filters are shown with their errors; the others still apply
+    return form, form.filters()
+
+
+@login_required
+@require_GET
+def portfolio_page(request: HttpRequest) -> TemplateResponse:
+    form, filters = _filters(request)
+    portfolios = budget_portfolio(request.user, **filters)
+    return TemplateResponse(
+        request,
+        "reviews/portfolio.html",
+        {
+            "form": form,
+            "portfolios": [(item, table_lines(item.portfolio)) for item in portfolios],
+            "query": request.GET.urlencode(),
+        },
+    )
+
+
+def _download(content: bytes, content_type: str, extension: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="portfolio-budget.{extension}"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_GET
+def portfolio_export_csv(request: HttpRequest) -> HttpResponse:
+    _, filters = _filters(request)
+    content = portfolio_csv(budget_portfolio(request.user, **filters))
+    return _download(content, "text/csv; charset=utf-8", "csv")
+
+
+@login_required
+@require_GET
+def portfolio_export_xlsx(request: HttpRequest) -> HttpResponse:
+    _, filters = _filters(request)
+    content = portfolio_xlsx(budget_portfolio(request.user, **filters))
+    xlsx = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    return _download(content, xlsx, "xlsx")
+
+
+# The API
+
+
+class PortfolioQuerySerializer(serializers.Serializer):
+    status = serializers.ChoiceField(
+        choices=[value for value, _ in STATUSES],
+        required=False,
+        default="",
+        help_text='"" (submitted and cleared), "submitted", "cleared", "returned" or "all".',
+    )
+    unit = serializers.CharField(required=False, default="", help_text="The exact unit.")
+
+
+class PortfolioRowSerializer(serializers.Serializer):
+    budget_class = serializers.ChoiceField(choices=["capex", "opex"])
+    category = serializers.IntegerField(help_text="UNDG harmonised budget category, 1–7.")
+    amounts = serializers.ListField(child=MoneyField(), help_text="One per fiscal year.")
+    total = MoneyField()
+
+
+def per_year(name: str, help_text: str) -> serializers.ListField:
+    return serializers.ListField(
+        child=MoneyField(), source=f"portfolio.{name}", help_text=help_text
+    )
+
+
+class CurrencyPortfolioSerializer(serializers.Serializer):
+    currency = serializers.CharField()
+    budgets = serializers.IntegerField(source="portfolio.budgets", help_text="Budgets summed.")
+    projects_without_budget = serializers.IntegerField(
+        source="without_budget", help_text="Projects whose latest submission had no budget."
+    )
+    fiscal_years = serializers.ListField(
+        child=serializers.CharField(), source="portfolio.fiscal_years"
+    )
+    rows = PortfolioRowSerializer(many=True, source="portfolio.rows")
+    contingency_capex = per_year("contingency_capex", "Contingency on capex, per fiscal year.")
+    contingency_opex = per_year("contingency_opex", "Contingency on opex, per fiscal year.")
+    indirect = per_year("indirect", "Indirect support costs, per fiscal year.")
+    total = per_year("total", "Everything, per fiscal year.")
+
+
+class PortfolioSerializer(serializers.Serializer):
+    portfolios = CurrencyPortfolioSerializer(
+        many=True, help_text="One per currency: amounts in different currencies are not added."
+    )
+
+
+@extend_schema(
+    parameters=[PortfolioQuerySerializer],
+    responses={200: PortfolioSerializer},
+    summary="The baseline budgets of the caller's projects in review, summed by fiscal year × "
+    "class × category (the front office: every project in review)",
+    tags=["reviews"],
+)
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+def portfolio_budget_view(request: Request) -> Response:
+    query = PortfolioQuerySerializer(data=request.query_params.dict())
+    query.is_valid(raise_exception=True)
+    portfolios = budget_portfolio(request.user, **query.validated_data)
+    return Response(PortfolioSerializer({"portfolios": portfolios}).data)

@@ -1,0 +1,166 @@
+"""`make bench` (budget): the budget API's requests per second against the empty view under
+gunicorn (target: at least 35 %), and the portfolio page's server time for 500 projects in
+review (target: under 300 ms, median of in-process requests through the whole middleware).
+
+Not a pytest file. Reuses tests/bench/http_bench.py's server, load generator and interleaved
+rounds; a throwaway SQLite database with the demo data and the real catalogue. `--strict` turns
+a missed target into exit status 1; a wrong answer (not 200, or no budget) always does.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests.bench.common import PYTHON, say  # noqa: E402
+from tests.bench.http_bench import (  # noqa: E402
+    TARGET_API_RATIO,
+    Server,
+    _free_port,
+    _manage,
+    _server_env,
+    _signed_in_scenario,
+    build_request,
+    http_request,
+    measure,
+)
+
+TARGET_PORTFOLIO_MS = 300.0
+PORTFOLIO_PROJECTS = 500
+PORTFOLIO_RUNS = 15
+
+# Run in the bench database: 500 submitted projects whose snapshots hold a real budget (the
+# first drawn up through the review's own submission; the others copies of it, as bulk rows,
+# each with its own unit), then the front office's portfolio page, timed in process.
+PORTFOLIO = """
+import json, statistics, time
+from datetime import date
+from decimal import Decimal
+from django.contrib.auth.models import Group
+from django.test import Client
+from apps.budget.services import cost_line_create
+from apps.projects.models import Project, ProjectSnapshot
+from apps.projects.roles import FRONT_OFFICE
+from apps.reviews.services import project_submit
+from tests.factories import make_manager, make_project, make_scenario
+owner = make_manager("bench-owner")
+reviewer = make_manager("bench-reviewer")
+reviewer.groups.add(Group.objects.get_or_create(name=FRONT_OFFICE)[0])
+first = make_project(owner, "Bench 0", period_start=date(2026, 1, 1), period_end=date(2028, 12, 31))
+baseline = make_scenario(first, "Pilot", is_baseline=True)
+cost_line_create(scenario=baseline, fields={
+    "name": "Engineer", "kind": "staff", "quantity": Decimal("2"), "unit": "FTE",
+    "unit_price": Decimal("95000"), "recurrence": "yearly", "start": date(2026, 1, 1),
+    "end": date(2028, 12, 31), "category": 1, "basis": "2 FTE."})
+snapshot = project_submit(project=first, user=owner)
+projects = Project.objects.bulk_create([
+    Project(owner=owner, title=f"Bench {n}", unit=f"Unit {n % 20}", status="submitted")
+    for n in range(1, PROJECTS)])
+ProjectSnapshot.objects.bulk_create([
+    ProjectSnapshot(project=p, number=1, total_cost=snapshot.total_cost, budget=snapshot.budget,
+                    fiscal_year_totals=snapshot.fiscal_year_totals) for p in projects])
+client = Client()
+client.force_login(reviewer)
+assert client.get("/portfolio/").status_code == 200
+times = []
+for _ in range(RUNS):
+    started = time.perf_counter()
+    response = client.get("/portfolio/")
+    times.append((time.perf_counter() - started) * 1000)
+html = response.content.decode()
+assert response.status_code == 200 and "budgets" in html, html[:500]
+print(json.dumps({"median_ms": statistics.median(times), "min_ms": min(times),
+                  "max_ms": max(times), "runs": len(times)}))
+"""
+
+
+def bench_portfolio(env: dict[str, str]) -> dict:
+    code = f"PROJECTS = {PORTFOLIO_PROJECTS}\nRUNS = {PORTFOLIO_RUNS}\n{PORTFOLIO}"
+    completed = subprocess.run(
+        [PYTHON, "manage.py", "shell", "-c", code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    if completed.returncode != 0:
+        raise RuntimeError(f"the portfolio bench failed:\n{completed.stderr[-3000:]}")
+    result = json.loads(completed.stdout.strip().splitlines()[-1])
+    say(
+        f"  GET /portfolio/ ({PORTFOLIO_PROJECTS} projects, front office)"
+        f"   median {result['median_ms']:.0f} ms (min {result['min_ms']:.0f},"
+        f" max {result['max_ms']:.0f}) over {result['runs']} requests"
+        f"   [target < {TARGET_PORTFOLIO_MS:.0f} ms:"
+        f" {'PASS' if result['median_ms'] < TARGET_PORTFOLIO_MS else 'MISS'}]"
+    )
+    return result
+
+
+def bench_budget() -> dict:
+    say("== Budget: the budget API against the empty view; the portfolio page ==")
+    with tempfile.TemporaryDirectory(prefix="compute-planner-budget-bench-") as data_dir:
+        env = _server_env(data_dir)
+        os.mkdir(env["STATIC_ROOT"])
+        _manage(env, "migrate", "--noinput")
+        _manage(env, "load_catalogue")
+        scenario_id, cookie = _signed_in_scenario(env)
+        port = _free_port()
+        server = Server(env, port, os.path.join(data_dir, "gunicorn.log"))
+        try:
+            server.wait_ready()
+            empty_request = build_request("GET", "/bench/empty/", port)
+            path = f"/api/v1/scenarios/{scenario_id}/budget/"
+            budget_request = build_request("GET", path, port, cookie=cookie)
+            status, _, budget_body = http_request(port, budget_request)
+            if status != 200 or b'"fiscal_years"' not in budget_body:
+                raise RuntimeError(f"GET {path} answered {status}: {budget_body[:300]!r}")
+            status, _, empty_body = http_request(port, empty_request)
+            if status != 200:
+                raise RuntimeError(f"GET /bench/empty/ answered {status}")
+            measured = measure(
+                server,
+                {
+                    "GET /bench/empty/": (empty_request, len(empty_body)),
+                    "GET budget API": (budget_request, len(budget_body)),
+                },
+            )
+        finally:
+            server.stop()
+        empty, api = measured["GET /bench/empty/"], measured["GET budget API"]
+        ratio = api["requests_per_second"] / empty["requests_per_second"]
+        say(
+            f"  budget API / empty           {ratio:.1%} of the empty view's rate"
+            f"   [target >= {TARGET_API_RATIO:.0%}:"
+            f" {'PASS' if ratio >= TARGET_API_RATIO else 'MISS'}]"
+        )
+        portfolio = bench_portfolio(env)
+    return {
+        "empty": empty,
+        "budget_api": api,
+        "ratio": ratio,
+        "portfolio": portfolio,
+        "ok": empty["errors"] == 0 and api["errors"] == 0,
+        "targets_met": ratio >= TARGET_API_RATIO and portfolio["median_ms"] < TARGET_PORTFOLIO_MS,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--strict", action="store_true", help="a missed target fails")
+    args = parser.parse_args()
+    result = bench_budget()
+    if not result["ok"]:
+        return 1
+    return 1 if args.strict and not result["targets_met"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
