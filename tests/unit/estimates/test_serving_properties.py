@@ -18,6 +18,7 @@ from apps.estimates import (
 )
 from apps.estimates.limits import RULES
 from apps.estimates.sections import compute
+from apps.estimates.serving_plan import largest_tensor_parallel
 from tests.unit.estimates.serving_cases import H100, serving_input
 
 POINTS = 6
@@ -102,7 +103,10 @@ def test_scalar_and_vectorised_serving_agree_exactly(model, memory, output, tpot
     if replica is not None:
         # A valid choice: it splits the query heads within a node; past it, whole stages.
         assume(replica > 8 or model["query_heads"] % replica == 0)
-        assume(replica / 8 <= model["layers"])
+        # Past one node the stages are replica / the largest tensor-parallel degree the query
+        # heads allow (1 for a single head), and there cannot be more stages than layers.
+        largest = largest_tensor_parallel(H100.accelerators_per_node, model["query_heads"])
+        assume(replica / largest <= model["layers"])
     arrays = scenario(model, np.array(memory), output_tokens=np.array(output), **extra)
     vector = plan_of(arrays)
     figures = evaluate(arrays)
