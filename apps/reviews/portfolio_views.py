@@ -90,6 +90,7 @@ class PortfolioQuerySerializer(serializers.Serializer):
     status = serializers.ChoiceField(
         choices=[value for value, _ in STATUSES],
         required=False,
+        allow_blank=True,  # "" (submitted and cleared) is a value: the schema lists it
         default="",
         help_text='"" (submitted and cleared), "submitted", "cleared", "returned" or "all".',
     )
