@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apps.api.fields import MoneyField
+from apps.budget.models import BudgetClass
 from apps.reviews.portfolio import (
     STATUSES,
     budget_portfolio,
@@ -98,7 +99,7 @@ class PortfolioQuerySerializer(serializers.Serializer):
 
 
 class PortfolioRowSerializer(serializers.Serializer):
-    budget_class = serializers.ChoiceField(choices=["capex", "opex"])
+    budget_class = serializers.ChoiceField(choices=BudgetClass.choices)
     category = serializers.IntegerField(help_text="UNDG harmonised budget category, 1–7.")
     amounts = serializers.ListField(child=MoneyField(), help_text="One per fiscal year.")
     total = MoneyField()
