@@ -33,9 +33,14 @@ class LoadReport:
     created: int = 0
     updated: int = 0
     unchanged: int = 0
+    corrected: int = 0
+    withdrawn: int = 0
 
     def __str__(self) -> str:
-        return f"{self.created} created, {self.updated} updated, {self.unchanged} kept as they were"
+        text = f"{self.created} created, {self.updated} updated, {self.unchanged} kept as they were"
+        if self.corrected or self.withdrawn:
+            text += f", {self.corrected} corrected, {self.withdrawn} withdrawn"
+        return text
 
 
 def _sourced(row: dict) -> dict:
@@ -66,6 +71,36 @@ def _upsert(model, lookup: dict, values: dict, *, overwrite: bool, report: LoadR
     else:
         report.unchanged += 1
     return instance
+
+
+def _apply_corrections(corrections: dict, notes: dict[str, str], *, report: LoadReport) -> None:
+    """Bring rows loaded from an earlier file up to date where nobody has edited them since.
+
+    A figure is corrected only while it still holds the value an earlier file shipped, and a
+    price row is withdrawn only while it still matches the row an earlier file shipped, so what a
+    catalogue editor changed in the admin is never touched. A corrected accelerator also takes the
+    file's notes, which say why the figure changed.
+    """
+    for fix in corrections.get("accelerators", []):
+        instance = Accelerator.objects.filter(
+            slug=fix["slug"], **{fix["field"]: fix["shipped"]}
+        ).first()
+        if instance is not None:
+            setattr(instance, fix["field"], fix["now"])
+            instance.notes = notes.get(fix["slug"], instance.notes)
+            instance.full_clean()
+            instance.save(update_fields=[fix["field"], "notes", "updated_at"])
+            report.corrected += 1
+    for row in corrections.get("withdrawn_price_offers", []):
+        deleted, _ = PriceOffer.objects.filter(
+            accelerator__slug=row["accelerator"],
+            kind=row["kind"],
+            provider=row["provider"],
+            region=row.get("region", ""),
+            description=row.get("description", ""),
+            price_per_accelerator_hour=row["price_per_accelerator_hour"],
+        ).delete()
+        report.withdrawn += deleted
 
 
 def _load_models(path: Path, *, overwrite: bool, report: LoadReport) -> None:
@@ -147,6 +182,8 @@ def catalogue_load(
             overwrite=overwrite,
             report=report,
         )
+    notes = {row["slug"]: row.get("notes", "") for row in data["accelerators"]}
+    _apply_corrections(data.get("corrections", {}), notes, report=report)
     _load_models(models_path, overwrite=overwrite, report=report)
     # Each save already starts a new version; say so once more for the load as a whole, in case a
     # row ever changes here without a save (a bulk update sends no signal).

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from apps.catalogue.loading import CATALOGUE_FILE
+from apps.catalogue.loading import CATALOGUE_FILE, catalogue_load
 from apps.catalogue.models import Accelerator, PriceOffer
 
 DATA = json.loads(CATALOGUE_FILE.read_text(encoding="utf-8"))
@@ -151,3 +151,33 @@ def test_price_rows_sit_on_the_part_they_price_and_say_when():
     for offer in PriceOffer.objects.filter(kind="rent"):
         assert offer.price_per_accelerator_hour > 0 and offer.as_of and offer.source.strip()
     assert PriceOffer.objects.filter(accelerator__slug="nvidia-h200-sxm", kind="rent").count() >= 3
+
+
+@pytest.mark.django_db
+def test_a_database_loaded_from_the_earlier_file_gets_the_corrections_but_keeps_edits():
+    # What a database loaded before 2026-12 holds: MI325X at ROCm's GiB converted, MI355X edited by
+    # a catalogue editor, and an A100 40GB price on the 80GB row.
+    Accelerator.objects.filter(slug="amd-mi325x").update(memory_gb=274.9, notes="old")
+    Accelerator.objects.filter(slug="amd-mi355x").update(memory_gb=300)
+    eighty = Accelerator.objects.get(slug="nvidia-a100-sxm-80gb")
+    PriceOffer.objects.create(
+        accelerator=eighty,
+        kind="rent",
+        provider="Google Cloud",
+        region="us-central1",
+        description="A100 40GB on-demand, per GPU",
+        price_per_accelerator_hour="3.10",
+        source="earlier file",
+        as_of=datetime.date(2026, 3, 1),
+    )
+    report = catalogue_load()
+    assert (report.corrected, report.withdrawn) == (1, 1)
+    assert "1 corrected, 1 withdrawn" in str(report)
+    mi325x = Accelerator.objects.get(slug="amd-mi325x")
+    assert mi325x.memory_gb == 256 and "274.9" in mi325x.notes
+    assert Accelerator.objects.get(slug="amd-mi355x").memory_gb == 300  # the editor's value stays
+    assert not eighty.price_offers.filter(description__contains="40GB").exists()
+    assert PriceOffer.objects.filter(
+        accelerator__slug="nvidia-a100-sxm-40gb", description="A100 40GB on-demand, per GPU"
+    ).exists()
+    assert str(catalogue_load()).endswith("kept as they were")  # nothing left to correct
