@@ -1,0 +1,62 @@
+"""The hardware catalogue page with the 2026-12 parts, in headless Chromium: the new rows read at
+1280 and 390 px, the page never scrolls sideways (the table scrolls in its own region), a source
+opens from the keyboard, and axe finds no WCAG 2.2 AA violations with a source open."""
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations
+
+
+def _open(page: Page) -> None:
+    response = page.goto("/catalogue/")
+    assert response is not None and response.status == 200, f"GET /catalogue/: {response}"
+
+
+@BOTH_VIEWPORTS
+def test_new_parts_are_listed_and_the_page_fits_the_window(page: Page, viewport: dict) -> None:
+    _open(page)
+    table = page.get_by_role("table", name="Accelerators")
+    for name in (
+        "H200 NVL",
+        "GH200 Grace Hopper",
+        "Instinct MI300A",
+        "Cloud TPU v3",
+        "Gaudi 3 PCIe",
+    ):
+        expect(table.get_by_role("rowheader", name=re.compile(re.escape(name)))).to_have_count(1)
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the page scrolls sideways by {overflow} px at {viewport['width']} px"
+    region = page.get_by_role("region", name="Accelerators")
+    assert region.evaluate("el => getComputedStyle(el).overflowX") in {"auto", "scroll"}
+
+
+def test_a_new_row_shows_its_dense_figures_and_opens_its_source_from_the_keyboard(
+    page: Page,
+) -> None:
+    _open(page)
+    row = page.get_by_role("table", name="Accelerators").get_by_role(
+        "row", name=re.compile(r"NVIDIA H200 NVL\b")
+    )
+    expect(row.get_by_role("cell", name="835.5", exact=True)).to_be_visible()  # 1,671 sparse / 2
+    expect(
+        row.get_by_role("cell", name="141.0", exact=True).or_(
+            row.get_by_role("cell", name="141", exact=True)
+        )
+    ).to_have_count(1)
+    summary = row.get_by_text("Source, as of 18 Nov 2024")
+    summary.focus()
+    page.keyboard.press("Enter")
+    expect(row.get_by_text(re.compile(r"nvidia\.com/en-us/data-center/h200"))).to_be_visible()
+
+
+@BOTH_VIEWPORTS
+def test_hardware_catalogue_has_no_axe_violations_with_a_source_open(
+    page: Page, viewport: dict
+) -> None:
+    _open(page)
+    page.get_by_role("row", name=re.compile(r"Intel Gaudi 3 PCIe")).get_by_text(
+        "Source, as of"
+    ).click()
+    assert_no_axe_violations(page, f"/catalogue/ at {viewport['width']}x{viewport['height']}")
