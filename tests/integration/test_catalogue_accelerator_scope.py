@@ -24,6 +24,7 @@ ADDED_2026_12 = [
     "nvidia-l40",
     "nvidia-l20",
     "amd-mi300a",
+    "amd-mi250",
     "google-tpu-v3",
     "aws-inferentia",
     "intel-gaudi-3-pcie",
