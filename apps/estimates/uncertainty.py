@@ -25,7 +25,8 @@ from decimal import Decimal
 
 import numpy as np
 
-from apps.estimates.engine import evaluate
+from apps.estimates import formulas as f
+from apps.estimates.engine import evaluate_with_sections, inference_cost_to_date
 from apps.estimates.formulas import Quantity
 from apps.estimates.inputs import EstimateInput, EstimateInputError, with_value
 from apps.estimates.limits import RULES
@@ -98,12 +99,25 @@ class FigureRange:
 
 
 @dataclass(frozen=True)
+class FanMonth:
+    """Percentiles of the cumulative inference cost after `month` months, over the samples."""
+
+    month: int
+    p5: Decimal
+    p50: Decimal
+    p95: Decimal
+
+
+@dataclass(frozen=True)
 class UncertaintyResult:
     samples: int
     seed: int
     figures: dict[str, FigureRange]  # by response path; a figure that cannot be computed is absent
     clipped: dict[str, float]  # by input path: the share of its samples clipped to valid bounds
     shared: tuple[tuple[str, ...], ...]  # input paths sampled as one driver
+    # The cumulative inference cost's percentiles month by month (months 0 … horizon), when
+    # asked for and computable; empty otherwise.
+    fan: tuple[FanMonth, ...] = ()
 
 
 def range_errors(name: str, low: float, high: float) -> list[str]:
@@ -245,28 +259,92 @@ def _figure(path: str, values: np.ndarray, horizon_months: float | None) -> Figu
     return FigureRange(out(p5), out(p50), out(p95), out(mean), probability_never)
 
 
-def _figure_samples(inp: EstimateInput, samples: int) -> dict[str, np.ndarray]:
-    evaluated = evaluate(inp)
+MAX_FAN_POINTS = 61  # months shown on the fan: every month up to 60, else evenly spaced
+
+
+def fan_months(horizon: int) -> list[int]:
+    """The months of the fan: 0 … horizon, every month when there are few, else evenly spaced
+    whole months with the horizon itself."""
+    if horizon + 1 <= MAX_FAN_POINTS:
+        return list(range(horizon + 1))
+    step = math.ceil(horizon / (MAX_FAN_POINTS - 1))
+    return [*range(0, horizon, step), horizon]
+
+
+def _cost_fan(inference, samples: int) -> tuple[FanMonth, ...]:
+    """Percentiles, month by month, of each sample's own cumulative inference cost curve.
+
+    Every sample's curve is its final cost times a factor of the month: requests to date
+    (or provisioned hours to date) over those of the whole horizon. When that factor is the
+    same for every sample (demand growth carries no range, or the accelerators are always on),
+    the month's percentiles are the final cost's times the factor, exactly (a quantile of c · x
+    is c times x's, for c ≥ 0): one pass. Otherwise each month's samples are computed and their
+    own percentiles taken, one vectorised pass per month.
+    """
+    if inference is None:
+        return ()
+    horizon = int(inference.months)
+    months = fan_months(horizon)
+    final = np.broadcast_to(
+        np.asarray(inference_cost_to_date(inference, float(horizon)), dtype=np.float64),
+        (samples,),
+    )
+    if np.isnan(final).any():
+        return ()
+    growth = inference.monthly_growth
+    if inference.always_on or np.ndim(growth) == 0:
+        final_quantiles = np.asarray(_quantiles(final))
+        if inference.always_on:
+            factors = [month / horizon for month in months]
+        else:
+            whole = float(f.growth_sum_factor(float(growth), float(horizon)))
+            factors = [float(f.growth_sum_factor(float(growth), float(m))) / whole for m in months]
+        rows = [
+            (month, final_quantiles * factor) for month, factor in zip(months, factors, strict=True)
+        ]
+    else:
+        rows = []
+        for month in months:
+            values = np.broadcast_to(inference_cost_to_date(inference, float(month)), (samples,))
+            rows.append((month, np.asarray(_quantiles(values))))
+    return tuple(
+        FanMonth(month, *(to_money(float(value)) for value in quantiles))
+        for month, quantiles in rows
+    )
+
+
+def _figure_samples(
+    inp: EstimateInput, samples: int, fan: bool = False
+) -> tuple[dict[str, np.ndarray], tuple[FanMonth, ...]]:
+    evaluated, inference = evaluate_with_sections(inp)
     columns = {
         path: np.broadcast_to(np.asarray(getattr(evaluated, name), dtype=np.float64), (samples,))
         for name, path in FIGURE_PATHS.items()
     }
     columns["inference.per_request.cost_per_1000"] = 1000 * columns["inference.per_request.cost"]
+    months = _cost_fan(inference, samples) if fan else ()
     if inp.training is None or inp.inference is None:
-        return {path: values for path, values in columns.items() if not path.startswith("comp")}
+        sections = {path: values for path, values in columns.items() if not path.startswith("comp")}
+        return sections, months
     columns["comparison.inference_share"] = 1.0 - columns["comparison.training_share"]
     columns["comparison.total_cost"] = columns["training.cost"] + columns["inference.total.cost"]
-    return columns
+    return columns, months
 
 
 def sample(
-    inp: EstimateInput, ranges: dict[str, Range], samples: int = 100_000, seed: int = 0
+    inp: EstimateInput,
+    ranges: dict[str, Range],
+    samples: int = 100_000,
+    seed: int = 0,
+    *,
+    fan: bool = False,
 ) -> UncertaintyResult:
     """Percentiles of every figure when the inputs at `ranges`' paths ("training.mfu",
     "training.pricing.price_per_accelerator_hour", "energy.pue") are 90 % intervals.
 
     Raises EstimateInputError keyed by input path for a range the inputs cannot take, and as
-    `evaluate` does for the inputs themselves.
+    `evaluate` does for the inputs themselves. With `fan`, the result also holds the
+    cumulative inference cost's percentiles month by month.
     """
     if type(samples) is not int or samples < MIN_SAMPLES:
         raise ValueError(f"samples must be a whole number of at least {MIN_SAMPLES}.")
@@ -284,7 +362,7 @@ def sample(
             if share:
                 clipped[path] = float(share)
     horizon = None if inp.inference is None else float(inp.inference.months)
-    columns = _figure_samples(sampled, samples)
+    columns, months = _figure_samples(sampled, samples, fan)
     figures = {}
     for path in FIGURES:
         figure = None if path not in columns else _figure(path, columns[path], horizon)
@@ -296,4 +374,5 @@ def sample(
         figures=figures,
         clipped=clipped,
         shared=tuple(paths for paths in drivers if len(paths) > 1),
+        fan=months,
     )

@@ -24,6 +24,7 @@ from apps.estimates import EstimateInputError
 from apps.projects import services
 from apps.projects.comparison import chart_data, chart_rows
 from apps.projects.describe import bottom_strip, describe
+from apps.projects.fan import fan_context
 from apps.projects.forms import NewProjectForm, ProjectForm, ScenarioForm
 from apps.projects.models import Project, ProjectFrozen, Scenario
 from apps.projects.presets import DEFAULT_PRESET, PRESETS, PRESETS_BY_SLUG
@@ -60,6 +61,7 @@ def comparison_context(
     (and the percentiles of its ranges, when it has some)."""
     return {
         "range_lines": range_lines(ranges, currency),
+        "fan": fan_context(ranges, currency),
         "result": result,
         "notes": notes,
         "view": view,
@@ -247,7 +249,7 @@ def saved_figures(scenario: Scenario, catalogue: Catalogue, view: str) -> dict:
     """The comparison's context for the saved inputs, or the problem the catalogue now finds."""
     try:
         result, resolution = estimate_from_request(scenario.inputs, catalogue)
-        ranges = uncertainty_from_request(scenario.inputs, catalogue)
+        ranges = uncertainty_from_request(scenario.inputs, catalogue, fan=True)
     except EstimateInputError as error:
         return {"stored_error": str(error)}
     return comparison_context(
