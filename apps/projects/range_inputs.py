@@ -271,3 +271,25 @@ def range_lines(result: UncertaintyResult | None, currency: str = "USD") -> list
         sentence = _sentence(central, low, high, figure.probability_never)
         lines.append(RangeLine(str(label), sentence, path))
     return lines
+
+
+def range_notes(result: UncertaintyResult | None) -> list[str]:
+    """What the page says about the samples: inputs clipped to their valid values (with the
+    share of samples), and prices sampled once for training and inference."""
+    if result is None:
+        return []
+    labels = {f"{spec.section}.{spec.name}": spec.label for spec in RANGED}
+    notes = [
+        gettext(
+            "%(input)s: %(share)s of its samples fell outside the values it can take and were "
+            "set to the nearest valid value."
+        )
+        % {"input": labels.get(path, path), "share": formatting.percent(share).text}
+        for path, share in result.clipped.items()
+    ]
+    notes += [
+        gettext("%(input)s: one sample serves training and inference, the same price for both.")
+        % {"input": labels.get(paths[0], paths[0])}
+        for paths in result.shared
+    ]
+    return notes

@@ -28,7 +28,7 @@ from apps.projects.fan import fan_context
 from apps.projects.forms import NewProjectForm, ProjectForm, ScenarioForm
 from apps.projects.models import Project, ProjectFrozen, Scenario
 from apps.projects.presets import DEFAULT_PRESET, PRESETS, PRESETS_BY_SLUG
-from apps.projects.range_inputs import range_lines, with_typical_range
+from apps.projects.range_inputs import range_lines, range_notes, with_typical_range
 from apps.projects.scenario_compare import compare_rows
 from apps.projects.selectors import can_create_projects, project_for_user, scenario_for_user
 from apps.projects.version_diff import (
@@ -61,6 +61,7 @@ def comparison_context(
     (and the percentiles of its ranges, when it has some)."""
     return {
         "range_lines": range_lines(ranges, currency),
+        "range_notes": range_notes(ranges),
         "fan": fan_context(ranges, currency),
         "result": result,
         "notes": notes,
