@@ -211,15 +211,57 @@ def _draw(name: str, interval: Range, samples: int, seed: int, key: str) -> tupl
     shift = SHIFT.get(name, 0.0)
     log_low, log_high = math.log(interval.low + shift), math.log(interval.high + shift)
     mu, sigma = (log_low + log_high) / 2, (log_high - log_low) / (2 * Z_95)
-    values = np.exp(mu + sigma * _stream(seed, key).standard_normal(samples))
+    # In place: exp(μ + σ · z) without a temporary array per step.
+    values = _stream(seed, key).standard_normal(samples)
+    values *= sigma
+    values += mu
+    np.exp(values, out=values)
     if shift:
         values -= shift
     rule = RULES[name]
     floor = np.nextafter(rule.low, math.inf) if rule.low_open else rule.low
-    outside = np.count_nonzero((values < floor) | (values > rule.high))
-    if outside:
+    outside = 0
+    if values.min() < floor or values.max() > rule.high:  # two reductions; counted if needed
+        outside = np.count_nonzero((values < floor) | (values > rule.high))
         np.clip(values, floor, rule.high, out=values)
     return values, outside / samples
+
+
+def _linear_quantiles(values: np.ndarray) -> list[float]:
+    """np.quantile(values, PERCENTILES), the same numbers, about ten times faster.
+
+    NumPy partitions once around all six order statistics the three percentiles need (each
+    one's floor and ceiling), which is far slower than three single partitions: one at the
+    median's floor, then each half at the 5th's and 95th's. The ceiling next to each floor is
+    the smallest value after it up to the next floor (or the end). The interpolation is NumPy's
+    own (`_lerp`: from the nearer end), so the figures do not change. NaN sorts last, as there.
+    """
+    # Partitioned in place: a figure's own samples are reordered (no copy of 10^6 numbers),
+    # which changes none of its statistics; read-only (shared) arrays are copied first.
+    own = values.flags.writeable and values.dtype == np.float64 and values.ndim == 1
+    work = values if own else np.array(values, dtype=np.float64, copy=True)
+    last = len(work) - 1
+    virtual = [last * p for p in PERCENTILES]
+    floors = [min(math.floor(v), last) for v in virtual]
+    low, middle, high = floors
+    work.partition(middle)
+    if low < middle:
+        work[:middle].partition(low)
+    if high > middle:
+        work[middle + 1 :].partition(high - middle - 1)
+    result = []
+    for v, k in zip(virtual, floors, strict=True):
+        a = float(work[k])
+        end = next((floor for floor in floors if floor > k), None)  # the next partition point
+        after = work[k + 1 : None if end is None else end + 1]
+        b = float(after.min()) if len(after) else a
+        t = v - k
+        if np.isnan(a) or np.isnan(b):
+            result.append(math.nan)
+            continue
+        difference = b - a
+        result.append(b - difference * (1 - t) if t >= 0.5 else a + difference * t)
+    return result
 
 
 def _quantiles(values: np.ndarray, infinite: int = 0) -> list[float]:
@@ -227,7 +269,7 @@ def _quantiles(values: np.ndarray, infinite: int = 0) -> list[float]:
     `infinite` largest of them stand for +inf: a percentile that reaches into them is +inf."""
     if values.strides == (0,):
         return [float(values[0])] * len(PERCENTILES)  # a figure no range moves
-    result = np.quantile(values, PERCENTILES).tolist()
+    result = _linear_quantiles(values)
     # Sorted, the infinite ones take the last places; a percentile between the last finite
     # value and the first infinite one is +inf too (as a + (inf − a) · t would be).
     first_infinite = len(values) - infinite
@@ -246,10 +288,14 @@ def _figure(path: str, values: np.ndarray, horizon_months: float | None) -> Figu
         probability_never = never / len(values)
         # The largest float sorts where +inf would, without inf − inf in the interpolation.
         values = np.where(beyond, np.finfo(np.float64).max, values)
-    elif np.isnan(values).any():
-        return None  # not computable: no power, no FLOP, or a section missing
+        mean = math.inf if never else float(np.mean(values))
+    else:
+        # Before the percentiles, which reorder the samples. NaN: not computable (no power,
+        # no FLOP, or a section missing); any NaN sample makes the mean NaN.
+        mean = float(np.mean(values))
+        if math.isnan(mean):
+            return None
     p5, p50, p95 = _quantiles(values, never)
-    mean = math.inf if never else float(np.mean(values))
 
     def out(value: float) -> float | Decimal | None:
         if math.isinf(value):

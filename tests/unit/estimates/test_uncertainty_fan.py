@@ -8,7 +8,14 @@ import pytest
 from apps.estimates.engine import inference_cost_to_date
 from apps.estimates.inputs import EstimateInput, with_value
 from apps.estimates.sections import compute
-from apps.estimates.uncertainty import Range, _draw, _drivers, fan_months, sample
+from apps.estimates.uncertainty import (
+    Range,
+    _draw,
+    _drivers,
+    _linear_quantiles,
+    fan_months,
+    sample,
+)
 from tests.unit.estimates.test_uncertainty_closed_forms import INPUTS, SERVING
 
 SAMPLES = 5_000
@@ -101,3 +108,17 @@ def test_long_horizons_are_shown_at_most_61_months_with_the_last():
     assert fan_months(12) == list(range(13))
     months = fan_months(240)
     assert len(months) <= 61 and months[0] == 0 and months[-1] == 240
+
+
+@pytest.mark.parametrize("size", [2, 3, 7, 20, 21, 1_000, 99_999])
+def test_the_fast_percentiles_are_numpys_to_the_last_bit(size):
+    rng = np.random.default_rng(size)
+    for values in (
+        np.exp(3 * rng.standard_normal(size)),
+        np.round(rng.uniform(0, 5, size)),  # ties
+        np.where(rng.uniform(size=size) < 0.4, np.finfo(np.float64).max, rng.uniform(size=size)),
+    ):
+        expected = np.quantile(values, (0.05, 0.5, 0.95)).tolist()
+        assert _linear_quantiles(values.copy()) == expected
+        read_only = np.broadcast_to(values, values.shape)  # not reordered: copied first
+        assert _linear_quantiles(read_only) == expected
