@@ -80,6 +80,7 @@ def fan_context(ranges: UncertaintyResult | None, currency: str = "USD") -> dict
         "chart": chart,
         "training": lines.get("training.cost"),
         "break_even": lines.get(BREAK_EVEN),
+        "currency": currency,
         "samples": number_format(ranges.samples, force_grouping=True),
         "seed": ranges.seed,
     }

@@ -10,7 +10,9 @@
   const TRAINING = "#0b4f8a";
   const BREAK_EVEN = "#4a148c";
 
-  function hatch(color) {
+  // Diagonal hatching: "/" for the inference band, "\\" (fainter) for the break-even column, so
+  // that the two stay apart where they overlap, in any colours.
+  function hatch(color, backslash = false) {
     const tile = document.createElement("canvas");
     tile.width = 8;
     tile.height = 8;
@@ -18,8 +20,12 @@
     ctx.fillStyle = "rgba(255, 255, 255, 0)";
     ctx.fillRect(0, 0, 8, 8);
     ctx.strokeStyle = color;
-    ctx.globalAlpha = 0.45;
+    ctx.globalAlpha = backslash ? 0.3 : 0.45;
     ctx.lineWidth = 1.5;
+    if (backslash) {
+      ctx.translate(8, 0);
+      ctx.scale(-1, 1);
+    }
     ctx.beginPath();
     ctx.moveTo(0, 8);
     ctx.lineTo(8, 0);
@@ -44,7 +50,7 @@
       if (right <= left) return;
       const ctx = c.ctx;
       ctx.save();
-      ctx.fillStyle = hatch(BREAK_EVEN);
+      ctx.fillStyle = hatch(BREAK_EVEN, true);
       ctx.fillRect(left, area.top, right - left, area.bottom - area.top);
       ctx.strokeStyle = BREAK_EVEN;
       ctx.setLineDash([2, 3]);

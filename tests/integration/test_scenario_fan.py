@@ -53,6 +53,7 @@ def test_the_live_preview_draws_the_fan_while_typing(client, manager):  # noqa: 
     ).content.decode()  # fmt: skip
     assert 'id="fan-data"' in html
     assert fan_rows(html)
+    assert "Central estimate: median (USD)" in text(html)  # the preview knows the currency too
 
 
 def test_without_ranges_there_is_no_fan(client, manager):  # noqa: F811
