@@ -11,9 +11,11 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from playwright.sync_api import Page, expect
 
+from apps.projects import services as projects
 from apps.projects.models import Project
 from apps.projects.presets import PRESETS_BY_SLUG
 from apps.projects.roles import MANAGER
+from apps.sharing import services as sharing
 from tests.browser.conftest import BOTH_VIEWPORTS, axe_violations, format_axe_violations, login
 
 USERNAME = "maria"
@@ -173,3 +175,32 @@ def test_nothing_moves_on_the_fan_under_reduced_motion(new_page, live_server, sc
     state = chart_state(page)
     assert state["animation"] is False
     assert state["running"] == 0
+
+
+@BOTH_VIEWPORTS
+def test_a_shared_version_with_ranges_says_how_sure_and_passes_axe(
+    page: Page, live_server, scenario
+) -> None:
+    inputs = {
+        **TRANSLATION.inputs,
+        "ranges": {"inference.requests_per_month": {"low": 5_000, "high": 50_000}},
+        "uncertainty": {"seed": 7, "samples": 2_000},
+    }
+    projects.scenario_update(
+        scenario=scenario,
+        name=scenario.name,
+        inputs=inputs,
+        user=scenario.project.owner,
+        expected_version=scenario.version,
+    )
+    scenario.refresh_from_db()
+    version = scenario.versions.get(number=scenario.version)
+    _, token = sharing.share_link_create(
+        subject=version, user=scenario.project.owner, label="Board"
+    )
+    page.goto(f"/s/{token}/")
+    expect(lines(page)).to_contain_text("9 in 10 chance between")
+    ranges = page.get_by_role("region", name=re.compile("^Ranges given"))
+    expect(ranges).to_contain_text("Requests in the first month: between 5,000 and 50,000")
+    expect(ranges).to_contain_text("sampled with seed 7")
+    assert_no_axe_violations(page, "shared version with ranges")
