@@ -86,10 +86,11 @@ def check_request_ranges(request: dict, catalogue: Catalogue | None = None) -> N
 
 
 def uncertainty_from_request(
-    request: dict, catalogue: Catalogue | None = None
+    request: dict, catalogue: Catalogue | None = None, *, fan: bool = False
 ) -> UncertaintyResult | None:
     """Percentiles of every figure of a valid request with ranges, keyed by response path, with
-    clipping and shared drivers by request path; None when the request has no ranges."""
+    clipping and shared drivers by request path; None when the request has no ranges. With
+    `fan`, also the cumulative inference cost's percentiles month by month."""
     if not request.get("ranges"):
         return None
     inputs, _ = estimate_input_from_request(request, catalogue)
@@ -100,6 +101,7 @@ def uncertainty_from_request(
             _engine_ranges(request),
             samples=settings.get("samples", DEFAULT_SAMPLES),
             seed=settings.get("seed", 0),
+            fan=fan,
         )
     except EstimateInputError as error:
         raise _by_request_path(error) from None

@@ -73,6 +73,14 @@ def evaluate(inp: EstimateInput) -> Figures:
     else an array of the broadcast shape (read-only where it does not vary). NaN marks figures
     that cannot be computed; see `Figures`. No money rounding and no monthly series here.
     """
+    return evaluate_with_sections(inp)[0]
+
+
+def evaluate_with_sections(
+    inp: EstimateInput,
+) -> tuple[Figures, InferenceFigures | None]:
+    """`evaluate`'s figures, and the inference section they came from (for series over months
+    computed from the same samples, such as the cumulative cost's fan)."""
     validate(inp)
     shape = _input_shape(inp)
     training, inference, comparison = compute(inp)
@@ -96,7 +104,7 @@ def evaluate(inp: EstimateInput) -> Figures:
             return value
         return np.broadcast_to(np.asarray(value, dtype=np.float64), shape)
 
-    return Figures(
+    figures = Figures(
         training_flop=figure(training, "flop"),
         training_accelerator_hours=figure(training, "accelerator_hours"),
         training_wall_clock_hours=figure(training, "wall_clock_hours"),
@@ -120,6 +128,7 @@ def evaluate(inp: EstimateInput) -> Figures:
         serving_tpot_seconds=served("tpot_seconds"),
         serving_replicas_at_peak=served("replicas_at_peak"),
     )
+    return figures, inference
 
 
 def estimate(inp: EstimateInput) -> EstimateResult:
@@ -184,21 +193,30 @@ def _training_result(inp: EstimateInput, training: TrainingFigures) -> TrainingR
 type ToDate = tuple[list[float | None], list[Decimal], list[float] | None]
 
 
-def _inference_to_date(inference: InferenceFigures) -> ToDate:
-    """Cumulative inference accelerator-hours, cost and energy after months 0, 1, …, M."""
-    months = np.arange(int(inference.months) + 1.0)
+def inference_cost_to_date(inference: InferenceFigures, months: Quantity) -> Quantity:
+    """Cumulative inference cost after `months` months (unrounded; arrays broadcast), as the
+    monthly series counts it: per request for an external API, per provisioned hour when always
+    on, else per busy accelerator-hour."""
     requests = f.total_requests(inference.requests_per_month, inference.monthly_growth, months)
     if inference.priced_per_request:
-        cost = api.api_cost_of_requests(requests, inference.cost_per_request)
-        return [None] * len(months), [to_money(amount) for amount in cost.tolist()], None
-    hours = f.monthly_accelerator_hours(requests, inference.accelerator_seconds)
+        return api.api_cost_of_requests(requests, inference.cost_per_request)
     if inference.always_on:
-        cost = f.cost(
+        return f.cost(
             f.always_on_accelerator_hours(inference.peak_accelerators, months),
             inference.provisioned_price_per_accelerator_hour,
         )
-    else:
-        cost = f.cost(hours, inference.price_per_accelerator_hour)
+    hours = f.monthly_accelerator_hours(requests, inference.accelerator_seconds)
+    return f.cost(hours, inference.price_per_accelerator_hour)
+
+
+def _inference_to_date(inference: InferenceFigures) -> ToDate:
+    """Cumulative inference accelerator-hours, cost and energy after months 0, 1, …, M."""
+    months = np.arange(int(inference.months) + 1.0)
+    cost = inference_cost_to_date(inference, months)
+    if inference.priced_per_request:
+        return [None] * len(months), [to_money(amount) for amount in cost.tolist()], None
+    requests = f.total_requests(inference.requests_per_month, inference.monthly_growth, months)
+    hours = f.monthly_accelerator_hours(requests, inference.accelerator_seconds)
     energy = _energy(inference, hours)
     return (
         hours.tolist(),

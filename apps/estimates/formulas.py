@@ -280,19 +280,27 @@ def break_even_months(
         return _break_even_months_of_one(training_total, first_month_inference, monthly_growth)
     # Both np.where branches are evaluated on every element, so the branches that are not taken
     # may divide by zero or overflow; the mask below discards them.
+    # A branch no element takes is not computed (Monte Carlo calls this on 10^5–10^6 samples).
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         ratio = np.divide(training_total, first_month_inference)
         no_growth = np.equal(monthly_growth, 0)
-        safe_log_growth = np.where(no_growth, 1.0, np.log1p(monthly_growth))
+        any_no_growth = bool(np.any(no_growth))
+        safe_log_growth = np.log1p(monthly_growth)
+        if any_no_growth:
+            safe_log_growth = np.where(no_growth, 1.0, safe_log_growth)
         growth_ratio = ratio * monthly_growth
-        compounded = np.log1p(growth_ratio) / safe_log_growth
+        months = np.asarray(np.log1p(growth_ratio))
+        months = np.divide(months, safe_log_growth, out=months if months.ndim else None)
         # Below 1e-200, log1p(x) is exactly x; ratio · (g / log1p g) then gives the same answer
         # without ratio · g underflowing to a few subnormal bits (or to 0) first.
-        tiny = ratio * (monthly_growth / safe_log_growth)
-        compounded = np.where(np.abs(growth_ratio) < 1e-200, tiny, compounded)
-        months = np.where(no_growth, ratio, compounded)
+        tiny_growth = np.abs(growth_ratio) < 1e-200
+        if np.any(tiny_growth):
+            tiny = ratio * (monthly_growth / safe_log_growth)
+            months = np.where(tiny_growth, tiny, months)
+        if any_no_growth:
+            months = np.where(no_growth, ratio, months)
         never = ~np.isfinite(months) | np.less_equal(first_month_inference, 0)
-    return _unwrap(np.where(never, np.nan, months))
+    return _unwrap(np.where(never, np.nan, months) if np.any(never) else np.asarray(months))
 
 
 def _break_even_months_of_one(

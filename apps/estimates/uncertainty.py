@@ -25,7 +25,8 @@ from decimal import Decimal
 
 import numpy as np
 
-from apps.estimates.engine import evaluate
+from apps.estimates import formulas as f
+from apps.estimates.engine import evaluate_with_sections, inference_cost_to_date
 from apps.estimates.formulas import Quantity
 from apps.estimates.inputs import EstimateInput, EstimateInputError, with_value
 from apps.estimates.limits import RULES
@@ -98,12 +99,25 @@ class FigureRange:
 
 
 @dataclass(frozen=True)
+class FanMonth:
+    """Percentiles of the cumulative inference cost after `month` months, over the samples."""
+
+    month: int
+    p5: Decimal
+    p50: Decimal
+    p95: Decimal
+
+
+@dataclass(frozen=True)
 class UncertaintyResult:
     samples: int
     seed: int
     figures: dict[str, FigureRange]  # by response path; a figure that cannot be computed is absent
     clipped: dict[str, float]  # by input path: the share of its samples clipped to valid bounds
     shared: tuple[tuple[str, ...], ...]  # input paths sampled as one driver
+    # The cumulative inference cost's percentiles month by month (months 0 … horizon), when
+    # asked for and computable; empty otherwise.
+    fan: tuple[FanMonth, ...] = ()
 
 
 def range_errors(name: str, low: float, high: float) -> list[str]:
@@ -197,15 +211,57 @@ def _draw(name: str, interval: Range, samples: int, seed: int, key: str) -> tupl
     shift = SHIFT.get(name, 0.0)
     log_low, log_high = math.log(interval.low + shift), math.log(interval.high + shift)
     mu, sigma = (log_low + log_high) / 2, (log_high - log_low) / (2 * Z_95)
-    values = np.exp(mu + sigma * _stream(seed, key).standard_normal(samples))
+    # In place: exp(μ + σ · z) without a temporary array per step.
+    values = _stream(seed, key).standard_normal(samples)
+    values *= sigma
+    values += mu
+    np.exp(values, out=values)
     if shift:
         values -= shift
     rule = RULES[name]
     floor = np.nextafter(rule.low, math.inf) if rule.low_open else rule.low
-    outside = np.count_nonzero((values < floor) | (values > rule.high))
-    if outside:
+    outside = 0
+    if values.min() < floor or values.max() > rule.high:  # two reductions; counted if needed
+        outside = np.count_nonzero((values < floor) | (values > rule.high))
         np.clip(values, floor, rule.high, out=values)
     return values, outside / samples
+
+
+def _linear_quantiles(values: np.ndarray) -> list[float]:
+    """np.quantile(values, PERCENTILES), the same numbers, about ten times faster.
+
+    NumPy partitions once around all six order statistics the three percentiles need (each
+    one's floor and ceiling), which is far slower than three single partitions: one at the
+    median's floor, then each half at the 5th's and 95th's. The ceiling next to each floor is
+    the smallest value after it up to the next floor (or the end). The interpolation is NumPy's
+    own (`_lerp`: from the nearer end), so the figures do not change. NaN sorts last, as there.
+    """
+    # Partitioned in place: a figure's own samples are reordered (no copy of 10^6 numbers),
+    # which changes none of its statistics; read-only (shared) arrays are copied first.
+    own = values.flags.writeable and values.dtype == np.float64 and values.ndim == 1
+    work = values if own else np.array(values, dtype=np.float64, copy=True)
+    last = len(work) - 1
+    virtual = [last * p for p in PERCENTILES]
+    floors = [min(math.floor(v), last) for v in virtual]
+    low, middle, high = floors
+    work.partition(middle)
+    if low < middle:
+        work[:middle].partition(low)
+    if high > middle:
+        work[middle + 1 :].partition(high - middle - 1)
+    result = []
+    for v, k in zip(virtual, floors, strict=True):
+        a = float(work[k])
+        end = next((floor for floor in floors if floor > k), None)  # the next partition point
+        after = work[k + 1 : None if end is None else end + 1]
+        b = float(after.min()) if len(after) else a
+        t = v - k
+        if np.isnan(a) or np.isnan(b):
+            result.append(math.nan)
+            continue
+        difference = b - a
+        result.append(b - difference * (1 - t) if t >= 0.5 else a + difference * t)
+    return result
 
 
 def _quantiles(values: np.ndarray, infinite: int = 0) -> list[float]:
@@ -213,7 +269,7 @@ def _quantiles(values: np.ndarray, infinite: int = 0) -> list[float]:
     `infinite` largest of them stand for +inf: a percentile that reaches into them is +inf."""
     if values.strides == (0,):
         return [float(values[0])] * len(PERCENTILES)  # a figure no range moves
-    result = np.quantile(values, PERCENTILES).tolist()
+    result = _linear_quantiles(values)
     # Sorted, the infinite ones take the last places; a percentile between the last finite
     # value and the first infinite one is +inf too (as a + (inf − a) · t would be).
     first_infinite = len(values) - infinite
@@ -232,10 +288,14 @@ def _figure(path: str, values: np.ndarray, horizon_months: float | None) -> Figu
         probability_never = never / len(values)
         # The largest float sorts where +inf would, without inf − inf in the interpolation.
         values = np.where(beyond, np.finfo(np.float64).max, values)
-    elif np.isnan(values).any():
-        return None  # not computable: no power, no FLOP, or a section missing
+        mean = math.inf if never else float(np.mean(values))
+    else:
+        # Before the percentiles, which reorder the samples. NaN: not computable (no power,
+        # no FLOP, or a section missing); any NaN sample makes the mean NaN.
+        mean = float(np.mean(values))
+        if math.isnan(mean):
+            return None
     p5, p50, p95 = _quantiles(values, never)
-    mean = math.inf if never else float(np.mean(values))
 
     def out(value: float) -> float | Decimal | None:
         if math.isinf(value):
@@ -245,28 +305,92 @@ def _figure(path: str, values: np.ndarray, horizon_months: float | None) -> Figu
     return FigureRange(out(p5), out(p50), out(p95), out(mean), probability_never)
 
 
-def _figure_samples(inp: EstimateInput, samples: int) -> dict[str, np.ndarray]:
-    evaluated = evaluate(inp)
+MAX_FAN_POINTS = 61  # months shown on the fan: every month up to 60, else evenly spaced
+
+
+def fan_months(horizon: int) -> list[int]:
+    """The months of the fan: 0 … horizon, every month when there are few, else evenly spaced
+    whole months with the horizon itself."""
+    if horizon + 1 <= MAX_FAN_POINTS:
+        return list(range(horizon + 1))
+    step = math.ceil(horizon / (MAX_FAN_POINTS - 1))
+    return [*range(0, horizon, step), horizon]
+
+
+def _cost_fan(inference, samples: int) -> tuple[FanMonth, ...]:
+    """Percentiles, month by month, of each sample's own cumulative inference cost curve.
+
+    Every sample's curve is its final cost times a factor of the month: requests to date
+    (or provisioned hours to date) over those of the whole horizon. When that factor is the
+    same for every sample (demand growth carries no range, or the accelerators are always on),
+    the month's percentiles are the final cost's times the factor, exactly (a quantile of c · x
+    is c times x's, for c ≥ 0): one pass. Otherwise each month's samples are computed and their
+    own percentiles taken, one vectorised pass per month.
+    """
+    if inference is None:
+        return ()
+    horizon = int(inference.months)
+    months = fan_months(horizon)
+    final = np.broadcast_to(
+        np.asarray(inference_cost_to_date(inference, float(horizon)), dtype=np.float64),
+        (samples,),
+    )
+    if np.isnan(final).any():
+        return ()
+    growth = inference.monthly_growth
+    if inference.always_on or np.ndim(growth) == 0:
+        final_quantiles = np.asarray(_quantiles(final))
+        if inference.always_on:
+            factors = [month / horizon for month in months]
+        else:
+            whole = float(f.growth_sum_factor(float(growth), float(horizon)))
+            factors = [float(f.growth_sum_factor(float(growth), float(m))) / whole for m in months]
+        rows = [
+            (month, final_quantiles * factor) for month, factor in zip(months, factors, strict=True)
+        ]
+    else:
+        rows = []
+        for month in months:
+            values = np.broadcast_to(inference_cost_to_date(inference, float(month)), (samples,))
+            rows.append((month, np.asarray(_quantiles(values))))
+    return tuple(
+        FanMonth(month, *(to_money(float(value)) for value in quantiles))
+        for month, quantiles in rows
+    )
+
+
+def _figure_samples(
+    inp: EstimateInput, samples: int, fan: bool = False
+) -> tuple[dict[str, np.ndarray], tuple[FanMonth, ...]]:
+    evaluated, inference = evaluate_with_sections(inp)
     columns = {
         path: np.broadcast_to(np.asarray(getattr(evaluated, name), dtype=np.float64), (samples,))
         for name, path in FIGURE_PATHS.items()
     }
     columns["inference.per_request.cost_per_1000"] = 1000 * columns["inference.per_request.cost"]
+    months = _cost_fan(inference, samples) if fan else ()
     if inp.training is None or inp.inference is None:
-        return {path: values for path, values in columns.items() if not path.startswith("comp")}
+        sections = {path: values for path, values in columns.items() if not path.startswith("comp")}
+        return sections, months
     columns["comparison.inference_share"] = 1.0 - columns["comparison.training_share"]
     columns["comparison.total_cost"] = columns["training.cost"] + columns["inference.total.cost"]
-    return columns
+    return columns, months
 
 
 def sample(
-    inp: EstimateInput, ranges: dict[str, Range], samples: int = 100_000, seed: int = 0
+    inp: EstimateInput,
+    ranges: dict[str, Range],
+    samples: int = 100_000,
+    seed: int = 0,
+    *,
+    fan: bool = False,
 ) -> UncertaintyResult:
     """Percentiles of every figure when the inputs at `ranges`' paths ("training.mfu",
     "training.pricing.price_per_accelerator_hour", "energy.pue") are 90 % intervals.
 
     Raises EstimateInputError keyed by input path for a range the inputs cannot take, and as
-    `evaluate` does for the inputs themselves.
+    `evaluate` does for the inputs themselves. With `fan`, the result also holds the
+    cumulative inference cost's percentiles month by month.
     """
     if type(samples) is not int or samples < MIN_SAMPLES:
         raise ValueError(f"samples must be a whole number of at least {MIN_SAMPLES}.")
@@ -284,7 +408,7 @@ def sample(
             if share:
                 clipped[path] = float(share)
     horizon = None if inp.inference is None else float(inp.inference.months)
-    columns = _figure_samples(sampled, samples)
+    columns, months = _figure_samples(sampled, samples, fan)
     figures = {}
     for path in FIGURES:
         figure = None if path not in columns else _figure(path, columns[path], horizon)
@@ -296,4 +420,5 @@ def sample(
         figures=figures,
         clipped=clipped,
         shared=tuple(paths for paths in drivers if len(paths) > 1),
+        fan=months,
     )

@@ -38,6 +38,7 @@ from apps.exports.figures import Table as FigureTable
 from apps.exports.figures import Value, input_rows, tables
 from apps.exports.pdf_chart import cumulative_chart
 from apps.exports.pdf_fonts import SANS, SANS_BOLD, pdf_fonts
+from apps.exports.range_rows import range_story
 from apps.exports.report import Report, ScenarioReport
 from apps.projects import formatting
 from apps.projects.describe import bottom_strip, describe
@@ -360,6 +361,7 @@ def _scenario(report: ScenarioReport, project_title: str) -> list:
     story += [KeepTogether([_p("Decision view", H3), _strip(result, currency)])]
     if sentence := _break_even(report.response):
         story += [Spacer(0, 6), _p(sentence)]
+    story += range_story(report.response, heading=lambda text: _p(text, H3), paragraph=_p)
     chart = cumulative_chart(result, WIDTH, 75 * mm)
     if chart is not None:
         caption = (

@@ -21,6 +21,7 @@ from apps.catalogue.resolve import Catalogue
 from apps.estimates import EstimateInputError
 from apps.exports.errors import error_lines
 from apps.exports.figures import FigureRow, figure_rows
+from apps.exports.range_rows import uncertainty_rows
 from apps.projects.models import Project, Scenario
 
 
@@ -34,7 +35,9 @@ class ScenarioReport:
 
     @cached_property
     def figures(self) -> list[FigureRow]:
-        return figure_rows(self.response) if self.response is not None else []
+        if self.response is None:
+            return []
+        return figure_rows(self.response) + uncertainty_rows(self.response)
 
 
 @dataclass(frozen=True)

@@ -148,7 +148,7 @@ def collect_ranges(data: dict, request: dict) -> tuple[dict, dict[str, list[str]
 def uncertainty_for(form: forms.Form, request: dict, catalogue) -> UncertaintyResult | None:
     """Percentiles for the form's request, errors on the Low field of the range at fault."""
     try:
-        return uncertainty_from_request(request, catalogue)
+        return uncertainty_from_request(request, catalogue, fan=True)
     except RangesError as error:
         for path, messages in error.errors.items():
             field = low_name(path.replace(".", "_"))
@@ -199,6 +199,14 @@ def _two_figures(value: float | Decimal | None) -> float | None:
     return float(f"{float(value):.{SIGNIFICANT - 1}e}")
 
 
+def format_two_figures(
+    kind: str, value: float | Decimal | None, currency: str
+) -> formatting.Figure:
+    """A figure of the ranges' lines ("money", "hours", "count", "months"), two significant
+    figures."""
+    return _format(kind, value, currency)
+
+
 def _format(kind: str, value: float | Decimal | None, currency: str) -> formatting.Figure:
     rounded = _two_figures(value)
     if kind == "money":
@@ -214,6 +222,7 @@ def _format(kind: str, value: float | Decimal | None, currency: str) -> formatti
 class RangeLine:
     label: str
     sentence: SafeString  # "central estimate X (9 in 10 chance between A and B)", as HTML
+    path: str = ""  # the figure's response path ("training.cost")
 
 
 def _sentence(central, low, high, never: float | None) -> SafeString:
@@ -259,5 +268,28 @@ def range_lines(result: UncertaintyResult | None, currency: str = "USD") -> list
         central, low, high = (
             _format(kind, value, currency) for value in (figure.p50, figure.p5, figure.p95)
         )
-        lines.append(RangeLine(str(label), _sentence(central, low, high, figure.probability_never)))
+        sentence = _sentence(central, low, high, figure.probability_never)
+        lines.append(RangeLine(str(label), sentence, path))
     return lines
+
+
+def range_notes(result: UncertaintyResult | None) -> list[str]:
+    """What the page says about the samples: inputs clipped to their valid values (with the
+    share of samples), and prices sampled once for training and inference."""
+    if result is None:
+        return []
+    labels = {f"{spec.section}.{spec.name}": spec.label for spec in RANGED}
+    notes = [
+        gettext(
+            "%(input)s: %(share)s of its samples fell outside the values it can take and were "
+            "set to the nearest valid value."
+        )
+        % {"input": labels.get(path, path), "share": formatting.percent(share).text}
+        for path, share in result.clipped.items()
+    ]
+    notes += [
+        gettext("%(input)s: one sample serves training and inference, the same price for both.")
+        % {"input": labels.get(paths[0], paths[0])}
+        for paths in result.shared
+    ]
+    return notes

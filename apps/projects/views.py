@@ -24,10 +24,11 @@ from apps.estimates import EstimateInputError
 from apps.projects import services
 from apps.projects.comparison import chart_data, chart_rows
 from apps.projects.describe import bottom_strip, describe
+from apps.projects.fan import fan_context
 from apps.projects.forms import NewProjectForm, ProjectForm, ScenarioForm
 from apps.projects.models import Project, ProjectFrozen, Scenario
 from apps.projects.presets import DEFAULT_PRESET, PRESETS, PRESETS_BY_SLUG
-from apps.projects.range_inputs import range_lines, with_typical_range
+from apps.projects.range_inputs import range_lines, range_notes, with_typical_range
 from apps.projects.scenario_compare import compare_rows
 from apps.projects.selectors import can_create_projects, project_for_user, scenario_for_user
 from apps.projects.version_diff import (
@@ -60,6 +61,8 @@ def comparison_context(
     (and the percentiles of its ranges, when it has some)."""
     return {
         "range_lines": range_lines(ranges, currency),
+        "range_notes": range_notes(ranges),
+        "fan": fan_context(ranges, currency),
         "result": result,
         "notes": notes,
         "view": view,
@@ -247,7 +250,7 @@ def saved_figures(scenario: Scenario, catalogue: Catalogue, view: str) -> dict:
     """The comparison's context for the saved inputs, or the problem the catalogue now finds."""
     try:
         result, resolution = estimate_from_request(scenario.inputs, catalogue)
-        ranges = uncertainty_from_request(scenario.inputs, catalogue)
+        ranges = uncertainty_from_request(scenario.inputs, catalogue, fan=True)
     except EstimateInputError as error:
         return {"stored_error": str(error)}
     return comparison_context(

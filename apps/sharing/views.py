@@ -18,6 +18,7 @@ from apps.core.ratelimit import Budget, client_address
 from apps.core.views import too_many_requests
 from apps.projects.frozen_budget import drawn_up_from_record
 from apps.projects.models import ProjectSnapshot, ScenarioVersion
+from apps.projects.range_results import shared_ranges_context, uncertainty_from_response
 from apps.projects.selectors import project_for_user, scenario_for_user
 from apps.projects.version_diff import version_budget
 from apps.projects.versions import result_from_response
@@ -94,8 +95,13 @@ def shared(request: HttpRequest, token: str, position: int = 1) -> HttpResponse:
             "read_only": True,
             **frozen_budget_context(link, version),
             **comparison_context(
-                result, notes={}, view=view, currency=version.results.get("currency", "USD")
+                result,
+                notes={},
+                view=view,
+                currency=version.results.get("currency", "USD"),
+                ranges=uncertainty_from_response(version.results),
             ),
+            **shared_ranges_context(version.inputs),
         },
     )
 

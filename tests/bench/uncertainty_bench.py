@@ -3,6 +3,7 @@ at 10^5 samples (a page or API answer: target under 100 ms) and 10^6 (an export:
 the peak memory each takes (tracemalloc, which sees NumPy's arrays). Run from engine_bench.py.
 """
 
+import os
 import time
 import tracemalloc
 
@@ -118,10 +119,14 @@ def _report(r: dict) -> None:
 
 def bench_uncertainty() -> dict:
     say("== Ranges: Monte Carlo through evaluate(), percentiles of every figure ==")
+    # Wall-clock time on a shared machine is CPU time times its contention: say how loaded.
+    load = os.getloadavg()
+    say(f"  load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs")
     results = [_run(samples) for samples in TARGETS_SECONDS]
     for result in results:
         _report(result)
     return {
+        "load_average": load,
         "runs": results,
         "targets_met": all(r["seconds_best"] < r["target_seconds"] for r in results),
     }

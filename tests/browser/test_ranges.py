@@ -11,9 +11,11 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from playwright.sync_api import Page, expect
 
+from apps.projects import services as projects
 from apps.projects.models import Project
 from apps.projects.presets import PRESETS_BY_SLUG
 from apps.projects.roles import MANAGER
+from apps.sharing import services as sharing
 from tests.browser.conftest import BOTH_VIEWPORTS, axe_violations, format_axe_violations, login
 
 USERNAME = "maria"
@@ -98,3 +100,107 @@ def test_a_typical_range_is_filled_in_with_its_source(page: Page, live_server, s
     expect(hours.get_by_label("Low")).not_to_have_value("")
     expect(hours.get_by_label("High")).not_to_have_value("")
     expect(lines(page)).to_contain_text("Training accelerator-hours")
+
+
+def fan(page: Page):
+    return page.get_by_role("figure", name=re.compile("^How sure the cumulative cost is"))
+
+
+def fan_table(page: Page):
+    return page.get_by_role("table", name=re.compile("^Cumulative inference cost by month"))
+
+
+def chart_state(page: Page) -> dict | None:
+    """The fan chart as Chart.js drew it: its datasets' labels and dashes, and its animation."""
+    return page.evaluate(
+        """() => {
+          const chart = window.Chart && window.Chart.getChart("chart-fan");
+          if (!chart) return null;
+          return {
+            labels: chart.data.datasets.map((d) => d.label),
+            dashes: chart.data.datasets.map((d) => (d.borderDash || []).join(",")),
+            animation: chart.options.animation,
+            running: document.getAnimations().length,
+          };
+        }"""
+    )
+
+
+@BOTH_VIEWPORTS
+def test_the_fan_and_its_table_appear_live_and_after_saving_and_pass_axe(
+    page: Page, live_server, scenario
+) -> None:
+    login(page, live_server, USERNAME, PASSWORD, next_path=f"/scenarios/{scenario.pk}/")
+    expect(fan(page)).to_have_count(0)  # no ranges, no fan
+    requests = range_group(page, "Requests in the first month")
+    requests.get_by_label("Low").fill("5,000")
+    requests.get_by_label("High").fill("50,000")
+    # While typing: the fan, its words and its table of percentiles.
+    expect(fan(page)).to_be_visible()
+    table = fan_table(page)
+    expect(table.get_by_role("columnheader")).to_have_text(
+        [
+            "Month",
+            re.compile(r"^Low: 5th percentile \(\w+\)$"),
+            re.compile(r"^Central estimate: median \(\w+\)$"),
+            re.compile(r"^High: 95th percentile \(\w+\)$"),
+        ]
+    )
+    expect(table.get_by_role("row").nth(1).get_by_role("rowheader")).to_have_text("0")
+    expect(fan(page)).to_contain_text("never break even within the horizon")
+    page.wait_for_function("() => window.Chart && window.Chart.getChart('chart-fan')")
+    state = chart_state(page)
+    # Told apart without colour: dashed high, dotted low, solid median, each named.
+    assert state["labels"][:3] == [
+        "Inference, 95th percentile (high)",
+        "Inference, 5th percentile (low)",
+        "Inference, central estimate (median)",
+    ]
+    assert state["dashes"][:3] == ["8,4", "2,3", ""]
+    assert_no_axe_violations(page, "live fan and its table")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save scenario").click()
+    expect(fan_table(page).get_by_role("row")).not_to_have_count(0)
+    page.wait_for_function("() => window.Chart && window.Chart.getChart('chart-fan')")
+    assert_no_axe_violations(page, "saved scenario with its fan")
+
+
+def test_nothing_moves_on_the_fan_under_reduced_motion(new_page, live_server, scenario) -> None:
+    page = new_page(reduced_motion="reduce")
+    login(page, live_server, USERNAME, PASSWORD, next_path=f"/scenarios/{scenario.pk}/")
+    requests = range_group(page, "Requests in the first month")
+    requests.get_by_label("Low").fill("5,000")
+    requests.get_by_label("High").fill("50,000")
+    page.wait_for_function("() => window.Chart && window.Chart.getChart('chart-fan')")
+    state = chart_state(page)
+    assert state["animation"] is False
+    assert state["running"] == 0
+
+
+@BOTH_VIEWPORTS
+def test_a_shared_version_with_ranges_says_how_sure_and_passes_axe(
+    page: Page, live_server, scenario
+) -> None:
+    inputs = {
+        **TRANSLATION.inputs,
+        "ranges": {"inference.requests_per_month": {"low": 5_000, "high": 50_000}},
+        "uncertainty": {"seed": 7, "samples": 2_000},
+    }
+    projects.scenario_update(
+        scenario=scenario,
+        name=scenario.name,
+        inputs=inputs,
+        user=scenario.project.owner,
+        expected_version=scenario.version,
+    )
+    scenario.refresh_from_db()
+    version = scenario.versions.get(number=scenario.version)
+    _, token = sharing.share_link_create(
+        subject=version, user=scenario.project.owner, label="Board"
+    )
+    page.goto(f"/s/{token}/")
+    expect(lines(page)).to_contain_text("9 in 10 chance between")
+    ranges = page.get_by_role("region", name=re.compile("^Ranges given"))
+    expect(ranges).to_contain_text("Requests in the first month: between 5,000 and 50,000")
+    expect(ranges).to_contain_text("sampled with seed 7")
+    assert_no_axe_violations(page, "shared version with ranges")
