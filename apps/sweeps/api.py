@@ -129,9 +129,9 @@ def _no_results(sweep) -> Response:
 
 
 def _positive(request: Request, name: str, default: int, most: int) -> int:
-    value = request.query_params.get(name, "")
-    if not value:
+    if name not in request.query_params:
         return default
+    value = request.query_params[name]  # an empty value is refused, as any other non-number
     if not value.isdigit() or not 1 <= int(value) <= most:
         raise serializers.ValidationError({name: [f"Give a whole number from 1 to {most:,}."]})
     return int(value)

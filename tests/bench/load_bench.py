@@ -2,7 +2,7 @@
 
 Managers open a scenario, type into its live preview (the HTMX preview endpoint, one request per
 pause in typing), save it (the page's form with its version, or the API with If-Match) and now
-and then add a scenario; front offices open the review queue and review pages; boards open share
+and then add a scenario or a cost line (the budget's API; a new version of the scenario too); front offices open the review queue and review pages; boards open share
 links; integrators call the estimate API. Two managers edit each scenario, so saves collide and
 some are refused (409 on the page, 412 in the API), as they must be.
 
@@ -16,7 +16,7 @@ client address count each person, as they would):
 - `make run`'s default: Django's runserver (what `make run` starts: one process, a thread per
   request) on a throwaway SQLite file, the embedded default a small team would use.
 
-After each run the saved versions and scenarios are counted against the writes that were
+After each run the saved versions, scenarios and cost lines are counted against the writes that were
 answered 2xx: none may be lost or doubled. Targets on gunicorn + PostgreSQL: no server error,
 p95 under 250 ms for pages and for the API. Prints a table and writes bench-results/load.json,
 with the app's CPU time per request and the machine's load average: on a shared machine the
@@ -77,21 +77,30 @@ def _percentiles(seconds: list[float]) -> dict[str, float]:
 
 
 def _writes_check(users: list[User], seeded: dict, stored: dict) -> dict:
-    """Saved versions and scenarios against the writes answered 2xx: lost and doubled ones."""
+    """Saved versions, scenarios and cost lines against the writes answered 2xx: lost and
+    doubled ones. A cost line saved is a version of its scenario too."""
     answered: Counter = sum((u.writes for u in users), Counter())
     lost = doubled = gaps = 0
     for target in {t["scenario"]: t for t in seeded["edited"]}.values():
         saved = stored["scenarios"][str(target["scenario"])]
-        expected = 1 + answered["scenario", target["scenario"]]  # version 1 was the seed's
+        sid = target["scenario"]
+        # Version 1 was the seed's; every save and every cost line added made one more.
+        expected = 1 + answered["scenario", sid] + answered["cost line", sid]
         lost += max(0, expected - saved["version"])
         doubled += max(0, saved["version"] - expected)
         gaps += saved["version_numbers"] != list(range(1, saved["version"] + 1))
+        lines_expected = answered["cost line", sid]  # the seed's scenarios have none
+        lost += max(0, lines_expected - saved["cost_lines"])
+        doubled += max(0, saved["cost_lines"] - lines_expected)
     for project, count in stored["projects"].items():
         expected = seeded["scenarios_per_project"] + answered["project", int(project)]
         lost += max(0, expected - count)
         doubled += max(0, count - expected)
     return {
         "writes_answered_2xx": sum(answered.values()),
+        "cost_lines_answered_201": sum(
+            n for (what, _), n in answered.items() if what == "cost line"
+        ),
         "writes_unanswered": sum(u.unanswered_writes for u in users),
         "lost": lost,
         "doubled": doubled,
@@ -171,7 +180,8 @@ def _row(report: dict) -> str:
         f" {report['latency_ms']['p50']:.0f} / {report['latency_ms']['p95']:.0f} /"
         f" {report['latency_ms']['p99']:.0f} | {pages['p95']:.0f} | {api['p95']:.0f} |"
         f" {report['server_errors']} | {report['unexpected_statuses']} |"
-        f" {writes['writes_answered_2xx']} | {writes['lost']} / {writes['doubled']} |"
+        f" {writes['writes_answered_2xx']} ({writes['cost_lines_answered_201']}) |"
+        f" {writes['lost']} / {writes['doubled']} |"
         f" {report['server_cpu_ms_per_request']:.0f} | {report['load_average']['before']:.1f} |"
     )
 
@@ -219,7 +229,7 @@ def main() -> int:
     say()
     say(
         "| setup | requests | req/s | latency p50 / p95 / p99 (ms) | pages p95 | API p95 |"
-        " server errors | unexpected 4xx | writes 2xx | lost / doubled | app CPU ms/req |"
+        " server errors | unexpected 4xx | writes 2xx (cost lines) | lost / doubled | app CPU ms/req |"
         " load average |"
     )
     say("|---|---|---|---|---|---|---|---|---|---|---|---|")

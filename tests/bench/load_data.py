@@ -1,9 +1,10 @@
 """The load benchmark's data: who the simulated users are, and what was saved after the run.
 
 Run inside the server's environment with `manage.py shell -c` (tests/bench/load_bench.py), so it
-writes to and reads from the database the server uses. `seed()` readies the database and prints, as one JSON line, the
-cookies, tokens and ids the simulated users need; `saved(json)` prints what each scenario and
-project holds after the run, to count against the writes the users were answered 2xx for.
+writes to and reads from the database the server uses. `seed()` readies the database and prints,
+as one JSON line, the cookies, tokens and ids the simulated users need; `saved(json)` prints what
+each scenario (versions, cost lines) and project holds after the run, to count against the
+writes the users were answered 2xx for.
 """
 
 import json
@@ -123,7 +124,11 @@ def saved(edited_json: str) -> None:
     scenarios = {}
     for scenario in Scenario.objects.filter(pk__in=[e["scenario"] for e in edited]):
         numbers = list(scenario.versions.order_by("number").values_list("number", flat=True))
-        scenarios[scenario.pk] = {"version": scenario.version, "version_numbers": numbers}
+        scenarios[scenario.pk] = {
+            "version": scenario.version,
+            "version_numbers": numbers,
+            "cost_lines": scenario.cost_lines.count(),
+        }
     projects = {
         pk: Scenario.objects.filter(project_id=pk).count() for pk in {e["project"] for e in edited}
     }

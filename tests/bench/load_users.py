@@ -23,11 +23,14 @@ REQUEST_TIMEOUT_SECONDS = 30.0
 REQUESTS_FIELD = "inference_requests_per_month"
 WARM_UP_ESTIMATES = 6  # two a gunicorn worker
 
-# Adding cost lines (issue 10, the budget's cost lines) is a manager's step that belongs here once
-# its API exists: a function (user, rng, scenario) that adds one line through that API with
-# `user.send(...)` and `user.count_write(...)`, and a count of the lines saved in load_data.saved
-# for load_bench's check. None until then: no stand-in.
-ADD_COST_LINE: Callable[["User", random.Random, dict], None] | None = None
+# A cost line a manager adds now and then (issue 10's budget), one of these, named by the round.
+COST_LINES = (
+    {"kind": "staff", "unit": "FTE", "unit_price": "9000.00", "recurrence": "monthly"},
+    {"kind": "licence", "unit": "seat", "unit_price": "1200.00", "recurrence": "yearly"},
+    {"kind": "storage", "unit": "TB-month", "unit_price": "23.50", "recurrence": "monthly"},
+)
+COST_LINE_CATEGORY = {"staff": 1, "licence": 7, "storage": 7}
+ADD_COST_LINE_SHARE = 0.3  # of a manager's rounds
 
 
 class Stop(Exception):
@@ -66,7 +69,8 @@ class User:
     cookie: str = ""
     token: str = ""
     samples: list[Sample] = field(default_factory=list)
-    writes: Counter = field(default_factory=Counter)  # ("scenario" | "project", id) -> 2xx
+    # ("scenario" | "project" | "cost line", id) -> writes answered 2xx
+    writes: Counter = field(default_factory=Counter)
     unanswered_writes: int = 0  # no answer: saved or not, the count after the run says
 
     @property
@@ -216,6 +220,29 @@ def _add_scenario(user: User, rng: random.Random, target: dict, number: int) -> 
     user.count_write(answer, 201, ("project", target["project"]))
 
 
+def add_cost_line(user: User, rng: random.Random, target: dict, number: int) -> None:
+    """One line through the API; it saves a new version of the scenario as well, which the
+    check after the run counts with the scenario's other saves."""
+    line = rng.choice(COST_LINES)
+    body = {
+        **line,
+        "name": f"Load line {number}",
+        "quantity": rng.randint(1, 40),
+        "start": "2026-01-01",
+        "category": COST_LINE_CATEGORY[line["kind"]],
+        "basis": "Load test.",
+    }
+    answer = user.send(
+        "add cost line (API)",
+        "api",
+        "POST",
+        f"/api/v1/scenarios/{target['scenario']}/cost-lines/",
+        body=json.dumps(body).encode(),
+        expect=(201,),
+    )
+    user.count_write(answer, 201, ("cost line", target["scenario"]))
+
+
 def manager(page_user: User, api_user: User, rng: random.Random, target: dict) -> None:
     sid, round_number = target["scenario"], 0
     while True:
@@ -241,8 +268,8 @@ def manager(page_user: User, api_user: User, rng: random.Random, target: dict) -
             _save_with_if_match(api_user, rng, target)
         if rng.random() < 0.2:
             _add_scenario(api_user, rng, target, round_number)
-        if ADD_COST_LINE is not None:
-            ADD_COST_LINE(api_user, rng, target)
+        if rng.random() < ADD_COST_LINE_SHARE:
+            add_cost_line(api_user, rng, target, round_number)
         think(rng, 1, 2, page_user.budget)
 
 

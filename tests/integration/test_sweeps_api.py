@@ -233,6 +233,7 @@ def test_results_summary_and_csv_after_every_chunk_is_stored(
     assert point["figures"]["inference_cost"] == figures.inference_cost
     assert point["figures"]["total_cost"] == figures.training_cost + figures.inference_cost
     assert client.get(f"{url}results/?page=4&page_size=20").status_code == 400
+    assert client.get(f"{url}results/?page=").status_code == 400  # empty is not "the first"
 
     summary = client.get(f"{url}summary/").json()
     cost = summary["figures"]["total_cost"]
