@@ -4,6 +4,7 @@ from rest_framework import serializers
 
 from apps.api.fields import FiniteFloatField, MoneyField
 from apps.api.serializers import (
+    MODEL_SLUG,
     EstimateRequestSerializer,
     StrictSerializer,
     TrainingRequestSerializer,
@@ -32,6 +33,11 @@ class OptionChoiceSerializer(StrictSerializer):
     accelerator = serializers.SlugField(required=False, help_text="Self-hosting: catalogue slug.")
     precision = serializers.ChoiceField(choices=PRECISIONS, required=False)
     parameters = number("Self-hosting: active parameters of the model served.")
+    model = serializers.RegexField(
+        MODEL_SLUG,
+        required=False,
+        help_text="Self-hosting: model catalogue slug; its memory and speed size the replicas.",
+    )
     accelerator_seconds_per_request = number("Self-hosting: accelerator-seconds per request.")
     price_per_accelerator_hour = number("Rented: USD; overrides the catalogue.")
     purchase_price = number("Owned: USD per accelerator; overrides the catalogue.")

@@ -38,6 +38,23 @@ DEMAND = (
     "revenue_per_request",
 )
 TOKENS = ("input_tokens", "cached_input_tokens", "output_tokens")
+# The language model served, whose memory and speed size always-on and owned capacity (replicas
+# at peak × accelerators per replica, the engine's `inference.serving`).
+SERVING = (
+    "model",
+    "total_parameters",
+    "layers",
+    "kv_heads",
+    "head_dim",
+    "kv_cache_bytes_per_token",
+    "kv_cache_bytes_per_element",
+    "bytes_per_parameter",
+    "memory_utilization",
+    "memory_efficiency",
+    "accelerators_per_replica",
+    "ttft_target_seconds",
+    "tpot_target_seconds",
+)
 # What a self-hosted option takes from the scenario's inference when the choice does not say.
 SELF_HOSTED = (
     "accelerator_seconds_per_request",
@@ -51,6 +68,7 @@ SELF_HOSTED = (
     "purchase_price",
     "lifetime_years",
     "utilization_of_owned",
+    *SERVING,
 )
 API_FIELDS = (
     "api_model",
