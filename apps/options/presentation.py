@@ -66,7 +66,7 @@ def unavailable_rows(compared: ComparedOptions) -> list[tuple[str, list[str]]]:
     ]
 
 
-def _volume(requests: float) -> str:
+def volume(requests: float) -> str:
     if requests >= 1e6:
         return gettext("%(number)s million") % {"number": number_format(requests / 1e6, 1)}
     return number_format(round(requests), 0, force_grouping=True)
@@ -74,13 +74,17 @@ def _volume(requests: float) -> str:
 
 def condition_text(comparison: OptionsComparison) -> str:
     """The condition that flips the cheapest option, in the reader's language."""
-    condition: Condition = comparison.condition
+    return condition_sentence(comparison.condition)
+
+
+def condition_sentence(condition: Condition) -> str:
+    """A condition (the comparison's, or one kept in a record) in the reader's language."""
     subject = {key: str(SUBJECTS[key]) for key in condition.options}
     first = subject[condition.options[0]]
     first = first[:1].upper() + first[1:]
     pieces = {"option": first}
     if condition.kind in ("above", "below"):
-        pieces |= {"cheapest": subject[condition.options[1]], "volume": _volume(condition.value)}
+        pieces |= {"cheapest": subject[condition.options[1]], "volume": volume(condition.value)}
     if condition.kind == "above":
         return (
             gettext(

@@ -7,6 +7,9 @@ method choices, `api_section_values` builds the request's section for these meth
 (so the page shows only those), and where the data warning goes (beside the method chosen).
 """
 
+import functools
+import json
+
 from django import forms
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
@@ -138,12 +141,21 @@ class ApiModelInput(forms.TextInput):
         )
 
 
-def api_model_suggestions() -> list[tuple[str, str]]:
-    """(slug, "Provider Model") of the main providers' models that are not deprecated."""
-    from apps.apiprices.models import ApiModel
+@functools.cache
+def api_model_suggestions() -> tuple[tuple[str, str], ...]:
+    """(slug, "Provider Model") of the main providers' models that are not deprecated, read
+    once from the vendored price catalogue (the file the catalogue's rows are loaded from, so
+    the page asks the database nothing for them)."""
+    from apps.apiprices.loading import PRICES_FILE
 
-    models = ApiModel.objects.filter(provider__in=SUGGESTED_PROVIDERS, deprecated=False)
-    return [(m.slug, f"{m.provider_name} {m.name}") for m in models.order_by("provider", "name")]
+    data = json.loads(PRICES_FILE.read_text(encoding="utf-8"))
+    return tuple(
+        (model["slug"], f"{provider['name']} {model['name']}")
+        for provider in sorted(data["providers"], key=lambda p: p["provider"])
+        if provider["provider"] in SUGGESTED_PROVIDERS
+        for model in sorted(provider["models"], key=lambda m: m["name"])
+        if not model.get("deprecated")
+    )
 
 
 def add_api_fields(form: forms.Form, number_field: type[forms.Field]) -> None:
