@@ -20,6 +20,11 @@ def _option(result: OptionResult, years: list[str]) -> dict:
         "cost_per_request": optional_money(result.cost_per_request),
         "cost_per_million_output_tokens": optional_money(result.cost_per_million_output_tokens),
         "accelerators": result.accelerators,
+        "staff": {
+            "fte": result.staff_fte,
+            "cost": optional_money(result.staff_cost),
+            "basis": result.staff_basis,
+        },
         "flags": list(result.flags),
     }
 

@@ -15,6 +15,8 @@ from apps.estimates.options import OPTION_KEYS
 from apps.options.services import HOSTING
 from apps.projects.models import FiscalYearLabel
 
+STAFF_BASES = ("given", "not_included")
+
 
 class OptionChoiceSerializer(StrictSerializer):
     """One option and what the user picks for it; the rest comes from the estimate request."""
@@ -45,6 +47,22 @@ class OptionChoiceSerializer(StrictSerializer):
     hosting = serializers.ChoiceField(
         choices=HOSTING, required=False, help_text="fine_tune, build: how the model is hosted."
     )
+    staff_fte = number(
+        "Staff the option needs to run, in full-time equivalents (none assumed by default: no "
+        "published figure gives it)."
+    )
+    staff_cost_per_fte_year = number("USD a year for one full-time equivalent of that staff.")
+
+    def validate(self, attrs):
+        for name in ("staff_fte", "staff_cost_per_fte_year"):
+            if attrs.get(name) is not None and attrs[name] < 0:
+                raise serializers.ValidationError({name: ["Give zero or more."]})
+        if (attrs.get("staff_fte") is None) != (attrs.get("staff_cost_per_fte_year") is None):
+            raise serializers.ValidationError(
+                {"staff_cost_per_fte_year": ["Give the staff and its cost a year together."]}
+            )
+        return attrs
+
     training = TrainingRequestSerializer(
         required=False, help_text="fine_tune, build: the training (default: the request's)."
     )
@@ -103,6 +121,18 @@ class FiscalYearAmountSerializer(serializers.Serializer):
     amount = MoneyField()
 
 
+class StaffSerializer(serializers.Serializer):
+    fte = FiniteFloatField(
+        allow_null=True, help_text="Full-time equivalents; null when none is assumed."
+    )
+    cost = MoneyField(allow_null=True, help_text="Their cost in the planning period (opex).")
+    basis = serializers.ChoiceField(
+        choices=STAFF_BASES,
+        help_text="given: the request's staff_fte, in the totals; not_included: no staff in "
+        "the totals (no published figure gives the staff each option needs).",
+    )
+
+
 class OptionResultSerializer(serializers.Serializer):
     key = serializers.ChoiceField(choices=OPTION_KEYS)
     label = serializers.CharField()
@@ -116,6 +146,7 @@ class OptionResultSerializer(serializers.Serializer):
     )
     cost_per_million_output_tokens = MoneyField(allow_null=True)
     accelerators = serializers.IntegerField(allow_null=True)
+    staff = StaffSerializer(help_text="The staff assumed to run the option.")
     flags = serializers.ListField(child=serializers.CharField())
 
 

@@ -178,7 +178,12 @@ def _option_input(request: dict, choice: dict, catalogue: Catalogue) -> OptionIn
         raise EstimateInputError({"training": ["Give the training this option needs."]})
     inp, _ = estimate_input_from_request(option, catalogue)
     validate(inp)  # here, so that a default option that cannot be estimated is left out
-    return OptionInput(choice["key"], inp)
+    return OptionInput(
+        choice["key"],
+        inp,
+        staff_fte=choice.get("staff_fte"),
+        staff_cost_per_fte_year=choice.get("staff_cost_per_fte_year"),
+    )
 
 
 def _errors(error: EstimateInputError) -> dict[str, list[str]]:
