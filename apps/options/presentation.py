@@ -114,3 +114,22 @@ def condition_sentence(condition: Condition) -> str:
             "cheapest": subject[condition.options[1]],
         }
     return gettext("The only option compared.")
+
+
+def cheapest_share_sentences(compared: ComparedOptions) -> list[str]:
+    """With ranges: how often each option is the cheapest, in words, most often first."""
+    if compared.uncertainty is None:
+        return []
+    shares = sorted(compared.uncertainty.cheapest_share.items(), key=lambda item: -item[1])
+    sentences = []
+    for key, share in shares:
+        subject = str(SUBJECTS[key])
+        text = gettext("%(option)s is cheapest in %(share)s %% of cases.")
+        sentences.append(
+            text
+            % {
+                "option": subject[:1].upper() + subject[1:],
+                "share": number_format(share * 100, 0),
+            }
+        )
+    return sentences

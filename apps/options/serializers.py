@@ -3,6 +3,7 @@
 from rest_framework import serializers
 
 from apps.api.fields import FiniteFloatField, MoneyField
+from apps.api.ranges import MoneyRangeSerializer
 from apps.api.serializers import (
     MODEL_SLUG,
     EstimateRequestSerializer,
@@ -162,6 +163,20 @@ class ConditionSerializer(serializers.Serializer):
     text = serializers.CharField()
 
 
+class OptionsUncertaintySerializer(serializers.Serializer):
+    samples = serializers.IntegerField()
+    seed = serializers.IntegerField()
+    figures = serializers.DictField(
+        child=MoneyRangeSerializer(),
+        help_text="Percentiles of each option's total and NPV, by dotted path "
+        '("options.own.npv").',
+    )
+    cheapest_share = serializers.DictField(
+        child=FiniteFloatField(),
+        help_text="By option key: the share of samples in which it has the lowest NPV.",
+    )
+
+
 class OptionsResponseSerializer(serializers.Serializer):
     currency = serializers.CharField()
     fiscal_years = serializers.ListField(child=serializers.CharField())
@@ -173,6 +188,9 @@ class OptionsResponseSerializer(serializers.Serializer):
     condition = ConditionSerializer()
     crossovers = CrossoverSerializer(many=True)
     owning_beats_renting_utilisation = FiniteFloatField(allow_null=True)
+    uncertainty = OptionsUncertaintySerializer(
+        required=False, help_text="With the request's ranges only (common random numbers)."
+    )
     unavailable = serializers.DictField(
         child=serializers.DictField(child=serializers.ListField(child=serializers.CharField())),
         help_text="Default options that could not be estimated, with why, by key.",

@@ -14,6 +14,7 @@ from datetime import date
 from apps.api.serializers import EstimateRequestSerializer
 from apps.budget.selectors import budget_rules
 from apps.catalogue.resolve import Catalogue, estimate_input_from_request, request_key
+from apps.catalogue.uncertainty import DEFAULT_SAMPLES, engine_path
 from apps.estimates import EstimateInputError, estimate, validate
 from apps.estimates.budget import BudgetRules, FiscalCalendar
 from apps.estimates.options import (
@@ -23,6 +24,8 @@ from apps.estimates.options import (
     common_service_start,
     compare_options,
 )
+from apps.estimates.uncertainty import Range
+from apps.options.uncertainty import OptionsUncertainty, options_uncertainty
 from apps.projects.models import Scenario
 from apps.projects.services import scenario_create
 
@@ -101,6 +104,7 @@ class ComparedOptions:
     discount_rate: float
     unavailable: dict[str, dict]  # key → errors, for default options that could not be built
     inputs: tuple[OptionInput, ...] = ()
+    uncertainty: "OptionsUncertainty | None" = None  # with the request's ranges only
 
 
 def default_choices(request: dict) -> list[dict]:
@@ -252,7 +256,35 @@ def options_compare(
         service_start=settings.service_start,
     )
     return ComparedOptions(
-        comparison, start, end, float(settings.rules.discount_rate), unavailable, tuple(inputs)
+        comparison,
+        start,
+        end,
+        float(settings.rules.discount_rate),
+        unavailable,
+        tuple(inputs),
+        _uncertainty(request, inputs, fiscal, settings),
+    )
+
+
+def _uncertainty(request: dict, inputs: list[OptionInput], fiscal, settings: BudgetSettings):
+    """The options' percentiles and cheapest shares when the request carries ranges, with its
+    seed and samples (common random numbers across the options); None without ranges."""
+    if not request.get("ranges"):
+        return None
+    ranges = {
+        engine_path(path): Range(float(interval["low"]), float(interval["high"]))
+        for path, interval in request["ranges"].items()
+    }
+    uncertainty = request.get("uncertainty") or {}
+    return options_uncertainty(
+        inputs,
+        ranges,
+        fiscal,
+        settings.rules,
+        samples=uncertainty.get("samples", DEFAULT_SAMPLES),
+        seed=uncertainty.get("seed", 0),
+        training_start=settings.training_start,
+        service_start=settings.service_start,
     )
 
 
