@@ -3,6 +3,7 @@ that flips the cheapest in words (the engine's own sentence is English, for the 
 
 from dataclasses import dataclass
 from decimal import Decimal
+from itertools import pairwise
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext, gettext_lazy
@@ -132,4 +133,52 @@ def cheapest_share_sentences(compared: ComparedOptions) -> list[str]:
                 "share": number_format(share * 100, 0),
             }
         )
+    return sentences
+
+
+def chart_description(chart) -> list[str]:
+    """The chart in words, from its figures: the cheapest at the smallest and largest volume
+    drawn, and between which volumes the cheapest changes."""
+    if not chart.rows:
+        return []
+    currency = "USD"
+
+    def cheapest(costs) -> str:
+        return chart.keys[min(range(len(costs)), key=lambda i: costs[i])]
+
+    def label(key: str) -> str:
+        return str(OPTION_LABELS[key])
+
+    def money(amount: float) -> str:
+        return f"{number_format(amount, 0, force_grouping=True)} {currency}"
+
+    sentences = []
+    (low, low_costs), (high, high_costs) = chart.rows[0], chart.rows[-1]
+    for volume_, costs in ((low, low_costs), (high, high_costs)):
+        key = cheapest(costs)
+        sentences.append(
+            gettext(
+                "At %(volume)s requests a month the cheapest is “%(option)s”, at %(cost)s a month."
+            )
+            % {
+                "volume": volume(volume_),
+                "option": label(key),
+                "cost": money(costs[chart.keys.index(key)]),
+            }
+        )
+    for (before, before_costs), (after, after_costs) in pairwise(chart.rows):
+        first, then = cheapest(before_costs), cheapest(after_costs)
+        if first != then:
+            sentences.append(
+                gettext(
+                    "Between %(low)s and %(high)s requests a month the cheapest changes from "
+                    "“%(first)s” to “%(then)s”."
+                )
+                % {
+                    "low": volume(before),
+                    "high": volume(after),
+                    "first": label(first),
+                    "then": label(then),
+                }
+            )
     return sentences

@@ -13,6 +13,7 @@ from apps.estimates import EstimateInputError
 from apps.options.chart import options_chart
 from apps.options.forms import OptionsForm, UseOptionForm
 from apps.options.presentation import (
+    chart_description,
     cheapest_share_sentences,
     condition_text,
     crossover_rows,
@@ -48,7 +49,8 @@ def scenario_options_page(request: HttpRequest, scenario_id: int) -> TemplateRes
                 unavailable=unavailable_rows(compared),
                 condition=condition_text(compared.comparison),
                 cheapest_shares=cheapest_share_sentences(compared),
-                chart=options_chart(list(compared.inputs), compared.comparison),
+                chart=(chart := options_chart(list(compared.inputs), compared.comparison)),
+                chart_description=chart_description(chart),
                 api_model=form.cleaned_data.get("api_model", "") if form.is_bound else "",
                 api_warning=scenario.project.hosting_warning(
                     [{"inference": {"method": "external_api"}}]
