@@ -118,16 +118,20 @@ def default_choices(request: dict) -> list[dict]:
     return choices
 
 
-def chosen_options(keys: list[str] | None, api_model: str | None) -> list[dict] | None:
-    """Choices from a list of keys and an API model (the saved endpoint's query, the page's
-    form): None, the default options, when neither is given; the four ways to serve the
-    demand when only the model is."""
-    if not keys and not api_model:
+def chosen_options(
+    keys: list[str] | None, api_model: str | None, accelerator: str | None = None
+) -> list[dict] | None:
+    """Choices from a list of keys, an API model and an accelerator for self-hosting (the saved
+    endpoint's query, the page's form): None, the default options, when none is given; the
+    four ways to serve the demand when no key is."""
+    if not keys and not api_model and not accelerator:
         return None
     choices = [{"key": key} for key in keys or ("external_api", *HOSTING)]
     for choice in choices:
         if choice["key"] == "external_api" and api_model:
             choice["api_model"] = api_model
+        if choice["key"] != "external_api" and accelerator:
+            choice["accelerator"] = accelerator
     return choices
 
 

@@ -52,6 +52,7 @@ def scenario_options_page(request: HttpRequest, scenario_id: int) -> TemplateRes
                 chart=(chart := options_chart(list(compared.inputs), compared.comparison)),
                 chart_description=chart_description(chart),
                 api_model=form.cleaned_data.get("api_model", "") if form.is_bound else "",
+                accelerator=form.cleaned_data.get("accelerator", "") if form.is_bound else "",
                 api_warning=scenario.project.hosting_warning(
                     [{"inference": {"method": "external_api"}}]
                 )
