@@ -40,3 +40,20 @@ def test_the_chart_is_described_from_its_figures(client):
         r"At [\d,.]+ requests a month the cheapest is “" + re.escape(cheapest), section
     )
     assert "the cheapest changes from" in section
+
+
+def test_the_chart_and_its_words_are_in_french(client):
+    owner = make_manager()
+    project = make_project(
+        owner, period_start=datetime.date(2027, 1, 1), period_end=datetime.date(2028, 12, 31)
+    )
+    scenario = make_scenario(project, inputs={"inference": INFERENCE})
+    client.force_login(owner)
+    html = client.get(
+        f"/scenarios/{scenario.pk}/options/", HTTP_ACCEPT_LANGUAGE="fr"
+    ).content.decode()
+    if 'lang="fr' not in html:
+        pytest.skip("French is chosen otherwise on this site")
+    assert "Le graphique en mots" in html
+    legend = re.search(r'<ul class="chart-legend">.*?</ul>', html, re.S).group()
+    assert "External model API" not in legend
