@@ -35,6 +35,7 @@ import numpy as np
 from apps.estimates import formulas as f
 from apps.estimates.budget import (
     BudgetRules,
+    CostLineInput,
     FiscalCalendar,
     FiscalYear,
     budget,
@@ -83,6 +84,10 @@ class OptionInput:
     key: str
     estimate: EstimateInput
     label: str = ""
+    # The staff the option needs to run, when the user gives it: full-time equivalents and the
+    # cost of one a year. Added to the budget as a monthly staff line from the service start.
+    staff_fte: float | None = None
+    staff_cost_per_fte_year: float | None = None
 
 
 @dataclass(frozen=True)
@@ -102,6 +107,11 @@ class OptionResult:
     # requests (capacity kept on), and cost of each request beyond it (paid per use).
     monthly_fixed_cost: float
     per_use_cost_per_request: float
+    # The staff assumed: full-time equivalents and their cost in the period, when given
+    # ("given"); none otherwise ("not_included": no published figure gives it).
+    staff_fte: float | None = None
+    staff_cost: Decimal | None = None
+    staff_basis: str = "not_included"
 
 
 @dataclass(frozen=True)
@@ -159,7 +169,11 @@ def _option(
     computed = compute_lines(
         inp, result, calendar, training_start=training_start, service_start=service_start
     )
-    table = budget(calendar, rules, computed=computed)
+    staff = _staff_line(option, service_start or calendar.period_start)
+    table = budget(calendar, rules, lines=[staff] if staff else [], computed=computed)
+    staff_cost = sum(
+        (line.total for line in table.lines if line.name == STAFF_LINE), Decimal("0.00")
+    )
     inference = result.inference
     requests = inference.total.requests
     cost_per_request = float(inference.total.cost) / requests if requests else math.nan
@@ -187,6 +201,30 @@ def _option(
         flags=FLAGS.get(option.key, ()),
         monthly_fixed_cost=fixed,
         per_use_cost_per_request=per_use,
+        staff_fte=option.staff_fte,
+        staff_cost=staff_cost if staff else None,
+        staff_basis="given" if option.staff_fte is not None else "not_included",
+    )
+
+
+STAFF_LINE = "Staff to run the option"
+
+
+def _staff_line(option: OptionInput, start: date) -> CostLineInput | None:
+    """A monthly staff line: FTE × the cost of one a year ÷ 12, from the service start."""
+    if option.staff_fte is None or not option.staff_cost_per_fte_year:
+        return None
+    return CostLineInput(
+        name=STAFF_LINE,
+        kind="staff",
+        quantity=Decimal(repr(float(option.staff_fte))),
+        unit="FTE-month",
+        unit_price=to_money(float(option.staff_cost_per_fte_year) / 12),
+        recurrence="monthly",
+        start=start,
+        budget_class="opex",
+        category=1,
+        basis="Staff given for the option: FTE × cost of one FTE a year ÷ 12, each month.",
     )
 
 

@@ -13,6 +13,7 @@ from typing import NamedTuple
 from apps.exports.budget_table import budget_fields, budget_table
 from apps.exports.cells import formula_safe
 from apps.exports.figures import Value, input_rows, tables
+from apps.exports.options_table import options_cells, options_table
 from apps.exports.report import Report, ScenarioReport
 
 
@@ -67,7 +68,7 @@ def _scenario_rows(report: ScenarioReport) -> list[Row]:
                 Row(name, table.title, c.label, v, c.unit, month, f"{table.field}.{c.key}")
                 for c, v in zip(columns, values, strict=True)
             ]
-    return rows + _budget_rows(report)
+    return rows + _budget_rows(report) + _options_rows(report)
 
 
 def _budget_rows(report: ScenarioReport) -> list[Row]:
@@ -87,6 +88,17 @@ def _budget_rows(report: ScenarioReport) -> list[Row]:
             figure = f"{line}: {column.label}"
             rows.append(Row(name, section, figure, value, column.unit, field=field))
     return rows
+
+
+def _options_rows(report: ScenarioReport) -> list[Row]:
+    """The decision view, one row per cell (the figure names the option and the column)."""
+    if report.options is None:
+        return []
+    section = options_table(report.options).title
+    return [
+        Row(report.scenario.name, section, figure, value, unit, field=field)
+        for figure, _label, value, unit, field in options_cells(report.options)
+    ]
 
 
 def project_csv(report: Report) -> bytes:

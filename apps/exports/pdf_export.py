@@ -36,6 +36,7 @@ from apps.exports.budget_table import budget_table
 from apps.exports.cells import has_arabic, pdf_markup, printable
 from apps.exports.figures import Table as FigureTable
 from apps.exports.figures import Value, input_rows, tables
+from apps.exports.options_table import options_sentences, options_table
 from apps.exports.pdf_chart import cumulative_chart
 from apps.exports.pdf_fonts import SANS, SANS_BOLD, pdf_fonts
 from apps.exports.range_rows import range_story
@@ -326,6 +327,33 @@ def _budget(report: ScenarioReport) -> list:
     return [_p(table.title, H2), _grid(rows, [*fixed, *([rest] * (count - len(fixed)))], numeric)]
 
 
+def _options(report: ScenarioReport) -> list:
+    """The decision view: the options' totals, what each assumes, their opex per fiscal year
+    (three tables, so that each fits the page's width), then the headline in words."""
+    if report.options is None:
+        return []
+    table = options_table(report.options)
+    years = len(report.options["fiscal_years"])
+    after = 3 + years  # the columns after the fiscal years: total, npv, per request, …
+    groups = (
+        [0, 1, 2, after, after + 1, after + 2, after + 3],
+        [0, *range(after + 4, len(table.columns))],
+        [0, *range(3, after)],
+    )
+
+    def grid(indexes: list[int]) -> Table:
+        rows = [[table.columns[i].heading for i in indexes]]
+        rows += [[_value_text(values[i]) for i in indexes] for values in table.rows]
+        first = 42 * mm
+        rest = (WIDTH - first) / (len(indexes) - 1)
+        return _grid(rows, [first, *([rest] * (len(indexes) - 1))], set(range(1, len(indexes))))
+
+    story = [CondPageBreak(40 * mm), _p(table.title, H2)]
+    for indexes in groups:
+        story += [grid(indexes), Spacer(0, 6)]
+    return story + [_p(sentence) for sentence in options_sentences(report.options)]
+
+
 def _inputs(report: ScenarioReport) -> Table:
     rows = [["Section", "Input", "Value", "Meaning"]]
     rows += [
@@ -376,6 +404,7 @@ def _scenario(report: ScenarioReport, project_title: str) -> list:
     for table in tables(report.response):
         story += [_p(table.title, H2), _series_table(table)]
     story += _budget(report)
+    story += _options(report)
     story += [_p("How the figures are worked out", H2)]
     for section in ("training", "inference"):
         notes = (report.response[section] or {}).get("assumptions", [])

@@ -22,6 +22,7 @@ from apps.estimates import EstimateInputError
 from apps.exports.errors import error_lines
 from apps.exports.figures import FigureRow, figure_rows
 from apps.exports.range_rows import uncertainty_rows
+from apps.options.frozen import options_record
 from apps.projects.models import Project, Scenario
 
 
@@ -32,6 +33,7 @@ class ScenarioReport:
     error: str  # why there is no response, in the API's field paths
     budget: dict | None = None  # as GET /api/v1/scenarios/{id}/budget/ answers; None: none
     budget_error: str = ""  # why there is no budget
+    options: dict | None = None  # the decision view, as GET …/options/ answers; None: none
 
     @cached_property
     def figures(self) -> list[FigureRow]:
@@ -87,7 +89,12 @@ def scenario_estimate(scenario: Scenario, catalogue: Catalogue | None = None) ->
     budget, budget_error = _budget(scenario, catalogue)
     try:
         return ScenarioReport(
-            scenario, estimate_response(scenario.inputs), "", budget, budget_error
+            scenario,
+            estimate_response(scenario.inputs),
+            "",
+            budget,
+            budget_error,
+            options=options_record(scenario),
         )
     except ValidationError as error:
         return ScenarioReport(scenario, None, " ".join(error_lines(error.detail)))

@@ -11,6 +11,7 @@ from rest_framework import serializers
 from apps.api.serializers import EstimateResponseSerializer, StrictSerializer
 from apps.budget.serializers import BudgetSerializer
 from apps.exports.json_export import FORMAT, FORMAT_VERSION, MAX_SCENARIOS
+from apps.options.serializers import OptionsResponseSerializer
 from apps.projects.api import EstimateRequestField
 from apps.projects.models import Classification
 
@@ -66,6 +67,12 @@ class ScenarioDocumentSerializer(StrictSerializer):
     )
     budget_error = serializers.CharField(
         read_only=True, allow_null=True, help_text="Why there is no budget, if there is none."
+    )
+    options = OptionsResponseSerializer(
+        read_only=True,
+        allow_null=True,
+        help_text="The decision view when exported, as GET /api/v1/scenarios/{id}/options/ "
+        "gives it; null when the options could not be compared. Ignored on import.",
     )
     source = ScenarioSourceSerializer(read_only=True)
 

@@ -18,6 +18,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from apps.exports.budget_table import budget_table
 from apps.exports.cells import looks_like_formula, printable
 from apps.exports.figures import Table, Value, headline, headline_headings, input_rows, tables
+from apps.exports.options_table import options_sentences, options_table
 from apps.exports.report import Report, ScenarioReport
 from apps.projects.formatting import money_decimal_places
 
@@ -148,6 +149,7 @@ def _scenario(sheet: Worksheet, report: ScenarioReport, project_title: str) -> N
     else:
         put(sheet, row, 1, gettext("Budget not available: %(why)s") % {"why": report.budget_error})
         row += 2
+    row = _options(sheet, row, report)
     put(sheet, row, 1, "Inputs", bold=True)
     _put_row(sheet, row + 1, ["Section", "Input", "Value", "Meaning"], bold=True)
     row += 2
@@ -163,6 +165,17 @@ def _scenario(sheet: Worksheet, report: ScenarioReport, project_title: str) -> N
                 put(sheet, row, 1, section.capitalize())
                 put(sheet, row, 2, note)
     _widths(sheet, (30, 44, 22, 22, 22, 22, 22))
+
+
+def _options(sheet: Worksheet, row: int, report: ScenarioReport) -> int:
+    """The decision view: the options table, then the headline in words."""
+    if report.options is None:
+        return row
+    row = _table(sheet, row, options_table(report.options))
+    for sentence in options_sentences(report.options):
+        put(sheet, row, 1, sentence)
+        row += 1
+    return row + 1
 
 
 def project_xlsx(report: Report) -> bytes:

@@ -60,6 +60,9 @@ class ScenarioOptionsQuerySerializer(serializers.Serializer):
         help_text=f"Comma-separated keys among {', '.join(OPTION_KEYS)} (default: all that apply).",
     )
     api_model = serializers.SlugField(required=False, help_text="external_api: catalogue slug.")
+    accelerator = serializers.SlugField(
+        required=False, help_text="Self-hosting options: accelerator catalogue slug."
+    )
 
     def validate_options(self, value: str) -> list[str]:
         keys = [key.strip() for key in value.split(",") if key.strip()]
@@ -87,7 +90,9 @@ def scenario_options(request: Request, scenario_id: int) -> Response:
     query = ScenarioOptionsQuerySerializer(data=request.query_params.dict())
     query.is_valid(raise_exception=True)
     choices = chosen_options(
-        query.validated_data.get("options"), query.validated_data.get("api_model")
+        query.validated_data.get("options"),
+        query.validated_data.get("api_model"),
+        query.validated_data.get("accelerator"),
     )
     compared = scenario_options_compare(scenario, choices, today=timezone.localdate())
     return Response(options_representation(compared, scenario.project.currency))

@@ -11,6 +11,7 @@ from decimal import Decimal
 import numpy as np
 
 from apps.estimates.options import OptionInput, OptionsComparison, monthly_cost_at
+from apps.options.forms import OPTION_LABELS
 from apps.projects.locale_numbers import compact_text
 
 WIDTH, HEIGHT = 640, 380
@@ -88,7 +89,7 @@ def options_chart(inputs: list[OptionInput], comparison: OptionsComparison) -> C
         share = (math.log10(cost) - low) / (high - low)
         return round(bottom - share * (bottom - TOP), 1)
 
-    labels = {result.key: result.label for result in comparison.options}
+    labels = {result.key: str(OPTION_LABELS[result.key]) for result in comparison.options}
     lines = tuple(
         Line(
             key,

@@ -36,17 +36,40 @@ class OptionsForm(forms.Form):
         help_text=_("Its slug in the API price catalogue, e.g. openai-gpt-4o-mini."),
     )
 
+    accelerator = forms.ChoiceField(
+        label=_("Accelerator for self-hosting"),
+        required=False,
+        help_text=_("Empty: the scenario's own accelerator."),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        from apps.catalogue.resolve import Catalogue
+
+        self.fields["accelerator"].choices = [
+            ("", _("The scenario's accelerator")),
+            *((a.slug, f"{a.vendor} {a.name}") for a in Catalogue.load().accelerators.values()),
+        ]
+
     def choices(self) -> list[dict] | None:
         """The options API's choices; None for the default options."""
-        return chosen_options(self.cleaned_data.get("options"), self.cleaned_data.get("api_model"))
+        return chosen_options(
+            self.cleaned_data.get("options"),
+            self.cleaned_data.get("api_model"),
+            self.cleaned_data.get("accelerator"),
+        )
 
 
 class UseOptionForm(forms.Form):
     key = forms.ChoiceField(choices=[(key, key) for key in OPTION_KEYS])
     api_model = forms.SlugField(required=False, max_length=200)
 
+    accelerator = forms.SlugField(required=False, max_length=200)
+
     def choice(self) -> dict:
         choice = {"key": self.cleaned_data["key"]}
         if choice["key"] == "external_api" and self.cleaned_data.get("api_model"):
             choice["api_model"] = self.cleaned_data["api_model"]
+        if choice["key"] != "external_api" and self.cleaned_data.get("accelerator"):
+            choice["accelerator"] = self.cleaned_data["accelerator"]
         return choice

@@ -3,6 +3,7 @@ that flips the cheapest in words (the engine's own sentence is English, for the 
 
 from dataclasses import dataclass
 from decimal import Decimal
+from itertools import pairwise
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext, gettext_lazy
@@ -66,7 +67,7 @@ def unavailable_rows(compared: ComparedOptions) -> list[tuple[str, list[str]]]:
     ]
 
 
-def _volume(requests: float) -> str:
+def volume(requests: float) -> str:
     if requests >= 1e6:
         return gettext("%(number)s million") % {"number": number_format(requests / 1e6, 1)}
     return number_format(round(requests), 0, force_grouping=True)
@@ -74,13 +75,17 @@ def _volume(requests: float) -> str:
 
 def condition_text(comparison: OptionsComparison) -> str:
     """The condition that flips the cheapest option, in the reader's language."""
-    condition: Condition = comparison.condition
+    return condition_sentence(comparison.condition)
+
+
+def condition_sentence(condition: Condition) -> str:
+    """A condition (the comparison's, or one kept in a record) in the reader's language."""
     subject = {key: str(SUBJECTS[key]) for key in condition.options}
     first = subject[condition.options[0]]
     first = first[:1].upper() + first[1:]
     pieces = {"option": first}
     if condition.kind in ("above", "below"):
-        pieces |= {"cheapest": subject[condition.options[1]], "volume": _volume(condition.value)}
+        pieces |= {"cheapest": subject[condition.options[1]], "volume": volume(condition.value)}
     if condition.kind == "above":
         return (
             gettext(
@@ -110,3 +115,70 @@ def condition_text(comparison: OptionsComparison) -> str:
             "cheapest": subject[condition.options[1]],
         }
     return gettext("The only option compared.")
+
+
+def cheapest_share_sentences(compared: ComparedOptions) -> list[str]:
+    """With ranges: how often each option is the cheapest, in words, most often first."""
+    if compared.uncertainty is None:
+        return []
+    shares = sorted(compared.uncertainty.cheapest_share.items(), key=lambda item: -item[1])
+    sentences = []
+    for key, share in shares:
+        subject = str(SUBJECTS[key])
+        text = gettext("%(option)s is cheapest in %(share)s %% of cases.")
+        sentences.append(
+            text
+            % {
+                "option": subject[:1].upper() + subject[1:],
+                "share": number_format(share * 100, 0),
+            }
+        )
+    return sentences
+
+
+def chart_description(chart) -> list[str]:
+    """The chart in words, from its figures: the cheapest at the smallest and largest volume
+    drawn, and between which volumes the cheapest changes."""
+    if not chart.rows:
+        return []
+    currency = "USD"
+
+    def cheapest(costs) -> str:
+        return chart.keys[min(range(len(costs)), key=lambda i: costs[i])]
+
+    def label(key: str) -> str:
+        return str(OPTION_LABELS[key])
+
+    def money(amount: float) -> str:
+        return f"{number_format(amount, 0, force_grouping=True)} {currency}"
+
+    sentences = []
+    (low, low_costs), (high, high_costs) = chart.rows[0], chart.rows[-1]
+    for volume_, costs in ((low, low_costs), (high, high_costs)):
+        key = cheapest(costs)
+        sentences.append(
+            gettext(
+                "At %(volume)s requests a month the cheapest is “%(option)s”, at %(cost)s a month."
+            )
+            % {
+                "volume": volume(volume_),
+                "option": label(key),
+                "cost": money(costs[chart.keys.index(key)]),
+            }
+        )
+    for (before, before_costs), (after, after_costs) in pairwise(chart.rows):
+        first, then = cheapest(before_costs), cheapest(after_costs)
+        if first != then:
+            sentences.append(
+                gettext(
+                    "Between %(low)s and %(high)s requests a month the cheapest changes from "
+                    "“%(first)s” to “%(then)s”."
+                )
+                % {
+                    "low": volume(before),
+                    "high": volume(after),
+                    "first": label(first),
+                    "then": label(then),
+                }
+            )
+    return sentences

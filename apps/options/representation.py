@@ -20,6 +20,11 @@ def _option(result: OptionResult, years: list[str]) -> dict:
         "cost_per_request": optional_money(result.cost_per_request),
         "cost_per_million_output_tokens": optional_money(result.cost_per_million_output_tokens),
         "accelerators": result.accelerators,
+        "staff": {
+            "fte": result.staff_fte,
+            "cost": optional_money(result.staff_cost),
+            "basis": result.staff_basis,
+        },
         "flags": list(result.flags),
     }
 
@@ -48,4 +53,28 @@ def options_representation(compared: ComparedOptions, currency: str = "USD") -> 
         ],
         "owning_beats_renting_utilisation": comparison.owning_beats_renting_utilisation,
         "unavailable": compared.unavailable,
+    } | _uncertainty(compared)
+
+
+def _uncertainty(compared: ComparedOptions) -> dict:
+    """`uncertainty` with the request's ranges: percentiles of each option's total and NPV by
+    dotted path, and the share of samples in which each option is the cheapest; else nothing."""
+    result = compared.uncertainty
+    if result is None:
+        return {}
+    return {
+        "uncertainty": {
+            "samples": result.samples,
+            "seed": result.seed,
+            "figures": {
+                path: {
+                    "p5": money(figure.p5),
+                    "p50": money(figure.p50),
+                    "p95": money(figure.p95),
+                    "mean": money(figure.mean),
+                }
+                for path, figure in result.figures.items()
+            },
+            "cheapest_share": dict(result.cheapest_share),
+        }
     }

@@ -3,7 +3,9 @@
 from rest_framework import serializers
 
 from apps.api.fields import FiniteFloatField, MoneyField
+from apps.api.ranges import MoneyRangeSerializer
 from apps.api.serializers import (
+    MODEL_SLUG,
     EstimateRequestSerializer,
     StrictSerializer,
     TrainingRequestSerializer,
@@ -13,6 +15,8 @@ from apps.catalogue.models import PRECISIONS
 from apps.estimates.options import OPTION_KEYS
 from apps.options.services import HOSTING
 from apps.projects.models import FiscalYearLabel
+
+STAFF_BASES = ("given", "not_included")
 
 
 class OptionChoiceSerializer(StrictSerializer):
@@ -32,6 +36,11 @@ class OptionChoiceSerializer(StrictSerializer):
     accelerator = serializers.SlugField(required=False, help_text="Self-hosting: catalogue slug.")
     precision = serializers.ChoiceField(choices=PRECISIONS, required=False)
     parameters = number("Self-hosting: active parameters of the model served.")
+    model = serializers.RegexField(
+        MODEL_SLUG,
+        required=False,
+        help_text="Self-hosting: model catalogue slug; its memory and speed size the replicas.",
+    )
     accelerator_seconds_per_request = number("Self-hosting: accelerator-seconds per request.")
     price_per_accelerator_hour = number("Rented: USD; overrides the catalogue.")
     purchase_price = number("Owned: USD per accelerator; overrides the catalogue.")
@@ -39,6 +48,22 @@ class OptionChoiceSerializer(StrictSerializer):
     hosting = serializers.ChoiceField(
         choices=HOSTING, required=False, help_text="fine_tune, build: how the model is hosted."
     )
+    staff_fte = number(
+        "Staff the option needs to run, in full-time equivalents (none assumed by default: no "
+        "published figure gives it)."
+    )
+    staff_cost_per_fte_year = number("USD a year for one full-time equivalent of that staff.")
+
+    def validate(self, attrs):
+        for name in ("staff_fte", "staff_cost_per_fte_year"):
+            if attrs.get(name) is not None and attrs[name] < 0:
+                raise serializers.ValidationError({name: ["Give zero or more."]})
+        if (attrs.get("staff_fte") is None) != (attrs.get("staff_cost_per_fte_year") is None):
+            raise serializers.ValidationError(
+                {"staff_cost_per_fte_year": ["Give the staff and its cost a year together."]}
+            )
+        return attrs
+
     training = TrainingRequestSerializer(
         required=False, help_text="fine_tune, build: the training (default: the request's)."
     )
@@ -97,6 +122,18 @@ class FiscalYearAmountSerializer(serializers.Serializer):
     amount = MoneyField()
 
 
+class StaffSerializer(serializers.Serializer):
+    fte = FiniteFloatField(
+        allow_null=True, help_text="Full-time equivalents; null when none is assumed."
+    )
+    cost = MoneyField(allow_null=True, help_text="Their cost in the planning period (opex).")
+    basis = serializers.ChoiceField(
+        choices=STAFF_BASES,
+        help_text="given: the request's staff_fte, in the totals; not_included: no staff in "
+        "the totals (no published figure gives the staff each option needs).",
+    )
+
+
 class OptionResultSerializer(serializers.Serializer):
     key = serializers.ChoiceField(choices=OPTION_KEYS)
     label = serializers.CharField()
@@ -110,6 +147,7 @@ class OptionResultSerializer(serializers.Serializer):
     )
     cost_per_million_output_tokens = MoneyField(allow_null=True)
     accelerators = serializers.IntegerField(allow_null=True)
+    staff = StaffSerializer(help_text="The staff assumed to run the option.")
     flags = serializers.ListField(child=serializers.CharField())
 
 
@@ -125,6 +163,20 @@ class ConditionSerializer(serializers.Serializer):
     text = serializers.CharField()
 
 
+class OptionsUncertaintySerializer(serializers.Serializer):
+    samples = serializers.IntegerField()
+    seed = serializers.IntegerField()
+    figures = serializers.DictField(
+        child=MoneyRangeSerializer(),
+        help_text="Percentiles of each option's total and NPV, by dotted path "
+        '("options.own.npv").',
+    )
+    cheapest_share = serializers.DictField(
+        child=FiniteFloatField(),
+        help_text="By option key: the share of samples in which it has the lowest NPV.",
+    )
+
+
 class OptionsResponseSerializer(serializers.Serializer):
     currency = serializers.CharField()
     fiscal_years = serializers.ListField(child=serializers.CharField())
@@ -136,6 +188,9 @@ class OptionsResponseSerializer(serializers.Serializer):
     condition = ConditionSerializer()
     crossovers = CrossoverSerializer(many=True)
     owning_beats_renting_utilisation = FiniteFloatField(allow_null=True)
+    uncertainty = OptionsUncertaintySerializer(
+        required=False, help_text="With the request's ranges only (common random numbers)."
+    )
     unavailable = serializers.DictField(
         child=serializers.DictField(child=serializers.ListField(child=serializers.CharField())),
         help_text="Default options that could not be estimated, with why, by key.",

@@ -14,6 +14,7 @@ from datetime import date
 from apps.api.serializers import EstimateRequestSerializer
 from apps.budget.selectors import budget_rules
 from apps.catalogue.resolve import Catalogue, estimate_input_from_request, request_key
+from apps.catalogue.uncertainty import DEFAULT_SAMPLES, engine_path
 from apps.estimates import EstimateInputError, estimate, validate
 from apps.estimates.budget import BudgetRules, FiscalCalendar
 from apps.estimates.options import (
@@ -23,6 +24,8 @@ from apps.estimates.options import (
     common_service_start,
     compare_options,
 )
+from apps.estimates.uncertainty import Range
+from apps.options.uncertainty import OptionsUncertainty, options_uncertainty
 from apps.projects.models import Scenario
 from apps.projects.services import scenario_create
 
@@ -38,6 +41,23 @@ DEMAND = (
     "revenue_per_request",
 )
 TOKENS = ("input_tokens", "cached_input_tokens", "output_tokens")
+# The language model served, whose memory and speed size always-on and owned capacity (replicas
+# at peak × accelerators per replica, the engine's `inference.serving`).
+SERVING = (
+    "model",
+    "total_parameters",
+    "layers",
+    "kv_heads",
+    "head_dim",
+    "kv_cache_bytes_per_token",
+    "kv_cache_bytes_per_element",
+    "bytes_per_parameter",
+    "memory_utilization",
+    "memory_efficiency",
+    "accelerators_per_replica",
+    "ttft_target_seconds",
+    "tpot_target_seconds",
+)
 # What a self-hosted option takes from the scenario's inference when the choice does not say.
 SELF_HOSTED = (
     "accelerator_seconds_per_request",
@@ -51,6 +71,7 @@ SELF_HOSTED = (
     "purchase_price",
     "lifetime_years",
     "utilization_of_owned",
+    *SERVING,
 )
 API_FIELDS = (
     "api_model",
@@ -83,6 +104,7 @@ class ComparedOptions:
     discount_rate: float
     unavailable: dict[str, dict]  # key → errors, for default options that could not be built
     inputs: tuple[OptionInput, ...] = ()
+    uncertainty: "OptionsUncertainty | None" = None  # with the request's ranges only
 
 
 def default_choices(request: dict) -> list[dict]:
@@ -96,16 +118,20 @@ def default_choices(request: dict) -> list[dict]:
     return choices
 
 
-def chosen_options(keys: list[str] | None, api_model: str | None) -> list[dict] | None:
-    """Choices from a list of keys and an API model (the saved endpoint's query, the page's
-    form): None, the default options, when neither is given; the four ways to serve the
-    demand when only the model is."""
-    if not keys and not api_model:
+def chosen_options(
+    keys: list[str] | None, api_model: str | None, accelerator: str | None = None
+) -> list[dict] | None:
+    """Choices from a list of keys, an API model and an accelerator for self-hosting (the saved
+    endpoint's query, the page's form): None, the default options, when none is given; the
+    four ways to serve the demand when no key is."""
+    if not keys and not api_model and not accelerator:
         return None
     choices = [{"key": key} for key in keys or ("external_api", *HOSTING)]
     for choice in choices:
         if choice["key"] == "external_api" and api_model:
             choice["api_model"] = api_model
+        if choice["key"] != "external_api" and accelerator:
+            choice["accelerator"] = accelerator
     return choices
 
 
@@ -160,7 +186,12 @@ def _option_input(request: dict, choice: dict, catalogue: Catalogue) -> OptionIn
         raise EstimateInputError({"training": ["Give the training this option needs."]})
     inp, _ = estimate_input_from_request(option, catalogue)
     validate(inp)  # here, so that a default option that cannot be estimated is left out
-    return OptionInput(choice["key"], inp)
+    return OptionInput(
+        choice["key"],
+        inp,
+        staff_fte=choice.get("staff_fte"),
+        staff_cost_per_fte_year=choice.get("staff_cost_per_fte_year"),
+    )
 
 
 def _errors(error: EstimateInputError) -> dict[str, list[str]]:
@@ -229,7 +260,35 @@ def options_compare(
         service_start=settings.service_start,
     )
     return ComparedOptions(
-        comparison, start, end, float(settings.rules.discount_rate), unavailable, tuple(inputs)
+        comparison,
+        start,
+        end,
+        float(settings.rules.discount_rate),
+        unavailable,
+        tuple(inputs),
+        _uncertainty(request, inputs, fiscal, settings),
+    )
+
+
+def _uncertainty(request: dict, inputs: list[OptionInput], fiscal, settings: BudgetSettings):
+    """The options' percentiles and cheapest shares when the request carries ranges, with its
+    seed and samples (common random numbers across the options); None without ranges."""
+    if not request.get("ranges"):
+        return None
+    ranges = {
+        engine_path(path): Range(float(interval["low"]), float(interval["high"]))
+        for path, interval in request["ranges"].items()
+    }
+    uncertainty = request.get("uncertainty") or {}
+    return options_uncertainty(
+        inputs,
+        ranges,
+        fiscal,
+        settings.rules,
+        samples=uncertainty.get("samples", DEFAULT_SAMPLES),
+        seed=uncertainty.get("seed", 0),
+        training_start=settings.training_start,
+        service_start=settings.service_start,
     )
 
 

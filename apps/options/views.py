@@ -13,6 +13,8 @@ from apps.estimates import EstimateInputError
 from apps.options.chart import options_chart
 from apps.options.forms import OptionsForm, UseOptionForm
 from apps.options.presentation import (
+    chart_description,
+    cheapest_share_sentences,
     condition_text,
     crossover_rows,
     option_rows,
@@ -46,8 +48,11 @@ def scenario_options_page(request: HttpRequest, scenario_id: int) -> TemplateRes
                 crossovers=crossover_rows(compared.comparison),
                 unavailable=unavailable_rows(compared),
                 condition=condition_text(compared.comparison),
-                chart=options_chart(list(compared.inputs), compared.comparison),
+                cheapest_shares=cheapest_share_sentences(compared),
+                chart=(chart := options_chart(list(compared.inputs), compared.comparison)),
+                chart_description=chart_description(chart),
                 api_model=form.cleaned_data.get("api_model", "") if form.is_bound else "",
+                accelerator=form.cleaned_data.get("accelerator", "") if form.is_bound else "",
                 api_warning=scenario.project.hosting_warning(
                     [{"inference": {"method": "external_api"}}]
                 )

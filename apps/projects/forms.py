@@ -11,6 +11,7 @@ from apps.catalogue.models import PRECISIONS
 from apps.catalogue.resolve import DEFAULT_ENERGY_PROFILE, Catalogue, estimate_from_request
 from apps.estimates import EstimateInputError, EstimateResult
 from apps.estimates.uncertainty import UncertaintyResult
+from apps.projects.api_methods import add_api_fields, api_section_values, with_api_fields
 from apps.projects.locale_numbers import parse_number
 from apps.projects.models import BUDGET_SETTINGS, Project
 from apps.projects.presets import PRESETS
@@ -157,6 +158,7 @@ class ScenarioForm(forms.Form):
                 initial=spec.default,
             )
         add_range_fields(self, NumberField)
+        add_api_fields(self, NumberField)
         accelerator_choices = [(a.slug, f"{a.vendor} {a.name}") for a in accelerators]
         self.fields["training_accelerator"].choices = [("", "No accelerator"), *accelerator_choices]
         self.fields["training_accelerator"].required = False
@@ -218,7 +220,7 @@ class ScenarioForm(forms.Form):
                     and (not spec.methods or method in spec.methods)
                 ):
                     values[spec.name] = value
-            request[section] = values
+            request[section] = api_section_values(data, section, method, values)
         if data.get("energy_profile"):
             request["energy_profile"] = data["energy_profile"]
         return collect_ranges(data, request)[0]
@@ -275,7 +277,7 @@ class ScenarioForm(forms.Form):
                     ],
                 }
             )
-        return groups
+        return with_api_fields(self, groups)
 
 
 class ProjectForm(BudgetSettingsFields):

@@ -22,6 +22,7 @@ from apps.estimates import (
     TrainingResult,
 )
 from apps.estimates.money import to_money
+from apps.options.frozen import options_record
 from apps.projects.frozen_budget import scenario_budget_record
 from apps.projects.models import Scenario, ScenarioVersion
 
@@ -136,7 +137,11 @@ def version_record(*, scenario: Scenario, user) -> ScenarioVersion:
         inputs=scenario.inputs,
         results=estimate_response(scenario.inputs),
         catalogue=catalogue_figures(scenario.inputs),
-        budget={**budget_record(scenario), "drawn_up": scenario_budget_record(scenario)},
+        budget={
+            **budget_record(scenario),
+            "drawn_up": scenario_budget_record(scenario),
+            "options": options_record(scenario),  # the decision view, frozen with the version
+        },
         engine_version=ENGINE_VERSION,
         created_by=user if user is not None and user.is_authenticated else None,
     )

@@ -298,6 +298,7 @@ def saved_scenario_page(
         project.title,
         project.status,
         project.currency,
+        project.classification,
         budget_key(scenario, lines),
         catalogue.digest,
         view,

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from apps.budget.presentation import table
 from apps.core.ratelimit import Budget, client_address
 from apps.core.views import too_many_requests
+from apps.options.frozen import frozen_options_context, version_options
 from apps.projects.frozen_budget import drawn_up_from_record
 from apps.projects.models import ProjectSnapshot, ScenarioVersion
 from apps.projects.range_results import shared_ranges_context, uncertainty_from_response
@@ -94,6 +95,7 @@ def shared(request: HttpRequest, token: str, position: int = 1) -> HttpResponse:
             "position": position,
             "read_only": True,
             **frozen_budget_context(link, version),
+            **frozen_options_context(version_options(version)),
             **comparison_context(
                 result,
                 notes={},

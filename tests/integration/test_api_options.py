@@ -89,8 +89,10 @@ def test_the_response_has_the_contract_fields(api_client):
             "cost_per_request",
             "cost_per_million_output_tokens",
             "accelerators",
+            "staff",
             "flags",
         }
+        assert option["staff"] == {"fte": None, "cost": None, "basis": "not_included"}
         assert sum(Decimal(year["amount"]) for year in option["opex"]) + Decimal(
             option["capex"]
         ) == Decimal(option["total"])

@@ -1,0 +1,131 @@
+"""A scenario's decision view in its exports: the options compared (as GET
+/api/v1/scenarios/{id}/options/ answers them), their totals and net present value, the
+cheapest, what would flip it, and where the costs cross.
+
+Built from the options answer (ScenarioReport.options), so that CSV, XLSX, PDF and JSON carry
+the API's amounts to the cent.
+"""
+
+from django.utils.translation import gettext as _
+
+from apps.exports.figures import Column, Table, Value
+from apps.options.frozen import (
+    crossover_sentences,
+    frozen_rows,
+    option_label,
+    record_condition,
+)
+
+
+def options_table(answer: dict) -> Table:
+    """Columns: option, one-off, capex, opex per fiscal year, total, net present value, cost
+    per request and per million output tokens, accelerators, staff, flags, cheapest."""
+    currency = answer["currency"]
+    years = answer["fiscal_years"]
+    columns = (
+        Column("label", _("Option"), ""),
+        Column("one_off", _("One-off"), currency, True),
+        Column("capex", _("Capex"), currency, True),
+        *(
+            Column(f"opex.{i}.amount", _("Opex %(year)s") % {"year": year}, currency, True)
+            for i, year in enumerate(years)
+        ),
+        Column("total", _("Total"), currency, True),
+        Column("npv", _("Net present value"), currency, True),
+        Column("cost_per_request", _("Cost per request"), currency, True),
+        Column(
+            "cost_per_million_output_tokens",
+            _("Cost per million output tokens"),
+            currency,
+            True,
+        ),
+        Column("accelerators", _("Accelerators at peak"), _("accelerators")),
+        Column("staff.fte", _("Staff assumed"), _("FTE")),
+        Column("staff.cost", _("Staff cost"), currency, True),
+        Column("flags", _("Flags"), ""),
+        Column("cheapest", _("Cheapest by net present value"), ""),
+    )
+    rows: list[tuple[Value, ...]] = []
+    for row in frozen_rows(answer):
+        rows.append(
+            (
+                row.label,
+                row.one_off,
+                row.capex,
+                *(amount for _year, amount in row.opex),
+                row.total,
+                row.npv,
+                row.cost_per_request,
+                row.cost_per_million_output_tokens,
+                row.accelerators,
+                row.staff_fte,
+                row.staff_cost,
+                "; ".join(row.flags),
+                _("yes") if row.cheapest else _("no"),
+            )
+        )
+    return Table(
+        title=_("Options compared (decision view)"),
+        field="options.options",
+        columns=columns,
+        rows=tuple(rows),
+    )
+
+
+def options_sentences(answer: dict) -> list[str]:
+    """The headline in words: the cheapest, what would flip it, where the costs cross."""
+    from apps.options.presentation import condition_sentence
+
+    cheapest = _("Cheapest by net present value: %(label)s.") % {
+        "label": option_label(answer["cheapest"])
+    }
+    return [cheapest, condition_sentence(record_condition(answer)), *crossover_sentences(answer)]
+
+
+def options_cells(answer: dict) -> list[tuple[str, str, Value, str, str]]:
+    """Every cell of the options table and the headline, one per row:
+    (figure, column label, value, unit, its path in the options answer)."""
+    table = options_table(answer)
+    cells = []
+    for n, values in enumerate(table.rows):
+        option = values[0]
+        for column, value in zip(table.columns[1:], values[1:], strict=True):
+            if value in ("", None):
+                continue
+            field = f"options.options.{n}.{column.key}"
+            if column.key == "cheapest":
+                field = "options.cheapest"
+            cells.append((f"{option}: {column.label}", column.label, value, column.unit, field))
+    cells.append(
+        (
+            _("Cheapest by net present value"),
+            "",
+            option_label(answer["cheapest"]),
+            "",
+            "options.cheapest",
+        )
+    )
+    from apps.options.presentation import condition_sentence
+
+    cells.append(
+        (
+            _("What would flip it"),
+            "",
+            condition_sentence(record_condition(answer)),
+            "",
+            "options.condition.text",
+        )
+    )
+    for n, crossover in enumerate(answer["crossovers"]):
+        first, second = (option_label(key) for key in crossover["options"])
+        requests = crossover["requests_per_month"]
+        cells.append(
+            (
+                _("Crossover: %(first)s and %(second)s") % {"first": first, "second": second},
+                "",
+                requests,
+                _("requests a month"),
+                f"options.crossovers.{n}.requests_per_month",
+            )
+        )
+    return cells

@@ -1,0 +1,144 @@
+"""The decision view kept as data (imported by apps.projects.versions, so the options app is
+imported lazily here): the options response of a scenario (as GET
+/api/v1/scenarios/{id}/options/ answers it), stored with each saved version so that share links
+show it as it was, and drawn for exports; and what a page or an export shows of such a record.
+"""
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from apps.estimates import EstimateInputError
+from apps.estimates.options import Condition
+
+
+def options_record(scenario) -> dict | None:
+    """The scenario's options compared now, as the options API answers them; None when they
+    cannot be (no inference to serve, or inputs that no longer estimate)."""
+    from apps.options.representation import options_representation
+    from apps.options.services import scenario_options_compare
+
+    if not (scenario.inputs or {}).get("inference"):
+        return None
+    try:
+        compared = scenario_options_compare(scenario, None, today=timezone.localdate())
+    except (EstimateInputError, ValueError):
+        return None
+    return options_representation(compared, scenario.project.currency)
+
+
+def version_options(version) -> dict | None:
+    """The options record kept with a saved version (None for versions saved before)."""
+    return (version.budget or {}).get("options")
+
+
+@dataclass(frozen=True)
+class FrozenRow:
+    key: str
+    label: str
+    one_off: Decimal
+    capex: Decimal
+    opex: list[tuple[str, Decimal]]
+    total: Decimal
+    npv: Decimal
+    cost_per_request: Decimal | None
+    cost_per_1000: Decimal | None
+    cost_per_million_output_tokens: Decimal | None
+    accelerators: int | None
+    staff_fte: float | None
+    staff_cost: Decimal | None
+    flags: list[str]
+    cheapest: bool
+
+
+def _decimal(value: str | None) -> Decimal | None:
+    return None if value is None else Decimal(value)
+
+
+def option_label(key: str) -> str:
+    from apps.options.forms import OPTION_LABELS
+
+    return str(OPTION_LABELS[key])
+
+
+def frozen_rows(record: dict) -> list[FrozenRow]:
+    """The options of a record, labels and flags in the reader's language."""
+    from apps.options.forms import FLAG_LABELS
+
+    rows = []
+    for option in record["options"]:
+        per_request = _decimal(option["cost_per_request"])
+        staff = option.get("staff") or {}
+        rows.append(
+            FrozenRow(
+                key=option["key"],
+                label=option_label(option["key"]),
+                one_off=Decimal(option["one_off"]),
+                capex=Decimal(option["capex"]),
+                opex=[(y["fiscal_year"], Decimal(y["amount"])) for y in option["opex"]],
+                total=Decimal(option["total"]),
+                npv=Decimal(option["npv"]),
+                cost_per_request=per_request,
+                cost_per_1000=None if per_request is None else per_request * 1000,
+                cost_per_million_output_tokens=_decimal(option["cost_per_million_output_tokens"]),
+                accelerators=option["accelerators"],
+                staff_fte=staff.get("fte"),
+                staff_cost=_decimal(staff.get("cost")),
+                flags=[str(FLAG_LABELS.get(flag, flag)) for flag in option["flags"]],
+                cheapest=option["key"] == record["cheapest"],
+            )
+        )
+    return rows
+
+
+def record_condition(record: dict) -> Condition:
+    condition = record["condition"]
+    return Condition(
+        condition["kind"], tuple(condition["options"]), condition["value"], condition["text"]
+    )
+
+
+def crossover_sentences(record: dict) -> list[str]:
+    """Each crossover of a record in words, in the reader's language."""
+    from apps.options.presentation import volume
+
+    sentences = []
+    for crossover in record["crossovers"]:
+        fixed, per_use = (option_label(key) for key in crossover["options"])
+        requests = crossover["requests_per_month"]
+        if requests:
+            sentences.append(
+                gettext(
+                    "“%(fixed)s” and “%(per_use)s” cost the same at %(volume)s requests a month."
+                )
+                % {"fixed": fixed, "per_use": per_use, "volume": volume(requests)}
+            )
+        else:
+            sentences.append(
+                gettext(
+                    "“%(fixed)s” never costs less than “%(per_use)s”, which costs nothing per "
+                    "request."
+                )
+                % {"fixed": fixed, "per_use": per_use}
+            )
+    return sentences
+
+
+def frozen_options_context(record: dict | None) -> dict:
+    """What the frozen decision view partial draws (options/includes/frozen_options.html)."""
+    if not record:
+        return {"frozen_options": None}
+    from apps.options.presentation import condition_sentence
+
+    return {
+        "frozen_options": {
+            "record": record,
+            "rows": frozen_rows(record),
+            "cheapest": option_label(record["cheapest"]),
+            "condition": condition_sentence(record_condition(record)),
+            "crossovers": crossover_sentences(record),
+            "years": record["fiscal_years"],
+        }
+    }

@@ -1,0 +1,94 @@
+"""A share link shows the decision view frozen with its version, readable and axe-clean at
+1280 and 390 px."""
+
+import datetime
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import Page, expect
+
+from apps.apiprices.loading import api_prices_load
+from apps.projects.models import Project
+from apps.projects.services import scenario_create
+from apps.sharing import services
+from tests.browser.conftest import AXE_JS, BOTH_VIEWPORTS, assert_no_axe_violations
+
+INFERENCE = {
+    "method": "tokens",
+    "parameters": 8e9,
+    "input_tokens": 1000,
+    "output_tokens": 500,
+    "accelerator": "nvidia-h100-sxm",
+    "requests_per_month": 300_000,
+    "months": 24,
+}
+
+
+@pytest.fixture
+def token(real_catalogue):
+    api_prices_load()
+    user = get_user_model().objects.create_user("maria", password="a-long-test-password")
+    project = Project.objects.create(
+        owner=user,
+        title="Translation assistant",
+        period_start=datetime.date(2027, 1, 1),
+        period_end=datetime.date(2028, 12, 31),
+    )
+    scenario = scenario_create(
+        project=project, name="Wider use", inputs={"inference": INFERENCE}, user=user
+    )
+    version = scenario.versions.get()
+    return services.share_link_create(subject=version, user=user, label="Board")[1]
+
+
+@BOTH_VIEWPORTS
+def test_the_shared_decision_view_reads_and_has_no_axe_violations(
+    new_page, viewport: dict, live_server, token
+) -> None:
+    board: Page = new_page()
+    board.add_init_script(path=AXE_JS)  # the shared page's policy refuses injected scripts
+    response = board.goto(f"{live_server.url}/s/{token}/")
+    assert response is not None and response.status == 200
+    section = board.locator("section.frozen-options")
+    expect(
+        section.get_by_role("heading", name="Which way to go: the options compared, as saved")
+    ).to_be_visible()
+    expect(section).to_contain_text("Cheapest by net present value: Self-host on rented")
+    table = section.get_by_role("table", name="The options compared")
+    expect(table.get_by_role("rowheader", name="External model API")).to_be_visible()
+    expect(table.get_by_role("columnheader", name="Staff assumed")).to_be_visible()
+    assert_no_axe_violations(board, f"the shared decision view at {viewport['width']}px")
+
+
+@BOTH_VIEWPORTS
+def test_the_decision_page_with_ranges_says_how_often_each_option_wins(
+    page: Page, viewport: dict, live_server, real_catalogue, settings
+) -> None:
+    from django.contrib.auth.models import Group
+
+    from apps.projects.roles import MANAGER
+    from tests.browser.conftest import login
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed only
+    api_prices_load()
+    user = get_user_model().objects.create_user("omar", password="a-long-test-password")
+    user.groups.add(Group.objects.get_or_create(name=MANAGER)[0])
+    project = Project.objects.create(owner=user, title="Translation assistant")
+    ranges = {"inference.requests_per_month": {"low": 50_000, "high": 3_000_000}}
+    scenario = scenario_create(
+        project=project,
+        name="Wider use",
+        inputs={"inference": INFERENCE, "ranges": ranges, "uncertainty": {"seed": 1}},
+        user=user,
+    )
+    login(
+        page,
+        live_server,
+        "omar",
+        "a-long-test-password",
+        next_path=f"/scenarios/{scenario.pk}/options/",
+    )
+    ranges_block = page.locator(".options-ranges")
+    expect(ranges_block).to_contain_text("With the ranges you gave, over 100,000 samples")
+    expect(ranges_block.get_by_role("listitem").first).to_contain_text("% of cases.")
+    assert_no_axe_violations(page, f"the decision page with ranges at {viewport['width']}px")
