@@ -11,6 +11,7 @@ from apps.catalogue.models import PRECISIONS
 from apps.catalogue.resolve import DEFAULT_ENERGY_PROFILE, Catalogue, estimate_from_request
 from apps.estimates import EstimateInputError, EstimateResult
 from apps.estimates.uncertainty import UncertaintyResult
+from apps.projects.field_terms import attach_terms
 from apps.projects.locale_numbers import parse_number
 from apps.projects.models import BUDGET_SETTINGS, Project
 from apps.projects.presets import PRESETS
@@ -181,6 +182,7 @@ class ScenarioForm(forms.Form):
         self.result: EstimateResult | None = None
         self.uncertainty: UncertaintyResult | None = None
         self.notes: dict[str, list[str]] = {}
+        attach_terms(self)
 
     @classmethod
     def initial_from_request(cls, name: str, request: dict, version: int | None = None) -> dict:
