@@ -192,11 +192,11 @@ def _manager_paths(project, rented, owned) -> list[str]:
     ]
 
 
-# Not yet worded through gettext (issue 14, still open): the notes the estimate engine and the
-# catalogue write beside the figures (apps/estimates/assumptions.py, apps/catalogue/resolve.py:
-# "Accelerator-hours given directly.", "Price … the median of 8 rental offers …") and the budget
-# engine's line names, bases and notes (apps/estimates/budget). They are left out here, by name,
-# so that every other word of these pages is checked; drop a pattern once its words are done.
+# Not yet worded through gettext (issue 14, still open): the estimate engine's notes beside the
+# figures (apps/estimates/assumptions.py: "Accelerator-hours given directly.", "Demand: …"),
+# which share their list with the catalogue's (apps/catalogue/resolve.py, translated), and the
+# budget engine's line names, bases and notes (apps/estimates/budget). They are left out here, by
+# name, so that every other word of these pages is checked; drop a pattern once its words are done.
 KNOWN_GAPS = [
     re.compile(r'(<details class="formulas"><summary>.*?</summary>\s*)<ul>.*?</ul>', re.S),
     re.compile(r'(<td class="basis">).*?(?=</td>)', re.S),
