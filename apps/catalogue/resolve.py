@@ -15,6 +15,8 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from statistics import median
 
+from django.utils.translation import gettext, ngettext
+
 from apps.apiprices.resolve import api_fine_tune_training, external_api_inference
 from apps.catalogue.models import (
     Accelerator,
@@ -37,6 +39,7 @@ from apps.estimates import (
     estimate,
 )
 from apps.estimates.units import BYTES_PER_PARAMETER, TERA
+from apps.projects.locale_numbers import decimal_text
 
 DEFAULT_ENERGY_PROFILE = "world-average-grid-industry-pue"
 DEFAULT_LIFETIME_YEARS = 5.0
@@ -171,14 +174,32 @@ def _pricing(
             if price is None:
                 errors.add(
                     f"{section}.price_per_accelerator_hour",
-                    "Give a price per accelerator-hour: the catalogue has no rental price "
-                    + (f"for {accelerator}." if accelerator else "without an accelerator."),
+                    gettext(
+                        "Give a price per accelerator-hour: the catalogue has no rental price for "
+                        "%(accelerator)s."
+                    )
+                    % {"accelerator": accelerator}
+                    if accelerator
+                    else gettext(
+                        "Give a price per accelerator-hour: the catalogue has no rental price "
+                        "without an accelerator."
+                    ),
                 )
                 return Pricing(mode="rent")
             resolution.note(
                 section,
-                f"Price {price} USD per accelerator-hour: the median of {prices.rent_offers} "
-                f"rental offers for {accelerator} in the catalogue.",
+                ngettext(
+                    "Price %(price)s USD per accelerator-hour: the median of %(offers)s rental "
+                    "offer for %(accelerator)s in the catalogue.",
+                    "Price %(price)s USD per accelerator-hour: the median of %(offers)s rental "
+                    "offers for %(accelerator)s in the catalogue.",
+                    prices.rent_offers,
+                )
+                % {
+                    "price": decimal_text(Decimal(str(price))),
+                    "offers": prices.rent_offers,
+                    "accelerator": accelerator,
+                },
             )
         return Pricing(mode="rent", price_per_accelerator_hour=float(price))
     purchase_price = data.get("purchase_price")
@@ -188,16 +209,34 @@ def _pricing(
         if purchase_price is None:
             errors.add(
                 f"{section}.purchase_price",
-                "Give a purchase price: the catalogue has no purchase price "
-                + (f"for {accelerator}." if accelerator else "without an accelerator."),
+                gettext(
+                    "Give a purchase price: the catalogue has no purchase price for "
+                    "%(accelerator)s."
+                )
+                % {"accelerator": accelerator}
+                if accelerator
+                else gettext(
+                    "Give a purchase price: the catalogue has no purchase price without an "
+                    "accelerator."
+                ),
             )
             return Pricing(mode="own")
         if lifetime is None:
             lifetime = prices.lifetime_years
         resolution.note(
             section,
-            f"Purchase price {purchase_price} USD per accelerator: the median of "
-            f"{prices.purchase_offers} purchase prices for {accelerator} in the catalogue.",
+            ngettext(
+                "Purchase price %(price)s USD per accelerator: the median of %(offers)s purchase "
+                "price for %(accelerator)s in the catalogue.",
+                "Purchase price %(price)s USD per accelerator: the median of %(offers)s purchase "
+                "prices for %(accelerator)s in the catalogue.",
+                prices.purchase_offers,
+            )
+            % {
+                "price": decimal_text(Decimal(str(purchase_price))),
+                "offers": prices.purchase_offers,
+                "accelerator": accelerator,
+            },
         )
     return Pricing(
         mode="own",
@@ -215,16 +254,23 @@ def _accelerator_for(
         return None, None
     accelerator = catalogue.accelerators.get(slug)
     if accelerator is None:
-        errors.add(f"{section}.accelerator", f"No accelerator {slug!r} in the catalogue.")
+        errors.add(
+            f"{section}.accelerator",
+            gettext("No accelerator %(slug)s in the catalogue.") % {"slug": repr(slug)},
+        )
         return None, None
     resolution.accelerators[slug] = accelerator
     precision = data.get("precision", "bf16")
     hardware = catalogue.hardware.get((slug, precision))
     if hardware is None:
-        supported = ", ".join(accelerator.supported_precisions) or "none recorded"
+        supported = ", ".join(accelerator.supported_precisions) or gettext("none recorded")
         errors.add(
             f"{section}.precision",
-            f"{accelerator} has no published dense {precision} figure; choose one of: {supported}.",
+            gettext(
+                "%(accelerator)s has no published dense %(precision)s figure; choose one of: "
+                "%(supported)s."
+            )
+            % {"accelerator": accelerator, "precision": precision, "supported": supported},
         )
     return accelerator, hardware
 
@@ -255,7 +301,9 @@ def _model_for(data: dict, catalogue: "Catalogue", errors: _Errors, resolution: 
         return {}
     model = catalogue.models.get(slug)
     if model is None:
-        errors.add("inference.model", f"No model {slug!r} in the catalogue.")
+        errors.add(
+            "inference.model", gettext("No model %(slug)s in the catalogue.") % {"slug": repr(slug)}
+        )
         return {}
     resolution.model = model
     filled = {
@@ -406,7 +454,10 @@ def estimate_input_from_request(
     profile_slug = request.get("energy_profile") or DEFAULT_ENERGY_PROFILE
     profile = catalogue.energy_profiles.get(profile_slug)
     if profile is None and request.get("energy_profile"):
-        errors.add("energy_profile", f"No energy profile {profile_slug!r} in the catalogue.")
+        errors.add(
+            "energy_profile",
+            gettext("No energy profile %(slug)s in the catalogue.") % {"slug": repr(profile_slug)},
+        )
     resolution.energy_profile = profile
     energy = EngineEnergyProfile(
         pue=request.get("pue") or (profile.pue if profile else 1.0),

@@ -3,6 +3,8 @@
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django.utils.translation import gettext
+
 from apps.estimates import EstimateResult
 
 
@@ -51,4 +53,17 @@ def chart_data(result: EstimateResult) -> dict:
         "inference_cost": [float(row.inference_cost) for row in rows],
         "break_even_months": break_even,
         "horizon_months": rows[-1].month if rows else 0,
+        "labels": chart_labels(),
+    }
+
+
+def chart_labels() -> dict[str, str]:
+    """The chart's words in the active language (the script draws them on the canvas)."""
+    return {
+        "training": gettext("Training (one-off), cumulative"),
+        "inference": gettext("Inference (recurring), cumulative"),
+        "month": gettext("Month"),
+        "hours": gettext("Accelerator-hours"),
+        "cost": gettext("Cost (USD)"),
+        "break_even": gettext("break-even"),
     }

@@ -1,4 +1,11 @@
-"""The comparison in words: "describe this without the diagram" and the bottom strip's figures."""
+"""The comparison in words: "describe this without the diagram" and the bottom strip's figures.
+
+Worded through gettext in the active language; every number through `formatting` (Babel), so
+it is written, and its unit inflected, as that language does.
+"""
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from apps.estimates.results import (
     ComparisonResult,
@@ -24,10 +31,12 @@ from apps.projects.formatting import (
 VIEWS = ("single", "many")
 
 _LATENCY_METHODS = {
-    "given": "response time as given",
-    "roofline": "roofline estimate at batch 1, excluding queueing and network",
-    "accelerator_seconds": "taken as the accelerator time per request",
-    "serving": "first token plus every output token at the batch served, excluding network",
+    "given": gettext_lazy("response time as given"),
+    "roofline": gettext_lazy("roofline estimate at batch 1, excluding queueing and network"),
+    "accelerator_seconds": gettext_lazy("taken as the accelerator time per request"),
+    "serving": gettext_lazy(
+        "first token plus every output token at the batch served, excluding network"
+    ),
 }
 
 
@@ -66,8 +75,10 @@ def _build_cost(training: TrainingResult, currency: str) -> tuple[str, str]:
     """The build cost's figure and what it consists of."""
     accelerator_hours = hours(training.accelerator_hours).text
     if training.cost is None:
-        return accelerator_hours, "of training, once"
-    return money(training.cost, currency).text, f"{accelerator_hours} of training, once"
+        return accelerator_hours, _("of training, once")
+    return money(training.cost, currency).text, _("%(hours)s of training, once") % {
+        "hours": accelerator_hours
+    }
 
 
 def _run_cost(inference: InferenceResult, currency: str, view: str) -> tuple[str, str]:
@@ -76,27 +87,40 @@ def _run_cost(inference: InferenceResult, currency: str, view: str) -> tuple[str
         per_1000 = money(per_request.cost_per_1000, currency).text
         seconds_each = hours(per_request.accelerator_seconds, "accelerator-seconds").text
         return (
-            f"{_per_request_cost(per_request, currency)} per request",
-            f"{per_1000} per 1,000 requests; {seconds_each} each",
+            _("%(cost)s per request") % {"cost": _per_request_cost(per_request, currency)},
+            _("%(cost)s per 1,000 requests; %(seconds)s each")
+            % {"cost": per_1000, "seconds": seconds_each},
         )
     first = inference.monthly[0]
-    cost_when = "in the first month" if _month_cost_varies(inference) else "a month"
-    hours_when = "in the first month" if _growing(inference) else "a month"
-    return (
-        f"{money(first.cost, currency).text} {cost_when}",
-        f"{money(inference.total.cost, currency).text} over {_horizon(inference)}; "
-        f"{hours(first.accelerator_hours).text} {hours_when}",
-    )
+    values = {
+        "cost": money(first.cost, currency).text,
+        "hours": hours(first.accelerator_hours).text,
+    }
+    text = (
+        _("%(cost)s in the first month") if _month_cost_varies(inference) else _("%(cost)s a month")
+    ) % values
+    detail = {
+        "total": money(inference.total.cost, currency).text,
+        "horizon": _horizon(inference),
+        "hours": values["hours"],
+    }
+    if _growing(inference):
+        return text, _("%(total)s over %(horizon)s; %(hours)s in the first month") % detail
+    return text, _("%(total)s over %(horizon)s; %(hours)s a month") % detail
 
 
 def _user_speed(inference: InferenceResult, view: str) -> tuple[str, str]:
     per_request = inference.per_request
-    latency = f"{seconds(per_request.latency_seconds).text} a request"
+    latency = _("%(seconds)s a request") % {"seconds": seconds(per_request.latency_seconds).text}
     if view == "single":
-        return latency, _LATENCY_METHODS.get(per_request.latency_method, "")
+        method = _LATENCY_METHODS.get(per_request.latency_method, "")
+        return latency, str(method)
     accelerators = count(inference.peak_accelerators, "accelerators").text
     rate = per_second(inference.peak_requests_per_second).text
-    return latency, f"{accelerators} needed at peak ({rate})"
+    return latency, _("%(accelerators)s needed at peak (%(rate)s)") % {
+        "accelerators": accelerators,
+        "rate": rate,
+    }
 
 
 def bottom_strip(
@@ -108,8 +132,8 @@ def bottom_strip(
     first month, the horizon and the accelerators needed at peak.
     """
     _check_view(view)
-    no_training = ("not in this scenario", "This scenario has no training.")
-    no_inference = ("not in this scenario", "This scenario has no inference.")
+    no_training = (_("not in this scenario"), _("This scenario has no training."))
+    no_inference = (_("not in this scenario"), _("This scenario has no inference."))
     training, inference = result.training, result.inference
     build = no_training if training is None else _build_cost(training, currency)
     run = no_inference if inference is None else _run_cost(inference, currency, view)
@@ -117,15 +141,16 @@ def bottom_strip(
     return {
         key: {"label": label, "text": text, "detail": detail}
         for key, label, (text, detail) in (
-            ("build_cost", "Build cost", build),
-            ("run_cost", "Run cost", run),
-            ("user_speed", "User speed", speed),
+            ("build_cost", _("Build cost"), build),
+            ("run_cost", _("Run cost"), run),
+            ("user_speed", _("User speed"), speed),
         )
     }
 
 
 def describe(result: EstimateResult, *, currency: str = "USD", view: str = "many") -> list[str]:
-    """The "describe this without the diagram" text of seed 000, as paragraphs of plain language.
+    """The "describe this without the diagram" text of the worked example of the UN Learn AI
+    glossary, as paragraphs of plain language in the active language.
 
     Every number comes from `result` through `formatting`, so it carries its unit; figures the
     engine could not compute are left out rather than shown as "not available". `view` "single"
@@ -149,55 +174,78 @@ def describe(result: EstimateResult, *, currency: str = "USD", view: str = "many
 
 def _what_it_compares(result: EstimateResult, view: str) -> str:
     if result.inference is None:
-        return (
+        return _(
             "This diagram shows the compute used to train the model. The scenario has no "
             "inference, so there is no continuing cost of using the model to compare."
         )
     strip = (
-        "a single request"
+        _("a single request")
         if view == "single"
-        else f"many requests over {_horizon(result.inference)}"
+        else _("many requests over %(horizon)s") % {"horizon": _horizon(result.inference)}
     )
     if result.training is None:
-        return (
+        return _(
             "This diagram shows the compute used each time the model is used (inference). The "
             "scenario has no training, so there is no one-off cost of building the model to "
-            f"compare. The figures at the bottom are for {strip}."
-        )
-    return (
+            "compare. The figures at the bottom are for %(strip)s."
+        ) % {"strip": strip}
+    return _(
         "This diagram compares two uses of compute: training, the one-off work of building the "
         "model, on the left, and inference, the repeated work of using it, on the right. Read "
         "each column from top to bottom, then compare the build cost, run cost and user speed "
-        f"at the bottom, shown for {strip}."
-    )
+        "at the bottom, shown for %(strip)s."
+    ) % {"strip": strip}
 
 
 def _training_column(training: TrainingResult, currency: str) -> str:
-    accelerator_hours = hours(training.accelerator_hours).text
-    uses = (
-        f"This training run uses {accelerator_hours}"
-        if training.flop is None
-        else f"This training run performs {flop(training.flop).text}, or {accelerator_hours},"
-    )
-    wall_clock = hours(training.wall_clock_hours, "hours").text
+    values = {
+        "hours": hours(training.accelerator_hours).text,
+        "wall_clock": hours(training.wall_clock_hours, "hours").text,
+    }
+    if training.flop is None:
+        uses = _("This training run uses %(hours)s and takes %(wall_clock)s of wall-clock time.")
+    else:
+        values["flop"] = flop(training.flop).text
+        uses = _(
+            "This training run performs %(flop)s, or %(hours)s, and takes %(wall_clock)s of "
+            "wall-clock time."
+        )
     costs = ""
-    if training.cost is not None:
-        costs = f"It costs {money(training.cost, currency).text}"
+    cost = money(training.cost, currency).text if training.cost is not None else None
     if training.energy_kwh is not None:
-        energy = f"{energy_kwh(training.energy_kwh).text} of energy"
+        energy = energy_kwh(training.energy_kwh).text
         if training.emissions_kg_co2e is not None:
-            energy += f" ({emissions_kg(training.emissions_kg_co2e).text})"
-        costs = f"{costs} and uses {energy}" if costs else f"It uses {energy}"
+            emissions = emissions_kg(training.emissions_kg_co2e).text
+            costs = (
+                _("It costs %(cost)s and uses %(energy)s of energy (%(emissions)s).")
+                if cost
+                else _("It uses %(energy)s of energy (%(emissions)s).")
+            ) % {"cost": cost, "energy": energy, "emissions": emissions}
+        else:
+            costs = (
+                _("It costs %(cost)s and uses %(energy)s of energy.")
+                if cost
+                else _("It uses %(energy)s of energy.")
+            ) % {"cost": cost, "energy": energy}
+    elif cost:
+        costs = _("It costs %(cost)s.") % {"cost": cost}
     thresholds = [
-        f"It {'exceeds' if threshold.exceeded else 'stays below'} the {threshold.name} "
-        f"threshold of {flop(threshold.flop).text}."
+        (
+            _("It exceeds the %(name)s threshold of %(flop)s.")
+            if threshold.exceeded
+            else _("It stays below the %(name)s threshold of %(flop)s.")
+        )
+        % {"name": threshold.name, "flop": flop(threshold.flop).text}
         for threshold in training.thresholds
     ]
     return _sentence(
-        "On the left, training starts with data, model settings and processing resources. These "
-        "enter a training run that repeats many calculations and produces a trained model.",
-        f"{uses} and takes {wall_clock} of wall-clock time.",
-        f"{costs}." if costs else "",
+        _(
+            "On the left, training starts with data, model settings and processing resources. "
+            "These enter a training run that repeats many calculations and produces a trained "
+            "model."
+        ),
+        uses % values,
+        costs,
         *thresholds,
     )
 
@@ -206,69 +254,116 @@ def _inference_column(inference: InferenceResult, currency: str, view: str) -> s
     per_request = inference.per_request
     uses = hours(per_request.accelerator_seconds, "accelerator-seconds").text
     if per_request.flop is not None:
-        uses += f" ({flop(per_request.flop).text})"
-    each = (
-        f"Each request uses {uses}, the user waits about "
-        f"{seconds(per_request.latency_seconds).text} for the answer, and it costs "
-        f"{_per_request_cost(per_request, currency)} "
-        f"({money(per_request.cost_per_1000, currency).text} per 1,000 requests)"
-    )
+        uses = _("%(seconds)s (%(flop)s)") % {"seconds": uses, "flop": flop(per_request.flop).text}
+    values = {
+        "uses": uses,
+        "latency": seconds(per_request.latency_seconds).text,
+        "cost": _per_request_cost(per_request, currency),
+        "per_1000": money(per_request.cost_per_1000, currency).text,
+    }
     if per_request.energy_kwh is not None:
-        each += f" and uses {energy_kwh(per_request.energy_kwh).text} of energy"
-    each += "."
-    opening = (
-        "On the right, inference starts with a user request plus the trained model. These enter "
-        "one inference step and produce one output."
+        values["energy"] = energy_kwh(per_request.energy_kwh).text
+        each = _(
+            "Each request uses %(uses)s, the user waits about %(latency)s for the answer, and "
+            "it costs %(cost)s (%(per_1000)s per 1,000 requests) and uses %(energy)s of energy."
+        )
+    else:
+        each = _(
+            "Each request uses %(uses)s, the user waits about %(latency)s for the answer, and "
+            "it costs %(cost)s (%(per_1000)s per 1,000 requests)."
+        )
+    opening = _(
+        "On the right, inference starts with a user request plus the trained model. These "
+        "enter one inference step and produce one output."
     )
     if view == "single" or not inference.monthly:
-        return _sentence(opening, each, "The pattern repeats for every new request.")
+        return _sentence(opening, each % values, _("The pattern repeats for every new request."))
     return _sentence(
-        opening, each, _monthly(inference, currency), _horizon_total(inference, currency)
+        opening, each % values, _monthly(inference, currency), _horizon_total(inference, currency)
     )
 
 
 def _monthly(inference: InferenceResult, currency: str) -> str:
     first, last = inference.monthly[0], inference.monthly[-1]
-    costs = (
-        f"{money(first.cost, currency).text} and {money(last.cost, currency).text}"
-        if _month_cost_varies(inference)
-        else f"{money(first.cost, currency).text} a month"
-    )
+    values = {
+        "first_cost": money(first.cost, currency).text,
+        "last_cost": money(last.cost, currency).text,
+        "first_requests": count(first.requests, "requests").text,
+        "last_requests": count(last.requests, "requests").text,
+        "first_hours": hours(first.accelerator_hours).text,
+        "last_hours": hours(last.accelerator_hours).text,
+        "month": last.month,
+    }
+    varies = _month_cost_varies(inference)
     if not _growing(inference):
-        return (
-            "The pattern repeats for every new request: at "
-            f"{count(first.requests, 'requests').text} a month, inference uses "
-            f"{hours(first.accelerator_hours).text} a month and costs "
-            f"{costs}."
+        if varies:
+            text = _(
+                "The pattern repeats for every new request: at %(first_requests)s a month, "
+                "inference uses %(first_hours)s a month and costs %(first_cost)s and "
+                "%(last_cost)s."
+            )
+        else:
+            text = _(
+                "The pattern repeats for every new request: at %(first_requests)s a month, "
+                "inference uses %(first_hours)s a month and costs %(first_cost)s a month."
+            )
+    elif varies:
+        text = _(
+            "The pattern repeats for every new request: demand goes from %(first_requests)s in "
+            "the first month to %(last_requests)s in month %(month)s, so inference uses "
+            "%(first_hours)s in the first month and %(last_hours)s in the last, costing "
+            "%(first_cost)s and %(last_cost)s."
         )
-    return (
-        "The pattern repeats for every new request: demand goes from "
-        f"{count(first.requests, 'requests').text} in the first month to "
-        f"{count(last.requests, 'requests').text} in month {last.month}, so inference uses "
-        f"{hours(first.accelerator_hours).text} in the first month and "
-        f"{hours(last.accelerator_hours).text} in the last, costing {costs}."
-    )
+    else:
+        text = _(
+            "The pattern repeats for every new request: demand goes from %(first_requests)s in "
+            "the first month to %(last_requests)s in month %(month)s, so inference uses "
+            "%(first_hours)s in the first month and %(last_hours)s in the last, costing "
+            "%(first_cost)s a month."
+        )
+    return text % values
 
 
 def _horizon_total(inference: InferenceResult, currency: str) -> str:
     total = inference.total
-    energy = ""
-    if total.energy_kwh is not None:
-        energy = f", using {energy_kwh(total.energy_kwh).text} of energy"
-        if total.emissions_kg_co2e is not None:
-            energy += f" ({emissions_kg(total.emissions_kg_co2e).text})"
+    values = {
+        "horizon": _horizon(inference),
+        "requests": count(total.requests, "requests").text,
+        "hours": hours(total.accelerator_hours).text,
+        "cost": money(total.cost, currency).text,
+    }
+    if total.energy_kwh is None:
+        adds_up = _("Over %(horizon)s that adds up to %(requests)s, %(hours)s and %(cost)s.")
+    elif total.emissions_kg_co2e is None:
+        values["energy"] = energy_kwh(total.energy_kwh).text
+        adds_up = _(
+            "Over %(horizon)s that adds up to %(requests)s, %(hours)s and %(cost)s, using "
+            "%(energy)s of energy."
+        )
+    else:
+        values["energy"] = energy_kwh(total.energy_kwh).text
+        values["emissions"] = emissions_kg(total.emissions_kg_co2e).text
+        adds_up = _(
+            "Over %(horizon)s that adds up to %(requests)s, %(hours)s and %(cost)s, using "
+            "%(energy)s of energy (%(emissions)s)."
+        )
     accelerators = inference.peak_accelerators
-    verb = "is" if accelerators == 1 else "are"
     peak = (
-        f"At peak, {count(accelerators, 'accelerators').text} {verb} needed to keep up with "
-        f"{per_second(inference.peak_requests_per_second).text}."
+        ngettext(
+            "At peak, %(accelerators)s is needed to keep up with %(rate)s.",
+            "At peak, %(accelerators)s are needed to keep up with %(rate)s.",
+            1 if accelerators == 1 else 2,
+        )
+        % {
+            "accelerators": count(accelerators, "accelerators").text,
+            "rate": per_second(inference.peak_requests_per_second).text,
+        }
         if inference.peak_requests_per_second > 0
         else ""
     )
     return _sentence(
-        f"Over {_horizon(inference)} that adds up to {count(total.requests, 'requests').text}, "
-        f"{hours(total.accelerator_hours).text} and {money(total.cost, currency).text}{energy}.",
-        "Capacity is kept always on, so the cost counts every provisioned hour, busy or idle."
+        adds_up % values,
+        _("Capacity is kept always on, so the cost counts every provisioned hour, busy or idle.")
         if _always_on(inference)
         else "",
         peak,
@@ -278,17 +373,33 @@ def _horizon_total(inference: InferenceResult, currency: str) -> str:
 def _summary(result: EstimateResult, currency: str, view: str) -> str:
     strip = bottom_strip(result, currency, view=view)
     build_cost = strip["build_cost"]
-    build = f"a build-stage cost of {build_cost['text']} ({build_cost['detail']})"
+    values = {
+        "build": build_cost["text"],
+        "build_detail": build_cost["detail"],
+        "run": strip["run_cost"]["text"],
+    }
     if result.inference is None:
-        return f"In short, training compute is {build}."
-    latency = seconds(result.inference.per_request.latency_seconds).text
-    run = (
-        f"a continuing run-stage cost of {strip['run_cost']['text']} that affects speed and "
-        f"scale; each answer takes about {latency}"
-    )
+        return (
+            _("In short, training compute is a build-stage cost of %(build)s (%(build_detail)s).")
+            % values
+        )
+    values["latency"] = seconds(result.inference.per_request.latency_seconds).text
     if result.training is None:
-        return f"In short, inference compute is {run}."
-    return f"In short, training compute is mainly {build}, while inference compute is {run}."
+        return (
+            _(
+                "In short, inference compute is a continuing run-stage cost of %(run)s that "
+                "affects speed and scale; each answer takes about %(latency)s."
+            )
+            % values
+        )
+    return (
+        _(
+            "In short, training compute is mainly a build-stage cost of %(build)s "
+            "(%(build_detail)s), while inference compute is a continuing run-stage cost of "
+            "%(run)s that affects speed and scale; each answer takes about %(latency)s."
+        )
+        % values
+    )
 
 
 def _one_request_against_training(training: TrainingResult, inference: InferenceResult) -> str:
@@ -296,34 +407,45 @@ def _one_request_against_training(training: TrainingResult, inference: Inference
     if accelerator_seconds <= 0:
         return ""
     requests = training.accelerator_hours * SECONDS_PER_HOUR / accelerator_seconds
-    return (
-        f"One request uses {hours(accelerator_seconds, 'accelerator-seconds').text} against "
-        f"the {hours(training.accelerator_hours).text} of training: it takes about "
-        f"{count(requests, 'requests').text} to use as much compute as the training did."
-    )
+    return _(
+        "One request uses %(seconds)s against the %(hours)s of training: it takes about "
+        "%(requests)s to use as much compute as the training did."
+    ) % {
+        "seconds": hours(accelerator_seconds, "accelerator-seconds").text,
+        "hours": hours(training.accelerator_hours).text,
+        "requests": count(requests, "requests").text,
+    }
 
 
 def _break_even(comparison: ComparisonResult, inference: InferenceResult) -> str:
     horizon = _horizon(inference)
     months_to_break_even = comparison.break_even_months
     if months_to_break_even is None:
-        return (
+        return _(
             "At this demand, cumulative inference never overtakes the one-off training in "
             "accelerator-hours."
         )
     if months_to_break_even <= 0:
-        return "Inference outweighs the one-off training from the start."
+        return _("Inference outweighs the one-off training from the start.")
     when = months(months_to_break_even).text
-    where = "within" if comparison.within_horizon else "beyond"
     by_cost = ""
     months_by_cost = comparison.break_even_months_cost
     if months_by_cost is not None and months(months_by_cost).text != when:
-        by_cost = f"Counted in money, it does so after about {months(months_by_cost).text}."
-    return _sentence(
-        f"Counting accelerator-hours, cumulative inference overtakes the one-off training after "
-        f"about {when}, {where} the horizon of {horizon}.",
-        by_cost,
+        by_cost = _("Counted in money, it does so after about %(months)s.") % {
+            "months": months(months_by_cost).text
+        }
+    where = (
+        _(
+            "Counting accelerator-hours, cumulative inference overtakes the one-off training "
+            "after about %(when)s, within the horizon of %(horizon)s."
+        )
+        if comparison.within_horizon
+        else _(
+            "Counting accelerator-hours, cumulative inference overtakes the one-off training "
+            "after about %(when)s, beyond the horizon of %(horizon)s."
+        )
     )
+    return _sentence(where % {"when": when, "horizon": horizon}, by_cost)
 
 
 def _dominance(comparison: ComparisonResult, inference: InferenceResult) -> str:
@@ -332,12 +454,22 @@ def _dominance(comparison: ComparisonResult, inference: InferenceResult) -> str:
     training_share = percent(comparison.training_share).text
     inference_share = percent(comparison.inference_share).text
     if training_share == inference_share:
-        verdict = "so the two are about equal"
+        text = _(
+            "Over %(horizon)s, training accounts for %(training)s of the accelerator-hours and "
+            "inference for %(inference)s, so the two are about equal."
+        )
     elif comparison.training_share > comparison.inference_share:
-        verdict = "so training dominates the compute estimate"
+        text = _(
+            "Over %(horizon)s, training accounts for %(training)s of the accelerator-hours and "
+            "inference for %(inference)s, so training dominates the compute estimate."
+        )
     else:
-        verdict = "so inference dominates the compute estimate"
-    return (
-        f"Over {_horizon(inference)}, training accounts for {training_share} of the "
-        f"accelerator-hours and inference for {inference_share}, {verdict}."
-    )
+        text = _(
+            "Over %(horizon)s, training accounts for %(training)s of the accelerator-hours and "
+            "inference for %(inference)s, so inference dominates the compute estimate."
+        )
+    return text % {
+        "horizon": _horizon(inference),
+        "training": training_share,
+        "inference": inference_share,
+    }

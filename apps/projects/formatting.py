@@ -28,6 +28,7 @@ from decimal import ROUND_HALF_UP, Context, Decimal
 
 from django.utils.translation import gettext, gettext_lazy
 
+from apps.projects import units
 from apps.projects.locale_numbers import (
     currency_name,
     currency_text,
@@ -178,19 +179,42 @@ def _singular(plural: str) -> str:
     return plural.removesuffix("s")
 
 
+def plural_count(number: Decimal, text: str) -> int:
+    """The count gettext picks a unit's plural form by, for `number` shown as `text`: 1 for
+    "1", a multiple of a million after a magnitude word ("26.7 million"), the whole number
+    shown, or 2 for a fraction or scientific notation ("1.5 hours")."""
+    shown = text.removeprefix(MINUS)
+    if shown in ("0", "1"):
+        return int(shown)
+    magnitude = abs(number)
+    if magnitude.adjusted() < 15 and _significant(magnitude) >= _MILLION:
+        return units.MAGNITUDE_WORD
+    whole = _round(magnitude, 0) if magnitude >= _THOUSAND else _significant(magnitude)
+    if magnitude >= _SMALLEST_PLAIN and whole == whole.to_integral_value():
+        return int(whole)
+    return 2
+
+
 def _counted(value: Number, unit: str, missing: str) -> Figure:
-    """A figure whose unit follows the number, singular after exactly 1 ("1 accelerator")."""
+    """A figure whose unit follows the number, singular after exactly 1 ("1 accelerator"),
+    in the active language's words for the units it knows (apps.projects.units)."""
     number = _decimal(value)
     if number is None:
         return _missing(unit, missing)
     text, spoken = _number(number)
-    name = _singular(unit) if text == "1" else unit
+    if units.known(unit):
+        count = plural_count(number, text)
+        shown = units.with_unit(unit, text, count)
+        aria = units.with_unit(unit, spoken, count)
+    else:
+        name = _singular(unit) if text == "1" else unit
+        shown, aria = f"{text} {name}".strip(), f"{spoken} {name}".strip()
     return Figure(
-        text=f"{text} {name}",
+        text=shown,
         exact=_exact(value, number),
         unit=unit,
         value=_plain_value(value, number),
-        aria=f"{spoken} {name}",
+        aria=aria,
     )
 
 

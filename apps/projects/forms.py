@@ -12,6 +12,7 @@ from apps.catalogue.resolve import DEFAULT_ENERGY_PROFILE, Catalogue, estimate_f
 from apps.estimates import EstimateInputError, EstimateResult
 from apps.estimates.uncertainty import UncertaintyResult
 from apps.projects.api_methods import add_api_fields, api_section_values, with_api_fields
+from apps.projects.field_terms import attach_terms
 from apps.projects.locale_numbers import parse_number
 from apps.projects.models import BUDGET_SETTINGS, Project
 from apps.projects.presets import PRESETS
@@ -81,27 +82,29 @@ class ScenarioForm(forms.Form):
     """All inputs of a scenario; `clean` also runs the estimate, so errors come from one place."""
 
     name = forms.CharField(
-        label="Scenario name", max_length=200, help_text="e.g. Pilot, 15,000 requests a month."
+        label=_("Scenario name"),
+        max_length=200,
+        help_text=_("e.g. Pilot, 15,000 requests a month."),
     )
     training_enabled = forms.BooleanField(
-        label="This scenario includes training or fine-tuning", required=False, initial=True
+        label=_("This scenario includes training or fine-tuning"), required=False, initial=True
     )
     training_method = _choice(
-        "How do you know the training compute?", TRAINING_METHODS, "accelerator_hours"
+        _("How do you know the training compute?"), TRAINING_METHODS, "accelerator_hours"
     )
-    training_accelerator = forms.ChoiceField(label="Accelerator for training")
+    training_accelerator = forms.ChoiceField(label=_("Accelerator for training"))
     training_precision = forms.ChoiceField(
-        label="Number format",
+        label=_("Number format"),
         choices=[(p, p.upper()) for p in PRECISIONS],
         initial="bf16",
-        help_text="BF16 is usual for training; the accelerator must support it.",
+        help_text=_("BF16 is usual for training; the accelerator must support it."),
     )
-    training_pricing_mode = _choice("Rent or own?", PRICING_MODES, "rent")
+    training_pricing_mode = _choice(_("Rent or own?"), PRICING_MODES, "rent")
     inference_enabled = forms.BooleanField(
-        label="This scenario includes serving requests", required=False, initial=True
+        label=_("This scenario includes serving requests"), required=False, initial=True
     )
     inference_method = _choice(
-        "How do you know the compute per request?", INFERENCE_METHODS, "accelerator_seconds"
+        _("How do you know the compute per request?"), INFERENCE_METHODS, "accelerator_seconds"
     )
     inference_model = forms.ChoiceField(
         label=_("Language model"),
@@ -111,15 +114,15 @@ class ScenarioForm(forms.Form):
             "For your own model, leave this and give its dimensions below."
         ),
     )
-    inference_accelerator = forms.ChoiceField(label="Accelerator for serving")
+    inference_accelerator = forms.ChoiceField(label=_("Accelerator for serving"))
     inference_precision = forms.ChoiceField(
-        label="Number format",
+        label=_("Number format"),
         choices=[(p, p.upper()) for p in PRECISIONS],
         initial="bf16",
-        help_text="FP8 or INT8 halve the memory read per token where supported.",
+        help_text=_("FP8 or INT8 halve the memory read per token where supported."),
     )
-    inference_provisioning = _choice("How is capacity paid for?", PROVISIONING, "pay_per_use")
-    inference_pricing_mode = _choice("Rent or own?", PRICING_MODES, "rent")
+    inference_provisioning = _choice(_("How is capacity paid for?"), PROVISIONING, "pay_per_use")
+    inference_pricing_mode = _choice(_("Rent or own?"), PRICING_MODES, "rent")
     training_start = forms.DateField(
         label=_("Training starts"),
         required=False,
@@ -133,8 +136,8 @@ class ScenarioForm(forms.Form):
         help_text=_("For the budget; empty: the first of the month after training ends."),
     )
     energy_profile = forms.ChoiceField(
-        label="Data centre and electricity grid",
-        help_text="Sets the PUE and the grid's carbon intensity for energy and emissions.",
+        label=_("Data centre and electricity grid"),
+        help_text=_("Sets the PUE and the grid’s carbon intensity for energy and emissions."),
     )
     version = forms.IntegerField(
         widget=forms.HiddenInput,
@@ -160,10 +163,13 @@ class ScenarioForm(forms.Form):
         add_range_fields(self, NumberField)
         add_api_fields(self, NumberField)
         accelerator_choices = [(a.slug, f"{a.vendor} {a.name}") for a in accelerators]
-        self.fields["training_accelerator"].choices = [("", "No accelerator"), *accelerator_choices]
+        self.fields["training_accelerator"].choices = [
+            ("", _("No accelerator")),
+            *accelerator_choices,
+        ]
         self.fields["training_accelerator"].required = False
         self.fields["inference_accelerator"].choices = [
-            ("", "No accelerator"),
+            ("", _("No accelerator")),
             *accelerator_choices,
         ]
         self.fields["inference_accelerator"].required = False
@@ -178,6 +184,7 @@ class ScenarioForm(forms.Form):
         self.result: EstimateResult | None = None
         self.uncertainty: UncertaintyResult | None = None
         self.notes: dict[str, list[str]] = {}
+        attach_terms(self)
 
     @classmethod
     def initial_from_request(cls, name: str, request: dict, version: int | None = None) -> dict:
@@ -230,7 +237,7 @@ class ScenarioForm(forms.Form):
         if self.errors:
             return cleaned
         if not cleaned.get("training_enabled") and not cleaned.get("inference_enabled"):
-            raise forms.ValidationError("Include training, serving requests, or both.")
+            raise forms.ValidationError(_("Include training, serving requests, or both."))
         request = self.to_request()
         range_errors = collect_ranges(cleaned, request)[1]
         try:
@@ -282,15 +289,16 @@ class ScenarioForm(forms.Form):
 
 class ProjectForm(BudgetSettingsFields):
     collaborators = forms.CharField(
-        label="Collaborators",
+        label=_("Collaborators"),
         required=False,
-        help_text="Usernames of colleagues who may edit this project, separated by commas.",
+        help_text=_("Usernames of colleagues who may edit this project, separated by commas."),
     )
 
     currency = forms.ChoiceField(
-        choices=[("USD", "USD — US dollar")],
+        label=_("Currency"),
+        choices=[("USD", _("USD — US dollar"))],
         initial="USD",
-        help_text="Catalogue prices are in US dollars; other currencies need exchange rates.",
+        help_text=_("Catalogue prices are in US dollars; other currencies need exchange rates."),
     )
 
     class Meta:
@@ -310,10 +318,17 @@ class ProjectForm(BudgetSettingsFields):
             "period_end": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "description": forms.Textarea(attrs={"rows": 3}),
         }
+        labels = {
+            "title": _("Title"),
+            "description": _("Description"),
+            "currency": _("Currency"),
+            "period_start": _("Period start"),
+            "period_end": _("Period end"),
+        }
         help_texts = {
-            "title": "What the AI system is for, e.g. Translation assistant.",
-            "unit": "The department, section or team that owns the workplan.",
-            "classification": "The most sensitive data the system will process.",
+            "title": _("What the AI system is for, e.g. Translation assistant."),
+            "unit": _("The department, section or team that owns the workplan."),
+            "classification": _("The most sensitive data the system will process."),
         }
 
     def __init__(self, *args, owner=None, **kwargs):
@@ -329,22 +344,24 @@ class ProjectForm(BudgetSettingsFields):
         users = list(get_user_model().objects.filter(username__in=names, is_active=True))
         missing = names - {u.username for u in users}
         if missing:
-            raise forms.ValidationError(f"No active user named {', '.join(sorted(missing))}.")
+            raise forms.ValidationError(
+                _("No active user named %(names)s.") % {"names": ", ".join(sorted(missing))}
+            )
         return [u for u in users if u != self.owner]
 
     def clean(self):
         cleaned = super().clean()
         start, end = cleaned.get("period_start"), cleaned.get("period_end")
         if start and end and end < start:
-            self.add_error("period_end", "The end of the planning period is before its start.")
+            self.add_error("period_end", _("The end of the planning period is before its start."))
         return cleaned
 
 
 class NewProjectForm(ProjectForm):
     preset = forms.ChoiceField(
-        label="Start from",
+        label=_("Start from"),
         choices=[(p.slug, p.name) for p in PRESETS],
         initial=PRESETS[0].slug,
         widget=forms.RadioSelect,
-        help_text="The first scenario starts from these figures; you can change every one.",
+        help_text=_("The first scenario starts from these figures; you can change every one."),
     )

@@ -11,10 +11,10 @@ from django.utils.translation import gettext_lazy as _
 
 
 class Classification(models.TextChoices):
-    PUBLIC = "public", "Public"
-    INTERNAL = "internal", "Internal"
-    CONFIDENTIAL = "confidential", "Confidential"
-    STRICTLY_CONFIDENTIAL = "strictly_confidential", "Strictly confidential"
+    PUBLIC = "public", _("Public")
+    INTERNAL = "internal", _("Internal")
+    CONFIDENTIAL = "confidential", _("Confidential")
+    STRICTLY_CONFIDENTIAL = "strictly_confidential", _("Strictly confidential")
 
 
 # Methods that send the data to a vendor's model API: approved for public data only.
@@ -84,13 +84,13 @@ class ProjectQuerySet(models.QuerySet):
 
 class Project(models.Model):
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        SUBMITTED = "submitted", "Submitted for review"
-        RETURNED = "returned", "Returned for changes"
-        CLEARED = "cleared", "Cleared"
+        DRAFT = "draft", _("Draft")
+        SUBMITTED = "submitted", _("Submitted for review")
+        RETURNED = "returned", _("Returned for changes")
+        CLEARED = "cleared", _("Cleared")
 
     title = models.CharField(max_length=200)
-    unit = models.CharField("organisational unit", max_length=200, blank=True)
+    unit = models.CharField(_("organisational unit"), max_length=200, blank=True)
     description = models.TextField(blank=True)
     currency = models.CharField(max_length=3, default="USD")
     period_start = models.DateField(null=True, blank=True)
@@ -134,7 +134,10 @@ class Project(models.Model):
         _("As a fraction of direct costs and contingency: 0.07 for 7 %."),
     )
     classification = models.CharField(
-        "data classification", max_length=30, choices=Classification, default=Classification.PUBLIC
+        _("data classification"),
+        max_length=30,
+        choices=Classification,
+        default=Classification.PUBLIC,
     )
     status = models.CharField(max_length=20, choices=Status, default=Status.DRAFT)
     owner = models.ForeignKey(
@@ -166,12 +169,14 @@ class Project(models.Model):
     def frozen_reason(self) -> str:
         """Why the project cannot change now; empty when it can."""
         if self.status == self.Status.SUBMITTED:
-            return (
-                f"“{self.title}” is submitted for review: it cannot be changed until the front "
+            return _(
+                "“%(title)s” is submitted for review: it cannot be changed until the front "
                 "office returns it."
-            )
+            ) % {"title": self.title}
         if self.status == self.Status.CLEARED:
-            return f"“{self.title}” has been cleared by the front office: it can no longer change."
+            return _(
+                "“%(title)s” has been cleared by the front office: it can no longer change."
+            ) % {"title": self.title}
         return ""
 
     def check_can_edit(self) -> None:
@@ -187,8 +192,12 @@ class Project(models.Model):
         """Raise StatusChangeRefused unless the review workflow allows moving to `status`."""
         if not self.can_move_to(status):
             raise StatusChangeRefused(
-                f"“{self.title}” is {STATUS_PHRASES[self.status]}, so it cannot be "
-                f"{STATUS_PHRASES[status]}."
+                _("“%(title)s” is %(now)s, so it cannot be %(then)s.")
+                % {
+                    "title": self.title,
+                    "now": STATUS_PHRASES[self.status],
+                    "then": STATUS_PHRASES[status],
+                }
             )
 
     def hosting_warning(self, scenario_inputs) -> str | None:
@@ -201,13 +210,13 @@ class Project(models.Model):
             if section
         ):
             label = self.get_classification_display().lower()
-            return (
-                f"This project will process {label} data, but a scenario sends it to an external "
+            return _(
+                "This project will process %(label)s data, but a scenario sends it to an external "
                 "model API: the data leaves the organisation. Such data must not be entered into "
                 "a service that has not been approved for it: the provider may retain, process or "
-                "expose it. Confirm the provider is approved for "
-                f"{label} data, or host the model yourself, before going ahead."
-            )
+                "expose it. Confirm the provider is approved for %(label)s data, or host the model "
+                "yourself, before going ahead."
+            ) % {"label": label}
         modes = {
             section.get("pricing_mode", "rent")
             for inputs in scenario_inputs
@@ -218,13 +227,13 @@ class Project(models.Model):
         if not unapproved:
             return None
         label = self.get_classification_display().lower()
-        return (
-            f"This project will process {label} data, but a scenario rents accelerators from a "
-            f"cloud provider, which is not approved for {label} data. Such data must not be "
+        return _(
+            "This project will process %(label)s data, but a scenario rents accelerators from a "
+            "cloud provider, which is not approved for %(label)s data. Such data must not be "
             "entered into a service that has not been approved for it: the provider may retain, "
-            "process or expose it. Use owned, approved hosting, or confirm the provider's approval "
-            "before going ahead."
-        )
+            "process or expose it. Use owned, approved hosting, or confirm the provider’s "
+            "approval before going ahead."
+        ) % {"label": label}
 
 
 # The review workflow: the statuses a project may move to each status from.
@@ -235,10 +244,10 @@ STATUS_MOVES = {
     Project.Status.CLEARED: {Project.Status.SUBMITTED},
 }
 STATUS_PHRASES = {
-    Project.Status.DRAFT: "a draft",
-    Project.Status.SUBMITTED: "submitted for review",
-    Project.Status.RETURNED: "returned for changes",
-    Project.Status.CLEARED: "cleared",
+    Project.Status.DRAFT: _("a draft"),
+    Project.Status.SUBMITTED: _("submitted for review"),
+    Project.Status.RETURNED: _("returned for changes"),
+    Project.Status.CLEARED: _("cleared"),
 }
 
 

@@ -2,20 +2,24 @@
 
 from dataclasses import dataclass
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
 
 @dataclass(frozen=True)
 class Preset:
     slug: str
-    name: str
-    summary: str
+    name: str | Promise
+    summary: str | Promise
     inputs: dict
 
 
 PRESETS = (
     Preset(
         slug="translation-assistant",
-        name="Translation assistant (the worked example of the UN Learn AI glossary)",
-        summary=(
+        name=_("Translation assistant (the worked example of the UN Learn AI glossary)"),
+        # xgettext:no-python-format
+        summary=_(
             "Fine-tuning uses 200 accelerator-hours; each translation about 2 accelerator-seconds; "
             "15,000 requests a month on rented H100s."
         ),
@@ -38,8 +42,9 @@ PRESETS = (
     ),
     Preset(
         slug="fine-tune-7b",
-        name="Fine-tune a 7B model and serve it on L4s",
-        summary=(
+        name=_("Fine-tune a 7B model and serve it on L4s"),
+        # xgettext:no-python-format
+        summary=_(
             "6 × 7 billion parameters × 2 billion tokens on eight A100s at 35% MFU, then "
             "100,000 requests a month of 500 input and 250 output tokens on L4s."
         ),
@@ -66,8 +71,9 @@ PRESETS = (
     ),
     Preset(
         slug="pre-train-70b",
-        name="Pre-train a 70B model",
-        summary=(
+        name=_("Pre-train a 70B model"),
+        # xgettext:no-python-format
+        summary=_(
             "6 × 70 billion parameters × 15 trillion tokens (about 6.3 × 10²⁴ FLOP) on 2,048 "
             "H100s at 40% MFU and 90% goodput, then 10 million requests a month growing 5% a month."
         ),
@@ -96,8 +102,9 @@ PRESETS = (
     ),
     Preset(
         slug="chat-service-rented",
-        name="Chat service on rented GPUs",
-        summary=(
+        name=_("Chat service on rented GPUs"),
+        # xgettext:no-python-format
+        summary=_(
             "No training: an open 8B model answers 2 million chats a month (800 tokens in, 400 "
             "out), growing 10% a month, on rented H100s kept always on, at $0.01 revenue a chat."
         ),

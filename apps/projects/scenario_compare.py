@@ -3,6 +3,9 @@
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
 from apps.estimates import EstimateResult
 from apps.projects import formatting
 from apps.projects.formatting import Figure
@@ -10,7 +13,7 @@ from apps.projects.formatting import Figure
 
 @dataclass(frozen=True)
 class Metric:
-    label: str
+    label: str | Promise
     value: Callable[[EstimateResult], object]
     format: Callable[[object], Figure]
 
@@ -26,45 +29,47 @@ def _get(path: str) -> Callable[[EstimateResult], object]:
 
 
 METRICS = (
-    Metric("Training compute", _get("training.flop"), formatting.flop),
-    Metric("Training accelerator-hours", _get("training.accelerator_hours"), formatting.hours),
+    Metric(_("Training compute"), _get("training.flop"), formatting.flop),
+    Metric(_("Training accelerator-hours"), _get("training.accelerator_hours"), formatting.hours),
     Metric(
-        "Training wall-clock",
+        _("Training wall-clock"),
         _get("training.wall_clock_hours"),
         lambda v: formatting.hours(v, "hours"),
     ),
-    Metric("Build cost (training)", _get("training.cost"), formatting.money),
+    Metric(_("Build cost (training)"), _get("training.cost"), formatting.money),
     Metric(
-        "Accelerator time per request",
+        _("Accelerator time per request"),
         _get("inference.per_request.accelerator_seconds"),
         formatting.seconds,
     ),
     Metric(
-        "User speed (latency)", _get("inference.per_request.latency_seconds"), formatting.seconds
+        _("User speed (latency)"), _get("inference.per_request.latency_seconds"), formatting.seconds
     ),
-    Metric("Cost per request", _get("inference.per_request.precise_cost"), formatting.money),
+    Metric(_("Cost per request"), _get("inference.per_request.precise_cost"), formatting.money),
     Metric(
-        "Inference accelerator-hours over the horizon",
+        _("Inference accelerator-hours over the horizon"),
         _get("inference.total.accelerator_hours"),
         formatting.hours,
     ),
-    Metric("Run cost over the horizon", _get("inference.total.cost"), formatting.money),
+    Metric(_("Run cost over the horizon"), _get("inference.total.cost"), formatting.money),
     Metric(
-        "Accelerators needed at peak",
+        _("Accelerators needed at peak"),
         _get("inference.peak_accelerators"),
         lambda v: formatting.count(v, "accelerators"),
     ),
     Metric(
-        "Break-even (inference overtakes training)",
+        _("Break-even (inference overtakes training)"),
         _get("comparison.break_even_months"),
         formatting.months,
     ),
     Metric(
-        "Training share of accelerator-hours", _get("comparison.training_share"), formatting.percent
+        _("Training share of accelerator-hours"),
+        _get("comparison.training_share"),
+        formatting.percent,
     ),
-    Metric("Energy, training", _get("training.energy_kwh"), formatting.energy_kwh),
+    Metric(_("Energy, training"), _get("training.energy_kwh"), formatting.energy_kwh),
     Metric(
-        "Energy, inference over the horizon",
+        _("Energy, inference over the horizon"),
         _get("inference.total.energy_kwh"),
         formatting.energy_kwh,
     ),

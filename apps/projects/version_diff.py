@@ -3,11 +3,14 @@
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django.utils.translation import gettext, gettext_lazy
+
 from apps.estimates import EstimateResult
 from apps.estimates.budget import BudgetDiff, budget_diff
 from apps.projects import formatting
 from apps.projects.formatting import Figure
 from apps.projects.frozen_budget import budget_from_record
+from apps.projects.locale_numbers import decimal_text
 from apps.projects.models import ScenarioVersion
 from apps.projects.scenario_compare import compare_rows
 from apps.projects.scenario_fields import (
@@ -65,14 +68,14 @@ def results_changes(old: ScenarioVersion, new: ScenarioVersion) -> list[Change]:
     ]
     old_total, new_total = formatting.money(total_cost(before)), formatting.money(total_cost(after))
     if old_total.text != new_total.text:
-        changes.append(Change("Total cost (training and inference)", old_total, new_total))
+        changes.append(Change(gettext("Total cost (training and inference)"), old_total, new_total))
     old_exceeded, new_exceeded = thresholds_exceeded(before), thresholds_exceeded(after)
     if old_exceeded != new_exceeded:
         changes.append(
             Change(
-                "Compute thresholds exceeded",
-                ", ".join(old_exceeded) or "none",
-                ", ".join(new_exceeded) or "none",
+                gettext("Compute thresholds exceeded"),
+                ", ".join(old_exceeded) or gettext("none"),
+                ", ".join(new_exceeded) or gettext("none"),
             )
         )
     return changes
@@ -92,7 +95,7 @@ def version_budget(version: ScenarioVersion) -> dict | None:
     return (version.budget or {}).get("drawn_up")
 
 
-NOT_SET = "not set (default)"
+NOT_SET = gettext_lazy("not set (default)")
 _CHOICES = {
     ("training", "method"): dict(TRAINING_METHODS),
     ("inference", "method"): dict(INFERENCE_METHODS),
@@ -101,11 +104,11 @@ _CHOICES = {
     ("inference", "provisioning"): dict(PROVISIONING),
 }
 _LABELS = {
-    "method": "Method",
-    "accelerator": "Accelerator",
-    "precision": "Number format",
-    "provisioning": "How capacity is paid for",
-    "pricing_mode": "Rent or own",
+    "method": gettext_lazy("Method"),
+    "accelerator": gettext_lazy("Accelerator"),
+    "precision": gettext_lazy("Number format"),
+    "provisioning": gettext_lazy("How capacity is paid for"),
+    "pricing_mode": gettext_lazy("Rent or own"),
 }
 _NUMBERS = {(spec.section, spec.name): spec for spec in NUMBER_FIELDS}
 # A section's inputs in the form's order: its choices first, then its numbers.
@@ -118,22 +121,25 @@ def _input_order(key: str) -> tuple[int, str]:
 
 def _input_label(section: str, key: str) -> str:
     spec = _NUMBERS.get((section, key))
-    return f"{SECTION_TITLES[section]}: {spec.label if spec else _LABELS.get(key, key)}"
+    return gettext("%(section)s: %(input)s") % {
+        "section": SECTION_TITLES[section],
+        "input": spec.label if spec else _LABELS.get(key, key),
+    }
 
 
 def _input_text(version: ScenarioVersion, section: str, key: str, value: object) -> str:
     """A stored input as the form shows it: percentages in percent, names instead of slugs."""
     if value is None:
-        return NOT_SET
+        return str(NOT_SET)
     if key == "accelerator":
         return version.catalogue.get("accelerators", {}).get(value, {}).get("name", value)
     if key == "precision":
         return str(value).upper()
     if (section, key) in _CHOICES:
-        return _CHOICES[section, key].get(value, value)
+        return str(_CHOICES[section, key].get(value, value))
     spec = _NUMBERS.get((section, key))
     if spec and isinstance(value, int | float) and not isinstance(value, bool):
-        return format(value * spec.scale, ",.10g")
+        return decimal_text(Decimal(format(value * spec.scale, ".10g")))
     return str(value)
 
 
@@ -143,9 +149,9 @@ def _section_changes(old: ScenarioVersion, new: ScenarioVersion, section: str) -
     if bool(before) != bool(after):
         changes.append(
             Change(
-                SECTION_TITLES[section],
-                "included" if before else "not included",
-                "included" if after else "not included",
+                str(SECTION_TITLES[section]),
+                gettext("included") if before else gettext("not included"),
+                gettext("included") if after else gettext("not included"),
             )
         )
     before, after = before or {}, after or {}
@@ -164,7 +170,7 @@ def _section_changes(old: ScenarioVersion, new: ScenarioVersion, section: str) -
 def _energy_profile(version: ScenarioVersion) -> str:
     slug = version.inputs.get("energy_profile")
     if slug is None:
-        return NOT_SET
+        return str(NOT_SET)
     return version.catalogue.get("energy_profiles", {}).get(slug, {}).get("name", slug)
 
 
@@ -172,11 +178,15 @@ def inputs_changes(old: ScenarioVersion, new: ScenarioVersion) -> list[Change]:
     """The inputs that differ between two versions, in the form's order, old → new."""
     changes = []
     if old.name != new.name:
-        changes.append(Change("Scenario name", old.name, new.name))
+        changes.append(Change(gettext("Scenario name"), old.name, new.name))
     for section in ("training", "inference"):
         changes += _section_changes(old, new, section)
     if old.inputs.get("energy_profile") != new.inputs.get("energy_profile"):
         changes.append(
-            Change("Data centre and electricity grid", _energy_profile(old), _energy_profile(new))
+            Change(
+                gettext("Data centre and electricity grid"),
+                _energy_profile(old),
+                _energy_profile(new),
+            )
         )
     return changes

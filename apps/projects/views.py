@@ -12,6 +12,7 @@ from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from apps.budget.presentation import budget_section, scenario_totals
@@ -104,7 +105,11 @@ def project_create(request: HttpRequest) -> HttpResponse:
             collaborators=form.cleaned_data["collaborators"],
             preset=PRESETS_BY_SLUG[form.cleaned_data["preset"]],
         )
-        messages.success(request, f"Project “{project.title}” created with a first scenario.")
+        messages.success(
+            request,
+            gettext("Project “%(title)s” created with a first scenario.")
+            % {"title": project.title},
+        )
         return redirect("scenario-detail", scenario_id=project.scenarios.get().pk)
     return TemplateResponse(
         request, "projects/project_form.html", {"form": form, "presets": PRESETS, "creating": True}
@@ -149,7 +154,7 @@ def project_edit(request: HttpRequest, project_id: int) -> HttpResponse:
         services.project_update(
             project=project, fields=fields, collaborators=form.cleaned_data["collaborators"]
         )
-        messages.success(request, "Project details saved.")
+        messages.success(request, gettext("Project details saved."))
         return redirect("project-detail", project_id=project.pk)
     return TemplateResponse(
         request, "projects/project_form.html", {"form": form, "project": project, "creating": False}
@@ -165,7 +170,10 @@ def scenario_add(request: HttpRequest, project_id: int) -> HttpResponse:
     scenario = services.scenario_create(
         project=project, name=preset.name, inputs=preset.inputs, user=request.user
     )
-    messages.success(request, f"Scenario “{scenario.name}” added; change any figure below.")
+    messages.success(
+        request,
+        gettext("Scenario “%(name)s” added; change any figure below.") % {"name": scenario.name},
+    )
     return redirect("scenario-detail", scenario_id=scenario.pk)
 
 
@@ -207,7 +215,7 @@ def scenario_detail(request: HttpRequest, scenario_id: int) -> HttpResponse:
                 form.data["version"] = stale.latest.number
                 status = 409
             else:
-                messages.success(request, "Scenario saved.")
+                messages.success(request, gettext("Scenario saved."))
                 return redirect(f"{scenario.get_absolute_url()}?view={view}")
         if typical and typical_error:
             form.add_error(typical if typical in form.fields else None, typical_error)
@@ -350,7 +358,7 @@ def scenario_preview(request: HttpRequest, scenario_id: int) -> TemplateResponse
 def scenario_duplicate(request: HttpRequest, scenario_id: int) -> HttpResponse:
     scenario = scenario_for_user(request.user, scenario_id)
     copy = services.scenario_duplicate(scenario=scenario, user=request.user)
-    messages.success(request, f"“{copy.name}” created.")
+    messages.success(request, gettext("“%(name)s” created.") % {"name": copy.name})
     return redirect("scenario-detail", scenario_id=copy.pk)
 
 
@@ -360,7 +368,7 @@ def scenario_duplicate(request: HttpRequest, scenario_id: int) -> HttpResponse:
 def scenario_set_baseline(request: HttpRequest, scenario_id: int) -> HttpResponse:
     scenario = scenario_for_user(request.user, scenario_id)
     services.scenario_set_baseline(scenario=scenario)
-    messages.success(request, f"“{scenario.name}” is now the baseline.")
+    messages.success(request, gettext("“%(name)s” is now the baseline.") % {"name": scenario.name})
     return redirect("project-detail", project_id=scenario.project_id)
 
 
@@ -371,7 +379,7 @@ def scenario_delete(request: HttpRequest, scenario_id: int) -> HttpResponse:
     scenario = scenario_for_user(request.user, scenario_id)
     project_id = scenario.project_id
     services.scenario_delete(scenario=scenario)
-    messages.success(request, f"Scenario “{scenario.name}” deleted.")
+    messages.success(request, gettext("Scenario “%(name)s” deleted.") % {"name": scenario.name})
     return redirect("project-detail", project_id=project_id)
 
 
@@ -390,9 +398,9 @@ def project_compare(request: HttpRequest, project_id: int) -> TemplateResponse:
     error = None
     if not 2 <= len(scenarios) <= 4:
         error = (
-            "This project has one scenario: duplicate it or add another to compare."
+            gettext("This project has one scenario: duplicate it or add another to compare.")
             if len(all_scenarios) < 2
-            else "Choose two to four scenarios to compare."
+            else gettext("Choose two to four scenarios to compare.")
         )
         scenarios = []
     catalogue = Catalogue.load() if scenarios else None

@@ -22,20 +22,21 @@
       ctx.stroke();
       ctx.setLineDash([]);
       ctx.fillStyle = "#6a1b9a";
-      ctx.fillText("break-even", x + 4, chart.chartArea.top + 12);
+      ctx.fillText(options.text || "break-even", x + 4, chart.chartArea.top + 12);
       ctx.restore();
     },
   };
 
   function lineChart(canvas, data, training, inference, unit) {
+    const words = data.labels || {};
     const points = (values) => data.months.map((month, i) => ({ x: month, y: values[i] }));
     return new window.Chart(canvas, {
       type: "line",
       data: {
         datasets: [
-          { label: "Training (one-off), cumulative", data: points(training), borderColor: "#0b5cad",
+          { label: words.training || "Training (one-off), cumulative", data: points(training), borderColor: "#0b5cad",
             backgroundColor: "#0b5cad", stepped: true, pointRadius: 0, borderWidth: 3 },
-          { label: "Inference (recurring), cumulative", data: points(inference), borderColor: "#b3261e",
+          { label: words.inference || "Inference (recurring), cumulative", data: points(inference), borderColor: "#b3261e",
             backgroundColor: "#b3261e", pointRadius: 2, borderWidth: 3, borderDash: [2, 2] },
         ],
       },
@@ -45,10 +46,10 @@
         maintainAspectRatio: false,
         parsing: false,
         scales: {
-          x: { type: "linear", min: 0, max: data.horizon_months, title: { display: true, text: "Month" } },
+          x: { type: "linear", min: 0, max: data.horizon_months, title: { display: true, text: words.month || "Month" } },
           y: { beginAtZero: true, title: { display: true, text: unit } },
         },
-        plugins: { breakEvenLine: { month: data.break_even_months } },
+        plugins: { breakEvenLine: { month: data.break_even_months, text: words.break_even } },
       },
       plugins: [breakEvenLine],
     });
@@ -62,8 +63,8 @@
     const hours = document.getElementById("chart-hours");
     const cost = document.getElementById("chart-cost");
     if (hours) charts.push(lineChart(hours, data, data.training_accelerator_hours,
-      data.inference_accelerator_hours, "Accelerator-hours"));
-    if (cost) charts.push(lineChart(cost, data, data.training_cost, data.inference_cost, "Cost (USD)"));
+      data.inference_accelerator_hours, (data.labels || {}).hours || "Accelerator-hours"));
+    if (cost) charts.push(lineChart(cost, data, data.training_cost, data.inference_cost, (data.labels || {}).cost || "Cost (USD)"));
   }
 
   function showMethodFields() {

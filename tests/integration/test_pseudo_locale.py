@@ -11,13 +11,22 @@ from pathlib import Path
 
 import django
 import pytest
+from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from django.conf import settings
 from django.test import Client
+from django.utils import translation
 
-from apps.catalogue.models import Accelerator, ComputeThreshold, EnergyProfile, PriceOffer
+from apps.catalogue.models import (
+    Accelerator,
+    ComputeThreshold,
+    EnergyProfile,
+    LanguageModel,
+    PriceOffer,
+)
+from apps.projects import locale_numbers
 from tests.factories import make_manager
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +42,10 @@ HIDDEN = re.compile(r"<(script|style|code|pre)\b.*?</\1>", re.S)
 LABELS = re.compile(r'\b(?:aria-label|title|placeholder|alt)="([^"]*)"')
 # What may stay as it is in any language: names, codes, units and figures.
 AS_IS = re.compile(
-    r"Compute Planner|\bAPI\b|BF16|FP8|FP32|TFLOP/s|\bPUE\b|\bUSD\b|amina|English|Français|Pseudo|\d(?:\.\d+)?e[+-]\d+"
+    r"Compute Planner|\bAPI\b|BF16|FP8|FP16|FP32|TF32|INT8|TFLOP/s|\bPUE\b|\bUSD\b|amina|English|"
+    r"Français|Pseudo|\d(?:\.\d+)?e[+-]\d+|\b(?:CSV|XLSX|PDF|JSON)\b|\bFY\d{4}\b|"
+    # SI units and symbols, the same in every language the app speaks.
+    r"\b(?:FLOP|[kMG]?Wh|kg CO2e|t CO2e|ms|min|h|s|W)\b|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+"
 )
 
 
@@ -42,7 +54,7 @@ def _pseudo(text: str) -> str:
 
 
 @pytest.fixture
-def pseudo_locale(settings, tmp_path):
+def pseudo_locale(settings, tmp_path, monkeypatch):
     catalog = Catalog(locale="fr")
     for source in SOURCES:
         with source.open("rb") as file:
@@ -60,12 +72,21 @@ def pseudo_locale(settings, tmp_path):
         write_mo(file, catalog)
     settings.LOCALE_PATHS = [tmp_path]
     settings.LANGUAGES = [*settings.LANGUAGES, (PSEUDO, "Pseudo")]
+    # CLDR has no "xx": its numbers are written as British English writes them.
+    english_numbers = locale_numbers.number_locale
+    monkeypatch.setattr(
+        locale_numbers,
+        "number_locale",
+        lambda: (
+            Locale.parse("en_GB") if translation.get_language() == PSEUDO else english_numbers()
+        ),
+    )
 
 
 def catalogue_data() -> list[str]:
     """The catalogue's own words (names, providers, sources, notes): data, not interface."""
     words = set()
-    for model in (Accelerator, PriceOffer, EnergyProfile, ComputeThreshold):
+    for model in (Accelerator, PriceOffer, EnergyProfile, ComputeThreshold, LanguageModel):
         for row in model.objects.values():
             words |= {
                 " ".join(value.split())
@@ -74,6 +95,10 @@ def catalogue_data() -> list[str]:
             }
     words |= {
         f"{vendor} {name}" for vendor, name in Accelerator.objects.values_list("vendor", "name")
+    }
+    words |= {
+        f"{developer} {name}"
+        for developer, name in LanguageModel.objects.values_list("developer", "name")
     }
     return sorted(words, key=len, reverse=True)
 
@@ -119,3 +144,97 @@ def test_every_word_of_an_account_page_goes_through_gettext(pseudo_locale, path)
 def test_the_check_finds_a_string_that_bypasses_gettext(pseudo_locale):
     html = "<body><p>⟦Translated⟧</p><p>Left in English</p><a aria-label='x'>⟦Ok⟧</a></body>"
     assert untranslated(html) == ["Left in English"]
+
+
+# The manager's pages, with a real project: a rented and an owned scenario with results, two
+# versions of the rented one, and a save refused because it started from the older version.
+MANAGER_DATA = ["Pseudo project", "Rented pilot", "Owned pilot", "amina"]
+
+
+@pytest.fixture
+def manager_project(pseudo_locale):
+    from apps.projects.services import scenario_update
+    from tests.factories import SEED_000_TRAINING, make_project, make_scenario, seed_000_inference
+
+    owner = make_manager("amina")
+    project = make_project(owner, "Pseudo project")
+    rented = make_scenario(project, "Rented pilot", is_baseline=True)
+    owned_inputs = {
+        "training": {**SEED_000_TRAINING, "pricing_mode": "own"},
+        "inference": seed_000_inference(15_000, pricing_mode="own"),
+    }
+    owned = make_scenario(project, "Owned pilot", inputs=owned_inputs)
+    scenario_update(
+        scenario=rented,
+        name="Rented pilot",
+        inputs={"training": SEED_000_TRAINING, "inference": seed_000_inference(300_000)},
+        user=owner,
+        expected_version=1,
+    )
+    client = Client()
+    client.force_login(owner)
+    return client, project, rented, owned
+
+
+def _manager_paths(project, rented, owned) -> list[str]:
+    return [
+        "/projects/",
+        f"/projects/{project.pk}/",
+        f"/projects/{project.pk}/edit/",
+        "/projects/new/",
+        f"/scenarios/{rented.pk}/",
+        f"/scenarios/{rented.pk}/?view=single",
+        f"/scenarios/{owned.pk}/",
+        f"/scenarios/{rented.pk}/versions/",
+        f"/scenarios/{rented.pk}/versions/compare/?old=1&new=2",
+        f"/projects/{project.pk}/compare/?s={rented.pk}&s={owned.pk}",
+        f"/projects/{project.pk}/compare/?s={rented.pk}",
+    ]
+
+
+# Not yet worded through gettext (issue 14, still open): the estimate engine's notes beside the
+# figures (apps/estimates/assumptions.py: "Accelerator-hours given directly.", "Demand: …"),
+# which share their list with the catalogue's (apps/catalogue/resolve.py, translated), and the
+# budget engine's line names, bases and notes (apps/estimates/budget). They are left out here, by
+# name, so that every other word of these pages is checked; drop a pattern once its words are done.
+KNOWN_GAPS = [
+    re.compile(r'(<details class="formulas"><summary>.*?</summary>\s*)<ul>.*?</ul>', re.S),
+    re.compile(r'(<td class="basis">).*?(?=</td>)', re.S),
+    re.compile(r'(<ul class="form-note budget-notes">).*?(?=</ul>)', re.S),
+    re.compile(r'(<tr><th scope="row">)[^<]*(?=</th><td>)'),
+    re.compile(r'(<th scope="rowgroup" rowspan="3">)[^<]*'),
+]
+
+
+def without_known_gaps(html: str) -> str:
+    for gap in KNOWN_GAPS:
+        html = gap.sub(lambda match: match.group(1), html)
+    return html
+
+
+def test_every_word_of_the_managers_pages_goes_through_gettext(manager_project):
+    client, project, rented, owned = manager_project
+    data = [*MANAGER_DATA, *catalogue_data()]
+    found = {}
+    for path in _manager_paths(project, rented, owned):
+        response = client.get(path, headers={"accept-language": PSEUDO})
+        assert response.status_code == 200, path
+        leftovers = untranslated(without_known_gaps(response.content.decode()), data)
+        if leftovers:
+            found[path] = leftovers
+    assert found == {}
+
+
+def test_every_word_of_the_edit_conflict_goes_through_gettext(manager_project):
+    from tests.integration.test_project_pages import scenario_post
+
+    client, _project, rented, _owned = manager_project
+    response = client.post(
+        f"/scenarios/{rented.pk}/",
+        {**scenario_post("Rented pilot", inference_requests_per_month="7"), "version": 1},
+        headers={"accept-language": PSEUDO},
+    )
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert 'id="edit-conflict"' in html
+    assert untranslated(without_known_gaps(html), [*MANAGER_DATA, *catalogue_data()]) == []

@@ -44,7 +44,11 @@ def test_the_api_rounds_the_cost_per_request_to_the_cent(client, owner, scenario
 def test_the_scenario_page_shows_a_requests_cost_below_a_cent(client, owner, scenario):
     client.force_login(owner)
     html = client.get(f"/scenarios/{scenario.pk}/?view=single").content.decode()
-    assert f"<dt>Cost per request</dt><dd>{PRECISE}</dd>" in html
+    assert re.search(
+        r'<dt>Cost per request <a class="term-link" href="/glossary/cost-per-request/">.*?</a>'
+        rf"</dt><dd>{re.escape(PRECISE)}</dd>",
+        html,
+    )
     assert f"<dt>Cost per 1,000 requests</dt><dd>{PER_1000}</dd>" in html
     assert "<dt>Cost per request</dt><dd>0.00166 USD</dd>" in html  # the exact values
     assert "$0.0017 per request" in html  # the bottom strip

@@ -40,11 +40,11 @@ def test_the_active_language_picks_the_babel_locale():
 
 
 def test_french_groups_digits_with_a_narrow_no_break_space_and_writes_a_decimal_comma(french):
-    assert formatting.hours(8.333).text == "8,33 accelerator-hours"
-    assert formatting.hours(58958.4855).text == f"58{NNBSP}958 accelerator-hours"
-    assert formatting.count(1_234_567, "requests").text == "1,23 million requests"
+    assert formatting.hours(8.333).text == "8,33 heures-accélérateur"
+    assert formatting.hours(58958.4855).text == f"58{NNBSP}958 heures-accélérateur"
+    assert formatting.count(1_234_567, "requests").text == "1,23 million de demandes"
     assert formatting.flop(3.15e23).text == "3,15 × 10²³ FLOP"
-    assert formatting.hours(0.00015).text == "1,5 × 10⁻⁴ accelerator-hours"
+    assert formatting.hours(0.00015).text == "1,5 × 10⁻⁴ heures-accélérateur"
 
 
 def test_english_keeps_commas_between_groups_and_a_decimal_point(english):
@@ -55,17 +55,17 @@ def test_english_keeps_commas_between_groups_and_a_decimal_point(english):
 @pytest.mark.parametrize(
     ("value", "english_text", "french_text"),
     [
-        (12_300_000, "12.3 million", "12,3 millions"),
-        (1_000_000, "1 million", "1 million"),
-        (4.3e9, "4.3 billion", "4,3 milliards"),  # French milliard is 10⁹
-        (3e12, "3 trillion", "3 billions"),  # … and billion is 10¹²
+        (12_300_000, "12.3 million", "12,3 millions d’heures"),
+        (1_000_000, "1 million", "1 million d’heures"),
+        (4.3e9, "4.3 billion", "4,3 milliards d’heures"),  # French milliard is 10⁹
+        (3e12, "3 trillion", "3 billions d’heures"),  # … and billion is 10¹²
     ],
 )
 def test_large_magnitudes_take_the_languages_own_words(value, english_text, french_text):
     with translation.override("en-gb"):
         assert formatting.hours(value, "hours").text == f"{english_text} hours"
     with translation.override("fr"):
-        assert formatting.hours(value, "hours").text == f"{french_text} hours"
+        assert formatting.hours(value, "hours").text == french_text
 
 
 def test_money_in_french_follows_the_digits_with_the_cldr_symbol(french):
@@ -183,3 +183,28 @@ def test_dates_in_words_follow_the_language():
         assert date_text(date(2026, 12, 1)) == "1 December 2026"
     with translation.override("fr"):
         assert date_text(date(2026, 12, 1)) == "1 décembre 2026"
+
+
+@pytest.mark.parametrize(
+    ("figure", "english", "french"),
+    [
+        (lambda: formatting.count(1, "requests"), "1 request", "1 demande"),
+        (lambda: formatting.count(0, "requests"), "0 requests", "0 demande"),
+        (lambda: formatting.count(15_000, "requests"), "15,000 requests", f"15{NNBSP}000 demandes"),
+        (lambda: formatting.months(1.5), "1.5 months", "1,5 mois"),
+        (lambda: formatting.count(3, "accelerators"), "3 accelerators", "3 accélérateurs"),
+        (lambda: formatting.hours(1, "hours"), "1 hour", "1 heure"),
+        (lambda: formatting.per_second(2.5, "tokens"), "2.5 tokens per second", None),
+    ],
+)
+def test_units_after_a_count_are_worded_and_inflected_in_the_language(figure, english, french):
+    with translation.override("en-gb"):
+        assert figure().text == english
+    if french is not None:
+        with translation.override("fr"):
+            assert figure().text == french
+
+
+def test_a_unit_figure_keeps_its_english_unit_for_machines(french):
+    figure = formatting.count(12_300_000, "requests")
+    assert (figure.text, figure.unit) == ("12,3 millions de demandes", "requests")

@@ -7,7 +7,7 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from apps.projects import formatting
+from apps.projects import formatting, units
 from apps.projects.formatting import Figure
 
 register = template.Library()
@@ -105,7 +105,12 @@ def figure(kind: str, value: float | Decimal | None, *args: str) -> SafeString:
 def exact(kind: str, value: float | Decimal | None, *args: str) -> str:
     """`{% exact "hours" hours %}` → "58958.4855 accelerator-hours": the unrounded figure."""
     figure = _formatted(kind, value, *args)
-    return f"{figure.exact} {figure.unit}" if figure.available else figure.text
+    if not figure.available:
+        return figure.text
+    if units.known(figure.unit):
+        count = 1 if figure.exact == "1" else 2
+        return units.with_unit(figure.unit, figure.exact, count)
+    return f"{figure.exact} {figure.unit}"
 
 
 def _formatted(kind: str, value: float | Decimal | None, *args: str) -> Figure:

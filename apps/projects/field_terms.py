@@ -1,0 +1,60 @@
+"""Which glossary term explains each input of the scenario form: its hint carries a "What is
+this?" link to /glossary/<term>/ (templates/includes/form_field.html, ranged_field.html)."""
+
+from django import forms
+
+FIELD_TERMS = {
+    "training_method": "training-compute",
+    "training_parameters": "parameters",
+    "training_tokens": "tokens",
+    "training_flop_per_parameter_token": "six-n-d",
+    "training_total_flop": "flop",
+    "training_accelerator_hours": "accelerator-hour",
+    "training_accelerator": "accelerator",
+    "training_precision": "precision",
+    "training_accelerator_count": "wall-clock",
+    "training_mfu": "mfu",
+    "training_goodput": "goodput",
+    "training_price_per_accelerator_hour": "accelerator-hour",
+    "training_purchase_price": "capex-and-opex",
+    "training_lifetime_years": "total-cost-of-ownership",
+    "training_pricing_mode": "capex-and-opex",
+    "inference_method": "inference-compute",
+    "inference_model": "large-language-model",
+    "inference_accelerator_seconds_per_request": "inference-compute",
+    "inference_parameters": "parameters",
+    "inference_input_tokens": "tokens",
+    "inference_output_tokens": "tokens",
+    "inference_utilization": "utilisation",
+    "inference_total_parameters": "mixture-of-experts",
+    "inference_layers": "kv-cache",
+    "inference_kv_heads": "kv-cache",
+    "inference_head_dim": "kv-cache",
+    "inference_kv_cache_bytes_per_token": "kv-cache",
+    "inference_kv_cache_bytes_per_element": "kv-cache",
+    "inference_bytes_per_parameter": "precision",
+    "inference_accelerators_per_replica": "batching",
+    "inference_ttft_target_seconds": "first-token-time",
+    "inference_tpot_target_seconds": "time-per-output-token",
+    "inference_memory_utilization": "kv-cache",
+    "inference_memory_efficiency": "time-per-output-token",
+    "inference_accelerator": "accelerator",
+    "inference_precision": "precision",
+    "inference_latency_seconds": "latency",
+    "inference_peak_to_average": "peak-to-average",
+    "inference_target_utilization": "utilisation",
+    "inference_price_per_accelerator_hour": "accelerator-hour",
+    "inference_purchase_price": "capex-and-opex",
+    "inference_lifetime_years": "total-cost-of-ownership",
+    "inference_revenue_per_request": "gross-margin",
+    "inference_provisioning": "pay-per-use-vs-always-on",
+    "inference_pricing_mode": "capex-and-opex",
+    "energy_profile": "pue",
+}
+
+
+def attach_terms(form: forms.Form) -> None:
+    """Give each field of `form` that a term explains its `glossary_term` (a glossary slug)."""
+    for name, slug in FIELD_TERMS.items():
+        if name in form.fields:
+            form.fields[name].glossary_term = slug
