@@ -312,7 +312,6 @@ def serving_model(inference: InferenceInput) -> ServingModel:
 
 
 def _where_fits(serving: ServingFigures | None, served: Quantity, otherwise: Quantity) -> Quantity:
-    # Where the model does not fit, the FLOP-based figure stands (a lower bound, said so).
     if serving is None:
         return otherwise
     if isinstance(serving.fits, np.ndarray):
@@ -340,10 +339,12 @@ def _inference(inference: InferenceInput, energy: EnergyProfile) -> InferenceFig
     serving = None
     if inference.serves_language_model:
         serving = plan(serving_model(inference), peak_rate, target)
-        seconds = _where_fits(serving, serving.accelerator_seconds_per_request, seconds)
-        accelerators = _where_fits(serving, serving.peak_accelerators, accelerators)
+        # Where the model fits no replica, nothing that rests on a replica can be true: the
+        # accelerators, their seconds (and so every cost and energy figure) and the wait are NaN.
+        seconds = _where_fits(serving, serving.accelerator_seconds_per_request, NAN)
+        accelerators = _where_fits(serving, serving.peak_accelerators, NAN)
         if latency_method != "given":
-            latency = _where_fits(serving, serving.wait_seconds, latency)
+            latency = _where_fits(serving, serving.wait_seconds, NAN)
             latency_method = "serving"
     power = None if hardware is None else optional(hardware.power_watts)
     price = _price_per_hour(inference.pricing, power, energy)

@@ -125,8 +125,9 @@ def serving_assumptions(inference: InferenceInput, result: ServingResult) -> tup
             "The model does not fit: no replica of up to 16 pipeline stages holds its weights, "
             "the runtime and one request's KV cache in "
             f"{_g(result.usable_memory_per_accelerator_gb)} GB per accelerator. "
-            "Accelerator-seconds, cost and accelerators at peak are the FLOP-based lower bound, "
-            "not a deployable plan."
+            "So no replica, accelerators at peak, accelerator-seconds, cost, energy or wait can be "
+            "given: use an accelerator with more memory, fewer bytes per parameter or a "
+            "shorter context."
         )
         return tuple(notes)
     how = "the smallest that fits" if result.replica_derived else "as chosen"

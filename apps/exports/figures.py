@@ -31,7 +31,9 @@ def _money(key: str, label: str, unit: str = "{currency}") -> Spec:
     return Spec(key, label, unit, money=True)
 
 
-def _request_cost(per_request: dict) -> Decimal:
+def _request_cost(per_request: dict) -> Decimal | None:
+    if per_request["cost"] is None:  # a model that fits no replica: no cost can be true
+        return None
     return cost_of_one_request(Decimal(per_request["cost"]), Decimal(per_request["cost_per_1000"]))
 
 
