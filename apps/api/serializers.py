@@ -102,6 +102,10 @@ class InferenceRequestSerializer(PricingFields):
     kv_heads = number("Key/value heads (n_kv): as many as the query heads for MHA, 1 for MQA.")
     head_dim = number("Dimension of one attention head (d_h).")
     kv_cache_bytes_per_token = number("KV-cache bytes per token; overrides the computed value.")
+    sliding_window = number(
+        "Tokens a sliding-window layer keeps in its KV cache (W); with sliding_window_layers."
+    )
+    sliding_window_layers = number("Layers that keep only the sliding window (of `layers`).")
     kv_cache_bytes_per_element = number("Bytes per KV-cache element (2 bf16, 1 fp8) [2].")
     memory_utilization = number("Usable share of accelerator memory, 0–1 [0.9].")
     memory_efficiency = number("Achieved share of memory bandwidth, 0–1 [0.7].")

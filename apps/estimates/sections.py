@@ -16,7 +16,11 @@ from apps.estimates.inputs import (
     Pricing,
     TrainingInput,
 )
-from apps.estimates.serving import ServingFigures, kv_cache_bytes_per_token_latent
+from apps.estimates.serving import (
+    ServingFigures,
+    kv_cache_bytes_per_token_latent,
+    sliding_window_share,
+)
 from apps.estimates.serving import kv_cache_bytes_per_token as kv_bytes_per_token
 from apps.estimates.serving_plan import ServingModel, plan
 
@@ -258,10 +262,32 @@ def _kv_cache(inference: InferenceInput) -> tuple[Quantity, Quantity]:
     return (computed if given is None else given), heads
 
 
+def _windowed(inference: InferenceInput, kv: Quantity, tokens: Quantity) -> Quantity:
+    """KV bytes per token of a sequence of `tokens` once its sliding-window layers keep only
+    their window; `kv` unchanged without a window, or when the KV per token was given."""
+    if (
+        inference.sliding_window is None
+        or inference.sliding_window_layers is None
+        or inference.kv_cache_bytes_per_token is not None
+        or inference.kv_latent_width is not None
+        or inference.layers is None
+    ):
+        return kv
+    return kv * sliding_window_share(
+        number(inference.layers),
+        number(inference.sliding_window_layers),
+        number(inference.sliding_window),
+        tokens,
+    )
+
+
 def serving_model(inference: InferenceInput) -> ServingModel:
     """The plain numbers `plan` needs, from an inference input that serves a language model."""
     hardware = inference.hardware
     kv, kv_heads = _kv_cache(inference)
+    input_tokens, output_tokens = number(inference.input_tokens), number(inference.output_tokens)
+    kv_full = _windowed(inference, kv, input_tokens + output_tokens)
+    kv = _windowed(inference, kv, input_tokens + output_tokens / 2.0)
     active = number(inference.parameters)
     layers = NAN if inference.layers is None else number(inference.layers)
     query_heads = NAN if inference.query_heads is None else number(inference.query_heads)
@@ -308,6 +334,7 @@ def serving_model(inference: InferenceInput) -> ServingModel:
         accelerators_per_replica=optional(inference.accelerators_per_replica),
         ttft_target_seconds=optional(inference.ttft_target_seconds),
         tpot_target_seconds=optional(inference.tpot_target_seconds),
+        kv_bytes_per_token_full=kv_full,
     )
 
 

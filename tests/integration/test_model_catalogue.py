@@ -221,3 +221,16 @@ def test_model_catalogue_page_lists_models_with_sources(client):
     assert "DeepSeek-V3" in html and "Llama 3.1 405B" in html
     assert "671" in html and "MLA" in html
     assert "Source, as of" in html
+
+
+def test_every_sliding_window_says_how_many_layers_use_it():
+    windowed = {
+        m.slug: (m.sliding_window, m.sliding_window_layers, m.layers)
+        for m in LanguageModel.objects.exclude(sliding_window=None)
+    }
+    assert windowed["gemma-2-9b"] == (4096, 21, 42)
+    assert windowed["gemma-3-27b"] == (1024, 52, 62)  # five local layers per global one
+    assert windowed["gpt-oss-120b"] == (128, 18, 36)
+    assert windowed["llama-4-scout"] == (8192, 36, 48)
+    assert all(layers <= total for _, layers, total in windowed.values())
+    assert not LanguageModel.objects.filter(sliding_window=None).exclude(sliding_window_layers=None)
