@@ -14,6 +14,7 @@ from decimal import Decimal
 
 from apps.api.serializers import EstimateRequestSerializer
 from apps.estimates.money import cost_of_one_request
+from apps.exports.serving_figures import serving_rows
 
 Value = Decimal | float | int | str | None
 
@@ -201,6 +202,8 @@ def figure_rows(response: dict) -> list[FigureRow]:
             )
         if section.path == "training":
             rows.extend(_threshold_rows(node["thresholds"]))
+        if section.path == "inference":
+            rows.extend(serving_rows(response))
     return rows
 
 
