@@ -40,6 +40,9 @@ def models(draw: st.DrawFn) -> dict:
     kind = draw(st.sampled_from(("gqa", "mla", "given")))
     if kind == "gqa":
         model["kv_heads"] = kv_heads
+        if draw(st.booleans()):  # sliding-window layers (Gemma, gpt-oss, Llama 4)
+            model["sliding_window"] = draw(st.sampled_from((128, 1024, 4096)))
+            model["sliding_window_layers"] = draw(st.integers(1, model["layers"]))
     elif kind == "mla":
         model["kv_latent_width"] = draw(st.sampled_from((320, 576, 1024)))
     else:
