@@ -34,6 +34,7 @@ class LanguageModelSerializer(serializers.ModelSerializer):
             "mla_rope_head_dim",
             "attention_bias",
             "sliding_window",
+            "sliding_window_layers",
             "context_length",
             "total_parameters",
             "active_parameters",

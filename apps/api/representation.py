@@ -53,7 +53,7 @@ def _month(month: Month) -> dict:
         "month": month.month,
         "requests": month.requests,
         "accelerator_hours": month.accelerator_hours,
-        "cost": money(month.cost),
+        "cost": optional_money(month.cost),
         "energy_kwh": month.energy_kwh,
     }
 
@@ -91,16 +91,16 @@ def _inference(inference: InferenceResult) -> dict:
             "accelerator_seconds": per_request.accelerator_seconds,
             "latency_seconds": per_request.latency_seconds,
             "latency_method": per_request.latency_method,
-            "cost": money(per_request.cost),
-            "cost_per_1000": money(per_request.cost_per_1000),
+            "cost": optional_money(per_request.cost),
+            "cost_per_1000": optional_money(per_request.cost_per_1000),
             "energy_kwh": per_request.energy_kwh,
         },
         "monthly": [_month(month) for month in inference.monthly],
         "total": {
             "requests": total.requests,
             "accelerator_hours": total.accelerator_hours,
-            "cost": money(total.cost),
-            "pay_per_use_cost": money(total.pay_per_use_cost),
+            "cost": optional_money(total.cost),
+            "pay_per_use_cost": optional_money(total.pay_per_use_cost),
             "always_on_cost": optional_money(total.always_on_cost),
             "energy_kwh": total.energy_kwh,
             "emissions_kg_co2e": total.emissions_kg_co2e,
@@ -121,7 +121,7 @@ def _cumulative_month(month: CumulativeMonth) -> dict:
         "training_accelerator_hours": month.training_accelerator_hours,
         "inference_accelerator_hours": month.inference_accelerator_hours,
         "training_cost": money(month.training_cost),
-        "inference_cost": money(month.inference_cost),
+        "inference_cost": optional_money(month.inference_cost),
         "training_energy_kwh": month.training_energy_kwh,
         "inference_energy_kwh": month.inference_energy_kwh,
     }

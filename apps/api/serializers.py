@@ -102,6 +102,10 @@ class InferenceRequestSerializer(PricingFields):
     kv_heads = number("Key/value heads (n_kv): as many as the query heads for MHA, 1 for MQA.")
     head_dim = number("Dimension of one attention head (d_h).")
     kv_cache_bytes_per_token = number("KV-cache bytes per token; overrides the computed value.")
+    sliding_window = number(
+        "Tokens a sliding-window layer keeps in its KV cache (W); with sliding_window_layers."
+    )
+    sliding_window_layers = number("Layers that keep only the sliding window (of `layers`).")
     kv_cache_bytes_per_element = number("Bytes per KV-cache element (2 bf16, 1 fp8) [2].")
     memory_utilization = number("Usable share of accelerator memory, 0–1 [0.9].")
     memory_efficiency = number("Achieved share of memory bandwidth, 0–1 [0.7].")
@@ -182,8 +186,9 @@ class PerRequestSerializer(serializers.Serializer):
     accelerator_seconds = serializers.FloatField(allow_null=True)
     latency_seconds = serializers.FloatField(allow_null=True)
     latency_method = serializers.CharField()
-    cost = MoneyField()
-    cost_per_1000 = MoneyField()
+    # Null where a language model fits no replica (serving.fits false): no cost can be true.
+    cost = MoneyField(allow_null=True)
+    cost_per_1000 = MoneyField(allow_null=True)
     energy_kwh = serializers.FloatField(allow_null=True)
 
 
@@ -191,15 +196,15 @@ class MonthSerializer(serializers.Serializer):
     month = serializers.IntegerField()
     requests = serializers.FloatField()
     accelerator_hours = serializers.FloatField(allow_null=True)
-    cost = MoneyField()
+    cost = MoneyField(allow_null=True)
     energy_kwh = serializers.FloatField(allow_null=True)
 
 
 class InferenceTotalSerializer(serializers.Serializer):
     requests = serializers.FloatField()
     accelerator_hours = serializers.FloatField(allow_null=True)
-    cost = MoneyField()
-    pay_per_use_cost = MoneyField()
+    cost = MoneyField(allow_null=True)
+    pay_per_use_cost = MoneyField(allow_null=True)
     always_on_cost = MoneyField(allow_null=True)
     energy_kwh = serializers.FloatField(allow_null=True)
     emissions_kg_co2e = serializers.FloatField(allow_null=True)
@@ -227,7 +232,11 @@ class InferenceResultSerializer(serializers.Serializer):
     per_request = PerRequestSerializer()
     monthly = MonthSerializer(many=True)
     total = InferenceTotalSerializer()
-    peak_accelerators = serializers.IntegerField(allow_null=True)
+    peak_accelerators = serializers.IntegerField(
+        allow_null=True,
+        help_text="Replicas at peak × accelerators per replica; null for an external API and "
+        "where a language model fits no replica (serving.fits false).",
+    )
     peak_requests_per_second = serializers.FloatField()
     peak_concurrent_requests = serializers.FloatField(allow_null=True)
     gross_margin = serializers.FloatField(allow_null=True)
@@ -246,7 +255,7 @@ class CumulativeMonthSerializer(serializers.Serializer):
     training_accelerator_hours = serializers.FloatField(allow_null=True)
     inference_accelerator_hours = serializers.FloatField(allow_null=True)
     training_cost = MoneyField()
-    inference_cost = MoneyField()
+    inference_cost = MoneyField(allow_null=True)
     training_energy_kwh = serializers.FloatField(allow_null=True)
     inference_energy_kwh = serializers.FloatField(allow_null=True)
 

@@ -126,6 +126,7 @@ class LanguageModelAdmin(admin.ModelAdmin):
                     "head_dim",
                     "attention_bias",
                     "sliding_window",
+                    "sliding_window_layers",
                     "mla_kv_lora_rank",
                     "mla_q_lora_rank",
                     "mla_rope_head_dim",

@@ -92,6 +92,14 @@ class LanguageModel(Sourced):
         _("Empty if no layer uses one; the notes say which layers do."),
         null=True,
     )
+    sliding_window_layers = models.PositiveIntegerField(
+        _("sliding-window layers"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "How many layers keep only the last window of tokens in their KV cache; empty if none."
+        ),
+    )
     context_length = _count_field(_("context length (tokens)"))
     total_parameters = models.FloatField(
         _("total parameters"), validators=[MinValueValidator(1)], help_text=_("What memory holds.")
@@ -152,6 +160,14 @@ class LanguageModel(Sourced):
                 errors["experts_active"] = _("More active experts than experts.")
             if self.dense_layers is not None and self.ffn_hidden_size is None:
                 errors["ffn_hidden_size"] = _("The dense layers need their MLP width.")
+        if (self.sliding_window is None) != (self.sliding_window_layers is None):
+            errors["sliding_window_layers"] = _(
+                "Give both the sliding window and how many layers use it, or neither."
+            )
+        elif None not in (self.sliding_window_layers, self.layers) and (
+            self.sliding_window_layers > self.layers
+        ):
+            errors["sliding_window_layers"] = _("More sliding-window layers than layers.")
         if None not in (self.dense_layers, self.layers) and self.dense_layers >= self.layers:
             errors["dense_layers"] = _("Fewer dense layers than layers, or leave it empty.")
         if None not in (self.active_parameters, self.total_parameters) and (

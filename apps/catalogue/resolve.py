@@ -83,6 +83,8 @@ INFERENCE_NUMBERS = (
     "accelerators_per_replica",
     "ttft_target_seconds",
     "tpot_target_seconds",
+    "sliding_window",
+    "sliding_window_layers",
 )
 GB = 1e9
 
@@ -286,6 +288,8 @@ def _model_numbers(model: LanguageModel) -> dict:
         "hidden_size": model.hidden_size,
         "experts_total": model.experts_total,
         "experts_active": model.experts_active,
+        "sliding_window": model.sliding_window,
+        "sliding_window_layers": model.sliding_window_layers,
     }
     if model.uses_mla:
         numbers["kv_latent_width"] = model.mla_kv_lora_rank + model.mla_rope_head_dim
@@ -315,11 +319,11 @@ def _model_for(data: dict, catalogue: "Catalogue", errors: _Errors, resolution: 
         f"{model.total_parameters / 1e9:,.4g} B parameters ({model.active_parameters / 1e9:,.4g} B "
         f"active) from the model catalogue ({model.source}, as of {model.as_of:%Y-%m-%d}).",
     )
-    if model.sliding_window is not None:
+    if model.sliding_window is not None and model.sliding_window_layers is not None:
         resolution.note(
             "inference",
-            "Its sliding-window layers are counted with a KV cache for the whole context "
-            "(conservative: more memory than they use).",
+            f"{model.sliding_window_layers} of its {model.layers} layers keep only the last "
+            f"{model.sliding_window:,} tokens in their KV cache (sliding window).",
         )
     return filled
 

@@ -162,6 +162,15 @@ def _known(value: Quantity) -> float | None:
     return None if math.isnan(value) else value
 
 
+def _money(amount: float) -> Decimal | None:
+    """Money, or None where it cannot be worked out (a model that fits no replica)."""
+    return None if math.isnan(amount) else to_money(amount)
+
+
+def _knowns(values: list[float]) -> list[float | None]:
+    return [None if math.isnan(value) else value for value in values]
+
+
 def _training_result(inp: EstimateInput, training: TrainingFigures) -> TrainingResult:
     flop = _known(training.flop)
     thresholds = (
@@ -219,9 +228,9 @@ def _inference_to_date(inference: InferenceFigures) -> ToDate:
     hours = f.monthly_accelerator_hours(requests, inference.accelerator_seconds)
     energy = _energy(inference, hours)
     return (
-        hours.tolist(),
-        [to_money(amount) for amount in cost.tolist()],
-        None if energy is None else energy.tolist(),
+        _knowns(hours.tolist()),
+        [_money(amount) for amount in cost.tolist()],
+        None if energy is None else _knowns(energy.tolist()),
     )
 
 
@@ -246,16 +255,16 @@ def _months(inference: InferenceFigures, to_date: ToDate) -> tuple[Month, ...]:
     else:
         cost = f.cost(hours, inference.price_per_accelerator_hour)
     energy = _energy(inference, hours)
-    energies = [None] * len(months) if energy is None else energy.tolist()
+    energies = [None] * len(months) if energy is None else _knowns(energy.tolist())
     hours_to_date, cost_to_date, _ = to_date
-    month_hours = [None] * len(months) if inference.priced_per_request else hours.tolist()
+    month_hours = [None] * len(months) if inference.priced_per_request else _knowns(hours.tolist())
     # tolist(): Python floats of the same values, without a NumPy scalar per figure.
     return tuple(
         Month(
             month=index + 1,
             requests=month_requests,
             accelerator_hours=month_hours,
-            cost=to_money(month_cost),
+            cost=_money(month_cost),
             energy_kwh=month_energy,
             cumulative_accelerator_hours=hours_to_date[index + 1],
             cumulative_cost=cost_to_date[index + 1],
@@ -282,19 +291,19 @@ def _inference_result(
             accelerator_seconds=_known(seconds),
             latency_seconds=_known(inference.latency_seconds),
             latency_method=inference.latency_method,
-            cost=to_money(inference.cost_per_request),
-            cost_per_1000=to_money(1000 * inference.cost_per_request),
-            energy_kwh=None if request_energy is None else float(request_energy),
+            cost=_money(inference.cost_per_request),
+            cost_per_1000=_money(1000 * inference.cost_per_request),
+            energy_kwh=None if request_energy is None else _known(request_energy),
         ),
         monthly=_months(inference, to_date),
         total=InferenceTotal(
             requests=float(inference.total_requests),
             accelerator_hours=_known(inference.accelerator_hours),
-            cost=to_money(inference.cost),
-            pay_per_use_cost=to_money(inference.pay_per_use_cost),
+            cost=_money(inference.cost),
+            pay_per_use_cost=_money(inference.pay_per_use_cost),
             always_on_cost=None
             if inference.priced_per_request
-            else to_money(inference.always_on_cost),
+            else _money(inference.always_on_cost),
             energy_kwh=_known(inference.energy_kwh),
             emissions_kg_co2e=_known(inference.emissions_kg_co2e),
         ),

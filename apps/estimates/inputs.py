@@ -98,6 +98,9 @@ class InferenceInput:
     query_heads: Quantity | None = None  # tensor parallelism must divide them
     hidden_size: Quantity | None = None  # activations in the all-reduces
     kv_latent_width: Quantity | None = None  # MLA: d_c + d_r per layer
+    # Layers that keep only the last `sliding_window` tokens (Gemma 2/3, gpt-oss, Llama 4's chunks).
+    sliding_window: Quantity | None = None
+    sliding_window_layers: Quantity | None = None
     experts_total: Quantity | None = None  # routed experts, E
     experts_active: Quantity | None = None  # routed experts per token, k
     kv_cache_bytes_per_token: Quantity | None = None  # overrides the computed value
@@ -373,6 +376,8 @@ SERVING_NUMBERS = (
     "query_heads",
     "hidden_size",
     "kv_latent_width",
+    "sliding_window",
+    "sliding_window_layers",
     "experts_total",
     "experts_active",
     "kv_cache_bytes_per_token",

@@ -225,6 +225,8 @@ RULES = {
     "query_heads": _whole("Query heads", 1, 10_000),
     "hidden_size": _whole("Hidden size", 1, 10_000_000),
     "kv_latent_width": _whole("Latent KV width", 1, 10_000_000),
+    "sliding_window": _whole("Sliding window", 1, 100_000_000),
+    "sliding_window_layers": _whole("Sliding-window layers", 1, 10_000),
     "experts_total": _whole("Experts in total", 1, 100_000),
     "experts_active": _whole("Active experts", 1, 100_000),
     "kv_cache_bytes_per_token": Rule(
@@ -291,6 +293,8 @@ OPTIONAL = frozenset(
         "query_heads",
         "hidden_size",
         "kv_latent_width",
+        "sliding_window",
+        "sliding_window_layers",
         "experts_total",
         "experts_active",
         "kv_cache_bytes_per_token",

@@ -176,7 +176,8 @@ def _option(
     )
     inference = result.inference
     requests = inference.total.requests
-    cost_per_request = float(inference.total.cost) / requests if requests else math.nan
+    cost = inference.total.cost  # None: a model that fits no replica
+    cost_per_request = float(cost) / requests if requests and cost is not None else math.nan
     output_tokens = optional(inp.inference.output_tokens)
     per_million = (
         cost_per_request / float(output_tokens) * TOKENS_PER_MILLION

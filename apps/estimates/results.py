@@ -34,14 +34,17 @@ class PerRequest:
     accelerator_seconds: float | None  # None: an external API (not published)
     latency_seconds: float | None
     latency_method: str  # "given" | "roofline" | "accelerator_seconds" | "not_published"
-    cost: Decimal  # pay-per-use, rounded to the cent
-    cost_per_1000: Decimal
+    # Pay-per-use, rounded to the cent; None where the model fits no replica (no cost is true).
+    cost: Decimal | None
+    cost_per_1000: Decimal | None
     energy_kwh: float | None
 
     @property
-    def precise_cost(self) -> Decimal:
+    def precise_cost(self) -> Decimal | None:
         """The cost of one request as pages and exports show it: below a cent, where `cost`
         rounds to 0.00 or 0.01, from the cost of 1,000 requests (0.00166)."""
+        if self.cost is None or self.cost_per_1000 is None:
+            return None
         return cost_of_one_request(self.cost, self.cost_per_1000)
 
 
@@ -50,18 +53,19 @@ class Month:
     month: int  # 1-based
     requests: float
     accelerator_hours: float | None  # busy accelerator-hours; None: an external API
-    cost: Decimal  # as chosen by `provisioning`
+    cost: Decimal | None  # as chosen by `provisioning`; None: the model fits no replica
     energy_kwh: float | None
     cumulative_accelerator_hours: float | None  # inference only, months 1..month
-    cumulative_cost: Decimal
+    cumulative_cost: Decimal | None
 
 
 @dataclass(frozen=True)
 class InferenceTotal:
     requests: float
     accelerator_hours: float | None
-    cost: Decimal  # pay_per_use_cost or always_on_cost, as chosen by `provisioning`
-    pay_per_use_cost: Decimal
+    # None throughout where a language model fits no replica: no cost of it can be true.
+    cost: Decimal | None  # pay_per_use_cost or always_on_cost, as chosen by `provisioning`
+    pay_per_use_cost: Decimal | None
     always_on_cost: Decimal | None  # None: an external API has no capacity to keep on
     energy_kwh: float | None
     emissions_kg_co2e: float | None
@@ -105,7 +109,7 @@ class InferenceResult:
     per_request: PerRequest
     monthly: tuple[Month, ...]
     total: InferenceTotal
-    peak_accelerators: int | None  # None: an external API
+    peak_accelerators: int | None  # None: an external API, or a model that fits no replica
     peak_requests_per_second: float
     peak_concurrent_requests: float | None
     gross_margin: float | None  # None without revenue
@@ -119,8 +123,8 @@ class CumulativeMonth:
     month: int  # 0 = training only, the one-off step
     training_accelerator_hours: float | None
     inference_accelerator_hours: float | None
-    training_cost: Decimal
-    inference_cost: Decimal
+    training_cost: Decimal | None
+    inference_cost: Decimal | None
     training_energy_kwh: float | None
     inference_energy_kwh: float | None
 

@@ -16,7 +16,11 @@ from apps.estimates.inputs import (
     Pricing,
     TrainingInput,
 )
-from apps.estimates.serving import ServingFigures, kv_cache_bytes_per_token_latent
+from apps.estimates.serving import (
+    ServingFigures,
+    kv_cache_bytes_per_token_latent,
+    sliding_window_share,
+)
 from apps.estimates.serving import kv_cache_bytes_per_token as kv_bytes_per_token
 from apps.estimates.serving_plan import ServingModel, plan
 
@@ -258,10 +262,32 @@ def _kv_cache(inference: InferenceInput) -> tuple[Quantity, Quantity]:
     return (computed if given is None else given), heads
 
 
+def _windowed(inference: InferenceInput, kv: Quantity, tokens: Quantity) -> Quantity:
+    """KV bytes per token of a sequence of `tokens` once its sliding-window layers keep only
+    their window; `kv` unchanged without a window, or when the KV per token was given."""
+    if (
+        inference.sliding_window is None
+        or inference.sliding_window_layers is None
+        or inference.kv_cache_bytes_per_token is not None
+        or inference.kv_latent_width is not None
+        or inference.layers is None
+    ):
+        return kv
+    return kv * sliding_window_share(
+        number(inference.layers),
+        number(inference.sliding_window_layers),
+        number(inference.sliding_window),
+        tokens,
+    )
+
+
 def serving_model(inference: InferenceInput) -> ServingModel:
     """The plain numbers `plan` needs, from an inference input that serves a language model."""
     hardware = inference.hardware
     kv, kv_heads = _kv_cache(inference)
+    input_tokens, output_tokens = number(inference.input_tokens), number(inference.output_tokens)
+    kv_full = _windowed(inference, kv, input_tokens + output_tokens)
+    kv = _windowed(inference, kv, input_tokens + output_tokens / 2.0)
     active = number(inference.parameters)
     layers = NAN if inference.layers is None else number(inference.layers)
     query_heads = NAN if inference.query_heads is None else number(inference.query_heads)
@@ -308,11 +334,11 @@ def serving_model(inference: InferenceInput) -> ServingModel:
         accelerators_per_replica=optional(inference.accelerators_per_replica),
         ttft_target_seconds=optional(inference.ttft_target_seconds),
         tpot_target_seconds=optional(inference.tpot_target_seconds),
+        kv_bytes_per_token_full=kv_full,
     )
 
 
 def _where_fits(serving: ServingFigures | None, served: Quantity, otherwise: Quantity) -> Quantity:
-    # Where the model does not fit, the FLOP-based figure stands (a lower bound, said so).
     if serving is None:
         return otherwise
     if isinstance(serving.fits, np.ndarray):
@@ -340,10 +366,12 @@ def _inference(inference: InferenceInput, energy: EnergyProfile) -> InferenceFig
     serving = None
     if inference.serves_language_model:
         serving = plan(serving_model(inference), peak_rate, target)
-        seconds = _where_fits(serving, serving.accelerator_seconds_per_request, seconds)
-        accelerators = _where_fits(serving, serving.peak_accelerators, accelerators)
+        # Where the model fits no replica, nothing that rests on a replica can be true: the
+        # accelerators, their seconds (and so every cost and energy figure) and the wait are NaN.
+        seconds = _where_fits(serving, serving.accelerator_seconds_per_request, NAN)
+        accelerators = _where_fits(serving, serving.peak_accelerators, NAN)
         if latency_method != "given":
-            latency = _where_fits(serving, serving.wait_seconds, latency)
+            latency = _where_fits(serving, serving.wait_seconds, NAN)
             latency_method = "serving"
     power = None if hardware is None else optional(hardware.power_watts)
     price = _price_per_hour(inference.pricing, power, energy)

@@ -92,6 +92,17 @@ def kv_cache_bytes_per_token_latent(
     return layers * latent_width * bytes_per_element
 
 
+def sliding_window_share(
+    layers: Quantity, window_layers: Quantity, window: Quantity, tokens: Quantity
+) -> Quantity:
+    """Share of the full-attention KV cache a sequence of S tokens holds when L_w of the L
+    layers keep only the last W tokens: 1 − (L_w / L) · (1 − min(S, W) / S).
+
+    1 for S ≤ W (the window holds everything); towards 1 − L_w / L for long sequences.
+    """
+    return 1.0 - window_layers / layers * (1.0 - np.minimum(tokens, window) / tokens)
+
+
 def kv_shards(tensor_parallel: Quantity, kv_heads: Quantity) -> Quantity:
     """Ways the KV cache splits across tensor-parallel ranks = min(t, n_kv).
 

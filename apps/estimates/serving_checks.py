@@ -50,6 +50,20 @@ def serving_errors(inference: "InferenceInput") -> list[tuple[str, str]]:
         errors.add(
             "inference.experts_active", "Active experts must be fewer than the experts in total."
         )
+    window = (inference.sliding_window, inference.sliding_window_layers)
+    if (window[0] is None) != (window[1] is None):
+        errors.add(
+            "inference.sliding_window_layers",
+            "Give both the sliding window and how many layers use it, or neither.",
+        )
+    elif (
+        window[1] is not None
+        and inference.layers is not None
+        and not _everywhere(np.less_equal(window[1], inference.layers))
+    ):
+        errors.add(
+            "inference.sliding_window_layers", "More sliding-window layers than the model has."
+        )
     replica = inference.accelerators_per_replica
     if replica is not None:
         _check_replica(errors, inference, replica)

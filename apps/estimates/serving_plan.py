@@ -28,7 +28,7 @@ class ServingModel:
     total_parameters: Quantity
     active_parameters: Quantity
     bytes_per_parameter: Quantity
-    kv_bytes_per_token: Quantity
+    kv_bytes_per_token: Quantity  # at the mean context S̄ (sliding windows counted at S̄)
     kv_heads: Quantity
     query_heads: Quantity
     layers: Quantity
@@ -49,6 +49,17 @@ class ServingModel:
     accelerators_per_replica: Quantity | None
     ttft_target_seconds: Quantity | None
     tpot_target_seconds: Quantity | None
+    # KV bytes per token of a full-length sequence (S_in + S_out), what the fit needs; None:
+    # the same as kv_bytes_per_token (no sliding window).
+    kv_bytes_per_token_full: Quantity | None = None
+
+    @property
+    def kv_full(self) -> Quantity:
+        return (
+            self.kv_bytes_per_token
+            if self.kv_bytes_per_token_full is None
+            else (self.kv_bytes_per_token_full)
+        )
 
 
 def _divides(heads: Quantity, degree: float) -> Flag:
@@ -82,7 +93,7 @@ def _derived_replica(m: ServingModel, weights: Quantity, usable: Quantity) -> tu
         largest = np.where(valid, degree, largest)
         fits = valid & s.replica_fits(
             weights,
-            m.kv_bytes_per_token,
+            m.kv_full,
             full,
             degree,
             1.0,
@@ -94,7 +105,7 @@ def _derived_replica(m: ServingModel, weights: Quantity, usable: Quantity) -> tu
         found = found | fits
     stages = s.pipeline_stages_needed(
         weights,
-        m.kv_bytes_per_token,
+        m.kv_full,
         full,
         largest,
         s.kv_shards(largest, m.kv_heads),
@@ -115,7 +126,7 @@ def _fixed_replica(m: ServingModel, weights: Quantity, usable: Quantity) -> tupl
     pipeline = accelerators / tensor
     fits = s.replica_fits(
         weights,
-        m.kv_bytes_per_token,
+        m.kv_full,
         m.input_tokens + m.output_tokens,
         tensor,
         pipeline,

@@ -120,13 +120,28 @@ def serving_assumptions(inference: InferenceInput, result: ServingResult) -> tup
             else "(layers × 2 × KV heads × head dimension × bytes per element)."
         ),
     ]
+    if (
+        inference.sliding_window is not None
+        and inference.sliding_window_layers is not None
+        and inference.kv_cache_bytes_per_token is None
+        and inference.kv_latent_width is None
+    ):
+        notes.append(
+            f"Sliding window: {_g(float(inference.sliding_window_layers))} of the "
+            f"{_g(float(inference.layers))} layers keep only the last "
+            f"{_g(float(inference.sliding_window))} tokens, so the KV bytes per token above are "
+            "at the mean context (input + half the output); a full-length request holds "
+            "1 − (window layers ÷ layers) × (1 − min(tokens, window) ÷ tokens) of the "
+            "full-attention cache."
+        )
     if not result.fits:
         notes.append(
             "The model does not fit: no replica of up to 16 pipeline stages holds its weights, "
             "the runtime and one request's KV cache in "
             f"{_g(result.usable_memory_per_accelerator_gb)} GB per accelerator. "
-            "Accelerator-seconds, cost and accelerators at peak are the FLOP-based lower bound, "
-            "not a deployable plan."
+            "So no replica, accelerators at peak, accelerator-seconds, cost, energy or wait can be "
+            "given: use an accelerator with more memory, fewer bytes per parameter or a "
+            "shorter context."
         )
         return tuple(notes)
     how = "the smallest that fits" if result.replica_derived else "as chosen"

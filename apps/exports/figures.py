@@ -14,6 +14,7 @@ from decimal import Decimal
 
 from apps.api.serializers import EstimateRequestSerializer
 from apps.estimates.money import cost_of_one_request
+from apps.exports.serving_figures import serving_rows
 
 Value = Decimal | float | int | str | None
 
@@ -31,7 +32,9 @@ def _money(key: str, label: str, unit: str = "{currency}") -> Spec:
     return Spec(key, label, unit, money=True)
 
 
-def _request_cost(per_request: dict) -> Decimal:
+def _request_cost(per_request: dict) -> Decimal | None:
+    if per_request["cost"] is None:  # a model that fits no replica: no cost can be true
+        return None
     return cost_of_one_request(Decimal(per_request["cost"]), Decimal(per_request["cost_per_1000"]))
 
 
@@ -199,6 +202,8 @@ def figure_rows(response: dict) -> list[FigureRow]:
             )
         if section.path == "training":
             rows.extend(_threshold_rows(node["thresholds"]))
+        if section.path == "inference":
+            rows.extend(serving_rows(response))
     return rows
 
 

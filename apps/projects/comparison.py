@@ -50,7 +50,10 @@ def chart_data(result: EstimateResult) -> dict:
         "training_accelerator_hours": [row.training_accelerator_hours for row in rows],
         "inference_accelerator_hours": [row.inference_accelerator_hours for row in rows],
         "training_cost": [float(row.training_cost) for row in rows],
-        "inference_cost": [float(row.inference_cost) for row in rows],
+        # None (a gap in the line) where a model fits no replica: no cost can be drawn.
+        "inference_cost": [
+            None if row.inference_cost is None else float(row.inference_cost) for row in rows
+        ],
         "break_even_months": break_even,
         "horizon_months": rows[-1].month if rows else 0,
         "labels": chart_labels(),

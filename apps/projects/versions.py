@@ -194,8 +194,8 @@ def _inference(inference: dict, comparison: ComparisonResult | None) -> Inferenc
     total_result = InferenceTotal(
         requests=total["requests"],
         accelerator_hours=total["accelerator_hours"],
-        cost=Decimal(total["cost"]),
-        pay_per_use_cost=Decimal(total["pay_per_use_cost"]),
+        cost=_money(total["cost"]),
+        pay_per_use_cost=_money(total["pay_per_use_cost"]),
         always_on_cost=_money(total["always_on_cost"]),
         energy_kwh=total["energy_kwh"],
         emissions_kg_co2e=total["emissions_kg_co2e"],
@@ -213,8 +213,8 @@ def _inference(inference: dict, comparison: ComparisonResult | None) -> Inferenc
             accelerator_seconds=per_request["accelerator_seconds"],
             latency_seconds=per_request["latency_seconds"],
             latency_method=per_request["latency_method"],
-            cost=Decimal(per_request["cost"]),
-            cost_per_1000=Decimal(per_request["cost_per_1000"]),
+            cost=_money(per_request["cost"]),
+            cost_per_1000=_money(per_request["cost_per_1000"]),
             energy_kwh=per_request["energy_kwh"],
         ),
         monthly=tuple(
@@ -222,7 +222,7 @@ def _inference(inference: dict, comparison: ComparisonResult | None) -> Inferenc
                 month=month["month"],
                 requests=month["requests"],
                 accelerator_hours=month["accelerator_hours"],
-                cost=Decimal(month["cost"]),
+                cost=_money(month["cost"]),
                 energy_kwh=month["energy_kwh"],
                 cumulative_accelerator_hours=hours_to_date,
                 cumulative_cost=cost_to_date,
@@ -241,7 +241,9 @@ def _inference(inference: dict, comparison: ComparisonResult | None) -> Inferenc
     )
 
 
-def _to_date(monthly: list[dict], horizon_cost: Decimal) -> list[tuple[float, Decimal]]:
+def _to_date(
+    monthly: list[dict], horizon_cost: Decimal | None
+) -> list[tuple[float | None, Decimal | None]]:
     """Accelerator-hours and cost of inference from month 1 to each month, from the monthly list.
 
     The engine rounds the cost to date once, from unrounded figures; adding up the months'
@@ -250,6 +252,8 @@ def _to_date(monthly: list[dict], horizon_cost: Decimal) -> list[tuple[float, De
     same every month (always-on capacity). The last month then equals the horizon's cost, and
     every other month is the engine's figure in most cases and at most a cent off it in the rest.
     """
+    if horizon_cost is None:  # a model that fits no replica: nothing to date can be true
+        return [(None, None)] * len(monthly)
     if any(month["accelerator_hours"] is None for month in monthly):
         # An external API: no accelerator-hours; its bill follows the requests.
         hours = [None] * len(monthly)
@@ -279,7 +283,7 @@ def _comparison(comparison: dict) -> ComparisonResult:
                 training_accelerator_hours=month["training_accelerator_hours"],
                 inference_accelerator_hours=month["inference_accelerator_hours"],
                 training_cost=Decimal(month["training_cost"]),
-                inference_cost=Decimal(month["inference_cost"]),
+                inference_cost=_money(month["inference_cost"]),
                 training_energy_kwh=month["training_energy_kwh"],
                 inference_energy_kwh=month["inference_energy_kwh"],
             )

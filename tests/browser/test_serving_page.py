@@ -94,3 +94,45 @@ def test_the_serving_scenario_page_has_no_axe_violations(
     assert_no_axe_violations(
         page, f"a serving scenario at {viewport['width']}x{viewport['height']}"
     )
+
+
+NOT_FITTING = {
+    "inference": {
+        "method": "tokens",
+        "parameters": 2e13,
+        "layers": 120,
+        "kv_heads": 8,
+        "head_dim": 128,
+        "input_tokens": 1000,
+        "output_tokens": 500,
+        "accelerator": "nvidia-h100-sxm",
+        "requests_per_month": 100_000,
+    }
+}
+
+
+def test_the_plain_words_link_to_the_glossary_terms(
+    page: Page, live_server, serving_scenario
+) -> None:
+    open_scenario(page, live_server, serving_scenario)
+    figures = serving(page)
+    figures.get_by_text("What these mean, and how they are worked out").click()
+    for term in ("KV cache", "Batching", "Time per output token"):
+        expect(figures.get_by_role("link", name=re.compile(rf"\({term}\)", re.I))).to_be_visible()
+    expect(figures).to_contain_text("Memory per accelerator = weights")
+    figures.get_by_role("link", name=re.compile(r"\(KV cache\)", re.I)).click()
+    expect(page).to_have_url(re.compile(r"/glossary/kv-cache/$"))
+
+
+@BOTH_VIEWPORTS
+def test_a_model_that_fits_no_replica_says_so_plainly_without_axe_violations(
+    page: Page, viewport: dict, live_server, serving_scenario
+) -> None:
+    serving_scenario.inputs = NOT_FITTING
+    serving_scenario.save()
+    open_scenario(page, live_server, serving_scenario)
+    expect(serving(page)).to_contain_text("Not possible:")
+    expect(serving(page)).to_contain_text("The model does not fit this accelerator")
+    assert_no_axe_violations(
+        page, f"a model that fits no replica at {viewport['width']}x{viewport['height']}"
+    )

@@ -195,3 +195,33 @@ def test_an_unknown_model_and_a_replica_splitting_no_heads_are_400s(api_client):
     split = post(api_client, body)
     assert split.status_code == 400
     assert "divides the 32 query heads" in split.json()["inference"]["accelerators_per_replica"][0]
+
+
+def test_a_catalogue_model_with_sliding_windows_holds_only_the_window(api_client):
+    body = {
+        "method": "tokens",
+        "model": "gemma-2-9b",
+        "input_tokens": 8000,
+        "output_tokens": 2000,
+        "accelerator": "nvidia-h100-sxm",
+        "requests_per_month": 1_000_000,
+    }
+    inference = response_inference(api_client, body)
+    # 21 full layers + 21 windowed ones at the mean context of 9,000 tokens.
+    expected = 21 * 2 * 8 * 256 * 2 * (1 + 4096 / 9000)
+    assert inference["serving"]["kv_cache_bytes_per_token"] == pytest.approx(expected)
+    assert any("sliding window" in note for note in inference["assumptions"])
+    given = response_inference(
+        api_client, {**{k: v for k, v in body.items() if k != "model"}, **GEMMA_DIMENSIONS}
+    )
+    assert given["serving"]["kv_cache_bytes_per_token"] == pytest.approx(expected)
+
+
+GEMMA_DIMENSIONS = {
+    "parameters": 9.241705984e9,
+    "layers": 42,
+    "kv_heads": 8,
+    "head_dim": 256,
+    "sliding_window": 4096,
+    "sliding_window_layers": 21,
+}

@@ -39,13 +39,14 @@ def parameter_count(m: LanguageModel) -> float:
     embeddings = m.vocabulary * h * (1 if m.tied_embeddings else 2)
     gated_mlp = 3 * h
     if m.architecture == LanguageModel.Architecture.DENSE:
-        mlp = {m.layers: gated_mlp * m.ffn_hidden_size}
+        mlp = [(m.layers, gated_mlp * m.ffn_hidden_size)]
     else:
         dense = m.dense_layers or 0
         experts = m.experts_total + m.experts_shared
         moe = gated_mlp * m.moe_ffn_hidden_size * experts + h * m.experts_total  # + router
-        mlp = {m.layers - dense: moe, dense: gated_mlp * (m.ffn_hidden_size or 0)}
-    layers = sum(count * (attention_parameters(m) + width + 2 * h) for count, width in mlp.items())
+        # Pairs, not a dict: as many dense as MoE layers (Llama 4 Maverick) must not collide.
+        mlp = [(m.layers - dense, moe), (dense, gated_mlp * (m.ffn_hidden_size or 0))]
+    layers = sum(count * (attention_parameters(m) + width + 2 * h) for count, width in mlp)
     return embeddings + layers + h
 
 
@@ -107,6 +108,24 @@ def test_every_mixture_of_experts_adds_up_to_its_published_total_within_2_percen
 def test_figures_are_those_of_the_published_config(slug, figures):
     m = LanguageModel.objects.get(slug=slug)
     assert {name: getattr(m, name) for name in figures} == figures
+
+
+def test_the_catalogue_holds_the_models_deployed_in_2025_26():
+    slugs = set(LanguageModel.objects.values_list("slug", flat=True))
+    assert {
+        "llama-4-scout",
+        "llama-4-maverick",
+        "qwen3-8b",
+        "qwen3-14b",
+        "qwen3-32b",
+        "gemma-3-12b",
+        "gemma-3-27b",
+        "mistral-small-3.1-24b",
+        "deepseek-v3.1",
+    } <= slugs
+    maverick = LanguageModel.objects.get(slug="llama-4-maverick")
+    assert (maverick.experts_total, maverick.experts_active, maverick.experts_shared) == (128, 1, 1)
+    assert maverick.dense_layers == 24 and maverick.total_parameters == 400e9
 
 
 def test_every_model_row_says_where_its_figures_come_from():
@@ -202,3 +221,16 @@ def test_model_catalogue_page_lists_models_with_sources(client):
     assert "DeepSeek-V3" in html and "Llama 3.1 405B" in html
     assert "671" in html and "MLA" in html
     assert "Source, as of" in html
+
+
+def test_every_sliding_window_says_how_many_layers_use_it():
+    windowed = {
+        m.slug: (m.sliding_window, m.sliding_window_layers, m.layers)
+        for m in LanguageModel.objects.exclude(sliding_window=None)
+    }
+    assert windowed["gemma-2-9b"] == (4096, 21, 42)
+    assert windowed["gemma-3-27b"] == (1024, 52, 62)  # five local layers per global one
+    assert windowed["gpt-oss-120b"] == (128, 18, 36)
+    assert windowed["llama-4-scout"] == (8192, 36, 48)
+    assert all(layers <= total for _, layers, total in windowed.values())
+    assert not LanguageModel.objects.filter(sliding_window=None).exclude(sliding_window_layers=None)

@@ -53,6 +53,9 @@ def test_a_replica_size_sweep_leaves_the_copies_that_do_not_fit_empty():
     )
     replicas = figures["serving_accelerators_per_replica"]
     assert math.isnan(replicas[0])  # 811.8 GB of weights do not fit 8 × 72 GB
+    # Nor anything resting on that copy: no accelerators, cost or energy at that point.
+    for name in ("peak_accelerators", "inference_cost", "cost_per_request", "inference_energy_kwh"):
+        assert math.isnan(figures[name][0]) and not math.isnan(figures[name][1]), name
     assert replicas[1:].tolist() == [16, 24]
     assert figures["peak_accelerators"][1] == 16 * figures["serving_replicas_at_peak"][1]
 

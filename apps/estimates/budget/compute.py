@@ -219,6 +219,8 @@ class _Builder:
 
     def inference(self, start: date | None) -> None:
         inference, pricing = self.result.inference, self.inp.inference.pricing
+        if inference.serving is not None and not inference.serving.fits:
+            return  # a model that fits no replica has no cost or hardware that could be true
         # Past the year 9999 (start None) every month lies after the period.
         first = self.period.last + 1 if start is None else month_index(start)
         months = [(first + index, month) for index, month in enumerate(inference.monthly)]

@@ -182,11 +182,14 @@ def test_when_nothing_fits_the_plan_says_so_without_numbers_that_cannot_be_true(
     assert serving.batch_size is None and serving.accelerators_per_replica is None
     assert serving.replicas_at_peak is None and serving.tpot_seconds is None
     assert any("does not fit" in note for note in result.assumptions)
+    # Nothing that rests on a replica is reported: no FLOP-based stand-in either.
+    assert result.peak_accelerators is None
+    assert result.per_request.accelerator_seconds is None and result.per_request.cost is None
+    assert result.total.cost is None and result.total.energy_kwh is None
     figures = evaluate(serving_input(LLAMA_31_405B, tiny))
     assert isinstance(figures.serving_batch_size, float) and math.isnan(figures.serving_batch_size)
-    assert (
-        figures.inference_accelerator_seconds_per_request == result.per_request.accelerator_seconds
-    )
+    assert math.isnan(figures.inference_accelerator_seconds_per_request)
+    assert math.isnan(figures.peak_accelerators) and math.isnan(figures.inference_cost)
 
 
 def test_tokens_without_the_model_dimensions_keep_the_flop_based_figures():
