@@ -14,6 +14,7 @@ from apps.sharing.models import (
 
 class ShareLinkForm(forms.Form):
     label = forms.CharField(
+        label=_("Label"),
         max_length=ShareLink._meta.get_field("label").max_length,
         help_text=_(
             "Who or what the link is for, for example “Board meeting, 12 March”. "
