@@ -10,6 +10,8 @@ import io
 from decimal import Decimal
 from typing import NamedTuple
 
+from django.utils.translation import gettext, pgettext, pgettext_lazy
+
 from apps.exports.budget_table import budget_fields, budget_table
 from apps.exports.cells import formula_safe
 from apps.exports.figures import Value, input_rows, tables
@@ -46,12 +48,12 @@ def cell(value: Value) -> str:
 
 def _scenario_rows(report: ScenarioReport) -> list[Row]:
     name = report.scenario.name
-    baseline = "yes" if report.scenario.is_baseline else "no"
-    rows = [Row(name, "Scenario", "Baseline", baseline, field="is_baseline")]
+    baseline = gettext("yes") if report.scenario.is_baseline else gettext("no")
+    rows = [Row(name, gettext("Scenario"), gettext("Baseline"), baseline, field="is_baseline")]
     rows += [
         Row(
             name,
-            "Inputs",
+            gettext("Inputs"),
             i.name,
             i.value,
             field=".".join(filter(None, ("inputs", i.section, i.name))),
@@ -59,7 +61,7 @@ def _scenario_rows(report: ScenarioReport) -> list[Row]:
         for i in input_rows(report.scenario.inputs)
     ]
     if report.response is None:
-        return [*rows, Row(name, "Error", "Figures not available", report.error)]
+        return [*rows, Row(name, gettext("Error"), gettext("Figures not available"), report.error)]
     rows += [Row(name, f.section, f.figure, f.value, f.unit, field=f.field) for f in report.figures]
     for table in tables(report.response):
         columns = table.columns[1:]  # after the month
@@ -76,7 +78,7 @@ def _budget_rows(report: ScenarioReport) -> list[Row]:
     in each fiscal year (the figure names the line and the year)."""
     name, answer = report.scenario.name, report.budget
     if answer is None:
-        return [Row(name, "Error", "Budget not available", report.budget_error)]
+        return [Row(name, gettext("Error"), gettext("Budget not available"), report.budget_error)]
     table = budget_table(answer)
     section = table.title
     rows = []
@@ -101,15 +103,32 @@ def _options_rows(report: ScenarioReport) -> list[Row]:
     ]
 
 
+# The column names, for makemessages (headers() translates them).
+_COLUMNS = [
+    pgettext_lazy("CSV column", "scenario"),
+    pgettext_lazy("CSV column", "section"),
+    pgettext_lazy("CSV column", "figure"),
+    pgettext_lazy("CSV column", "value"),
+    pgettext_lazy("CSV column", "unit"),
+    pgettext_lazy("CSV column", "month"),
+    pgettext_lazy("CSV column", "field"),
+]
+
+
+def headers() -> list[str]:
+    """The header row in the reader's language; the columns keep their order (Row._fields)."""
+    return [pgettext("CSV column", name) for name in Row._fields]
+
+
 def project_csv(report: Report) -> bytes:
     rows = [
-        Row("", "Project", label, text, field=f"project.{key}")
+        Row("", gettext("Project"), label, text, field=f"project.{key}")
         for key, label, text in report.facts()
     ]
     for scenario in report.scenarios:
         rows += _scenario_rows(scenario)
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow(Row._fields)
+    writer.writerow(headers())
     writer.writerows(map(cell, row) for row in rows)
     return buffer.getvalue().encode("utf-8-sig")

@@ -12,6 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
 from apps.api.serializers import EstimateRequestSerializer
 from apps.estimates.money import cost_of_one_request
 from apps.exports.serving_figures import serving_rows
@@ -48,86 +51,90 @@ class Section:
 SECTIONS = (
     Section(
         "training",
-        "Training",
+        _("Training"),
         (
-            Spec("flop", "Training compute", "FLOP"),
-            Spec("petaflop_s_days", "Training compute", "petaflop/s-days"),
-            Spec("accelerator_hours", "Accelerator-hours", "accelerator-hours"),
-            Spec("wall_clock_hours", "Wall-clock time", "hours"),
+            Spec("flop", _("Training compute"), "FLOP"),
+            Spec("petaflop_s_days", _("Training compute"), _("petaflop/s-days")),
+            Spec("accelerator_hours", _("Accelerator-hours"), _("accelerator-hours")),
+            Spec("wall_clock_hours", _("Wall-clock time"), _("hours")),
             Spec(
                 "price_per_accelerator_hour",
-                "Price per accelerator-hour",
-                "{currency} per accelerator-hour",
+                _("Price per accelerator-hour"),
+                _("{currency} per accelerator-hour"),
             ),
-            _money("cost", "Cost"),
-            Spec("energy_kwh", "Energy", "kWh"),
-            Spec("emissions_kg_co2e", "Emissions", "kg CO2e"),
+            _money("cost", _("Cost")),
+            Spec("energy_kwh", _("Energy"), "kWh"),
+            Spec("emissions_kg_co2e", _("Emissions"), "kg CO2e"),
         ),
     ),
     Section(
         "inference.per_request",
-        "Inference, per request",
+        _("Inference, per request"),
         (
-            Spec("flop", "Compute per request", "FLOP"),
-            Spec("accelerator_seconds", "Accelerator time per request", "accelerator-seconds"),
-            Spec("latency_seconds", "User speed (latency)", "seconds"),
-            Spec("latency_method", "How the latency is worked out", ""),
-            Spec("cost", "Cost per request", "{currency}", money=True, read=_request_cost),
-            _money("cost_per_1000", "Cost per 1,000 requests", "{currency} per 1,000 requests"),
-            Spec("energy_kwh", "Energy per request", "kWh"),
+            Spec("flop", _("Compute per request"), "FLOP"),
+            Spec(
+                "accelerator_seconds", _("Accelerator time per request"), _("accelerator-seconds")
+            ),
+            Spec("latency_seconds", _("User speed (latency)"), _("seconds")),
+            Spec("latency_method", _("How the latency is worked out"), ""),
+            Spec("cost", _("Cost per request"), "{currency}", money=True, read=_request_cost),
+            _money(
+                "cost_per_1000", _("Cost per 1,000 requests"), _("{currency} per 1,000 requests")
+            ),
+            Spec("energy_kwh", _("Energy per request"), "kWh"),
         ),
     ),
     Section(
         "inference.total",
-        "Inference, over the horizon",
+        _("Inference, over the horizon"),
         (
-            Spec("requests", "Requests", "requests"),
-            Spec("accelerator_hours", "Accelerator-hours", "accelerator-hours"),
-            _money("cost", "Cost"),
-            _money("pay_per_use_cost", "Cost if paid per use"),
-            _money("always_on_cost", "Cost if kept always on"),
-            Spec("energy_kwh", "Energy", "kWh"),
-            Spec("emissions_kg_co2e", "Emissions", "kg CO2e"),
+            Spec("requests", _("Requests"), _("requests")),
+            Spec("accelerator_hours", _("Accelerator-hours"), _("accelerator-hours")),
+            _money("cost", _("Cost")),
+            _money("pay_per_use_cost", _("Cost if paid per use")),
+            _money("always_on_cost", _("Cost if kept always on")),
+            Spec("energy_kwh", _("Energy"), "kWh"),
+            Spec("emissions_kg_co2e", _("Emissions"), "kg CO2e"),
         ),
     ),
     Section(
         "inference",
-        "Inference, capacity and margin",
+        _("Inference, capacity and margin"),
         (
-            Spec("peak_accelerators", "Accelerators needed at peak", "accelerators"),
-            Spec("peak_requests_per_second", "Requests per second at peak", "requests/s"),
-            Spec("peak_concurrent_requests", "Requests in progress at peak", "requests"),
-            Spec("gross_margin", "Gross margin", "share"),
-            _money("revenue_total", "Revenue over the horizon"),
+            Spec("peak_accelerators", _("Accelerators needed at peak"), _("accelerators")),
+            Spec("peak_requests_per_second", _("Requests per second at peak"), "requests/s"),
+            Spec("peak_concurrent_requests", _("Requests in progress at peak"), _("requests")),
+            Spec("gross_margin", _("Gross margin"), _("share")),
+            _money("revenue_total", _("Revenue over the horizon")),
         ),
     ),
     Section(
         "comparison",
-        "Training against inference",
+        _("Training against inference"),
         (
-            Spec("break_even_months", "Break-even in accelerator-hours", "months"),
-            Spec("break_even_months_cost", "Break-even in cost", "months"),
-            Spec("break_even_months_energy", "Break-even in energy", "months"),
-            Spec("within_horizon", "Break-even within the horizon", ""),
-            Spec("training_share", "Training's share of accelerator-hours", "share"),
-            Spec("training_share_cost", "Training's share of cost", "share"),
-            Spec("inference_share", "Inference's share of accelerator-hours", "share"),
+            Spec("break_even_months", _("Break-even in accelerator-hours"), _("months")),
+            Spec("break_even_months_cost", _("Break-even in cost"), _("months")),
+            Spec("break_even_months_energy", _("Break-even in energy"), _("months")),
+            Spec("within_horizon", _("Break-even within the horizon"), ""),
+            Spec("training_share", _("Training's share of accelerator-hours"), _("share")),
+            Spec("training_share_cost", _("Training's share of cost"), _("share")),
+            Spec("inference_share", _("Inference's share of accelerator-hours"), _("share")),
         ),
     ),
 )
 
 # The figures a project's summary shows for each scenario, labelled to read well with their unit.
 HEADLINE = (
-    ("training.flop", "Training compute"),
-    ("training.accelerator_hours", "Training"),
-    ("training.cost", "Training cost"),
-    ("inference.total.requests", "Inference over the horizon"),
-    ("inference.total.accelerator_hours", "Inference over the horizon"),
-    ("inference.total.cost", "Inference cost over the horizon"),
-    ("inference.per_request.cost", "Cost per request"),
-    ("inference.per_request.cost_per_1000", "Cost"),
-    ("inference.peak_accelerators", "Needed at peak"),
-    ("comparison.break_even_months", "Break-even"),
+    ("training.flop", _("Training compute")),
+    ("training.accelerator_hours", _("Training")),
+    ("training.cost", _("Training cost")),
+    ("inference.total.requests", _("Inference over the horizon")),
+    ("inference.total.accelerator_hours", _("Inference over the horizon")),
+    ("inference.total.cost", _("Inference cost over the horizon")),
+    ("inference.per_request.cost", _("Cost per request")),
+    ("inference.per_request.cost_per_1000", _("Cost")),
+    ("inference.peak_accelerators", _("Needed at peak")),
+    ("comparison.break_even_months", _("Break-even")),
 )
 
 
@@ -178,7 +185,7 @@ def _value(raw: object, money: bool) -> Value:
     if money:
         return Decimal(raw)
     if isinstance(raw, bool):
-        return "yes" if raw else "no"
+        return gettext("yes") if raw else gettext("no")
     return raw
 
 
@@ -193,10 +200,10 @@ def figure_rows(response: dict) -> list[FigureRow]:
         for spec in section.specs:
             rows.append(
                 FigureRow(
-                    section=section.title,
-                    figure=spec.label,
+                    section=str(section.title),
+                    figure=str(spec.label),
                     value=_value(spec.read(node) if spec.read else node[spec.key], spec.money),
-                    unit=spec.unit.format(currency=currency),
+                    unit=str(spec.unit).format(currency=currency),
                     field=f"{section.path}.{spec.key}",
                 )
             )
@@ -210,9 +217,10 @@ def figure_rows(response: dict) -> list[FigureRow]:
 def _threshold_rows(thresholds: list[dict]) -> list[FigureRow]:
     return [
         FigureRow(
-            section="Training",
-            figure=f"Threshold: {threshold['name']} ({threshold['flop']:.3g} FLOP)",
-            value="exceeded" if threshold["exceeded"] else "below",
+            section=gettext("Training"),
+            figure=gettext("Threshold: %(name)s (%(flop)s FLOP)")
+            % {"name": threshold["name"], "flop": f"{threshold['flop']:.3g}"},
+            value=gettext("exceeded") if threshold["exceeded"] else gettext("below"),
             unit="",
             field=f"training.thresholds.{index}.exceeded",
         )
@@ -229,7 +237,7 @@ def headline(rows: list[FigureRow]) -> list[Value]:
 def headline_headings(currency: str) -> list[str]:
     """The summary's column headers, each with its unit: "Training cost (USD)"."""
     units = {
-        f"{section.path}.{spec.key}": spec.unit.format(currency=currency)
+        f"{section.path}.{spec.key}": str(spec.unit).format(currency=currency)
         for section in SECTIONS
         for spec in section.specs
     }
@@ -242,11 +250,14 @@ def _table(response: dict, path: str, title: str, specs: tuple[Spec, ...]) -> Ta
         return None
     currency = response["currency"]
     columns = (
-        Column("month", "Month", ""),
-        *(Column(s.key, s.label, s.unit.format(currency=currency), s.money) for s in specs),
+        Column("month", gettext("Month"), ""),
+        *(
+            Column(s.key, str(s.label), str(s.unit).format(currency=currency), s.money)
+            for s in specs
+        ),
     )
     return Table(
-        title=title,
+        title=str(title),
         field=path,
         columns=columns,
         rows=tuple(
@@ -260,12 +271,12 @@ def monthly_table(response: dict) -> Table | None:
     return _table(
         response,
         "inference.monthly",
-        "Inference month by month",
+        _("Inference month by month"),
         (
-            Spec("requests", "Requests", "requests"),
-            Spec("accelerator_hours", "Accelerator-hours", "accelerator-hours"),
-            _money("cost", "Cost"),
-            Spec("energy_kwh", "Energy", "kWh"),
+            Spec("requests", _("Requests"), _("requests")),
+            Spec("accelerator_hours", _("Accelerator-hours"), _("accelerator-hours")),
+            _money("cost", _("Cost")),
+            Spec("energy_kwh", _("Energy"), "kWh"),
         ),
     )
 
@@ -275,14 +286,14 @@ def cumulative_table(response: dict) -> Table | None:
     return _table(
         response,
         "comparison.cumulative",
-        "Cumulative figures by month (month 0 is training)",
+        _("Cumulative figures by month (month 0 is training)"),
         (
-            Spec("training_accelerator_hours", "Training", "accelerator-hours"),
-            Spec("inference_accelerator_hours", "Inference", "accelerator-hours"),
-            _money("training_cost", "Training cost"),
-            _money("inference_cost", "Inference cost"),
-            Spec("training_energy_kwh", "Training energy", "kWh"),
-            Spec("inference_energy_kwh", "Inference energy", "kWh"),
+            Spec("training_accelerator_hours", _("Training"), _("accelerator-hours")),
+            Spec("inference_accelerator_hours", _("Inference"), _("accelerator-hours")),
+            _money("training_cost", _("Training cost")),
+            _money("inference_cost", _("Inference cost")),
+            Spec("training_energy_kwh", _("Training energy"), "kWh"),
+            Spec("inference_energy_kwh", _("Inference energy"), "kWh"),
         ),
     )
 
@@ -299,7 +310,8 @@ class InputRow:
     meaning: str  # the request field's help text, with its unit
 
 
-RANGE_MEANING = "90 % interval of the input at this path: its 5th and 95th percentiles."
+# xgettext:no-python-format
+RANGE_MEANING = _("90 % interval of the input at this path: its 5th and 95th percentiles.")
 
 
 def input_rows(inputs: dict) -> list[InputRow]:
@@ -309,7 +321,12 @@ def input_rows(inputs: dict) -> list[InputRow]:
     for name, value in inputs.items():
         if name == "ranges":
             rows.extend(
-                InputRow(name, path, f"between {r['low']} and {r['high']}", RANGE_MEANING)
+                InputRow(
+                    name,
+                    path,
+                    gettext("between %(low)s and %(high)s") % {"low": r["low"], "high": r["high"]},
+                    str(RANGE_MEANING),
+                )
                 for path, r in value.items()
             )
         elif isinstance(value, dict):

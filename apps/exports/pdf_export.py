@@ -14,6 +14,7 @@ from functools import cache, partial
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.pagesizes import A4
@@ -139,24 +140,32 @@ def _facts(report: Report) -> Table:
 
 # The figures of each scenario on the first page, with their column headers.
 SUMMARY = (
-    ("training.cost", "Training cost ({currency})"),
-    ("inference.total.cost", "Inference cost over the horizon ({currency})"),
-    ("inference.per_request.cost_per_1000", "Cost per 1,000 requests ({currency})"),
-    ("comparison.break_even_months", "Break-even (months)"),
+    ("training.cost", gettext_lazy("Training cost ({currency})")),
+    ("inference.total.cost", gettext_lazy("Inference cost over the horizon ({currency})")),
+    ("inference.per_request.cost_per_1000", gettext_lazy("Cost per 1,000 requests ({currency})")),
+    ("comparison.break_even_months", gettext_lazy("Break-even (months)")),
 )
 
 
 def _summary(report: Report, currency: str) -> Table:
-    rows = [["Scenario", *(heading.format(currency=currency) for _, heading in SUMMARY)]]
+    rows = [[_("Scenario"), *(str(heading).format(currency=currency) for __, heading in SUMMARY)]]
     for scenario in report.scenarios:
-        name = scenario.scenario.name + (" (baseline)" if scenario.scenario.is_baseline else "")
+        name = _name(scenario.scenario)
         if scenario.response is None:
-            rows.append([name, "figures not available", *([""] * (len(SUMMARY) - 1))])
+            rows.append([name, _("figures not available"), *([""] * (len(SUMMARY) - 1))])
             continue
         values = {figure.field: figure.value for figure in scenario.figures}
-        rows.append([name, *(_value_text(values.get(field)) for field, _ in SUMMARY)])
+        rows.append([name, *(_value_text(values.get(field)) for field, __ in SUMMARY)])
     widths = [WIDTH - len(SUMMARY) * 30 * mm, *([30 * mm] * len(SUMMARY))]
     return _grid(rows, widths, numeric=set(range(1, len(SUMMARY) + 1)))
+
+
+def _name(scenario) -> str:
+    return (
+        _("%(name)s (baseline)") % {"name": scenario.name}
+        if scenario.is_baseline
+        else scenario.name
+    )
 
 
 def _definition_list(items: list[tuple[str, str]], width: float) -> Table:
@@ -173,16 +182,16 @@ def _training_figures(response: dict, values: dict, currency: str) -> list[tuple
         days = formatting.count(training["petaflop_s_days"], "petaflop/s-days").text
         compute += f" ({days})"
     items = [
-        ("Training compute", compute),
-        ("Accelerator-hours", formatting.hours(training["accelerator_hours"]).text),
-        ("Wall-clock time", formatting.hours(training["wall_clock_hours"], "hours").text),
-        ("Cost", formatting.money(values["training.cost"], currency).text),
-        ("Energy", formatting.energy_kwh(training["energy_kwh"]).text),
-        ("Emissions", formatting.emissions_kg(training["emissions_kg_co2e"]).text),
+        (_("Training compute"), compute),
+        (_("Accelerator-hours"), formatting.hours(training["accelerator_hours"]).text),
+        (_("Wall-clock time"), formatting.hours(training["wall_clock_hours"], "hours").text),
+        (_("Cost"), formatting.money(values["training.cost"], currency).text),
+        (_("Energy"), formatting.energy_kwh(training["energy_kwh"]).text),
+        (_("Emissions"), formatting.emissions_kg(training["emissions_kg_co2e"]).text),
     ]
     items += [
         (
-            "Exceeded" if threshold["exceeded"] else "Below",
+            _("Exceeded") if threshold["exceeded"] else _("Below"),
             f"{threshold['name']} ({formatting.flop(threshold['flop']).text})",
         )
         for threshold in training["thresholds"]
@@ -195,40 +204,43 @@ def _inference_figures(response: dict, values: dict, currency: str) -> list[tupl
     per_request, total = inference["per_request"], inference["total"]
     first = inference["monthly"][0]
     items = [
-        ("Compute per request", formatting.flop(per_request["flop"]).text),
+        (_("Compute per request"), formatting.flop(per_request["flop"]).text),
         (
-            "Accelerator time per request",
+            _("Accelerator time per request"),
             formatting.seconds(per_request["accelerator_seconds"]).text,
         ),
-        ("User speed (latency)", formatting.seconds(per_request["latency_seconds"]).text),
-        ("Cost per request", formatting.money(values["inference.per_request.cost"], currency).text),
+        (_("User speed (latency)"), formatting.seconds(per_request["latency_seconds"]).text),
         (
-            "Cost per 1,000 requests",
+            _("Cost per request"),
+            formatting.money(values["inference.per_request.cost"], currency).text,
+        ),
+        (
+            _("Cost per 1,000 requests"),
             formatting.money(values["inference.per_request.cost_per_1000"], currency).text,
         ),
         (
-            "First month",
+            _("First month"),
             f"{formatting.count(first['requests'], 'requests').text}, "
             f"{formatting.hours(first['accelerator_hours']).text}",
         ),
         (
-            f"Over {formatting.months(len(inference['monthly'])).text}",
+            _("Over %(months)s") % {"months": formatting.months(len(inference["monthly"])).text},
             f"{formatting.count(total['requests'], 'requests').text}, "
             f"{formatting.hours(total['accelerator_hours']).text}",
         ),
         (
-            "Cost over the horizon",
+            _("Cost over the horizon"),
             formatting.money(values["inference.total.cost"], currency).text,
         ),
         (
-            "Accelerators needed at peak",
+            _("Accelerators needed at peak"),
             formatting.count(inference["peak_accelerators"], "accelerators").text,
         ),
-        ("Energy over the horizon", formatting.energy_kwh(total["energy_kwh"]).text),
-        ("Emissions over the horizon", formatting.emissions_kg(total["emissions_kg_co2e"]).text),
+        (_("Energy over the horizon"), formatting.energy_kwh(total["energy_kwh"]).text),
+        (_("Emissions over the horizon"), formatting.emissions_kg(total["emissions_kg_co2e"]).text),
     ]
     if inference["gross_margin"] is not None:
-        items.append(("Gross margin", formatting.percent(inference["gross_margin"]).text))
+        items.append((_("Gross margin"), formatting.percent(inference["gross_margin"]).text))
     return items
 
 
@@ -237,16 +249,16 @@ def _comparison(report: ScenarioReport) -> Table:
     response, currency = report.response, report.response["currency"]
     values = {figure.field: figure.value for figure in report.figures}
     column = WIDTH / 2 - 6
-    left = [_p("Training: build once", H3)]
+    left = [_p(_("Training: build once"), H3)]
     if response["training"]:
         left.append(_definition_list(_training_figures(response, values, currency), column))
     else:
-        left.append(_p("This scenario has no training: it uses a model as it is."))
-    right = [_p("Inference: every request", H3)]
+        left.append(_p(_("This scenario has no training: it uses a model as it is.")))
+    right = [_p(_("Inference: every request"), H3)]
     if response["inference"]:
         right.append(_definition_list(_inference_figures(response, values, currency), column))
     else:
-        right.append(_p("This scenario has no inference: only the training is planned."))
+        right.append(_p(_("This scenario has no inference: only the training is planned.")))
     table = Table([[left, right]], colWidths=[WIDTH / 2, WIDTH / 2])
     table.setStyle(
         TableStyle(
@@ -265,7 +277,7 @@ def _comparison(report: ScenarioReport) -> Table:
 def _strip(result: EstimateResult, currency: str) -> Table:
     """The bottom strip for many requests and for a single one: the page's two views."""
     rows = []
-    for view, title in (("many", "Many requests"), ("single", "A single request")):
+    for view, title in (("many", _("Many requests")), ("single", _("A single request"))):
         strip = bottom_strip(result, currency, view=view)
         rows.append(
             [
@@ -288,18 +300,25 @@ def _break_even(response: dict) -> str:
     months = comparison["break_even_months"]
     share = formatting.percent(comparison["training_share"]).text
     if months is None:
-        overtakes = "At this demand, inference never overtakes the one-off training."
+        overtakes = _("At this demand, inference never overtakes the one-off training.")
+    elif comparison["within_horizon"]:
+        overtakes = _(
+            "Cumulative inference overtakes the one-off training after %(months)s, within the "
+            "horizon."
+        ) % {"months": formatting.months(months).text}
     else:
-        where = "within the horizon" if comparison["within_horizon"] else "beyond the horizon"
-        overtakes = (
-            "Cumulative inference overtakes the one-off training after "
-            f"{formatting.months(months).text}, {where}."
-        )
-    return f"{overtakes} Training is {share} of all accelerator-hours over the horizon."
+        overtakes = _(
+            "Cumulative inference overtakes the one-off training after %(months)s, beyond the "
+            "horizon."
+        ) % {"months": formatting.months(months).text}
+    training = _("Training is %(share)s of all accelerator-hours over the horizon.") % {
+        "share": share
+    }
+    return f"{overtakes} {training}"
 
 
 def _figure_table(report: ScenarioReport) -> Table:
-    rows = [["Section", "Figure", "Value", "Unit"]]
+    rows = [[_("Section"), _("Figure"), _("Value"), _("Unit")]]
     rows += [[f.section, f.figure, _exact_text(f.value), f.unit] for f in report.figures]
     return _grid(rows, [38 * mm, 62 * mm, 40 * mm, WIDTH - 140 * mm], numeric={2})
 
@@ -355,9 +374,9 @@ def _options(report: ScenarioReport) -> list:
 
 
 def _inputs(report: ScenarioReport) -> Table:
-    rows = [["Section", "Input", "Value", "Meaning"]]
+    rows = [[_("Section"), _("Input"), _("Value"), _("Meaning")]]
     rows += [
-        [item.section or "(all)", item.name, _exact_text(item.value), item.meaning]
+        [item.section or _("(all)"), item.name, _exact_text(item.value), item.meaning]
         for item in input_rows(report.scenario.inputs)
     ]
     return _grid(rows, [22 * mm, 48 * mm, 32 * mm, WIDTH - 102 * mm])
@@ -373,43 +392,46 @@ def _result(report: ScenarioReport) -> EstimateResult | None:
 def _scenario(report: ScenarioReport, project_title: str) -> list:
     scenario = report.scenario
     story = [
-        _p(scenario.name + (" (baseline)" if scenario.is_baseline else ""), H1),
-        _p(f"Scenario of “{project_title}”", BODY),
+        _p(_name(scenario), H1),
+        _p(_("Scenario of “%(title)s”") % {"title": project_title}, BODY),
     ]
     result = _result(report) if report.response is not None else None
     if result is None:
         story += [
-            _p(f"The saved figures no longer fit the catalogue: {report.error}", BODY),
-            _p("Inputs", H2),
+            _p(
+                _("The saved figures no longer fit the catalogue: %(why)s") % {"why": report.error},
+                BODY,
+            ),
+            _p(_("Inputs"), H2),
             _inputs(report),
         ]
         return story
     currency = report.response["currency"]
-    story += [_p("Training against inference", H2), _comparison(report), Spacer(0, 8)]
-    story += [KeepTogether([_p("Decision view", H3), _strip(result, currency)])]
+    story += [_p(_("Training against inference"), H2), _comparison(report), Spacer(0, 8)]
+    story += [KeepTogether([_p(_("Decision view"), H3), _strip(result, currency)])]
     if sentence := _break_even(report.response):
         story += [Spacer(0, 6), _p(sentence)]
     story += range_story(report.response, heading=lambda text: _p(text, H3), paragraph=_p)
     chart = cumulative_chart(result, WIDTH, 75 * mm)
     if chart is not None:
-        caption = (
+        caption = _(
             "Cumulative accelerator-hours, month by month: the one-off training step against "
             "the rising inference line, with the break-even point marked when it falls within "
             "the horizon. The tables below give the figures."
         )
         story += [KeepTogether([Spacer(0, 6), chart, _p(caption, CELL)])]
-    story += [CondPageBreak(40 * mm), _p("Describe this without the diagram", H2)]
+    story += [CondPageBreak(40 * mm), _p(_("Describe this without the diagram"), H2)]
     story += [_p(paragraph) for paragraph in describe(result, currency=currency)]
-    story += [_p("Figures, exactly as the API gives them", H2), _figure_table(report)]
+    story += [_p(_("Figures, exactly as the API gives them"), H2), _figure_table(report)]
     for table in tables(report.response):
         story += [_p(table.title, H2), _series_table(table)]
     story += _budget(report)
     story += _options(report)
-    story += [_p("How the figures are worked out", H2)]
-    for section in ("training", "inference"):
+    story += [_p(_("How the figures are worked out"), H2)]
+    for section, label in (("training", _("Training")), ("inference", _("Inference"))):
         notes = (report.response[section] or {}).get("assumptions", [])
-        story += [_p(f"{section.capitalize()}: {note}", CELL) for note in notes]
-    story += [_p("Inputs", H2), _inputs(report)]
+        story += [_p(f"{label}: {note}", CELL) for note in notes]
+    story += [_p(_("Inputs"), H2), _inputs(report)]
     return story
 
 
@@ -420,7 +442,9 @@ def _footer(canvas, document, *, text: str) -> None:
     line.drawOn(canvas, MARGIN, 10 * mm)
     canvas.setFont(SANS, 8)
     canvas.setFillColor(colors.HexColor("#444444"))
-    canvas.drawRightString(A4[0] - MARGIN, 10 * mm, f"Page {document.page}")
+    canvas.drawRightString(
+        A4[0] - MARGIN, 10 * mm, _("Page %(number)s") % {"number": document.page}
+    )
     canvas.restoreState()
 
 
@@ -429,13 +453,16 @@ def project_pdf(report: Report) -> bytes:
     project = report.project
     currency = next((s.response["currency"] for s in report.scenarios if s.response), "USD")
     exported_at = timezone.localtime(report.exported_at)
-    exported = f"{date_text(exported_at.date())} by {report.exported_by}"
+    exported = _("%(date)s by %(user)s") % {
+        "date": date_text(exported_at.date()),
+        "user": report.exported_by,
+    }
     story = [
         _p(project.title, TITLE),
-        _p(f"Compute workplan, exported {exported}", BODY),
-        _p("Project", H2),
+        _p(_("Compute workplan, exported %(when)s") % {"when": exported}, BODY),
+        _p(_("Project"), H2),
         _facts(report),
-        _p("Scenarios", H2),
+        _p(_("Scenarios"), H2),
         _summary(report, currency),
     ]
     for scenario in report.scenarios:
@@ -450,12 +477,14 @@ def project_pdf(report: Report) -> bytes:
         bottomMargin=MARGIN,
         title=printable(project.title),
         author=printable(report.exported_by),
-        subject="Compute workplan",
+        subject=_("Compute workplan"),
         creator="Compute Planner",
         initialFontName=SANS,
     )
     footer = partial(
-        _footer, text=f"{project.title[:80]} — exported {exported_at:%Y-%m-%d %H:%M %Z}"
+        _footer,
+        text=_("%(title)s — exported %(when)s")
+        % {"title": project.title[:80], "when": f"{exported_at:%Y-%m-%d %H:%M %Z}"},
     )
     document.build(story, onFirstPage=footer, onLaterPages=footer)
     return buffer.getvalue()

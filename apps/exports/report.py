@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone, translation
 from django.utils.text import slugify
+from django.utils.translation import gettext
 from rest_framework.exceptions import ValidationError
 from rest_framework.renderers import JSONRenderer
 
@@ -55,22 +56,26 @@ class Report:
         """The project's facts as (field, label, text), dates as ISO 8601."""
         project = self.project
         facts = [
-            ("title", "Title", project.title),
-            ("unit", "Organisational unit", project.unit),
-            ("description", "Description", project.description),
-            ("owner", "Owner", project.owner.get_username()),
-            ("classification", "Data classification", project.get_classification_display()),
-            ("status", "Status", project.get_status_display()),
-            ("currency", "Currency", project.currency),
-            ("period_start", "Planning period start", _iso(project.period_start)),
-            ("period_end", "Planning period end", _iso(project.period_end)),
+            ("title", gettext("Title"), project.title),
+            ("unit", gettext("Organisational unit"), project.unit),
+            ("description", gettext("Description"), project.description),
+            ("owner", gettext("Owner"), project.owner.get_username()),
+            (
+                "classification",
+                gettext("Data classification"),
+                project.get_classification_display(),
+            ),
+            ("status", gettext("Status"), project.get_status_display()),
+            ("currency", gettext("Currency"), project.currency),
+            ("period_start", gettext("Planning period start"), _iso(project.period_start)),
+            ("period_end", gettext("Planning period end"), _iso(project.period_end)),
         ]
         warning = project.hosting_warning(s.scenario.inputs for s in self.scenarios)
         if warning:
-            facts.append(("hosting_warning", "Hosting warning", warning))
+            facts.append(("hosting_warning", gettext("Hosting warning"), warning))
         facts += [
-            ("exported_at", "Exported at", self.exported_at.isoformat(timespec="seconds")),
-            ("exported_by", "Exported by", self.exported_by),
+            ("exported_at", gettext("Exported at"), self.exported_at.isoformat(timespec="seconds")),
+            ("exported_by", gettext("Exported by"), self.exported_by),
         ]
         return facts
 

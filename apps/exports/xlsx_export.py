@@ -98,15 +98,24 @@ def _summary(sheet: Worksheet, report: Report, titles: list[str]) -> None:
         sheet.cell(row=row, column=2).alignment = Alignment(wrap_text=True, vertical="top")
         row += 1
     row += 1
-    put(sheet, row, 1, "Scenarios", bold=True)
+    put(sheet, row, 1, gettext("Scenarios"), bold=True)
     row += 1
     headings = headline_headings(_currency(report))
-    _put_row(sheet, row, ["Scenario", "Sheet", "Baseline", *headings, "Note"], bold=True)
+    _put_row(
+        sheet,
+        row,
+        [gettext("Scenario"), gettext("Sheet"), gettext("Baseline"), *headings, gettext("Note")],
+        bold=True,
+    )
     for scenario, title in zip(report.scenarios, titles, strict=True):
         row += 1
         figures = headline(scenario.figures)
-        note = f"Figures not available: {scenario.error}" if scenario.response is None else None
-        baseline = "yes" if scenario.scenario.is_baseline else "no"
+        note = (
+            gettext("Figures not available: %(why)s") % {"why": scenario.error}
+            if scenario.response is None
+            else None
+        )
+        baseline = gettext("yes") if scenario.scenario.is_baseline else gettext("no")
         _put_row(sheet, row, [scenario.scenario.name, title, baseline, *figures, note])
     _widths(sheet, (34, 60, 10, *([18] * len(headings)), 40))
 
@@ -124,15 +133,16 @@ def _scenario(sheet: Worksheet, report: ScenarioReport, project_title: str) -> N
     scenario = report.scenario
     put(sheet, 1, 1, scenario.name)
     sheet["A1"].font = Font(bold=True, size=14)
-    put(sheet, 2, 1, f"Project: {project_title}")
-    put(sheet, 3, 1, "Baseline" if scenario.is_baseline else "Not the baseline")
+    put(sheet, 2, 1, gettext("Project: %(title)s") % {"title": project_title})
+    put(sheet, 3, 1, gettext("Baseline") if scenario.is_baseline else gettext("Not the baseline"))
     row = 5
     if report.response is None:
-        put(sheet, row, 1, f"Figures not available: {report.error}")
+        put(sheet, row, 1, gettext("Figures not available: %(why)s") % {"why": report.error})
         row += 2
     else:
-        put(sheet, row, 1, "Figures", bold=True)
-        _put_row(sheet, row + 1, ["Section", "Figure", "Value", "Unit", "Field"], bold=True)
+        put(sheet, row, 1, gettext("Figures"), bold=True)
+        headers = [gettext("Section"), gettext("Figure"), gettext("Value"), gettext("Unit")]
+        _put_row(sheet, row + 1, [*headers, gettext("Field")], bold=True)
         row += 2
         for figure in report.figures:
             _put_row(
@@ -150,19 +160,27 @@ def _scenario(sheet: Worksheet, report: ScenarioReport, project_title: str) -> N
         put(sheet, row, 1, gettext("Budget not available: %(why)s") % {"why": report.budget_error})
         row += 2
     row = _options(sheet, row, report)
-    put(sheet, row, 1, "Inputs", bold=True)
-    _put_row(sheet, row + 1, ["Section", "Input", "Value", "Meaning"], bold=True)
+    put(sheet, row, 1, gettext("Inputs"), bold=True)
+    headers = [gettext("Section"), gettext("Input"), gettext("Value"), gettext("Meaning")]
+    _put_row(sheet, row + 1, headers, bold=True)
     row += 2
     for item in input_rows(scenario.inputs):
-        _put_row(sheet, row, [item.section or "(all)", item.name, item.value, item.meaning])
+        _put_row(
+            sheet, row, [item.section or gettext("(all)"), item.name, item.value, item.meaning]
+        )
         row += 1
     if report.response is not None:
         row += 1
-        put(sheet, row, 1, "How the figures are worked out", bold=True)
+        put(sheet, row, 1, gettext("How the figures are worked out"), bold=True)
         for section in ("training", "inference"):
             for note in (report.response.get(section) or {}).get("assumptions", []):
                 row += 1
-                put(sheet, row, 1, section.capitalize())
+                put(
+                    sheet,
+                    row,
+                    1,
+                    gettext("Training") if section == "training" else gettext("Inference"),
+                )
                 put(sheet, row, 2, note)
     _widths(sheet, (30, 44, 22, 22, 22, 22, 22))
 
@@ -181,8 +199,8 @@ def _options(sheet: Worksheet, row: int, report: ScenarioReport) -> int:
 def project_xlsx(report: Report) -> bytes:
     workbook = Workbook()
     summary = workbook.active
-    summary.title = SUMMARY
-    titles = sheet_titles([s.scenario.name for s in report.scenarios], {SUMMARY})
+    summary.title = gettext("Summary")
+    titles = sheet_titles([s.scenario.name for s in report.scenarios], {summary.title})
     _summary(summary, report, titles)
     for scenario, title in zip(report.scenarios, titles, strict=True):
         _scenario(workbook.create_sheet(title), scenario, report.project.title)

@@ -6,14 +6,14 @@ from django.utils.translation import gettext, gettext_lazy
 from apps.reviews.selectors import FISCAL_YEAR_SORT
 
 STATUSES = [
-    ("submitted", "Submitted for review"),
-    ("returned", "Returned for changes"),
-    ("cleared", "Cleared"),
-    ("all", "Any status"),
+    ("submitted", gettext_lazy("Submitted for review")),
+    ("returned", gettext_lazy("Returned for changes")),
+    ("cleared", gettext_lazy("Cleared")),
+    ("all", gettext_lazy("Any status")),
 ]
 SORT_LABELS = {
-    "submitted": "Submitted, oldest first",
-    "-submitted": "Submitted, newest first",
+    "submitted": gettext_lazy("Submitted, oldest first"),
+    "-submitted": gettext_lazy("Submitted, newest first"),
     "-total_cost": gettext_lazy("Budget total, highest first"),
     "total_cost": gettext_lazy("Budget total, lowest first"),
 }
@@ -40,26 +40,31 @@ class QueueFilterForm(forms.Form):
 
     DEFAULTS = {"status": "submitted", "sort": "submitted"}
 
-    status = forms.ChoiceField(choices=STATUSES, required=False)
-    unit = forms.ChoiceField(label="Organisational unit", required=False)
+    status = forms.ChoiceField(label=gettext_lazy("Status"), choices=STATUSES, required=False)
+    unit = forms.ChoiceField(label=gettext_lazy("Organisational unit"), required=False)
     submitted_from = forms.DateField(
-        label="Submitted on or after", required=False, widget=DATE_INPUT
+        label=gettext_lazy("Submitted on or after"), required=False, widget=DATE_INPUT
     )
     submitted_to = forms.DateField(
-        label="Submitted on or before", required=False, widget=DATE_INPUT
+        label=gettext_lazy("Submitted on or before"), required=False, widget=DATE_INPUT
     )
-    sort = forms.ChoiceField(label="Sort by", choices=list(SORT_LABELS.items()), required=False)
+    sort = forms.ChoiceField(
+        label=gettext_lazy("Sort by"), choices=list(SORT_LABELS.items()), required=False
+    )
 
     def __init__(self, data, *, units: list[str], fiscal_years: list[str] = ()):
         super().__init__({**self.DEFAULTS, **data.dict()})
-        self.fields["unit"].choices = [("", "All units"), *((unit, unit) for unit in units)]
+        self.fields["unit"].choices = [
+            ("", gettext("All units")),
+            *((unit, unit) for unit in units),
+        ]
         self.fields["sort"].choices = [*SORT_LABELS.items(), *fiscal_year_sorts(fiscal_years)]
 
     def clean(self):
         cleaned = super().clean()
         start, end = cleaned.get("submitted_from"), cleaned.get("submitted_to")
         if start and end and end < start:
-            self.add_error("submitted_to", "This date is before the first one.")
+            self.add_error("submitted_to", gettext("This date is before the first one."))
         return cleaned
 
     def filters(self) -> dict:
@@ -78,10 +83,10 @@ class QueueFilterForm(forms.Form):
 
 class CommentForm(forms.Form):
     body = forms.CharField(
-        label="Your comment",
+        label=gettext_lazy("Your comment"),
         max_length=5000,
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="The front office and the project's managers all read it.",
+        help_text=gettext_lazy("The front office and the project’s managers all read it."),
     )
 
 
@@ -89,12 +94,15 @@ class ReturnForm(forms.Form):
     """On the review page beside ClearForm: its own ids, though both have a `comment`."""
 
     comment = forms.CharField(
-        label="What needs to change",
+        label=gettext_lazy("What needs to change"),
         max_length=5000,
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="Required: the managers see it on their project, and can change it and "
-        "submit it again.",
-        error_messages={"required": "Say what needs to change before returning the project."},
+        help_text=gettext_lazy(
+            "Required: the managers see it on their project, and can change it and submit it again."
+        ),
+        error_messages={
+            "required": gettext_lazy("Say what needs to change before returning the project.")
+        },
     )
 
     def __init__(self, *args, **kwargs):
@@ -103,11 +111,11 @@ class ReturnForm(forms.Form):
 
 class ClearForm(forms.Form):
     comment = forms.CharField(
-        label="Note (optional)",
+        label=gettext_lazy("Note (optional)"),
         max_length=5000,
         required=False,
         widget=forms.Textarea(attrs={"rows": 2}),
-        help_text="Clearing ends the review; the project then stays as it is.",
+        help_text=gettext_lazy("Clearing ends the review; the project then stays as it is."),
     )
 
     def __init__(self, *args, **kwargs):

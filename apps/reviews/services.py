@@ -9,6 +9,7 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F, Max
+from django.utils.translation import gettext
 
 from apps.budget.selectors import baseline_of
 from apps.projects import services as project_services
@@ -93,7 +94,7 @@ def project_submit(*, project: Project, user) -> ProjectSnapshot:
 def project_return(*, project: Project, user, comment: str) -> StatusChange:
     """Send a submitted project back to its managers, saying what needs to change."""
     if not comment.strip():
-        raise ValidationError({"comment": "Say what needs to change."})
+        raise ValidationError({"comment": gettext("Say what needs to change.")})
     project_services.project_lock(project)
     project.check_can_move_to(Project.Status.RETURNED)
     return _move(

@@ -8,6 +8,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.projects.models import Project, StatusChangeRefused
@@ -41,15 +42,19 @@ def project_submit(request: HttpRequest, project_id: int) -> HttpResponse:
         count = snapshot.scenario_versions.count()
         messages.success(
             request,
-            f"“{project.title}” is submitted for review with its {count} "
-            f"scenario{'s' if count != 1 else ''} as they are now.",
+            ngettext(
+                "“%(title)s” is submitted for review with its %(count)s scenario as it is now.",
+                "“%(title)s” is submitted for review with its %(count)s scenarios as they are now.",
+                count,
+            )
+            % {"title": project.title, "count": count},
         )
     return redirect("project-detail", project_id=project.pk)
 
 
 def _reviewer_only(request: HttpRequest) -> None:
     if not can_review(request.user):
-        raise PermissionDenied("Only the front office reviews workplans.")
+        raise PermissionDenied(gettext("Only the front office reviews workplans."))
 
 
 @login_required
@@ -115,7 +120,7 @@ def comment_add(request: HttpRequest, project_id: int) -> HttpResponse:
     if not form.is_valid():
         return _review_page(request, project, comment_form=form)
     services.comment_create(project=project, author=request.user, body=form.cleaned_data["body"])
-    messages.success(request, "Comment added.")
+    messages.success(request, gettext("Comment added."))
     return redirect("review-detail", project_id=project.pk)
 
 
@@ -128,7 +133,7 @@ def project_return(request: HttpRequest, project_id: int) -> HttpResponse:
         form_class=ReturnForm,
         form_name="return_form",
         change=services.project_return,
-        done="“{title}” is returned to its managers for changes.",
+        done=gettext_lazy("“%(title)s” is returned to its managers for changes."),
     )
 
 
@@ -141,12 +146,12 @@ def project_clear(request: HttpRequest, project_id: int) -> HttpResponse:
         form_class=ClearForm,
         form_name="clear_form",
         change=services.project_clear,
-        done="“{title}” is cleared.",
+        done=gettext_lazy("“%(title)s” is cleared."),
     )
 
 
 def _status_change(
-    request: HttpRequest, project_id: int, *, form_class, form_name: str, change, done: str
+    request: HttpRequest, project_id: int, *, form_class, form_name: str, change, done
 ) -> HttpResponse:
     """A front office's return or clear: the form, the service, and the review page again."""
     project = project_for_review(request.user, project_id)
@@ -159,5 +164,5 @@ def _status_change(
     except StatusChangeRefused as refused:
         messages.error(request, str(refused))
     else:
-        messages.success(request, done.format(title=project.title))
+        messages.success(request, done % {"title": project.title})
     return redirect("review-detail", project_id=project.pk)

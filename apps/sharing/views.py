@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -190,7 +191,10 @@ def share_link_list(request: HttpRequest) -> TemplateResponse:
 def share_link_revoke(request: HttpRequest, link_id: int) -> HttpResponse:
     link = get_object_or_404(ShareLink.objects.for_user(request.user), pk=link_id)
     services.share_link_revoke(link=link, user=request.user)
-    messages.success(request, f"The link “{link.label}” is revoked: it no longer opens.")
+    messages.success(
+        request,
+        gettext("The link “%(label)s” is revoked: it no longer opens.") % {"label": link.label},
+    )
     back = request.POST.get("next", "")
     if url_has_allowed_host_and_scheme(
         back, allowed_hosts={request.get_host()}, require_https=request.is_secure()

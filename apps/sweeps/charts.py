@@ -3,6 +3,7 @@
 import math
 
 import numpy as np
+from django.utils.translation import gettext
 
 from apps.sweeps.definition import Definition
 from apps.sweeps.metrics import CHART_METRICS
@@ -81,7 +82,7 @@ def line_chart(definition: Definition, values: dict[int, float | None], names: l
                 "label": name,
                 "points": [[x * item.spec.scale, y] for x, y in zip(xs, line, strict=True)],
             }
-            for name, line in zip(names or ["This scenario"], ys, strict=True)
+            for name, line in zip(names or [gettext("This scenario")], ys, strict=True)
         ],
         "rows": [[x, [line[i] for line in ys]] for i, x in enumerate(xs)],
     }

@@ -18,11 +18,11 @@ from apps.sweeps.inputs import SWEEPABLE
 
 INPUT_ROWS = 3
 KIND_CHOICES = (
-    ("linear", "Linear range: evenly spaced from start to stop"),
-    ("log", "Logarithmic range: each step multiplies by the same factor"),
-    ("list", "List of values"),
+    ("linear", _("Linear range: evenly spaced from start to stop")),
+    ("log", _("Logarithmic range: each step multiplies by the same factor")),
+    ("list", _("List of values")),
 )
-SECTION_LABELS = {"training": "Training", "inference": "Inference"}
+SECTION_LABELS = {"training": _("Training"), "inference": _("Inference")}
 
 
 def input_choices(request: dict) -> list:
@@ -30,9 +30,9 @@ def input_choices(request: dict) -> list:
     groups: dict[str, list] = {}
     for path, spec in SWEEPABLE.items():
         if spec.unused_by(request) is None:
-            group = SECTION_LABELS.get(spec.section, "Energy")
+            group = SECTION_LABELS.get(spec.section, _("Energy"))
             groups.setdefault(group, []).append((path, spec.label.partition(": ")[2]))
-    return [("", "Not varied"), *groups.items()]
+    return [("", _("Not varied")), *groups.items()]
 
 
 def _parse_values(text: str) -> list[float]:
@@ -44,17 +44,19 @@ def _parse_values(text: str) -> list[float]:
 
 
 class VariedInputForm(forms.Form):
-    field = forms.ChoiceField(label="Input to vary", required=False)
-    kind = forms.ChoiceField(label="Range or list", choices=KIND_CHOICES, initial="linear")
-    start = NumberField(label="Start", help_text="For a range: the first value.")
-    stop = NumberField(label="Stop", help_text="For a range: the last value.")
+    field = forms.ChoiceField(label=_("Input to vary"), required=False)
+    kind = forms.ChoiceField(label=_("Range or list"), choices=KIND_CHOICES, initial="linear")
+    start = NumberField(label=_("Start"), help_text=_("For a range: the first value."))
+    stop = NumberField(label=_("Stop"), help_text=_("For a range: the last value."))
     steps = NumberField(
-        label="Steps", integer=True, help_text="For a range: how many values, start and stop too."
+        label=_("Steps"),
+        integer=True,
+        help_text=_("For a range: how many values, start and stop too."),
     )
     values = forms.CharField(
-        label="List of values",
+        label=_("List of values"),
         required=False,
-        help_text="For a list: separated by spaces or semicolons, e.g. 12; 24; 36.",
+        help_text=_("For a list: separated by spaces or semicolons, e.g. 12; 24; 36."),
     )
 
     def __init__(self, *args, scenario_inputs: dict, **kwargs) -> None:
@@ -66,7 +68,7 @@ class VariedInputForm(forms.Form):
             return _parse_values(self.cleaned_data["values"])
         except forms.ValidationError:
             raise forms.ValidationError(
-                "Enter numbers separated by spaces or semicolons, e.g. 12; 24; 36."
+                _("Enter numbers separated by spaces or semicolons, e.g. 12; 24; 36.")
             ) from None
 
     def item(self) -> dict | None:
@@ -104,19 +106,19 @@ VariedInputFormSet = forms.formset_factory(
 
 class SweepForm(forms.Form):
     name = forms.CharField(
-        label="Name of the sweep",
+        label=_("Name of the sweep"),
         required=False,
         max_length=200,
-        help_text="Optional; named after what it varies if you leave it empty.",
+        help_text=_("Optional; named after what it varies if you leave it empty."),
     )
     accelerators = forms.MultipleChoiceField(
-        label="Accelerators to compare",
+        label=_("Accelerators to compare"),
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text="Optional. Each one multiplies the points; none keeps the scenario's own.",
+        help_text=_("Optional. Each one multiplies the points; none keeps the scenario’s own."),
     )
     accelerator_sections = forms.MultipleChoiceField(
-        label="Use the accelerators ticked for",
+        label=_("Use the accelerators ticked for"),
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )

@@ -2,6 +2,8 @@
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_lazy as _
+
 
 @dataclass(frozen=True)
 class Metric:
@@ -12,51 +14,51 @@ class Metric:
 
 
 METRICS = (
-    Metric("total_cost", "Total cost (training + inference)", "money", "USD"),
-    Metric("training_flop", "Training compute", "flop", "FLOP"),
+    Metric("total_cost", _("Total cost (training + inference)"), "money", "USD"),
+    Metric("training_flop", _("Training compute"), "flop", "FLOP"),
     Metric(
-        "training_accelerator_hours", "Training accelerator-hours", "hours", "accelerator-hours"
+        "training_accelerator_hours", _("Training accelerator-hours"), "hours", "accelerator-hours"
     ),
-    Metric("training_wall_clock_hours", "Training wall-clock time", "hours", "hours"),
-    Metric("training_cost", "Training cost", "money", "USD"),
-    Metric("training_energy_kwh", "Training energy", "kwh", "kWh"),
-    Metric("training_emissions_kg_co2e", "Training emissions", "co2e", "kg CO2e"),
+    Metric("training_wall_clock_hours", _("Training wall-clock time"), "hours", "hours"),
+    Metric("training_cost", _("Training cost"), "money", "USD"),
+    Metric("training_energy_kwh", _("Training energy"), "kwh", "kWh"),
+    Metric("training_emissions_kg_co2e", _("Training emissions"), "co2e", "kg CO2e"),
     Metric(
         "inference_accelerator_seconds_per_request",
-        "Accelerator time per request",
+        _("Accelerator time per request"),
         "seconds",
         "s",
     ),
-    Metric("inference_latency_seconds", "User speed (latency per request)", "seconds", "s"),
-    Metric("inference_total_requests", "Requests over the horizon", "count", "requests"),
+    Metric("inference_latency_seconds", _("User speed (latency per request)"), "seconds", "s"),
+    Metric("inference_total_requests", _("Requests over the horizon"), "count", "requests"),
     Metric(
         "inference_accelerator_hours",
-        "Inference accelerator-hours over the horizon",
+        _("Inference accelerator-hours over the horizon"),
         "hours",
         "accelerator-hours",
     ),
-    Metric("inference_cost", "Inference cost over the horizon", "money", "USD"),
-    Metric("inference_energy_kwh", "Inference energy over the horizon", "kwh", "kWh"),
-    Metric("peak_accelerators", "Accelerators needed at peak", "count", "accelerators"),
-    Metric("cost_per_request", "Cost per request", "money", "USD"),
-    Metric("break_even_months", "Break-even (accelerator-hours)", "months", "months"),
-    Metric("training_share", "Training share of accelerator-hours", "percent", "share"),
+    Metric("inference_cost", _("Inference cost over the horizon"), "money", "USD"),
+    Metric("inference_energy_kwh", _("Inference energy over the horizon"), "kwh", "kWh"),
+    Metric("peak_accelerators", _("Accelerators needed at peak"), "count", "accelerators"),
+    Metric("cost_per_request", _("Cost per request"), "money", "USD"),
+    Metric("break_even_months", _("Break-even (accelerator-hours)"), "months", "months"),
+    Metric("training_share", _("Training share of accelerator-hours"), "percent", "share"),
     Metric(
         "serving_accelerators_per_replica",
-        "Accelerators per copy of the model",
+        _("Accelerators per copy of the model"),
         "count",
         "accelerators",
     ),
-    Metric("serving_batch_size", "Requests served at once per copy", "count", "requests"),
+    Metric("serving_batch_size", _("Requests served at once per copy"), "count", "requests"),
     Metric(
         "serving_output_tokens_per_second",
-        "Output speed per copy of the model",
+        _("Output speed per copy of the model"),
         "count",
         "tokens/s",
     ),
-    Metric("serving_ttft_seconds", "Time to first token", "seconds", "s"),
-    Metric("serving_tpot_seconds", "Time per output token", "seconds", "s"),
-    Metric("serving_replicas_at_peak", "Copies of the model at peak", "count", "copies"),
+    Metric("serving_ttft_seconds", _("Time to first token"), "seconds", "s"),
+    Metric("serving_tpot_seconds", _("Time per output token"), "seconds", "s"),
+    Metric("serving_replicas_at_peak", _("Copies of the model at peak"), "count", "copies"),
 )
 METRICS_BY_NAME = {metric.name: metric for metric in METRICS}
 
@@ -90,8 +92,8 @@ RANKINGS = {
     "fastest_training": ("training_wall_clock_hours", "total_cost"),
 }
 RANKING_LABELS = {
-    "cheapest": "Cheapest configurations (total cost)",
-    "fastest_answer": "Fastest answers (latency per request)",
-    "fastest_training": "Fastest training (wall-clock time)",
+    "cheapest": _("Cheapest configurations (total cost)"),
+    "fastest_answer": _("Fastest answers (latency per request)"),
+    "fastest_training": _("Fastest training (wall-clock time)"),
 }
 TOP = 5

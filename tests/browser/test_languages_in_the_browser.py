@@ -48,6 +48,5 @@ def test_french_pages_have_no_axe_violations_and_fit_the_screen(
     page.goto(path)
     expect(page.locator("html")).to_have_attribute("lang", "fr")
     assert_no_axe_violations(page, f"{path} in French at {viewport['width']}x{viewport['height']}")
-    if path != "/catalogue/":  # its wide tables scroll, but the page is wider than a phone too
-        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-        assert overflow <= 0, f"{path} is {overflow} px wider than the screen"
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"{path} is {overflow} px wider than the screen"

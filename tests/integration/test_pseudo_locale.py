@@ -59,7 +59,7 @@ def pseudo_locale(settings, tmp_path, monkeypatch):
     for source in SOURCES:
         with source.open("rb") as file:
             for message in read_po(file):
-                if message.id and message.id not in catalog:
+                if message.id and catalog.get(message.id, message.context) is None:
                     strings = (
                         tuple(_pseudo(form) for form in message.id[:1] + message.id[1:] * 2)
                         if message.pluralizable

@@ -6,6 +6,7 @@ from decimal import Decimal
 from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext, ngettext
 
 from apps.projects import formatting
 from apps.projects.locale_numbers import decimal_text, percent_text
@@ -63,13 +64,20 @@ def input_value(value: float | None, path: str) -> str:
 def axis_text(item) -> str:
     """`{{ item|axis_text }}`: "5 values from 1,000 to 10,000,000, log scale" or "12; 24; 36"."""
     values = [input_value(float(v), item.spec.path) for v in item.values]
+    count = len(values)
     if item.kind == "list":
-        shown = "; ".join(values[:10]) + ("; …" if len(values) > 10 else "")
-        return f"{thousands(len(values))} value{'s' if len(values) != 1 else ''}: {shown}"
-    scale = ", on a log scale" if item.kind == "log" else ", evenly spaced"
-    if len(values) == 1:
-        return f"1 value: {values[0]}"
-    return f"{thousands(len(values))} values from {values[0]} to {values[-1]}{scale}"
+        shown = "; ".join(values[:10]) + ("; …" if count > 10 else "")
+        return ngettext("%(count)s value: %(values)s", "%(count)s values: %(values)s", count) % {
+            "count": thousands(count),
+            "values": shown,
+        }
+    if count == 1:
+        return gettext("1 value: %(value)s") % {"value": values[0]}
+    if item.kind == "log":
+        text = gettext("%(count)s values from %(first)s to %(last)s, on a log scale")
+    else:
+        text = gettext("%(count)s values from %(first)s to %(last)s, evenly spaced")
+    return text % {"count": thousands(count), "first": values[0], "last": values[-1]}
 
 
 @register.simple_tag
