@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass, field
 from datetime import date
 
+from django.utils.translation import gettext
+
 from apps.api.serializers import EstimateRequestSerializer
 from apps.budget.selectors import budget_rules
 from apps.catalogue.resolve import Catalogue, estimate_input_from_request, request_key
@@ -206,6 +208,25 @@ def _month_end(index: int) -> date:
     return date(year, month + 1, calendar.monthrange(year, month + 1)[1])
 
 
+def _servable(inputs: list[OptionInput], unavailable: dict) -> list[OptionInput]:
+    """The options that can serve the demand; one whose model fits no copy (no replica of the
+    chosen accelerator holds it: no cost can be true) is listed in `unavailable` instead."""
+    servable = []
+    for option in inputs:
+        if estimate(option.estimate).inference.total.cost is None:
+            unavailable[option.key] = {
+                "inference.accelerator": [
+                    gettext(
+                        "The model does not fit on this accelerator, whatever the number of "
+                        "accelerators per copy: this option cannot serve the demand."
+                    )
+                ]
+            }
+        else:
+            servable.append(option)
+    return servable
+
+
 def options_compare(
     request: dict,
     choices: list[dict] | None,
@@ -234,6 +255,7 @@ def options_compare(
                 unavailable[choice["key"]] = _errors(error)
     if errors:
         raise EstimateInputError(errors)
+    inputs = _servable(inputs, unavailable)
     if not inputs:
         raise EstimateInputError({"options": ["None of the options can be estimated."]})
     start = settings.period_start or today.replace(day=1)

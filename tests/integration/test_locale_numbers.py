@@ -30,11 +30,11 @@ def test_the_scenario_page_in_french_by_accept_language_writes_a_decimal_comma(c
         f"/scenarios/{scenario.pk}/", headers={"accept-language": "fr-FR,fr;q=0.9"}
     ).content.decode()
     assert '<html lang="fr"' in html
-    assert "8,33 accelerator-hours" in html
-    assert "8.33 accelerator-hours" not in html
-    assert f"15{NNBSP}000 requests" in html
+    assert "8,33 heures-accélérateur" in html
+    assert "8.33 heures-accélérateur" not in html
+    assert f"15{NNBSP}000 demandes" in html
     # machine values stay unlocalised: the data value and what the form is filled with
-    assert '<data value="8.333333333333334">8,33 accelerator-hours</data>' in html
+    assert '<data value="8.333333333333334">8,33 heures-accélérateur</data>' in html
     assert 'name="training_accelerator_hours" value="200"' in html
 
 
@@ -46,7 +46,7 @@ def test_the_scenario_page_in_french_by_cookie_groups_digits_with_a_narrow_space
     )
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
     html = client.get(f"/scenarios/{scenario.pk}/").content.decode()
-    assert "167 accelerator-hours" in html
+    assert "167 heures-accélérateur" in html
     assert f"300{NNBSP}000" in html
 
 

@@ -27,6 +27,7 @@ from apps.catalogue.models import (
     PriceOffer,
 )
 from apps.projects import locale_numbers
+from apps.projects.api_methods import api_model_suggestions
 from tests.factories import make_manager
 
 pytestmark = pytest.mark.django_db
@@ -100,6 +101,8 @@ def catalogue_data() -> list[str]:
         f"{developer} {name}"
         for developer, name in LanguageModel.objects.values_list("developer", "name")
     }
+    # the API price catalogue's model names, suggested as the API model is typed
+    words |= {label for _slug, label in api_model_suggestions()}
     return sorted(words, key=len, reverse=True)
 
 

@@ -105,3 +105,16 @@ def test_the_saved_version_reads_back_without_a_cost(client, manager):
     client.post(f"/scenarios/{scenario.pk}/", _own_huge_model(inference_output_tokens="400"))
     html = client.get(f"/scenarios/{scenario.pk}/").content.decode()
     assert "The model does not fit this accelerator" in html
+
+
+def test_the_options_leave_out_self_hosting_a_model_that_fits_no_replica(api_client):
+    """Self-hosting a model no copy can hold is not an option with a cost: it is listed as
+    unavailable with the reason, and what can serve (the external API) is still compared."""
+    response = api_client.post("/api/v1/options/", {"inference": HUGE}, format="json")
+    assert response.status_code == 200
+    body = response.json()
+    keys = {option["key"] for option in body["options"]}
+    assert {"rent_pay_per_use", "rent_always_on", "own"} <= set(body["unavailable"])
+    assert not keys & set(body["unavailable"])
+    (reason,) = body["unavailable"]["own"]["inference.accelerator"]
+    assert "does not fit" in reason
