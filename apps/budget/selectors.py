@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from apps.budget.models import CostLine
 from apps.budget.records import line_record
-from apps.core.fragments import fragment_key
 from apps.catalogue.resolve import Catalogue, Resolution, estimate_input_from_request
+from apps.core.fragments import fragment_key
 from apps.estimates import EstimateInput, EstimateInputError, EstimateResult, estimate
 from apps.estimates.budget import (
     Budget,

@@ -7,15 +7,13 @@ import pytest
 
 from apps.budget import api as budget_api
 from apps.budget.services import cost_line_create
-from tests.integration.test_budget_api import (  # noqa: F401
-    api,
-    budget_url,
-    owner,
-    scenario,
-)
+from tests.integration import test_budget_api as base
 from tests.integration.test_budget_models import STAFF
 
 pytestmark = pytest.mark.django_db
+
+# The budget API tests' fixtures: a manager, their scenario with a planning period, their client.
+owner, scenario, api, budget_url = base.owner, base.scenario, base.api, base.budget_url
 
 
 @pytest.fixture
