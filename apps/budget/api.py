@@ -12,8 +12,16 @@ from rest_framework.response import Response
 from apps.api.schema import error_response
 from apps.budget import services
 from apps.budget.models import CostLine
-from apps.budget.selectors import BudgetUnavailable, baseline_of, scenario_budget
+from apps.budget.selectors import (
+    BudgetUnavailable,
+    baseline_of,
+    budget_cache_key,
+    cost_lines_of,
+    scenario_budget,
+)
 from apps.budget.serializers import BudgetSerializer, CostLineSerializer
+from apps.catalogue.resolve import Catalogue
+from apps.core.fragments import cached_fragment
 from apps.projects.api import RefusalsAsAnswers
 from apps.projects.conditional import FROZEN_RESPONSE
 from apps.projects.selectors import project_for_user, scenario_for_user
@@ -95,12 +103,28 @@ class CostLineViewSet(RefusalsAsAnswers, viewsets.ModelViewSet):
         services.cost_line_delete(line=instance, user=self.request.user)
 
 
+def budget_payload(scenario) -> dict:
+    """The budget's JSON (or why it cannot be drawn up), from the cache while nothing it is
+    drawn from has changed: one query for the cost lines, then a cache read (see
+    `budget_cache_key`)."""
+    catalogue = Catalogue.load()
+    lines = cost_lines_of(scenario)
+
+    def draw() -> dict:
+        try:
+            drawn_up = scenario_budget(scenario, catalogue=catalogue, lines=lines)
+        except BudgetUnavailable as error:
+            return {"unavailable": str(error)}
+        return {"budget": dict(BudgetSerializer(drawn_up).data)}
+
+    return cached_fragment(budget_cache_key(scenario, lines, catalogue), draw)
+
+
 def budget_response(scenario) -> Response:
-    try:
-        drawn_up = scenario_budget(scenario)
-    except BudgetUnavailable as error:
-        raise BudgetNotDrawnUp(str(error)) from None
-    return Response(BudgetSerializer(drawn_up).data)
+    payload = budget_payload(scenario)
+    if "unavailable" in payload:
+        raise BudgetNotDrawnUp(payload["unavailable"])
+    return Response(payload["budget"])
 
 
 @extend_schema(

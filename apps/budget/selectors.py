@@ -14,6 +14,7 @@ from django.utils import timezone
 from apps.budget.models import CostLine
 from apps.budget.records import line_record
 from apps.catalogue.resolve import Catalogue, Resolution, estimate_input_from_request
+from apps.core.fragments import fragment_key
 from apps.estimates import EstimateInput, EstimateInputError, EstimateResult, estimate
 from apps.estimates.budget import (
     Budget,
@@ -208,6 +209,22 @@ def budget_key(scenario: Scenario, lines: list[CostLine], today: date | None = N
         settings,
         period,
     ]
+
+
+def budget_cache_key(scenario: Scenario, lines: list[CostLine], catalogue: Catalogue) -> str:
+    """The cache key of a scenario's drawn-up budget: a digest of everything `scenario_budget`
+    reads (the scenario, its version and inputs, its timing and cost lines, the project's
+    currency, budget settings and period, the month when the period is defaulted, the
+    catalogue's rows), the language, and the code (see apps.core.fragments)."""
+    return fragment_key(
+        "budget",
+        scenario.pk,
+        scenario.version,
+        scenario.inputs,
+        scenario.project.currency,
+        budget_key(scenario, lines),
+        catalogue.digest,
+    )
 
 
 def baseline_of(project: Project) -> Scenario | None:

@@ -1,0 +1,63 @@
+"""The budget API answers from the cache while nothing it is drawn from changes, and anew when
+a cost line, a project budget setting or the scenario's inputs change."""
+
+from decimal import Decimal
+
+import pytest
+
+from apps.budget import api as budget_api
+from apps.budget.services import cost_line_create
+from tests.integration import test_budget_api as base
+from tests.integration.test_budget_models import STAFF
+
+pytestmark = pytest.mark.django_db
+
+# The budget API tests' fixtures: a manager, their scenario with a planning period, their client.
+owner, scenario, api, budget_url = base.owner, base.scenario, base.api, base.budget_url
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    counted = []
+    real = budget_api.scenario_budget
+
+    def counting(*args, **kwargs):
+        counted.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(budget_api, "scenario_budget", counting)
+    return counted
+
+
+def test_a_repeated_request_is_a_cache_hit_that_skips_the_computation(api, scenario, calls):
+    first = api.get(budget_url(scenario)).json()
+    second = api.get(budget_url(scenario)).json()
+    assert first == second
+    assert len(calls) == 1
+
+
+def test_a_new_cost_line_changes_the_answer(api, scenario, calls):
+    before = api.get(budget_url(scenario)).json()
+    cost_line_create(scenario=scenario, fields=dict(STAFF))
+    after = api.get(budget_url(scenario)).json()
+    assert len(calls) == 2
+    assert len(after["lines"]) == len(before["lines"]) + 1
+
+
+def test_a_project_budget_setting_changes_the_answer(api, scenario, calls):
+    before = api.get(budget_url(scenario)).json()
+    project = scenario.project
+    project.contingency_opex = Decimal("0.10")
+    project.save()
+    after = api.get(budget_url(scenario)).json()
+    assert len(calls) == 2
+    assert after["totals"]["contingency"] != before["totals"]["contingency"]
+
+
+def test_changed_scenario_inputs_change_the_answer(api, scenario, calls):
+    before = api.get(budget_url(scenario)).json()
+    scenario.inputs["inference"]["requests_per_month"] *= 2
+    scenario.save()
+    after = api.get(budget_url(scenario)).json()
+    assert len(calls) == 2
+    assert after["totals"]["total"] != before["totals"]["total"]
