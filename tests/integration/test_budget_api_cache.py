@@ -61,3 +61,26 @@ def test_changed_scenario_inputs_change_the_answer(api, scenario, calls):
     after = api.get(budget_url(scenario)).json()
     assert len(calls) == 2
     assert after["totals"]["total"] != before["totals"]["total"]
+
+
+def test_a_cost_line_changed_outside_the_services_changes_the_answer(api, scenario, calls):
+    """The admin or a shell saves a line without a new version: the line's signal still marks
+    the scenario changed, so the cached answer is not served."""
+    line = cost_line_create(scenario=scenario, fields=dict(STAFF))
+    before = api.get(budget_url(scenario)).json()
+    line.quantity = line.quantity * 2
+    line.save()
+    after = api.get(budget_url(scenario)).json()
+    assert len(calls) == 2
+    assert after["summary"]["total"] != before["summary"]["total"]
+
+
+def test_a_cached_budget_is_still_a_404_for_someone_else(api, scenario):
+    from django.test import Client
+
+    from tests.factories import make_manager
+
+    assert api.get(budget_url(scenario)).status_code == 200
+    other = Client()
+    other.force_login(make_manager("someone-else"))
+    assert other.get(budget_url(scenario)).status_code == 404
