@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.exports import services
-from apps.exports.formats import FORMATS, XLSX_MEDIA_TYPE, download
+from apps.exports.formats import FORMATS, XLSX_MEDIA_TYPE, download, report_language
 from apps.exports.json_export import MAX_IMPORT_BYTES, DocumentError, read_document
 from apps.exports.report import Report, project_report, scenario_report
 from apps.exports.serializers import ProjectDocumentSerializer
@@ -93,7 +93,8 @@ class ExportView(APIView):
         raise NotImplementedError
 
     def get(self, request: Request, **kwargs) -> HttpResponse:
-        report = self.report(request, **kwargs)
+        with report_language(request.accepted_renderer.format):
+            report = self.report(request, **kwargs)
         return download(report, FORMATS[request.accepted_renderer.format])
 
 

@@ -1,8 +1,10 @@
 """The export formats, and a download of a report in one of them."""
 
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.http import HttpResponse
 from django.utils import translation
 from django.utils.cache import add_never_cache_headers
@@ -38,6 +40,14 @@ FORMATS = {
         ExportFormat("json", "application/json", "utf-8", project_json),
     )
 }
+
+
+def report_language(export_format: str):
+    """The language a report is drawn up in: the reader's, except for JSON, whose keys and
+    values stay unlocalised (the engine's notes included), whoever downloads it."""
+    if export_format == "json":
+        return translation.override(settings.LANGUAGE_CODE)
+    return nullcontext()
 
 
 def download(report: Report, export: ExportFormat) -> HttpResponse:

@@ -10,7 +10,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from apps.exports import services
-from apps.exports.formats import FORMATS, download
+from apps.exports.formats import FORMATS, download, report_language
 from apps.exports.forms import ProjectImportForm
 from apps.exports.report import project_report, scenario_report
 from apps.projects.selectors import can_create_projects, project_for_user, scenario_for_user
@@ -20,14 +20,18 @@ from apps.projects.selectors import can_create_projects, project_for_user, scena
 @require_GET
 def project_export(request: HttpRequest, project_id: int, export_format: str) -> HttpResponse:
     project = project_for_user(request.user, project_id)
-    return download(project_report(project, user=request.user), FORMATS[export_format])
+    with report_language(export_format):
+        report = project_report(project, user=request.user)
+    return download(report, FORMATS[export_format])
 
 
 @login_required
 @require_GET
 def scenario_export(request: HttpRequest, scenario_id: int, export_format: str) -> HttpResponse:
     scenario = scenario_for_user(request.user, scenario_id)
-    return download(scenario_report(scenario, user=request.user), FORMATS[export_format])
+    with report_language(export_format):
+        report = scenario_report(scenario, user=request.user)
+    return download(report, FORMATS[export_format])
 
 
 @login_required

@@ -32,7 +32,7 @@ def submitted(people):
     """A workplan submitted for review, with a second one so that the queue is a list."""
     manager, _ = people
     project = make_project(manager, "Translation assistant", unit="Language services")
-    make_scenario(project, TRANSLATION.name, inputs=TRANSLATION.inputs, is_baseline=True)
+    make_scenario(project, str(TRANSLATION.name), inputs=TRANSLATION.inputs, is_baseline=True)
     services.project_submit(project=project, user=manager)
     other = make_project(manager, "Chat bot", unit="Section B")
     make_scenario(other, "Pilot", is_baseline=True)
@@ -135,7 +135,7 @@ def test_front_office_returns_a_workplan_with_a_comment_and_clears_it_after_chan
     login(manager, live_server, "maria", PASSWORD, next_path="/projects/")
     click_and_wait(manager, "link", "Translation assistant")
     expect(manager.locator("#review-status")).to_contain_text("Plan for 50,000 requests a month.")
-    click_and_wait(manager, "link", TRANSLATION.name)
+    click_and_wait(manager, "link", str(TRANSLATION.name))
     manager.get_by_label(re.compile(r"^Requests in the first month:?$")).fill("50,000")
     click_and_wait(manager, "button", "Save scenario")
     expect(messages(manager)).to_have_text("Scenario saved.")

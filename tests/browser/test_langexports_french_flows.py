@@ -25,7 +25,9 @@ def submitted(settings):
     reviewer = make_manager("fiona", PASSWORD)
     reviewer.groups.set([Group.objects.get_or_create(name=FRONT_OFFICE)[0]])
     project = make_project(manager, "Assistant de traduction", unit="Services linguistiques")
-    scenario = make_scenario(project, TRANSLATION.name, inputs=TRANSLATION.inputs, is_baseline=True)
+    scenario = make_scenario(
+        project, str(TRANSLATION.name), inputs=TRANSLATION.inputs, is_baseline=True
+    )
     services.project_submit(project=project, user=manager)
     return project, scenario
 
@@ -71,7 +73,7 @@ def test_a_board_member_opens_a_share_link_in_french(new_page, submitted, viewpo
     )
     page = new_page(**FRENCH)
     page.goto(f"/s/{token}/")
-    expect(page.get_by_role("heading", level=1)).to_have_text(TRANSLATION.name)
+    expect(page.get_by_role("heading", level=1)).to_have_text(str(TRANSLATION.name))
     expect(page.get_by_text("Une page en lecture seule partagée par lien.")).to_be_visible()
     expect(page.get_by_text("Un scénario du projet « Assistant de traduction ».")).to_be_visible()
     in_french(page, f"a shared scenario in French at {viewport['width']} px")

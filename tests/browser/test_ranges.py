@@ -30,7 +30,7 @@ def scenario(settings):
     user.groups.add(Group.objects.get_or_create(name=MANAGER)[0])
     project = Project.objects.create(owner=user, title="Translation", unit="Section A")
     return project.scenarios.create(
-        name=TRANSLATION.name, inputs=TRANSLATION.inputs, is_baseline=True
+        name=str(TRANSLATION.name), inputs=TRANSLATION.inputs, is_baseline=True
     )
 
 

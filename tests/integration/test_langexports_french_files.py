@@ -83,7 +83,7 @@ def test_a_french_xlsx_has_french_sheets_and_headers(owner, scenario, via):
     summary = [c for row in workbook["Synthèse"].iter_rows(values_only=True) for c in row if c]
     assert {"Titre", "Scénarios", "Scénario", "Feuille", "Référence"} <= set(summary)
     sheet = [c for row in workbook["Pilote"].iter_rows(values_only=True) for c in row if c]
-    assert {"Chiffres", "Section", "Indicateur", "Valeur", "Unité", "Paramètres"} <= set(sheet)
+    assert {"Chiffres", "Section", "Chiffre", "Valeur", "Unité", "Données"} <= set(sheet)
     assert "Entraînement" in sheet
     assert not {"Figures", "Value", "Inputs", "Training"} & set(sheet)
 
@@ -93,9 +93,9 @@ def test_a_french_pdf_has_french_headings(owner, scenario, via):
     text = " ".join(pdf_text(export(owner, scenario, "pdf", "fr", via)).split())
     for words in (
         "Plan de calcul, exporté le",
-        "Entraînement face à l’inférence",
-        "Section Indicateur Valeur Unité",
-        "Paramètres",
+        "Entraînement et inférence",
+        "Section Chiffre Valeur Unité",
+        "Données",
         "Page 1",
     ):
         assert words in text
