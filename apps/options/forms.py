@@ -4,7 +4,24 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from apps.estimates.options import OPTION_KEYS
-from apps.options.services import chosen_options
+from apps.options.services import chosen_options, default_choices
+
+TRAINS = ("fine_tune", "build")
+TRAINING_ROUTES = (
+    ("", _("As in the scenario")),
+    ("rent", _("On rented accelerators")),
+    ("own", _("On owned accelerators")),
+)
+
+
+def with_training_route(choices: list[dict], training: dict | None, route: str) -> list[dict]:
+    """The choices with the scenario's training run on rented or owned accelerators (`route`)
+    for the options that train; unchanged when no route is chosen."""
+    if not route or not training:
+        return choices
+    routed = {**training, "pricing_mode": route}
+    return [{**c, "training": routed} if c["key"] in TRAINS else c for c in choices]
+
 
 OPTION_LABELS = {
     "external_api": _("External model API"),
@@ -41,9 +58,16 @@ class OptionsForm(forms.Form):
         required=False,
         help_text=_("Empty: the scenario's own accelerator."),
     )
+    training_route = forms.ChoiceField(
+        label=_("Training route for fine-tuning and pre-training"),
+        choices=TRAINING_ROUTES,
+        required=False,
+        help_text=_("Where the scenario's training runs in the options that train."),
+    )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, training: dict | None = None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.training = training
         from apps.catalogue.resolve import Catalogue
 
         self.fields["accelerator"].choices = [
@@ -51,13 +75,31 @@ class OptionsForm(forms.Form):
             *((a.slug, f"{a.vendor} {a.name}") for a in Catalogue.load().accelerators.values()),
         ]
 
+    def clean_training_route(self) -> str:
+        route = self.cleaned_data.get("training_route", "")
+        if route and not self.training:
+            raise forms.ValidationError(
+                _("This scenario trains nothing: give its training first, or leave this empty.")
+            )
+        if route and self.training.get("method") == "api_fine_tune":
+            raise forms.ValidationError(
+                _("The scenario fine-tunes through a vendor's API, which uses no accelerators.")
+            )
+        return route
+
     def choices(self) -> list[dict] | None:
         """The options API's choices; None for the default options."""
-        return chosen_options(
+        choices = chosen_options(
             self.cleaned_data.get("options"),
             self.cleaned_data.get("api_model"),
             self.cleaned_data.get("accelerator"),
         )
+        route = self.cleaned_data.get("training_route", "")
+        if not route:
+            return choices
+        if choices is None:
+            choices = default_choices({"training": self.training})
+        return with_training_route(choices, self.training, route)
 
 
 class UseOptionForm(forms.Form):
@@ -65,6 +107,11 @@ class UseOptionForm(forms.Form):
     api_model = forms.SlugField(required=False, max_length=200)
 
     accelerator = forms.SlugField(required=False, max_length=200)
+    training_route = forms.ChoiceField(choices=TRAINING_ROUTES, required=False)
+
+    def __init__(self, *args, training: dict | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.training = training
 
     def choice(self) -> dict:
         choice = {"key": self.cleaned_data["key"]}
@@ -72,4 +119,5 @@ class UseOptionForm(forms.Form):
             choice["api_model"] = self.cleaned_data["api_model"]
         if choice["key"] != "external_api" and self.cleaned_data.get("accelerator"):
             choice["accelerator"] = self.cleaned_data["accelerator"]
-        return choice
+        route = self.cleaned_data.get("training_route", "")
+        return with_training_route([choice], self.training, route)[0]

@@ -20,7 +20,7 @@ from apps.options.presentation import (
     option_rows,
     unavailable_rows,
 )
-from apps.options.services import scenario_from_option, scenario_options_compare
+from apps.options.services import scenario_from_option, scenario_options_compare, scenario_request
 from apps.projects.selectors import scenario_for_user
 from apps.projects.views import refuses_frozen_projects
 
@@ -33,7 +33,8 @@ def _messages(error: EstimateInputError) -> list[str]:
 @require_GET
 def scenario_options_page(request: HttpRequest, scenario_id: int) -> TemplateResponse:
     scenario = scenario_for_user(request.user, scenario_id)
-    form = OptionsForm(request.GET or None)
+    training = scenario_request(scenario).get("training")
+    form = OptionsForm(request.GET or None, training=training)
     context = {"scenario": scenario, "project": scenario.project, "form": form, "problems": []}
     if not form.is_bound or form.is_valid():
         choices = form.choices() if form.is_bound else None
@@ -53,6 +54,7 @@ def scenario_options_page(request: HttpRequest, scenario_id: int) -> TemplateRes
                 chart_description=chart_description(chart),
                 api_model=form.cleaned_data.get("api_model", "") if form.is_bound else "",
                 accelerator=form.cleaned_data.get("accelerator", "") if form.is_bound else "",
+                training_route=form.cleaned_data.get("training_route", "") if form.is_bound else "",
                 api_warning=scenario.project.hosting_warning(
                     [{"inference": {"method": "external_api"}}]
                 )
@@ -67,7 +69,7 @@ def scenario_options_page(request: HttpRequest, scenario_id: int) -> TemplateRes
 @refuses_frozen_projects
 def scenario_option_use(request: HttpRequest, scenario_id: int) -> HttpResponse:
     scenario = scenario_for_user(request.user, scenario_id)
-    form = UseOptionForm(request.POST)
+    form = UseOptionForm(request.POST, training=scenario_request(scenario).get("training"))
     if not form.is_valid():
         messages.error(request, gettext("Choose one of the options shown."))
         return redirect("scenario-options", scenario_id=scenario.pk)
