@@ -177,9 +177,11 @@ def server_errors_logged(server: Server) -> list[str]:
 def test_after_postgresql_restarts_while_idle_the_next_requests_succeed(clients, cluster, mode):
     """Every worker holds a connection from before the restart: each finds it dead before use
     and opens a new one (without CONN_HEALTH_CHECKS the first request of each would fail)."""
-    for _ in range(6):  # every gunicorn worker has served, and keeps its connection
+    for _ in range(6):  # the workers that served keep their connections
         assert {answer.status for answer in clients.round()} == {200}
-    assert cluster.connections_of_others() >= 2  # kept between requests (CONN_MAX_AGE)
+    # Kept between requests (CONN_MAX_AGE; 0 without it). Sequential requests may all reach the
+    # same gunicorn worker, so one kept connection is what can be counted on.
+    assert cluster.connections_of_others() >= 1
 
     cluster.restart(mode)
 
