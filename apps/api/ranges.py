@@ -8,6 +8,10 @@ from apps.catalogue import uncertainty
 from apps.estimates.limits import RULES
 from apps.estimates.uncertainty import BREAK_EVEN, FIGURES, MONEY_FIGURES, range_errors
 
+RANGE_PATH_SET = frozenset(uncertainty.RANGE_PATHS)
+LOW_HIGH = {"low", "high"}
+NUMBER_TYPES = (int, float)  # exact types: a boolean is not a number here
+
 
 class RangeSerializer(StrictSerializer):
     low = FiniteFloatField(help_text="The 5th percentile: 90 % sure the value is above it.")
@@ -30,11 +34,35 @@ class RangesSerializer(StrictTypes, serializers.Serializer):
     sampled as a lognormal with those 5th and 95th percentiles (monthly growth: 1 + g is), and
     clipped to the input's valid range. Errors are a list of messages at the range's path."""
 
-    # Checked against each input's rule here, so the fast path leaves a body with ranges to it.
-    validated_by_serializer = True
-
     def get_fields(self):
         return {path: RangeSerializer(required=False) for path in uncertainty.RANGE_PATHS}
+
+    @staticmethod
+    def fast_value(data) -> dict | None:
+        """What validation gives for `data`, without building a field per path, when every
+        range is two JSON numbers at a known path that make a valid range; else None (ask
+        the serializer, whose errors are the response)."""
+        if type(data) is not dict:
+            return None
+        ranges = {}
+        for path, interval in data.items():
+            if (
+                path not in RANGE_PATH_SET
+                or type(interval) is not dict
+                or interval.keys() != LOW_HIGH
+            ):
+                return None
+            low, high = interval["low"], interval["high"]
+            if type(low) not in NUMBER_TYPES or type(high) not in NUMBER_TYPES:
+                return None
+            try:
+                low, high = float(low), float(high)
+            except OverflowError:
+                return None
+            if range_errors(path.rpartition(".")[2], low, high):
+                return None
+            ranges[path] = {"low": low, "high": high}
+        return ranges
 
     def to_internal_value(self, data):
         if not isinstance(data, dict):

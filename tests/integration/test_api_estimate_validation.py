@@ -90,6 +90,17 @@ GOOD_BODIES = {
         "energy_profile": "the-moon",
     },
     "months at the field's bounds": {"inference": seed_000_inference(1, months=-(10**6))},
+    "ranges and their settings": {
+        "training": SEED_000_TRAINING,
+        "inference": seed_000_inference(15_000),
+        "ranges": {
+            "training.accelerator_hours": {"low": 100, "high": 400},
+            "inference.monthly_growth": {"low": -0.5, "high": 0.25},
+            "pue": {"high": 1.4, "low": 1.1},
+            "training.mfu": {"low": 0.3, "high": 0.3},
+        },
+        "uncertainty": {"samples": 2000.0, "seed": 7},
+    },
 }
 
 BAD_BODIES = {
@@ -124,6 +135,40 @@ BAD_BODIES = {
     "slug with a null character": {"training": {**SEED_000_TRAINING, "accelerator": "a\x00b"}},
     "slug not a string": {"energy_profile": ["x"], "training": SEED_000_TRAINING},
     "slug given as a number": {"training": {**SEED_000_TRAINING, "accelerator": 4}},
+    "ranges not an object": {"training": SEED_000_TRAINING, "ranges": [1, 2]},
+    "range at an unknown path": {
+        "training": SEED_000_TRAINING,
+        "ranges": {"training.mfu_": {"low": 0.2, "high": 0.4}},
+    },
+    "range on a whole number": {
+        "inference": seed_000_inference(1),
+        "ranges": {"inference.months": {"low": 12, "high": 24}},
+    },
+    "range low above high": {
+        "training": SEED_000_TRAINING,
+        "ranges": {"training.mfu": {"low": 0.5, "high": 0.4}},
+    },
+    "range outside the field's bounds": {
+        "training": SEED_000_TRAINING,
+        "ranges": {"training.mfu": {"low": 0.5, "high": 1.5}},
+    },
+    "range end a string": {
+        "training": SEED_000_TRAINING,
+        "ranges": {"training.mfu": {"low": "0.2", "high": 0.4}},
+    },
+    "range end a boolean": {
+        "training": SEED_000_TRAINING,
+        "ranges": {"training.mfu": {"low": 0.2, "high": True}},
+    },
+    "range end missing": {"training": SEED_000_TRAINING, "ranges": {"training.mfu": {"low": 0.2}}},
+    "range with an extra key": {
+        "training": SEED_000_TRAINING,
+        "ranges": {"training.mfu": {"low": 0.2, "high": 0.4, "mode": 0.3}},
+    },
+    "range end beyond a float": {
+        "training": SEED_000_TRAINING,
+        "ranges": {"training.tokens": {"low": 1, "high": 10**400}},
+    },
 }
 
 # Bodies the serializer accepts after tidying a value: the fast checks tidy it alike (a slug's
