@@ -83,7 +83,7 @@ def evaluate_with_sections(
     computed from the same samples, such as the cumulative cost's fan)."""
     validate(inp)
     shape = _input_shape(inp)
-    training, inference, comparison = compute(inp)
+    training, inference, comparison = compute(inp, comparison_in_cost_and_energy=False)
 
     serving = None if inference is None else inference.serving
 

@@ -412,11 +412,17 @@ def _inference(inference: InferenceInput, energy: EnergyProfile) -> InferenceFig
     )
 
 
-def _comparison(training: TrainingFigures, inference: InferenceFigures) -> ComparisonFigures:
+def _comparison(
+    training: TrainingFigures, inference: InferenceFigures, *, in_cost_and_energy: bool = True
+) -> ComparisonFigures:
     growth = inference.monthly_growth
     first_hours = f.monthly_accelerator_hours(
         inference.requests_per_month, inference.accelerator_seconds
     )
+    break_even_months = f.break_even_months(training.accelerator_hours, first_hours, growth)
+    training_share = f.training_share(training.accelerator_hours, inference.accelerator_hours)
+    if not in_cost_and_energy:
+        return ComparisonFigures(break_even_months, NAN, NAN, training_share, NAN)
     if inference.priced_per_request:
         first_cost = api.api_cost_of_requests(
             inference.requests_per_month, inference.cost_per_request
@@ -438,18 +444,23 @@ def _comparison(training: TrainingFigures, inference: InferenceFigures) -> Compa
         else f.energy_kwh(first_hours, inference.power_watts, inference.pue)
     )
     return ComparisonFigures(
-        break_even_months=f.break_even_months(training.accelerator_hours, first_hours, growth),
+        break_even_months=break_even_months,
         break_even_months_cost=f.break_even_months(training.cost, first_cost, cost_growth),
         break_even_months_energy=f.break_even_months(training.energy_kwh, first_energy, growth),
-        training_share=f.training_share(training.accelerator_hours, inference.accelerator_hours),
+        training_share=training_share,
         training_share_cost=f.training_share(training.cost, inference.cost),
     )
 
 
 def compute(
-    inp: EstimateInput,
+    inp: EstimateInput, *, comparison_in_cost_and_energy: bool = True
 ) -> tuple[TrainingFigures | None, InferenceFigures | None, ComparisonFigures | None]:
-    """Every figure of every section present, without validation, rounding or monthly series."""
+    """Every figure of every section present, without validation, rounding or monthly series.
+
+    Without `comparison_in_cost_and_energy`, the comparison's break-even in cost and in energy
+    and training's share of cost are NaN, not computed: `evaluate` reports none of them, and
+    on 10^5–10^6 samples they would cost a third of its time.
+    """
     training = inference = None
     if inp.training is not None:
         if inp.training.method == api.API_FINE_TUNE:
@@ -462,4 +473,9 @@ def compute(
         else:
             inference = _inference(inp.inference, inp.energy)
     both = training is not None and inference is not None
-    return training, inference, _comparison(training, inference) if both else None
+    comparison = (
+        _comparison(training, inference, in_cost_and_energy=comparison_in_cost_and_energy)
+        if both
+        else None
+    )
+    return training, inference, comparison
