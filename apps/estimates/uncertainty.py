@@ -26,7 +26,7 @@ from decimal import Decimal
 import numpy as np
 
 from apps.estimates import formulas as f
-from apps.estimates.engine import evaluate_with_sections, inference_cost_to_date
+from apps.estimates.engine import evaluate_with_sections
 from apps.estimates.formulas import Quantity
 from apps.estimates.inputs import EstimateInput, EstimateInputError, with_value
 from apps.estimates.limits import RULES
@@ -317,26 +317,22 @@ def fan_months(horizon: int) -> list[int]:
     return [*range(0, horizon, step), horizon]
 
 
-def _cost_fan(inference, samples: int) -> tuple[FanMonth, ...]:
+def _cost_fan(inference, final: np.ndarray) -> tuple[FanMonth, ...]:
     """Percentiles, month by month, of each sample's own cumulative inference cost curve.
 
-    Every sample's curve is its final cost times a factor of the month: requests to date
-    (or provisioned hours to date) over those of the whole horizon. When that factor is the
-    same for every sample (demand growth carries no range, or the accelerators are always on),
-    the month's percentiles are the final cost's times the factor, exactly (a quantile of c · x
-    is c times x's, for c ≥ 0): one pass. Otherwise each month's samples are computed and their
-    own percentiles taken, one vectorised pass per month.
+    `final` holds each sample's cost over the whole horizon. Every sample's curve is its final
+    cost times a factor of the month: requests to date over those of the whole horizon (or
+    provisioned hours to date over the horizon's, always on). When that factor is the same for
+    every sample (demand growth carries no range, or the accelerators are always on), the
+    month's percentiles are the final cost's times the factor, exactly (a quantile of c · x is
+    c times x's, for c ≥ 0): one pass. Otherwise each sample's requests to date,
+    1 + (1+g) + … + (1+g)^(m−1), are summed month after month (two array operations a month,
+    no logarithm), and each shown month's own percentiles taken.
     """
-    if inference is None:
+    if inference is None or np.isnan(final).any():
         return ()
     horizon = int(inference.months)
     months = fan_months(horizon)
-    final = np.broadcast_to(
-        np.asarray(inference_cost_to_date(inference, float(horizon)), dtype=np.float64),
-        (samples,),
-    )
-    if np.isnan(final).any():
-        return ()
     growth = inference.monthly_growth
     if inference.always_on or np.ndim(growth) == 0:
         final_quantiles = np.asarray(_quantiles(final))
@@ -349,14 +345,31 @@ def _cost_fan(inference, samples: int) -> tuple[FanMonth, ...]:
             (month, final_quantiles * factor) for month, factor in zip(months, factors, strict=True)
         ]
     else:
-        rows = []
-        for month in months:
-            values = np.broadcast_to(inference_cost_to_date(inference, float(month)), (samples,))
-            rows.append((month, np.asarray(_quantiles(values))))
+        rows = list(_ranged_growth_fan(final, growth, months))
     return tuple(
         FanMonth(month, *(to_money(float(value)) for value in quantiles))
         for month, quantiles in rows
     )
+
+
+def _ranged_growth_fan(final: np.ndarray, growth: np.ndarray, months: list[int]):
+    """(month, percentiles) of final · S(g, m) / S(g, horizon) for each shown month, S(g, m)
+    being the sum of (1+g)^k for k < m; the horizon's are the final cost's own."""
+    horizon = months[-1]
+    shown = set(months)
+    scale = final / f.growth_sum_factor(growth, float(horizon))
+    factor = 1.0 + growth
+    power = np.ones_like(scale)  # (1+g)^m
+    to_date = np.zeros_like(scale)  # S(g, m)
+    values = np.empty_like(scale)
+    yield 0, np.zeros(len(PERCENTILES))
+    for month in range(1, horizon):
+        to_date += power
+        power *= factor
+        if month in shown:
+            np.multiply(to_date, scale, out=values)
+            yield month, np.asarray(_quantiles(values))
+    yield horizon, np.asarray(_quantiles(np.array(final)))
 
 
 def _figure_samples(
@@ -368,7 +381,7 @@ def _figure_samples(
         for name, path in FIGURE_PATHS.items()
     }
     columns["inference.per_request.cost_per_1000"] = 1000 * columns["inference.per_request.cost"]
-    months = _cost_fan(inference, samples) if fan else ()
+    months = _cost_fan(inference, columns["inference.total.cost"]) if fan else ()
     if inp.training is None or inp.inference is None:
         sections = {path: values for path, values in columns.items() if not path.startswith("comp")}
         return sections, months
