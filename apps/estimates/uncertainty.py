@@ -25,15 +25,15 @@ from decimal import Decimal
 
 import numpy as np
 
-from apps.estimates import formulas as f
 from apps.estimates.engine import evaluate_with_sections
 from apps.estimates.formulas import Quantity
 from apps.estimates.inputs import EstimateInput, EstimateInputError, with_value
 from apps.estimates.limits import RULES
 from apps.estimates.money import to_money
+from apps.estimates.quantiles import _quantiles
+from apps.estimates.uncertainty_fan import FanMonth, cost_fan
 
 Z_95 = 1.6448536269514722  # the standard normal's 95th percentile
-PERCENTILES = (0.05, 0.5, 0.95)
 MIN_SAMPLES = 2
 # Inputs whose (x + shift) is lognormal; every other one is lognormal itself.
 SHIFT = {"monthly_growth": 1.0}
@@ -96,16 +96,6 @@ class FigureRange:
     p95: float | Decimal | None
     mean: float | Decimal | None
     probability_never: float | None = None  # break-even only: no break-even within the horizon
-
-
-@dataclass(frozen=True)
-class FanMonth:
-    """Percentiles of the cumulative inference cost after `month` months, over the samples."""
-
-    month: int
-    p5: Decimal
-    p50: Decimal
-    p95: Decimal
 
 
 @dataclass(frozen=True)
@@ -227,58 +217,6 @@ def _draw(name: str, interval: Range, samples: int, seed: int, key: str) -> tupl
     return values, outside / samples
 
 
-def _linear_quantiles(values: np.ndarray) -> list[float]:
-    """np.quantile(values, PERCENTILES), the same numbers, about ten times faster.
-
-    NumPy partitions once around all six order statistics the three percentiles need (each
-    one's floor and ceiling), which is far slower than three single partitions: one at the
-    median's floor, then each half at the 5th's and 95th's. The ceiling next to each floor is
-    the smallest value after it up to the next floor (or the end). The interpolation is NumPy's
-    own (`_lerp`: from the nearer end), so the figures do not change. NaN sorts last, as there.
-    """
-    # Partitioned in place: a figure's own samples are reordered (no copy of 10^6 numbers),
-    # which changes none of its statistics; read-only (shared) arrays are copied first.
-    own = values.flags.writeable and values.dtype == np.float64 and values.ndim == 1
-    work = values if own else np.array(values, dtype=np.float64, copy=True)
-    last = len(work) - 1
-    virtual = [last * p for p in PERCENTILES]
-    floors = [min(math.floor(v), last) for v in virtual]
-    low, middle, high = floors
-    work.partition(middle)
-    if low < middle:
-        work[:middle].partition(low)
-    if high > middle:
-        work[middle + 1 :].partition(high - middle - 1)
-    result = []
-    for v, k in zip(virtual, floors, strict=True):
-        a = float(work[k])
-        end = next((floor for floor in floors if floor > k), None)  # the next partition point
-        after = work[k + 1 : None if end is None else end + 1]
-        b = float(after.min()) if len(after) else a
-        t = v - k
-        if np.isnan(a) or np.isnan(b):
-            result.append(math.nan)
-            continue
-        difference = b - a
-        result.append(b - difference * (1 - t) if t >= 0.5 else a + difference * t)
-    return result
-
-
-def _quantiles(values: np.ndarray, infinite: int = 0) -> list[float]:
-    """PERCENTILES of the values, interpolated linearly (NumPy's default method), when the
-    `infinite` largest of them stand for +inf: a percentile that reaches into them is +inf."""
-    if values.strides == (0,):
-        return [float(values[0])] * len(PERCENTILES)  # a figure no range moves
-    result = _linear_quantiles(values)
-    # Sorted, the infinite ones take the last places; a percentile between the last finite
-    # value and the first infinite one is +inf too (as a + (inf − a) · t would be).
-    first_infinite = len(values) - infinite
-    for index, p in enumerate(PERCENTILES):
-        if infinite and p * (len(values) - 1) > first_infinite - 1:
-            result[index] = math.inf
-    return result
-
-
 def _figure(path: str, values: np.ndarray, horizon_months: float | None) -> FigureRange | None:
     probability_never = None
     never = 0
@@ -305,73 +243,6 @@ def _figure(path: str, values: np.ndarray, horizon_months: float | None) -> Figu
     return FigureRange(out(p5), out(p50), out(p95), out(mean), probability_never)
 
 
-MAX_FAN_POINTS = 61  # months shown on the fan: every month up to 60, else evenly spaced
-
-
-def fan_months(horizon: int) -> list[int]:
-    """The months of the fan: 0 … horizon, every month when there are few, else evenly spaced
-    whole months with the horizon itself."""
-    if horizon + 1 <= MAX_FAN_POINTS:
-        return list(range(horizon + 1))
-    step = math.ceil(horizon / (MAX_FAN_POINTS - 1))
-    return [*range(0, horizon, step), horizon]
-
-
-def _cost_fan(inference, final: np.ndarray) -> tuple[FanMonth, ...]:
-    """Percentiles, month by month, of each sample's own cumulative inference cost curve.
-
-    `final` holds each sample's cost over the whole horizon. Every sample's curve is its final
-    cost times a factor of the month: requests to date over those of the whole horizon (or
-    provisioned hours to date over the horizon's, always on). When that factor is the same for
-    every sample (demand growth carries no range, or the accelerators are always on), the
-    month's percentiles are the final cost's times the factor, exactly (a quantile of c · x is
-    c times x's, for c ≥ 0): one pass. Otherwise each sample's requests to date,
-    1 + (1+g) + … + (1+g)^(m−1), are summed month after month (two array operations a month,
-    no logarithm), and each shown month's own percentiles taken.
-    """
-    if inference is None or np.isnan(final).any():
-        return ()
-    horizon = int(inference.months)
-    months = fan_months(horizon)
-    growth = inference.monthly_growth
-    if inference.always_on or np.ndim(growth) == 0:
-        final_quantiles = np.asarray(_quantiles(final))
-        if inference.always_on:
-            factors = [month / horizon for month in months]
-        else:
-            whole = float(f.growth_sum_factor(float(growth), float(horizon)))
-            factors = [float(f.growth_sum_factor(float(growth), float(m))) / whole for m in months]
-        rows = [
-            (month, final_quantiles * factor) for month, factor in zip(months, factors, strict=True)
-        ]
-    else:
-        rows = list(_ranged_growth_fan(final, growth, months))
-    return tuple(
-        FanMonth(month, *(to_money(float(value)) for value in quantiles))
-        for month, quantiles in rows
-    )
-
-
-def _ranged_growth_fan(final: np.ndarray, growth: np.ndarray, months: list[int]):
-    """(month, percentiles) of final · S(g, m) / S(g, horizon) for each shown month, S(g, m)
-    being the sum of (1+g)^k for k < m; the horizon's are the final cost's own."""
-    horizon = months[-1]
-    shown = set(months)
-    scale = final / f.growth_sum_factor(growth, float(horizon))
-    factor = 1.0 + growth
-    power = np.ones_like(scale)  # (1+g)^m
-    to_date = np.zeros_like(scale)  # S(g, m)
-    values = np.empty_like(scale)
-    yield 0, np.zeros(len(PERCENTILES))
-    for month in range(1, horizon):
-        to_date += power
-        power *= factor
-        if month in shown:
-            np.multiply(to_date, scale, out=values)
-            yield month, np.asarray(_quantiles(values))
-    yield horizon, np.asarray(_quantiles(np.array(final)))
-
-
 def _figure_samples(
     inp: EstimateInput, samples: int, fan: bool = False
 ) -> tuple[dict[str, np.ndarray], tuple[FanMonth, ...]]:
@@ -381,7 +252,7 @@ def _figure_samples(
         for name, path in FIGURE_PATHS.items()
     }
     columns["inference.per_request.cost_per_1000"] = 1000 * columns["inference.per_request.cost"]
-    months = _cost_fan(inference, columns["inference.total.cost"]) if fan else ()
+    months = cost_fan(inference, columns["inference.total.cost"]) if fan else ()
     if inp.training is None or inp.inference is None:
         sections = {path: values for path, values in columns.items() if not path.startswith("comp")}
         return sections, months
