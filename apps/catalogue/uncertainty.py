@@ -9,6 +9,7 @@ drivers and errors by request path again.
 import secrets
 from dataclasses import replace
 
+from apps.apiprices.resolve import API_INFERENCE_NUMBERS, FINE_TUNE_NUMBERS
 from apps.catalogue.resolve import (
     INFERENCE_NUMBERS,
     TRAINING_NUMBERS,
@@ -31,16 +32,25 @@ PRICING_NUMBERS = (
     "utilization_of_owned",
 )
 ENERGY_NUMBERS = ("pue", "kg_co2e_per_kwh", "electricity_price_per_kwh")
-# Every number of the request a range may be given for, by its path in the request: all but
-# the horizon, a whole number of months chosen rather than guessed.
+# Every number of the request a range may be given for, by its path in the request, the API
+# methods' own included (tokens and prices per million tokens, epochs): all but the horizon, a
+# whole number of months chosen rather than guessed.
 RANGE_PATHS = tuple(
-    path
-    for path in (
-        *(f"training.{name}" for name in (*TRAINING_NUMBERS, *PRICING_NUMBERS)),
-        *(f"inference.{name}" for name in (*INFERENCE_NUMBERS, *PRICING_NUMBERS)),
-        *ENERGY_NUMBERS,
+    dict.fromkeys(
+        path
+        for path in (
+            *(
+                f"training.{name}"
+                for name in (*TRAINING_NUMBERS, *FINE_TUNE_NUMBERS, *PRICING_NUMBERS)
+            ),
+            *(
+                f"inference.{name}"
+                for name in (*INFERENCE_NUMBERS, *API_INFERENCE_NUMBERS, *PRICING_NUMBERS)
+            ),
+            *ENERGY_NUMBERS,
+        )
+        if not RULES[path.rpartition(".")[2]].whole
     )
-    if not RULES[path.rpartition(".")[2]].whole
 )
 
 

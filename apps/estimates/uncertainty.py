@@ -26,6 +26,13 @@ from decimal import Decimal
 import numpy as np
 
 from apps.estimates.engine import evaluate_with_sections
+from apps.estimates.external_api import (
+    API_FINE_TUNE,
+    API_FINE_TUNE_NUMBERS,
+    API_ONLY_NUMBERS,
+    EXTERNAL_API,
+    EXTERNAL_API_NUMBERS,
+)
 from apps.estimates.formulas import Quantity
 from apps.estimates.inputs import EstimateInput, EstimateInputError, with_value
 from apps.estimates.limits import RULES
@@ -69,6 +76,8 @@ MONEY_FIGURES = frozenset(
     }
 )
 BREAK_EVEN = "comparison.break_even_months"
+CACHED = "inference.cached_input_tokens"
+METHOD_NUMBERS = {EXTERNAL_API: EXTERNAL_API_NUMBERS, API_FINE_TUNE: API_FINE_TUNE_NUMBERS}
 # Every figure a result may hold, in the order it holds them: `evaluate`'s, then those derived
 # from its samples (cost per 1,000 requests, inference's share, training plus inference cost).
 FIGURES = (
@@ -145,6 +154,16 @@ def _value_at(inp: EstimateInput, path: str) -> Quantity | None:
     return node
 
 
+def _read_by_method(inp: EstimateInput, path: str) -> bool:
+    """Whether the method of the path's section reads the number there (an API method reads
+    only its own numbers; no other method reads those)."""
+    section, _, name = path.partition(".")
+    method = getattr(getattr(inp, section, None), "method", None)
+    if method in METHOD_NUMBERS:
+        return name in METHOD_NUMBERS[method]
+    return name not in API_ONLY_NUMBERS
+
+
 def check_ranges(inp: EstimateInput, ranges: dict[str, Range]) -> None:
     """Raise EstimateInputError, keyed by input path, for every range the inputs cannot take."""
     errors: dict[str, list[str]] = {}
@@ -154,7 +173,7 @@ def check_ranges(inp: EstimateInput, ranges: dict[str, Range]) -> None:
         except KeyError:
             errors[path] = ["Unknown input: no number of the estimate has this path."]
             continue
-        if value is None:
+        if value is None or not _read_by_method(inp, path):
             errors[path] = [
                 "This input is not part of the estimate: its section, method or pricing mode "
                 "does not use it."
@@ -243,6 +262,28 @@ def _figure(path: str, values: np.ndarray, horizon_months: float | None) -> Figu
     return FigureRange(out(p5), out(p50), out(p95), out(mean), probability_never)
 
 
+def _cached_within_input(sampled: EstimateInput, clipped: dict[str, float]) -> EstimateInput:
+    """Cached input tokens are part of a request's input tokens: where a sample of either's
+    range has more cached tokens than input tokens, its cached tokens are set to the input
+    tokens, and the share of samples so set is reported as clipped for the cached tokens
+    (counting once a sample also clipped to the field's bounds). Fixed values are the
+    inputs' own check."""
+    inference = sampled.inference
+    if inference is None or inference.method != EXTERNAL_API or inference.input_tokens is None:
+        return sampled
+    cached, tokens = inference.cached_input_tokens, inference.input_tokens
+    if np.ndim(cached) == 0 and np.ndim(tokens) == 0:
+        return sampled
+    over = np.greater(cached, tokens)
+    if not over.any():
+        return sampled
+    if CACHED in clipped:  # samples clipped to the bounds sit on them
+        rule = RULES["cached_input_tokens"]
+        over |= np.less_equal(cached, rule.low) | np.greater_equal(cached, rule.high)
+    clipped[CACHED] = float(np.count_nonzero(over) / over.size)
+    return with_value(sampled, tuple(CACHED.split(".")), np.minimum(cached, tokens))
+
+
 def _figure_samples(
     inp: EstimateInput, samples: int, fan: bool = False
 ) -> tuple[dict[str, np.ndarray], tuple[FanMonth, ...]]:
@@ -291,6 +332,7 @@ def sample(
             sampled = with_value(sampled, tuple(path.split(".")), values)
             if share:
                 clipped[path] = float(share)
+    sampled = _cached_within_input(sampled, clipped)
     horizon = None if inp.inference is None else float(inp.inference.months)
     columns, months = _figure_samples(sampled, samples, fan)
     figures = {}
