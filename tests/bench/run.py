@@ -127,8 +127,10 @@ def main() -> int:
             f" {run['samples']:,} samples: {fmt_seconds(run['wall_seconds_best'])}"
             f" (CPU {fmt_seconds(run['cpu_seconds_best'])}),"
             f" peak {run['peak_memory_bytes'] / 2**20:,.0f} MiB"
-            f"   {'PASS' if run['wall_target_met'] else 'MISS'}"
-            f" (< {fmt_seconds(run['target_seconds'])})"
+            f"   wall {'PASS' if run['wall_target_met'] else 'MISS'},"
+            f" CPU {'PASS' if run['cpu_target_met'] else 'MISS'}"
+            f" (< {fmt_seconds(run['target_seconds'])};"
+            f" load average {run['load_average_after'][0]:.2f})"
         )
     if http is not None:
         say(
