@@ -183,6 +183,14 @@ def add_api_fields(form: forms.Form, number_field: type[forms.Field]) -> None:
     )
 
 
+def read_by_api_method(spec: FieldSpec, method: str) -> bool | None:
+    """Whether the API method `method` reads the number of `spec` (one of its own, or one it
+    shares with the other methods); None when `method` is not an API method."""
+    if method not in SHARED:
+        return None
+    return spec.name in SHARED[method] or spec.methods == (method,)
+
+
 def api_section_values(data: dict, section: str, method: str, values: dict) -> dict:
     """The request's section for an API method, from the form's cleaned data (only the fields
     the method uses); for any other method, `values` as they are."""
@@ -220,7 +228,5 @@ def with_api_fields(form: forms.Form, groups: list[dict]) -> list[dict]:
             after = PLACE_AFTER[spec_name]
             names = [item["field"].name for item in group["fields"]]
             index = names.index(after) + 1 if after in names else len(names)
-            group["fields"].insert(
-                index, {"field": form[spec_name], "methods": method, "range": None}
-            )
+            group["fields"].insert(index, {"field": form[spec_name], "methods": method})
     return groups

@@ -160,8 +160,8 @@ class ScenarioForm(forms.Form):
                 integer=spec.integer,
                 initial=spec.default,
             )
-        add_range_fields(self, NumberField)
         add_api_fields(self, NumberField)
+        add_range_fields(self, NumberField)
         accelerator_choices = [(a.slug, f"{a.vendor} {a.name}") for a in accelerators]
         self.fields["training_accelerator"].choices = [
             ("", _("No accelerator")),
@@ -274,17 +274,14 @@ class ScenarioForm(forms.Form):
                 {
                     "key": section,
                     "title": SECTION_TITLES[section],
-                    "fields": [
-                        {
-                            "field": self[n],
-                            "methods": methods.get(n, ""),
-                            "range": range_pair(self, n),
-                        }
-                        for n in names
-                    ],
+                    "fields": [{"field": self[n], "methods": methods.get(n, "")} for n in names],
                 }
             )
-        return with_api_fields(self, groups)
+        groups = with_api_fields(self, groups)
+        for group in groups:
+            for item in group["fields"]:
+                item["range"] = range_pair(self, item["field"].name)
+        return groups
 
 
 class ProjectForm(BudgetSettingsFields):

@@ -1,5 +1,6 @@
 """The scenario form's ranges: a Low–High pair beside each number, typical ranges, result lines."""
 
+import datetime
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -8,6 +9,8 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, gettext_lazy
 
+from apps.apiprices.resolve import PRICE_FIELDS
+from apps.apiprices.selectors import price_in_force
 from apps.catalogue.uncertainty import (
     MAX_SAMPLES,
     MAX_SEED,
@@ -18,10 +21,15 @@ from apps.catalogue.uncertainty import (
 )
 from apps.estimates.uncertainty import FigureRange, UncertaintyResult, range_errors
 from apps.projects import formatting
+from apps.projects.api_methods import API_NUMBER_FIELDS, read_by_api_method
 from apps.projects.scenario_fields import NUMBER_FIELDS, FieldSpec
 from apps.projects.templatetags.figures import figure_html
 
-RANGED = tuple(spec for spec in NUMBER_FIELDS if f"{spec.section}.{spec.name}" in RANGE_PATHS)
+RANGED = tuple(
+    spec
+    for spec in (*NUMBER_FIELDS, *API_NUMBER_FIELDS)
+    if f"{spec.section}.{spec.name}" in RANGE_PATHS
+)
 RANGED_BY_FIELD = {spec.field_name: spec for spec in RANGED}
 
 
@@ -48,6 +56,17 @@ PRICE = Prior(
     True,
     gettext_lazy("Typical: ×0.5 to ×2 of the price typed (Epoch AI's prior for hardware prices)."),
 )
+# No prior for API token prices is recorded in the design note: Epoch AI's for hardware prices
+# is the nearest, and says so. Token counts and the batch discount have none: no typical range.
+API_PRICE = Prior(
+    0.5,
+    2.0,
+    True,
+    gettext_lazy(
+        "Typical: ×0.5 to ×2 of the price typed, or of the catalogue's price of the API model "
+        "(Epoch AI's prior for hardware prices, applied here to API prices)."
+    ),
+)
 UTILISATION = Prior(
     0.1, 0.65, False, gettext_lazy("Typical: 10 % to 65 % (Epoch AI's prior for utilisation).")
 )
@@ -59,6 +78,8 @@ PRIORS = {
     "inference_utilization": UTILISATION,
     **{f"{section}_{name}": PRICE for section in ("training", "inference")
        for name in ("price_per_accelerator_hour", "purchase_price")},
+    **{f"inference_{name}": API_PRICE for name in PRICE_FIELDS},
+    "training_price_per_million_training_tokens": API_PRICE,
 }  # fmt: skip
 
 
@@ -113,7 +134,13 @@ def range_initial(request: dict) -> dict:
 
 def _used(spec: FieldSpec, request: dict) -> bool:
     section = request.get(spec.section)
-    return bool(section) and (not spec.methods or section.get("method") in spec.methods)
+    if not section:
+        return False
+    method = section.get("method")
+    by_api = read_by_api_method(spec, method)
+    if by_api is not None:
+        return by_api
+    return not spec.methods or method in spec.methods
 
 
 def collect_ranges(data: dict, request: dict) -> tuple[dict, dict[str, list[str]]]:
@@ -157,6 +184,18 @@ def uncertainty_for(form: forms.Form, request: dict, catalogue) -> UncertaintyRe
         return None
 
 
+def _listed_price(data, field_name: str) -> float | None:
+    """For an API price left empty, the price catalogue's price in force today of the API model
+    the form names (the price the estimate uses then); else None."""
+    attribute = PRICE_FIELDS.get(field_name.removeprefix("inference_"))
+    slug = (data.get("inference_api_model") or "").strip()
+    if attribute is None or not field_name.startswith("inference_") or not slug:
+        return None
+    row = price_in_force(slug, datetime.date.today())
+    price = None if row is None else getattr(row.price, attribute)
+    return None if price is None else float(price)
+
+
 def with_typical_range(form: forms.Form, field_name: str) -> tuple[dict, str | None]:
     """The bound form's data with the typical range of `field_name` filled in; or its data as it
     is and why there is none, for an error beside the field."""
@@ -170,6 +209,8 @@ def with_typical_range(form: forms.Form, field_name: str) -> tuple[dict, str | N
             value = field.clean(form.data.get(field_name, ""))
         except forms.ValidationError:
             value = None
+        if not value:
+            value = _listed_price(form.data, field_name)
         if not value:
             return form.data, gettext("Type a value first: the typical range is a multiple of it.")
         low, high = value * low, value * high
