@@ -170,11 +170,23 @@ def _figure_range(figure: FigureRange) -> dict:
 
 
 def uncertainty_representation(result: UncertaintyResult) -> dict:
-    """The response's `uncertainty`: percentiles by response path, clipping by request path."""
-    return {
+    """The response's `uncertainty`: percentiles by response path, clipping by request path;
+    with the fan when the result holds one (a saved version's record, never the API's)."""
+    data = {
         "samples": result.samples,
         "seed": result.seed,
         "figures": {path: _figure_range(figure) for path, figure in result.figures.items()},
         "clipped": dict(result.clipped),
         "shared": [list(paths) for paths in result.shared],
     }
+    if result.fan:
+        # Compact: one list a column (months, then money strings), read back by
+        # apps.projects.range_results.
+        data["fan"] = {
+            "months": [row.month for row in result.fan],
+            **{
+                name: [money(getattr(row, name)) for row in result.fan]
+                for name in ("p5", "p50", "p95")
+            },
+        }
+    return data

@@ -27,8 +27,10 @@ ESTIMATE_REQUEST = FastValidator(EstimateRequestSerializer)
 SLUG_PATTERN = r"[-a-zA-Z0-9_]+"
 
 
-def estimate_response(request_data: dict) -> dict:
-    """Validate an estimate request, run the engine and return the response contract's dict."""
+def estimate_response(request_data: dict, *, fan: bool = False) -> dict:
+    """Validate an estimate request, run the engine and return the response contract's dict.
+    With `fan`, a request with ranges also keeps the cumulative inference cost's percentiles
+    month by month under `uncertainty.fan` (a saved version's record; the API asks for none)."""
     validated = ESTIMATE_REQUEST.validated_data(request_data)
     if validated is None:
         serializer = EstimateRequestSerializer(data=request_data)
@@ -36,7 +38,7 @@ def estimate_response(request_data: dict) -> dict:
         validated = serializer.validated_data
     result, resolution = estimate_from_request(validated)
     data = estimate_representation(result, resolution.notes)
-    ranges = uncertainty_from_request(validated)
+    ranges = uncertainty_from_request(validated, fan=fan)
     if ranges is not None:
         data["uncertainty"] = uncertainty_representation(ranges)
     return data

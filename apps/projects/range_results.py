@@ -8,6 +8,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext
 
 from apps.estimates.uncertainty import MONEY_FIGURES, FigureRange, UncertaintyResult
+from apps.estimates.uncertainty_fan import FanMonth
 from apps.projects.range_inputs import RANGED
 
 
@@ -39,6 +40,18 @@ def uncertainty_from_response(results: dict | None) -> UncertaintyResult | None:
         figures=figures,
         clipped=dict(stored.get("clipped") or {}),
         shared=tuple(tuple(paths) for paths in stored.get("shared") or ()),
+        fan=_fan(stored.get("fan")),
+    )
+
+
+def _fan(stored: dict | None) -> tuple[FanMonth, ...]:
+    """The fan's months as a version keeps them (apps.api.representation); none in versions
+    saved before it was kept, or without a monthly cost."""
+    if not stored:
+        return ()
+    columns = zip(stored["months"], stored["p5"], stored["p50"], stored["p95"], strict=True)
+    return tuple(
+        FanMonth(month, Decimal(p5), Decimal(p50), Decimal(p95)) for month, p5, p50, p95 in columns
     )
 
 

@@ -135,7 +135,7 @@ def version_record(*, scenario: Scenario, user) -> ScenarioVersion:
         number=scenario.version,
         name=scenario.name,
         inputs=scenario.inputs,
-        results=estimate_response(scenario.inputs),
+        results=estimate_response(scenario.inputs, fan=True),  # the fan kept for its pages
         catalogue=catalogue_figures(scenario.inputs),
         budget={
             **budget_record(scenario),
