@@ -9,26 +9,11 @@ from typing import TYPE_CHECKING
 
 from apps.apiprices.selectors import PriceInForce, price_in_force
 from apps.estimates import InferenceInput, TrainingInput
+from apps.estimates.external_api import API_FINE_TUNE_NUMBERS, EXTERNAL_API_NUMBERS
 
 if TYPE_CHECKING:
     from apps.catalogue.resolve import Resolution, _Errors
 
-API_INFERENCE_NUMBERS = (
-    "input_tokens",
-    "cached_input_tokens",
-    "output_tokens",
-    "price_per_million_input_tokens",
-    "price_per_million_cached_input_tokens",
-    "price_per_million_output_tokens",
-    "batch_discount",
-    "latency_seconds",
-    "requests_per_month",
-    "monthly_growth",
-    "months",
-    "peak_to_average",
-    "revenue_per_request",
-)
-FINE_TUNE_NUMBERS = ("tokens", "epochs", "price_per_million_training_tokens")
 PRICE_FIELDS = {
     "price_per_million_input_tokens": "input",
     "price_per_million_cached_input_tokens": "cached_input",
@@ -63,7 +48,7 @@ def external_api_inference(
     """The inference input of an external API: the catalogue's prices for `api_model` on `day`
     (today by default), each overridden by the request's own price where it gives one."""
     day = day or datetime.date.today()
-    numbers = _numbers(data, API_INFERENCE_NUMBERS)
+    numbers = _numbers(data, EXTERNAL_API_NUMBERS)
     slug = data.get("api_model")
     overridden = all(name in numbers for name in PRICE_FIELDS)
     if slug:
@@ -93,4 +78,4 @@ def external_api_inference(
 
 def api_fine_tune_training(data: dict) -> TrainingInput:
     """The training input of fine-tuning through a vendor's API (prices given by the user)."""
-    return TrainingInput(method="api_fine_tune", **_numbers(data, FINE_TUNE_NUMBERS))
+    return TrainingInput(method="api_fine_tune", **_numbers(data, API_FINE_TUNE_NUMBERS))

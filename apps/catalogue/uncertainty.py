@@ -9,7 +9,6 @@ drivers and errors by request path again.
 import secrets
 from dataclasses import replace
 
-from apps.apiprices.resolve import API_INFERENCE_NUMBERS, FINE_TUNE_NUMBERS
 from apps.catalogue.resolve import (
     INFERENCE_NUMBERS,
     TRAINING_NUMBERS,
@@ -18,6 +17,7 @@ from apps.catalogue.resolve import (
     request_key,
 )
 from apps.estimates import EstimateInputError
+from apps.estimates.external_api import API_FINE_TUNE_NUMBERS, EXTERNAL_API_NUMBERS
 from apps.estimates.limits import RULES
 from apps.estimates.uncertainty import Range, UncertaintyResult, check_ranges, sample
 
@@ -41,11 +41,11 @@ RANGE_PATHS = tuple(
         for path in (
             *(
                 f"training.{name}"
-                for name in (*TRAINING_NUMBERS, *FINE_TUNE_NUMBERS, *PRICING_NUMBERS)
+                for name in (*TRAINING_NUMBERS, *API_FINE_TUNE_NUMBERS, *PRICING_NUMBERS)
             ),
             *(
                 f"inference.{name}"
-                for name in (*INFERENCE_NUMBERS, *API_INFERENCE_NUMBERS, *PRICING_NUMBERS)
+                for name in (*INFERENCE_NUMBERS, *EXTERNAL_API_NUMBERS, *PRICING_NUMBERS)
             ),
             *ENERGY_NUMBERS,
         )

@@ -19,37 +19,30 @@ from apps.estimates.inputs import InferenceInput, TrainingInput
 EXTERNAL_API = "external_api"
 API_FINE_TUNE = "api_fine_tune"
 TOKENS_PER_MILLION = 1e6
-# The numbers of its section each API method reads (the rest of the section it ignores), and
-# the numbers only these methods read.
-EXTERNAL_API_NUMBERS = frozenset(
-    {
-        "input_tokens",
-        "cached_input_tokens",
-        "output_tokens",
-        "price_per_million_input_tokens",
-        "price_per_million_cached_input_tokens",
-        "price_per_million_output_tokens",
-        "batch_discount",
-        "latency_seconds",
-        "requests_per_month",
-        "monthly_growth",
-        "months",
-        "peak_to_average",
-        "revenue_per_request",
-    }
+# The numbers of its section each API method reads (it ignores the rest of the section): those
+# it shares with the section's other methods, and its own, which no other method reads.
+SHARED_INFERENCE_NUMBERS = (
+    "input_tokens",
+    "output_tokens",
+    "latency_seconds",
+    "requests_per_month",
+    "monthly_growth",
+    "months",
+    "peak_to_average",
+    "revenue_per_request",
 )
-API_FINE_TUNE_NUMBERS = frozenset({"tokens", "epochs", "price_per_million_training_tokens"})
-API_ONLY_NUMBERS = frozenset(
-    {
-        "cached_input_tokens",
-        "price_per_million_input_tokens",
-        "price_per_million_cached_input_tokens",
-        "price_per_million_output_tokens",
-        "batch_discount",
-        "epochs",
-        "price_per_million_training_tokens",
-    }
+EXTERNAL_API_OWN_NUMBERS = (
+    "cached_input_tokens",
+    "price_per_million_input_tokens",
+    "price_per_million_cached_input_tokens",
+    "price_per_million_output_tokens",
+    "batch_discount",
 )
+FINE_TUNE_OWN_NUMBERS = ("epochs", "price_per_million_training_tokens")
+EXTERNAL_API_NUMBERS = (*SHARED_INFERENCE_NUMBERS, *EXTERNAL_API_OWN_NUMBERS)
+API_FINE_TUNE_NUMBERS = ("tokens", *FINE_TUNE_OWN_NUMBERS)
+SHARED_NUMBERS = frozenset((*SHARED_INFERENCE_NUMBERS, "tokens"))
+API_ONLY_NUMBERS = frozenset((*EXTERNAL_API_OWN_NUMBERS, *FINE_TUNE_OWN_NUMBERS))
 
 
 def api_cost_per_request(

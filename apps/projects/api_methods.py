@@ -14,6 +14,11 @@ from django import forms
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
+from apps.estimates.external_api import (
+    API_FINE_TUNE_NUMBERS,
+    EXTERNAL_API_NUMBERS,
+    SHARED_NUMBERS,
+)
 from apps.projects.scenario_fields import INFERENCE_METHODS, TRAINING_METHODS, FieldSpec
 
 EXTERNAL_API, API_FINE_TUNE = "external_api", "api_fine_tune"
@@ -94,17 +99,11 @@ API_NUMBER_FIELDS = (
 )
 # Fields of the other methods that the API methods use too, by the request's field name.
 SHARED = {
-    EXTERNAL_API: (
-        "input_tokens",
-        "output_tokens",
-        "latency_seconds",
-        "requests_per_month",
-        "monthly_growth",
-        "months",
-        "peak_to_average",
-        "revenue_per_request",
-    ),
-    API_FINE_TUNE: ("tokens",),
+    method: tuple(name for name in numbers if name in SHARED_NUMBERS)
+    for method, numbers in (
+        (EXTERNAL_API, EXTERNAL_API_NUMBERS),
+        (API_FINE_TUNE, API_FINE_TUNE_NUMBERS),
+    )
 }
 # Where the new fields go in each section: after the field named here.
 PLACE_AFTER = {

@@ -77,6 +77,21 @@ def _manage(env: dict[str, str], *args: str) -> None:
         raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{output}")
 
 
+def throwaway_database(data_dir: str) -> dict[str, str]:
+    """The server's environment (`_server_env`) on a SQLite database made in `data_dir`:
+    migrated, with the catalogue loaded."""
+    env = _server_env(data_dir)
+    os.mkdir(env["STATIC_ROOT"])  # WhiteNoise warns about a missing STATIC_ROOT
+    started = time.perf_counter()
+    _manage(env, "migrate", "--noinput")
+    _manage(env, "load_catalogue")
+    say(
+        f"  throwaway SQLite database in {data_dir}: migrated and catalogue loaded"
+        f" in {time.perf_counter() - started:.1f} s"
+    )
+    return env
+
+
 def _cpu_seconds(pid: int) -> float:
     # utime + stime of one process, from /proc (Linux).
     with open(f"/proc/{pid}/stat") as stat:
@@ -487,15 +502,7 @@ def bench_http() -> dict:
     )
     body = json.dumps(SEED_000, separators=(",", ":")).encode()
     with tempfile.TemporaryDirectory(prefix="compute-planner-bench-") as data_dir:
-        env = _server_env(data_dir)
-        os.mkdir(env["STATIC_ROOT"])  # WhiteNoise warns about a missing STATIC_ROOT
-        started = time.perf_counter()
-        _manage(env, "migrate", "--noinput")
-        _manage(env, "load_catalogue")
-        say(
-            f"  throwaway SQLite database in {data_dir}: migrated and catalogue loaded"
-            f" in {time.perf_counter() - started:.1f} s"
-        )
+        env = throwaway_database(data_dir)
         port = _free_port()
         server = Server(env, port, os.path.join(data_dir, "gunicorn.log"))
         try:

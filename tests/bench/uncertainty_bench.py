@@ -36,7 +36,7 @@ from apps.estimates import (  # noqa: E402
 from apps.estimates.uncertainty import Range, sample  # noqa: E402
 from config.allocator import keep_freed_memory  # noqa: E402
 from tests.bench.common import PYTHON, fmt_seconds, say  # noqa: E402
-from tests.bench.http_bench import _manage, _server_env  # noqa: E402
+from tests.bench.http_bench import throwaway_database  # noqa: E402
 
 REPEATS = 3
 TARGETS_SECONDS = {100_000: 0.1, 1_000_000: 1.0}
@@ -117,15 +117,7 @@ def _engine_run(samples: int) -> dict:
 def _server_runs() -> dict:
     """The server part, in a process of its own (Django set up there, never here)."""
     with tempfile.TemporaryDirectory(prefix="compute-planner-ranges-bench-") as data_dir:
-        env = _server_env(data_dir)
-        os.mkdir(env["STATIC_ROOT"])
-        started = time.perf_counter()
-        _manage(env, "migrate", "--noinput")
-        _manage(env, "load_catalogue")
-        say(
-            f"  throwaway SQLite database: migrated and catalogue loaded"
-            f" in {time.perf_counter() - started:.1f} s"
-        )
+        env = throwaway_database(data_dir)
         completed = subprocess.run(
             [PYTHON, str(ROOT / "tests" / "bench" / "uncertainty_server.py")],
             cwd=ROOT,

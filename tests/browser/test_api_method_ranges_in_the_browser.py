@@ -6,7 +6,8 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations, login
+from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations
+from tests.browser.test_ranges import lines, range_group
 from tests.browser.test_scenario_api_method_in_the_browser import (  # noqa: F401 - fixture
     PASSWORD,
     choose_the_api,
@@ -16,12 +17,8 @@ from tests.browser.test_scenario_api_method_in_the_browser import (  # noqa: F40
 OUTPUT_PRICE = "Output price (USD per million tokens)"
 
 
-def range_group(page: Page, label: str):
-    return page.get_by_role("group", name=re.compile(rf"^{re.escape(label)}: I am 90 % sure"))
-
-
-def lines(page: Page):
-    return page.get_by_role("region", name="How sure: 90 % ranges")
+def open_with_the_api(page: Page, live_server, scenario) -> None:  # noqa: F811
+    open_with_the_api(page, live_server, scenario)
 
 
 @BOTH_VIEWPORTS
@@ -31,8 +28,7 @@ def test_ranges_on_the_apis_price_and_tokens_show_live_and_after_saving(
     live_server,
     scenario,  # noqa: F811
 ) -> None:
-    login(page, live_server, "maria", PASSWORD, next_path=f"/scenarios/{scenario.pk}/")
-    choose_the_api(page)
+    open_with_the_api(page, live_server, scenario)
     price = range_group(page, OUTPUT_PRICE)
     expect(price).to_be_visible()
     # A price has Epoch AI's price prior as its typical range; a token count has none.
@@ -66,8 +62,7 @@ def test_a_bad_range_on_the_apis_price_is_an_error_beside_it(
     live_server,
     scenario,  # noqa: F811
 ) -> None:
-    login(page, live_server, "maria", PASSWORD, next_path=f"/scenarios/{scenario.pk}/")
-    choose_the_api(page)
+    open_with_the_api(page, live_server, scenario)
     price = range_group(page, OUTPUT_PRICE)
     price.get_by_label("Low").fill("1.2")
     price.get_by_label("High").fill("0.3")

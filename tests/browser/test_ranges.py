@@ -126,16 +126,8 @@ def chart_state(page: Page) -> dict | None:
     )
 
 
-@BOTH_VIEWPORTS
-def test_the_fan_and_its_table_appear_live_and_after_saving_and_pass_axe(
-    page: Page, live_server, scenario
-) -> None:
-    login(page, live_server, USERNAME, PASSWORD, next_path=f"/scenarios/{scenario.pk}/")
-    expect(fan(page)).to_have_count(0)  # no ranges, no fan
-    requests = range_group(page, "Requests in the first month")
-    requests.get_by_label("Low").fill("5,000")
-    requests.get_by_label("High").fill("50,000")
-    # While typing: the fan, its words and its table of percentiles.
+def expect_the_fan_and_its_table(page: Page) -> None:
+    """The fan drawn, its table's columns and first month, and its lines told apart."""
     expect(fan(page)).to_be_visible()
     table = fan_table(page)
     expect(table.get_by_role("columnheader")).to_have_text(
@@ -147,7 +139,6 @@ def test_the_fan_and_its_table_appear_live_and_after_saving_and_pass_axe(
         ]
     )
     expect(table.get_by_role("row").nth(1).get_by_role("rowheader")).to_have_text("0")
-    expect(fan(page)).to_contain_text("never break even within the horizon")
     page.wait_for_function("() => window.Chart && window.Chart.getChart('chart-fan')")
     state = chart_state(page)
     # Told apart without colour: dashed high, dotted low, solid median, each named.
@@ -157,6 +148,20 @@ def test_the_fan_and_its_table_appear_live_and_after_saving_and_pass_axe(
         "Inference, central estimate (median)",
     ]
     assert state["dashes"][:3] == ["8,4", "2,3", ""]
+
+
+@BOTH_VIEWPORTS
+def test_the_fan_and_its_table_appear_live_and_after_saving_and_pass_axe(
+    page: Page, live_server, scenario
+) -> None:
+    login(page, live_server, USERNAME, PASSWORD, next_path=f"/scenarios/{scenario.pk}/")
+    expect(fan(page)).to_have_count(0)  # no ranges, no fan
+    requests = range_group(page, "Requests in the first month")
+    requests.get_by_label("Low").fill("5,000")
+    requests.get_by_label("High").fill("50,000")
+    # While typing: the fan, its words and its table of percentiles.
+    expect_the_fan_and_its_table(page)
+    expect(fan(page)).to_contain_text("never break even within the horizon")
     assert_no_axe_violations(page, "live fan and its table")
     with page.expect_navigation():
         page.get_by_role("button", name="Save scenario").click()
@@ -177,10 +182,9 @@ def test_nothing_moves_on_the_fan_under_reduced_motion(new_page, live_server, sc
     assert state["running"] == 0
 
 
-@BOTH_VIEWPORTS
-def test_a_shared_version_with_ranges_says_how_sure_and_passes_axe(
-    page: Page, live_server, scenario
-) -> None:
+@pytest.fixture
+def shared_path(scenario) -> str:
+    """The share link of the scenario's version with a range on its demand (seed 7)."""
     inputs = {
         **TRANSLATION.inputs,
         "ranges": {"inference.requests_per_month": {"low": 5_000, "high": 50_000}},
@@ -198,7 +202,14 @@ def test_a_shared_version_with_ranges_says_how_sure_and_passes_axe(
     _, token = sharing.share_link_create(
         subject=version, user=scenario.project.owner, label="Board"
     )
-    page.goto(f"/s/{token}/")
+    return f"/s/{token}/"
+
+
+@BOTH_VIEWPORTS
+def test_a_shared_version_with_ranges_says_how_sure_and_passes_axe(
+    page: Page, live_server, shared_path
+) -> None:
+    page.goto(shared_path)
     expect(lines(page)).to_contain_text("9 in 10 chance between")
     ranges = page.get_by_role("region", name=re.compile("^Ranges given"))
     expect(ranges).to_contain_text("Requests in the first month: between 5,000 and 50,000")

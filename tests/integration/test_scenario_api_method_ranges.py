@@ -5,37 +5,23 @@ import re
 
 import pytest
 
+from apps.projects.api_methods import API_NUMBER_FIELDS
 from apps.projects.models import Scenario
-from tests.factories import make_manager, make_project, make_scenario
-from tests.integration.test_scenario_api_methods import api_post
+from tests.factories import make_project, make_scenario
+from tests.integration.test_scenario_api_methods import api_post, manager  # noqa: F401
 from tests.integration.test_scenario_page_ranges import text
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def manager(client):
-    user = make_manager("maria")
-    client.force_login(user)
-    return user
-
-
-@pytest.fixture
-def scenario(manager):
+def scenario(manager):  # noqa: F811
     return make_scenario(make_project(manager))
 
 
 def test_each_api_number_has_a_low_and_high_beside_it(client, scenario):
     html = client.get(f"/scenarios/{scenario.pk}/").content.decode()
-    for name in (
-        "inference_cached_input_tokens",
-        "inference_price_per_million_input_tokens",
-        "inference_price_per_million_cached_input_tokens",
-        "inference_price_per_million_output_tokens",
-        "inference_batch_discount",
-        "training_epochs",
-        "training_price_per_million_training_tokens",
-    ):
+    for name in (spec.field_name for spec in API_NUMBER_FIELDS):
         field = re.search(
             rf'<div class="form-field"[^>]*><label for="id_{name}">.*?</fieldset>', html, re.S
         )
