@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations
+from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations, login
 from tests.browser.test_ranges import lines, range_group
 from tests.browser.test_scenario_api_method_in_the_browser import (  # noqa: F401 - fixture
     PASSWORD,
@@ -18,7 +18,8 @@ OUTPUT_PRICE = "Output price (USD per million tokens)"
 
 
 def open_with_the_api(page: Page, live_server, scenario) -> None:  # noqa: F811
-    open_with_the_api(page, live_server, scenario)
+    login(page, live_server, "maria", PASSWORD, next_path=f"/scenarios/{scenario.pk}/")
+    choose_the_api(page)
 
 
 @BOTH_VIEWPORTS
