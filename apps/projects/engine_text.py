@@ -1,0 +1,218 @@
+"""The estimate engine's words in the reader's language: notes, budget lines and errors.
+
+The engine (apps/estimates, no Django) returns its sentences as `Message`s: English text that
+keeps its msgid and parameters (apps/estimates/messages.py). Here, at the edge, each becomes
+gettext(msgid) % parameters in the active language, its numbers and dates written by Babel
+(apps.projects.locale_numbers): "+5,00 %", "1 234,5", "1 mars 2026".
+
+Text that went through JSON on its way here (a stored version, a share, the budget as the API
+answers it, which the exports read) is a plain str: it is recognised as one of the engine's
+msgids with its parameters read back from the English, and translated the same way. A str that
+is no engine message (a name someone typed, a catalogue note) is left as it is.
+"""
+
+import ast
+import re
+from collections.abc import Iterable
+from datetime import datetime
+from decimal import Decimal
+from functools import cache
+from pathlib import Path
+
+from babel.dates import format_date
+from babel.lists import format_list
+from django.utils.translation import gettext
+
+from apps.estimates.messages import Alternatives, Day, Message, Number
+from apps.projects.locale_numbers import (
+    date_text,
+    decimal_text,
+    number_locale,
+    percent_text,
+)
+
+ENGINE = Path(__file__).resolve().parents[1] / "estimates"
+MINUS = "−"
+_PLACEHOLDER = re.compile(r"%\((?P<name>[a-z_]+)\)s|%%")
+# A number as the engine writes it in English: grouped with commas, a decimal point, perhaps
+# an exponent ("1e+15") or a percent sign ("+5.00%").
+_ENGLISH_NUMBER = re.compile(
+    r"(?P<sign>[+\-−])?(?P<whole>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<fraction>\d+))?"
+    r"(?:e(?P<exponent>[+\-]\d+))?(?P<percent>%)?"
+)
+_SIGNIFICANT = {"plain": None, "g4": 4, "g6": 6}
+_PLACES = {"whole": 0, "one_place": 1, "two_places": 2}
+
+
+def engine_msgids() -> tuple[str, ...]:
+    """Every msgid the engine can emit: the literal first argument of each `_(…)` call in
+    apps/estimates, as makemessages extracts them."""
+    return _engine_msgids()
+
+
+@cache
+def _engine_msgids() -> tuple[str, ...]:
+    found = []
+    for path in sorted(ENGINE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "_"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                found.append(node.args[0].value)
+    return tuple(dict.fromkeys(found))
+
+
+def _sign(value: Decimal, digits: str, always: bool) -> str:
+    if value < 0:
+        return MINUS + digits
+    return f"+{digits}" if always else digits
+
+
+def _significant(value: Decimal, figures: int | None) -> str:
+    """`value` to so many significant figures (all of Python's "g" gives, None), as the locale
+    writes it; where the English has an exponent ("1.5e+07"), so does every language
+    ("1,5e+07"), so that the words on a page and in an export match the API's."""
+    english = format(float(value), "g" if figures is None else f".{figures}g")
+    mantissa, _, exponent = english.partition("e")
+    if exponent:
+        return f"{decimal_text(Decimal(mantissa))}e{exponent}"
+    return decimal_text(Decimal(english))
+
+
+def number_text(number: Number) -> str:
+    """A Number as the active language writes it, in the style the engine chose."""
+    value = number.value if isinstance(number.value, Decimal) else Decimal(repr(number.value))
+    if number.style in _SIGNIFICANT:
+        return _significant(value, _SIGNIFICANT[number.style])
+    if number.style in _PLACES:
+        return _sign(value, decimal_text(abs(value), _PLACES[number.style]), False)
+    places = 2 if number.style == "signed_percent" else 0
+    digits = percent_text(decimal_text(abs(value) * 100, places))
+    return _sign(value, digits, number.style == "signed_percent")
+
+
+def _param_text(value: object) -> str:
+    if isinstance(value, Message):
+        return engine_text(value)
+    if isinstance(value, Number):
+        return number_text(value)
+    if isinstance(value, Day):
+        if value.style == "long":
+            return date_text(value.value)
+        return format_date(value.value, format="LLLL y", locale=number_locale())
+    if isinstance(value, Alternatives):
+        words = [_significant(Decimal(repr(v)), None) for v in value.values]
+        return format_list(words, style="or", locale=number_locale())
+    if isinstance(value, bool | str):
+        return str(value)
+    if isinstance(value, int | float | Decimal):
+        return _significant(Decimal(repr(value) if isinstance(value, float) else value), None)
+    return str(value)
+
+
+def _translated(msgid: str, params: dict[str, str]) -> str:
+    return gettext(msgid) % params
+
+
+def engine_text(text: object) -> str:
+    """An engine message in the active language; any other text as it is ("" for None)."""
+    if text is None:
+        return ""
+    if isinstance(text, Message):
+        return _translated(
+            text.msgid, {name: _param_text(value) for name, value in text.params.items()}
+        )
+    if not isinstance(text, str):
+        return str(text)
+    recognised = _recognised(str(text))
+    return str(text) if recognised is None else recognised
+
+
+def engine_texts(texts: Iterable[object]) -> list[str]:
+    return [engine_text(text) for text in texts]
+
+
+def engine_errors(errors: dict[str, list]) -> dict[str, list[str]]:
+    """An EstimateInputError's or BudgetInputError's `errors`, each message translated."""
+    return {key: engine_texts(messages) for key, messages in errors.items()}
+
+
+# Recognising a plain str as an engine message.
+
+
+@cache
+def _patterns() -> tuple[tuple[str, re.Pattern], ...]:
+    patterns = []
+    for msgid in engine_msgids():
+        seen: set[str] = set()
+        parts, end = [], 0
+        for match in _PLACEHOLDER.finditer(msgid):
+            parts.append(re.escape(msgid[end : match.start()]))
+            name = match["name"]
+            if name is None:
+                parts.append("%")
+            elif name in seen:
+                parts.append(f"(?P={name})")
+            else:
+                seen.add(name)
+                parts.append(f"(?P<{name}>.+?)")
+            end = match.end()
+        parts.append(re.escape(msgid[end:]))
+        patterns.append((msgid, re.compile("".join(parts), re.S)))
+    return tuple(patterns)
+
+
+def _english_number_text(text: str) -> str | None:
+    """A number the engine wrote in English ("1,234.5", "+5.00%", "1e+15") in the active
+    language, with the same digits; None when `text` is no such number."""
+    match = _ENGLISH_NUMBER.fullmatch(text)
+    if match is None:
+        return None
+    fraction = match["fraction"] or ""
+    value = Decimal(match["whole"].replace(",", "") + (f".{fraction}" if fraction else ""))
+    if match["exponent"]:
+        digits = f"{decimal_text(value)}e{match['exponent']}"
+    else:
+        digits = decimal_text(value, len(fraction))
+    if match["percent"]:
+        digits = percent_text(digits)
+    sign = match["sign"] or ""
+    return (MINUS if sign in "-−" and sign else sign) + digits
+
+
+def _english_param_text(text: str) -> str:
+    recognised = _recognised(text)
+    if recognised is not None:
+        return recognised
+    number = _english_number_text(text)
+    if number is not None:
+        return number
+    for form, pattern in (("%d %B %Y", "long"), ("%B %Y", "month")):  # "1 March 2026" too
+        try:
+            day = datetime.strptime(text, form).date()
+        except ValueError:
+            continue
+        return _param_text(Day(day, pattern))
+    return text
+
+
+def _recognised(text: str) -> str | None:
+    for msgid, pattern in _patterns():
+        match = pattern.fullmatch(text)
+        if match is not None:
+            params = {name: _english_param_text(value) for name, value in match.groupdict().items()}
+            return _translated(msgid, params)
+    return None
+
+
+def engine_error_text(errors: dict[str, list]) -> str:
+    """An engine error's messages on one line, as str(error) gives them, translated:
+    "training.mfu: …; inference.months: …"."""
+    return "; ".join(
+        f"{key}: {' '.join(messages)}" for key, messages in engine_errors(errors).items()
+    )
