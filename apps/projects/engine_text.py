@@ -14,6 +14,7 @@ is no engine message (a name someone typed, a catalogue note) is left as it is.
 import ast
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from functools import cache
@@ -21,15 +22,11 @@ from pathlib import Path
 
 from babel.dates import format_date
 from babel.lists import format_list
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from apps.estimates.messages import Alternatives, Day, Message, Number
-from apps.projects.locale_numbers import (
-    date_text,
-    decimal_text,
-    number_locale,
-    percent_text,
-)
+from apps.projects import locale_numbers
+from apps.projects.locale_numbers import date_text, decimal_text, percent_text
 
 ENGINE = Path(__file__).resolve().parents[1] / "estimates"
 MINUS = "−"
@@ -104,10 +101,10 @@ def _param_text(value: object) -> str:
     if isinstance(value, Day):
         if value.style == "long":
             return date_text(value.value)
-        return format_date(value.value, format="LLLL y", locale=number_locale())
+        return format_date(value.value, format="LLLL y", locale=locale_numbers.number_locale())
     if isinstance(value, Alternatives):
         words = [_significant(Decimal(repr(v)), None) for v in value.values]
-        return format_list(words, style="or", locale=number_locale())
+        return format_list(words, style="or", locale=locale_numbers.number_locale())
     if isinstance(value, bool | str):
         return str(value)
     if isinstance(value, int | float | Decimal):
@@ -142,28 +139,86 @@ def engine_errors(errors: dict[str, list]) -> dict[str, list[str]]:
     return {key: engine_texts(messages) for key, messages in errors.items()}
 
 
-# Recognising a plain str as an engine message.
+# Recognising a plain str as an engine message, or as one of the catalogue's notes that go
+# first in the same list (apps/catalogue/resolve.py: `resolution.note(…)`), which a stored
+# version keeps in the language it was saved in.
+
+RESOLVE = ENGINE.parent / "catalogue" / "resolve.py"
+
+
+@dataclass(frozen=True)
+class _Plural:
+    """A catalogue note worded by ngettext: its two msgids and the placeholder that counts."""
+
+    singular: str
+    plural: str
+    count: str
+
+
+def _counted(call: ast.Call) -> str:
+    """The placeholder of an ngettext(…) % {…} whose value is the count ngettext is given."""
+    count = ast.dump(call.args[2])
+    parent = getattr(call, "parent", None)
+    if isinstance(parent, ast.BinOp) and isinstance(parent.right, ast.Dict):
+        for key, value in zip(parent.right.keys, parent.right.values, strict=True):
+            if isinstance(key, ast.Constant) and ast.dump(value) == count:
+                return key.value
+    raise ValueError(f"no placeholder counts {count}")
 
 
 @cache
-def _patterns() -> tuple[tuple[str, re.Pattern], ...]:
-    patterns = []
-    for msgid in engine_msgids():
-        seen: set[str] = set()
-        parts, end = [], 0
-        for match in _PLACEHOLDER.finditer(msgid):
-            parts.append(re.escape(msgid[end : match.start()]))
-            name = match["name"]
-            if name is None:
-                parts.append("%")
-            elif name in seen:
-                parts.append(f"(?P={name})")
-            else:
-                seen.add(name)
-                parts.append(f"(?P<{name}>.+?)")
-            end = match.end()
-        parts.append(re.escape(msgid[end:]))
-        patterns.append((msgid, re.compile("".join(parts), re.S)))
+def catalogue_note_msgids() -> tuple[str | _Plural, ...]:
+    """The catalogue's notes as apps/catalogue/resolve.py words them."""
+    tree = ast.parse(RESOLVE.read_text(), filename=str(RESOLVE))
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            child.parent = node
+    found: list[str | _Plural] = []
+    for node in ast.walk(tree):
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "note"
+        ):
+            continue
+        for call in ast.walk(node):
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
+                continue
+            if call.func.id == "gettext":
+                found.append(call.args[0].value)
+            elif call.func.id == "ngettext":
+                found.append(_Plural(call.args[0].value, call.args[1].value, _counted(call)))
+    return tuple(found)
+
+
+def _regex(msgid: str) -> re.Pattern:
+    seen: set[str] = set()
+    parts, end = [], 0
+    for match in _PLACEHOLDER.finditer(msgid):
+        parts.append(re.escape(msgid[end : match.start()]))
+        name = match["name"]
+        if name is None:
+            parts.append("%")
+        elif name in seen:
+            parts.append(f"(?P={name})")
+        else:
+            seen.add(name)
+            parts.append(f"(?P<{name}>.+?)")
+        end = match.end()
+    parts.append(re.escape(msgid[end:]))
+    return re.compile("".join(parts), re.S)
+
+
+@cache
+def _patterns() -> tuple[tuple[str | _Plural, re.Pattern], ...]:
+    patterns: list[tuple[str | _Plural, re.Pattern]] = [
+        (msgid, _regex(msgid)) for msgid in engine_msgids()
+    ]
+    for note in catalogue_note_msgids():
+        if isinstance(note, _Plural):
+            patterns += [(note, _regex(note.singular)), (note, _regex(note.plural))]
+        else:
+            patterns.append((note, _regex(note)))
     return tuple(patterns)
 
 
@@ -204,9 +259,13 @@ def _english_param_text(text: str) -> str:
 def _recognised(text: str) -> str | None:
     for msgid, pattern in _patterns():
         match = pattern.fullmatch(text)
-        if match is not None:
-            params = {name: _english_param_text(value) for name, value in match.groupdict().items()}
-            return _translated(msgid, params)
+        if match is None:
+            continue
+        params = {name: _english_param_text(value) for name, value in match.groupdict().items()}
+        if isinstance(msgid, _Plural):
+            count = int(match[msgid.count].replace(",", ""))
+            return ngettext(msgid.singular, msgid.plural, count) % params
+        return _translated(msgid, params)
     return None
 
 
