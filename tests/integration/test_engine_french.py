@@ -34,6 +34,8 @@ from tests.factories import (
     make_scenario,
     seed_000_inference,
 )
+from tests.integration.test_api_serving import LLAMA_405B
+from tests.integration.test_langexports_french_files import export
 from tests.integration.test_project_pages import scenario_post
 from tests.pdf import pdf_text
 
@@ -47,17 +49,6 @@ OWNED = {
     "training": {**SEED_000_TRAINING, "pricing_mode": "own"},
     "inference": seed_000_inference(150_000, pricing_mode="own", monthly_growth=0.05),
     "electricity_price_per_kwh": 0.1,
-}
-LLAMA_405B = {
-    "method": "tokens",
-    "parameters": 405.9e9,
-    "layers": 126,
-    "kv_heads": 8,
-    "head_dim": 128,
-    "input_tokens": 1000,
-    "output_tokens": 500,
-    "accelerator": "nvidia-h100-sxm",
-    "requests_per_month": 10_000_000,
 }
 
 
@@ -267,15 +258,6 @@ def test_a_stored_version_shows_its_notes_and_budget_lines_in_french(owner, scen
     html = french_page(signed_in(owner), f"/scenarios/{scenario.pk}/versions/compare/?old=1&new=2")
     assert "Accélérateurs achetés pour le service" in html
     assert "Accelerators bought for serving" not in html
-
-
-def export(user, scenario, export_format: str, language: str) -> bytes:
-    response = signed_in(user).get(
-        f"/projects/{scenario.project.pk}/export.{export_format}",
-        headers={"accept-language": language},
-    )
-    assert response.status_code == 200, response.content[:300]
-    return response.content
 
 
 def test_the_french_exports_carry_the_engines_words_in_french(owner, scenario):
