@@ -188,6 +188,8 @@ def _manager_paths(project, rented, owned) -> list[str]:
         f"/scenarios/{rented.pk}/",
         f"/scenarios/{rented.pk}/?view=single",
         f"/scenarios/{owned.pk}/",
+        f"/scenarios/{rented.pk}/budget/",
+        f"/scenarios/{owned.pk}/budget/",
         f"/scenarios/{rented.pk}/versions/",
         f"/scenarios/{rented.pk}/versions/compare/?old=1&new=2",
         f"/projects/{project.pk}/compare/?s={rented.pk}&s={owned.pk}",
