@@ -75,6 +75,8 @@ def _significant(value: Decimal, figures: int | None) -> str:
     writes it; where the English has an exponent ("1.5e+07"), so does every language
     ("1,5e+07"), so that the words on a page and in an export match the API's."""
     english = format(float(value), "g" if figures is None else f".{figures}g")
+    if not value.is_finite():
+        return english  # "nan", "inf": never a figure the engine reports, but never a 500
     mantissa, _, exponent = english.partition("e")
     if exponent:
         return f"{decimal_text(Decimal(mantissa))}e{exponent}"
@@ -84,8 +86,8 @@ def _significant(value: Decimal, figures: int | None) -> str:
 def number_text(number: Number) -> str:
     """A Number as the active language writes it, in the style the engine chose."""
     value = number.value if isinstance(number.value, Decimal) else Decimal(repr(number.value))
-    if number.style in _SIGNIFICANT:
-        return _significant(value, _SIGNIFICANT[number.style])
+    if number.style in _SIGNIFICANT or not value.is_finite():
+        return _significant(value, _SIGNIFICANT.get(number.style))
     if number.style in _PLACES:
         return _sign(value, decimal_text(abs(value), _PLACES[number.style]), False)
     places = 2 if number.style == "signed_percent" else 0
