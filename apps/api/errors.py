@@ -5,6 +5,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from apps.catalogue.uncertainty import RangesError
 from apps.estimates import EstimateInputError
+from apps.projects.engine_text import engine_errors
 
 
 def nest_errors(flat: dict[str, list[str]]) -> dict:
@@ -25,7 +26,7 @@ def nest_errors(flat: dict[str, list[str]]) -> dict:
 def exception_handler(exc, context):
     if isinstance(exc, RangesError):
         # Keyed by dotted input path inside `ranges`, as the request names them.
-        exc = exceptions.ValidationError({"ranges": exc.errors})
+        exc = exceptions.ValidationError({"ranges": engine_errors(exc.errors)})
     elif isinstance(exc, EstimateInputError):
-        exc = exceptions.ValidationError(nest_errors(exc.errors))
+        exc = exceptions.ValidationError(nest_errors(engine_errors(exc.errors)))
     return drf_exception_handler(exc, context)

@@ -1,5 +1,6 @@
 """Serializers of ranges: 90 % intervals on a request's numbers in, percentiles of figures out."""
 
+from django.utils.translation import gettext
 from rest_framework import serializers
 
 from apps.api.fields import FiniteFloatField, MoneyField, StrictIntegerField
@@ -7,6 +8,7 @@ from apps.api.strict import StrictSerializer, StrictTypes
 from apps.catalogue import uncertainty
 from apps.estimates.limits import RULES
 from apps.estimates.uncertainty import BREAK_EVEN, FIGURES, MONEY_FIGURES, range_errors
+from apps.projects.engine_text import engine_texts
 
 RANGE_PATH_SET = frozenset(uncertainty.RANGE_PATHS)
 LOW_HIGH = {"low", "high"}
@@ -67,7 +69,11 @@ class RangesSerializer(StrictTypes, serializers.Serializer):
     def to_internal_value(self, data):
         if not isinstance(data, dict):
             raise serializers.ValidationError(
-                {"non_field_errors": ['Give an object: {"training.mfu": {"low": …, "high": …}}.']}
+                {
+                    "non_field_errors": [
+                        gettext('Give an object: {"training.mfu": {"low": …, "high": …}}.')
+                    ]
+                }
             )
         fields = self.fields
         errors, ranges = {}, {}
@@ -75,9 +81,9 @@ class RangesSerializer(StrictTypes, serializers.Serializer):
             if path not in fields:
                 rule = RULES.get(str(path).rpartition(".")[2])
                 errors[path] = (
-                    range_errors(str(path).rpartition(".")[2], 0, 0)
+                    engine_texts(range_errors(str(path).rpartition(".")[2], 0, 0))
                     if rule is not None and rule.whole
-                    else ["Unknown input: no number of the request has this path."]
+                    else [gettext("Unknown input: no number of the request has this path.")]
                 )
                 continue
             try:
@@ -85,7 +91,9 @@ class RangesSerializer(StrictTypes, serializers.Serializer):
             except serializers.ValidationError as error:
                 errors[path] = _messages(error.detail)
                 continue
-            messages = range_errors(path.rpartition(".")[2], interval["low"], interval["high"])
+            messages = engine_texts(
+                range_errors(path.rpartition(".")[2], interval["low"], interval["high"])
+            )
             if messages:
                 errors[path] = messages
             else:

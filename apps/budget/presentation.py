@@ -11,6 +11,7 @@ from apps.budget.line_templates import LINE_TEMPLATES
 from apps.budget.models import BudgetClass, Category, CostLine, Kind
 from apps.budget.selectors import BudgetUnavailable, ScenarioBudget, cost_lines_of, scenario_budget
 from apps.catalogue.resolve import Catalogue
+from apps.projects.engine_text import engine_text, engine_texts
 from apps.projects.models import Scenario
 
 COMPUTED_KIND_LABELS = {
@@ -53,13 +54,13 @@ def table(drawn_up: ScenarioBudget) -> dict:
                 "label": KIND_LABELS.get(kind, kind),
                 "rows": [
                     Row(
-                        label=line.name,
+                        label=engine_text(line.name) if line.computed else line.name,
                         amounts=line.amounts,
                         total=line.total,
                         share=line.share,
                         budget_class=CLASS_LABELS[line.budget_class],
                         category=Category(line.category).label,
-                        basis=line.basis,
+                        basis=engine_text(line.basis) if line.computed else line.basis,
                         kind="line",
                     )
                     for line in lines
@@ -84,6 +85,7 @@ def table(drawn_up: ScenarioBudget) -> dict:
     return {
         "groups": groups,
         "below": below,
+        "notes": engine_texts(budget.notes),
         "memo": {
             "depreciation": memo.depreciation,
             "depreciation_total": sum(memo.depreciation, Decimal("0.00")),

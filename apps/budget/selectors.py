@@ -27,6 +27,7 @@ from apps.estimates.budget import (
     default_service_start,
     training_end,
 )
+from apps.projects.engine_text import engine_error_text
 from apps.projects.models import BUDGET_SETTINGS, Project, Scenario
 
 
@@ -181,7 +182,9 @@ def scenario_budget(
             computed,
             prices_as_of(resolution),
         )
-    except (BudgetInputError, ValueError) as error:
+    except BudgetInputError as error:
+        raise BudgetUnavailable(engine_error_text(error.errors)) from None
+    except ValueError as error:
         raise BudgetUnavailable(str(error)) from None
     return ScenarioBudget(
         scenario=scenario,

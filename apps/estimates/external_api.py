@@ -15,6 +15,7 @@ Every formula works on floats and NumPy arrays alike.
 
 from apps.estimates.formulas import Quantity
 from apps.estimates.inputs import InferenceInput, TrainingInput
+from apps.estimates.messages import Message, _, g6, number
 
 EXTERNAL_API = "external_api"
 API_FINE_TUNE = "api_fine_tune"
@@ -75,10 +76,6 @@ def fine_tune_cost(
     return training_tokens * epochs * price_per_million_training_tokens / TOKENS_PER_MILLION
 
 
-def _g(value: object) -> str:
-    return f"{float(value):,.6g}"
-
-
 def cached_price(inference: InferenceInput) -> Quantity:
     """The cached-input price; the input price where no cached price is given."""
     if inference.price_per_million_cached_input_tokens is None:
@@ -86,37 +83,59 @@ def cached_price(inference: InferenceInput) -> Quantity:
     return inference.price_per_million_cached_input_tokens
 
 
-def inference_assumptions(inference: InferenceInput) -> tuple[str, ...]:
+def inference_assumptions(inference: InferenceInput) -> tuple[Message, ...]:
+    prices = {
+        "input": g6(inference.price_per_million_input_tokens),
+        "cached": g6(cached_price(inference)),
+        "output": g6(inference.price_per_million_output_tokens),
+    }
     notes = [
-        "Cost per request = ((input − cached input) tokens × input price + cached input tokens "
-        "× cached price + output tokens × output price) ÷ 1,000,000"
-        + (
-            f" × (1 − batch discount {_g(inference.batch_discount)})."
-            if inference.batch_discount
-            else "."
+        _(
+            "Cost per request = ((input − cached input) tokens × input price + cached input "
+            "tokens × cached price + output tokens × output price) ÷ 1,000,000 × (1 − batch "
+            "discount %(discount)s).",
+            discount=g6(inference.batch_discount),
+        )
+        if inference.batch_discount
+        else _(
+            "Cost per request = ((input − cached input) tokens × input price + cached input "
+            "tokens × cached price + output tokens × output price) ÷ 1,000,000."
         ),
-        f"Prices per million tokens: input {_g(inference.price_per_million_input_tokens)}, "
-        f"cached input {_g(cached_price(inference))}, output "
-        f"{_g(inference.price_per_million_output_tokens)}.",
-        "Reasoning tokens are billed as output; cache writes are not included.",
+        _(
+            "Prices per million tokens: input %(input)s, cached input %(cached)s, output "
+            "%(output)s.",
+            **prices,
+        ),
+        _("Reasoning tokens are billed as output; cache writes are not included."),
     ]
     if inference.price_per_million_cached_input_tokens is None:
-        notes.append("No cached-input price: cached input is billed at the input price.")
+        notes.append(_("No cached-input price: cached input is billed at the input price."))
     notes.append(
-        f"Demand: {_g(inference.requests_per_month)} requests in month 1, growing "
-        f"{float(inference.monthly_growth):+.2%} a month, over {int(inference.months)} months."
+        _(
+            "Demand: %(requests)s requests in month 1, growing %(growth)s a month, over "
+            "%(months)s months.",
+            requests=g6(inference.requests_per_month),
+            growth=number(inference.monthly_growth, "signed_percent"),
+            months=int(inference.months),
+        )
     )
     notes.append(
-        "No accelerators of your own: accelerator-hours, capacity and energy are not published "
-        "by API providers."
+        _(
+            "No accelerators of your own: accelerator-hours, capacity and energy are not "
+            "published by API providers."
+        )
     )
     return tuple(notes)
 
 
-def fine_tune_assumptions(training: TrainingInput) -> tuple[str, ...]:
+def fine_tune_assumptions(training: TrainingInput) -> tuple[Message, ...]:
     return (
-        f"Fine-tuning through a vendor's API: {_g(training.tokens)} training tokens × "
-        f"{_g(training.epochs)} epoch(s) × {_g(training.price_per_million_training_tokens)} "
-        "per million training tokens.",
-        "FLOP, accelerator-hours and energy are not published by the vendor.",
+        _(
+            "Fine-tuning through a vendor's API: %(tokens)s training tokens × %(epochs)s "
+            "epoch(s) × %(price)s per million training tokens.",
+            tokens=g6(training.tokens),
+            epochs=g6(training.epochs),
+            price=g6(training.price_per_million_training_tokens),
+        ),
+        _("FLOP, accelerator-hours and energy are not published by the vendor."),
     )

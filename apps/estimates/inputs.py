@@ -7,6 +7,7 @@ import numpy as np
 
 from apps.estimates.formulas import Quantity
 from apps.estimates.limits import OPTIONAL, RULES, Rule
+from apps.estimates.messages import Message, _
 from apps.estimates.serving import DEFAULT_OVERHEAD_BYTES
 from apps.estimates.serving_checks import serving_errors
 
@@ -157,7 +158,8 @@ def with_value[T](inputs: T, path: tuple[str, ...], value: object) -> T:
 
 
 class EstimateInputError(ValueError):
-    """Invalid input; `errors` maps dotted field paths ("training.mfu") to plain messages."""
+    """Invalid input; `errors` maps dotted field paths ("training.mfu") to plain messages (each a
+    Message, in English, that the edge can translate; callers outside the engine may add str)."""
 
     def __init__(self, errors: dict[str, list[str]]) -> None:
         self.errors = errors
@@ -168,7 +170,7 @@ class _Errors:
     def __init__(self) -> None:
         self.errors: dict[str, list[str]] = {}
 
-    def add(self, key: str, message: str) -> None:
+    def add(self, key: str, message: Message) -> None:
         self.errors.setdefault(key, []).append(message)
 
     def numbers(self, prefix: str, section: object, *names: str) -> None:
@@ -178,7 +180,7 @@ class _Errors:
     def number(self, key: str, value: object, rule: Rule, optional: bool = False) -> None:
         if value is None:
             if not optional:
-                self.add(key, f"{rule.label} is needed.")
+                self.add(key, _("%(label)s is needed.", label=rule.label))
             return
         kind = type(value)
         if kind is float or kind is int:
@@ -186,7 +188,7 @@ class _Errors:
             try:
                 number = float(value)
             except OverflowError:
-                self.add(key, f"{rule.label} must be a number.")
+                self.add(key, _("%(label)s must be a number.", label=rule.label))
                 return
             if rule.accepts_number(number):
                 return
@@ -197,25 +199,32 @@ class _Errors:
                     raise TypeError
                 values = np.asarray(value, dtype=np.float64)
             except (TypeError, ValueError, OverflowError):
-                self.add(key, f"{rule.label} must be a number.")
+                self.add(key, _("%(label)s must be a number.", label=rule.label))
                 return
             if rule.accepts(values):
                 return
             finite = bool(np.all(np.isfinite(values)))
         if not finite:
-            self.add(key, f"{rule.label} must be a finite number, not infinity or NaN.")
+            self.add(
+                key, _("%(label)s must be a finite number, not infinity or NaN.", label=rule.label)
+            )
         else:
             self.add(key, rule.message)
 
     def needed_by_method(self, prefix: str, section: object, *names: str) -> None:
         for name in names:
             if getattr(section, name) is None:
-                self.add(f"{prefix}.{name}", f"{RULES[name].label} is needed for this method.")
+                self.add(
+                    f"{prefix}.{name}",
+                    _("%(label)s is needed for this method.", label=RULES[name].label),
+                )
 
-    def choice(self, key: str, value: object, choices: tuple[str, ...], what: str) -> bool:
+    def choice(self, key: str, value: object, choices: tuple[str, ...], what: Message) -> bool:
         if value in choices:
             return True
-        self.add(key, f"Choose {what}: one of {', '.join(choices)}.")
+        self.add(
+            key, _("Choose %(what)s: one of %(choices)s.", what=what, choices=", ".join(choices))
+        )
         return False
 
 
@@ -234,11 +243,16 @@ def _validate_hardware(errors: _Errors, prefix: str, hardware: Hardware) -> None
 
 def _validate_pricing(errors: _Errors, prefix: str, pricing: Pricing) -> None:
     key = f"{prefix}.pricing"
-    if errors.choice(f"{key}.mode", pricing.mode, PRICING_MODES, "rent or own"):
+    if errors.choice(f"{key}.mode", pricing.mode, PRICING_MODES, _("rent or own")):
         needed = "price_per_accelerator_hour" if pricing.mode == "rent" else "purchase_price"
         if getattr(pricing, needed) is None:
-            what = "rent" if pricing.mode == "rent" else "own"
-            errors.add(f"{key}.{needed}", f"{RULES[needed].label} is needed to {what}.")
+            label = RULES[needed].label
+            errors.add(
+                f"{key}.{needed}",
+                _("%(label)s is needed to rent.", label=label)
+                if pricing.mode == "rent"
+                else _("%(label)s is needed to own.", label=label),
+            )
     errors.numbers(
         key,
         pricing,
@@ -263,7 +277,7 @@ def _validate_cached_input(errors: _Errors, inference: InferenceInput) -> None:
     if not within:
         errors.add(
             "inference.cached_input_tokens",
-            "Cached input tokens are part of the input tokens: at most as many.",
+            _("Cached input tokens are part of the input tokens: at most as many."),
         )
 
 
@@ -271,7 +285,7 @@ def _validate_training(errors: _Errors, training: TrainingInput) -> None:
     if training.method == "api_fine_tune":
         errors.needed_by_method("training", training, "tokens", "price_per_million_training_tokens")
     elif errors.choice(
-        "training.method", training.method, TRAINING_METHODS, "how training compute is given"
+        "training.method", training.method, TRAINING_METHODS, _("how training compute is given")
     ):
         needed = {
             "parameters_tokens": ("parameters", "tokens"),
@@ -281,7 +295,8 @@ def _validate_training(errors: _Errors, training: TrainingInput) -> None:
         errors.needed_by_method("training", training, *needed)
         if training.method != "accelerator_hours" and training.hardware is None:
             errors.add(
-                "training.hardware", "Choose an accelerator: it turns FLOP into accelerator-hours."
+                "training.hardware",
+                _("Choose an accelerator: it turns FLOP into accelerator-hours."),
             )
     if training.hardware is not None:
         _validate_hardware(errors, "training.hardware", training.hardware)
@@ -315,7 +330,10 @@ def _validate_inference(errors: _Errors, inference: InferenceInput) -> None:
             "price_per_million_output_tokens",
         )
     elif errors.choice(
-        "inference.method", inference.method, INFERENCE_METHODS, "how inference compute is given"
+        "inference.method",
+        inference.method,
+        INFERENCE_METHODS,
+        _("how inference compute is given"),
     ):
         if inference.method == "accelerator_seconds":
             errors.needed_by_method("inference", inference, "accelerator_seconds_per_request")
@@ -326,10 +344,13 @@ def _validate_inference(errors: _Errors, inference: InferenceInput) -> None:
             if inference.hardware is None:
                 errors.add(
                     "inference.hardware",
-                    "Choose an accelerator: it turns FLOP per request into accelerator-seconds.",
+                    _("Choose an accelerator: it turns FLOP per request into accelerator-seconds."),
                 )
     errors.choice(
-        "inference.provisioning", inference.provisioning, PROVISIONING, "how capacity is paid for"
+        "inference.provisioning",
+        inference.provisioning,
+        PROVISIONING,
+        _("how capacity is paid for"),
     )
     if inference.hardware is not None:
         _validate_hardware(errors, "inference.hardware", inference.hardware)

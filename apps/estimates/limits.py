@@ -4,6 +4,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from apps.estimates.messages import Message, _, number
+
 
 @dataclass(frozen=True)
 class Rule:
@@ -14,10 +16,10 @@ class Rule:
     below about 1e300 (tests/unit/estimates/test_estimate_validation.py checks the extremes).
     """
 
-    label: str
+    label: Message
     low: float
     high: float
-    message: str
+    message: Message
     zero_allowed: bool = False  # 0 accepted below `low` (e.g. "no revenue")
     low_open: bool = False
     whole: bool = False
@@ -43,224 +45,260 @@ class Rule:
         return accepted
 
 
-def _share(label: str, typical: str) -> Rule:
+def _share(label: Message, typical_low: float, typical_high: float) -> Rule:
     return Rule(
         label,
         0.001,
         1.0,
-        f"{label} must be more than 0 (at least 0.001) and at most 1 (typical {typical}).",
+        _(
+            "%(label)s must be more than 0 (at least 0.001) and at most 1 (typical "
+            "%(typical_low)s–%(typical_high)s).",
+            label=label,
+            typical_low=number(typical_low, "plain"),
+            typical_high=number(typical_high, "plain"),
+        ),
     )
 
 
-def _whole(label: str, low: int, high: int) -> Rule:
+def _whole(label: Message, low: int, high: int) -> Rule:
     return Rule(
         label,
         float(low),
         float(high),
-        f"{label} must be a whole number from {low:,} to {high:,}.",
+        _(
+            "%(label)s must be a whole number from %(low)s to %(high)s.",
+            label=label,
+            low=number(low, "whole"),
+            high=number(high, "whole"),
+        ),
         whole=True,
     )
 
 
 RULES = {
     "peak_flops_per_second": Rule(
-        "Peak FLOP/s",
+        _("Peak FLOP/s"),
         1e9,
         1e21,
-        "Peak FLOP/s must be between 1e9 (1 GFLOP/s) and 1e21 per accelerator "
-        "(catalogue TFLOP/s × 10^12).",
+        _(
+            "Peak FLOP/s must be between 1e9 (1 GFLOP/s) and 1e21 per accelerator "
+            "(catalogue TFLOP/s × 10^12)."
+        ),
     ),
     "memory_bandwidth_bytes_per_second": Rule(
-        "Memory bandwidth",
+        _("Memory bandwidth"),
         1e9,
         1e16,
-        "Memory bandwidth must be between 1e9 bytes/s (1 GB/s) and 1e16 bytes/s (10 PB/s).",
+        _("Memory bandwidth must be between 1e9 bytes/s (1 GB/s) and 1e16 bytes/s (10 PB/s)."),
     ),
     "power_watts": Rule(
-        "Power", 0.0, 1e6, "Power must be between 0 and 1,000,000 watts per accelerator."
+        _("Power"), 0.0, 1e6, _("Power must be between 0 and 1,000,000 watts per accelerator.")
     ),
     "pue": Rule(
-        "PUE",
+        _("PUE"),
         1.0,
         10.0,
-        "PUE must be at least 1 (no facility overhead) and at most 10; "
-        "typical data centres are 1.1–1.6.",
+        _(
+            "PUE must be at least 1 (no facility overhead) and at most 10; "
+            "typical data centres are 1.1–1.6."
+        ),
     ),
     "kg_co2e_per_kwh": Rule(
-        "Grid carbon intensity",
+        _("Grid carbon intensity"),
         0.0,
         10.0,
-        "Grid carbon intensity must be between 0 and 10 kg CO2e per kWh (coal power is about 1).",
+        _(
+            "Grid carbon intensity must be between 0 and 10 kg CO2e per kWh "
+            "(coal power is about 1)."
+        ),
     ),
     "electricity_price_per_kwh": Rule(
-        "Electricity price", 0.0, 1e6, "Electricity price must be between 0 and 1,000,000 per kWh."
-    ),
-    "price_per_accelerator_hour": Rule(
-        "Price per accelerator-hour",
-        0.0,
-        1e7,
-        "Price per accelerator-hour must be between 0 and 10,000,000.",
-    ),
-    "purchase_price": Rule(
-        "Purchase price",
-        0.0,
-        1e10,
-        "Purchase price must be between 0 and 10,000,000,000 per accelerator.",
-    ),
-    "lifetime_years": Rule(
-        "Lifetime",
-        0.01,
-        50.0,
-        "Lifetime must be more than 0 (at least 0.01 years) and at most 50 years; "
-        "accelerators are usually written off over 3–5 years.",
-    ),
-    "utilization_of_owned": _share("Utilisation of owned accelerators", "0.5–0.8"),
-    "parameters": Rule(
-        "Parameters", 0.0, 1e15, "Parameters must be between 0 and 1e15 (a thousand trillion)."
-    ),
-    "tokens": Rule("Tokens", 0.0, 1e17, "Training tokens must be between 0 and 1e17."),
-    "flop_per_parameter_token": Rule(
-        "FLOP per parameter per token",
-        0.0,
-        100.0,
-        "FLOP per parameter per token must be between 0 and 100 "
-        "(6 for full training, 8 with activation recomputation).",
-    ),
-    "runs": Rule(
-        "Runs",
-        1.0,
-        1e4,
-        "Runs must be at least 1 and at most 10,000; count failed and experimental runs too.",
-    ),
-    "total_flop": Rule("Total FLOP", 0.0, 1e32, "Total FLOP must be between 0 and 1e32."),
-    "accelerator_hours": Rule(
-        "Accelerator-hours", 0.0, 1e12, "Accelerator-hours must be between 0 and 1e12."
-    ),
-    "accelerator_count": Rule(
-        "Accelerator count",
-        1.0,
-        1e7,
-        "Accelerator count must be at least 1 and at most 10 million.",
-    ),
-    "mfu": _share("MFU", "0.3–0.5"),
-    "goodput": _share("Goodput", "0.85–1"),
-    "accelerator_seconds_per_request": Rule(
-        "Accelerator-seconds per request",
+        _("Electricity price"),
         0.0,
         1e6,
-        "Accelerator-seconds per request must be between 0 and 1,000,000.",
+        _("Electricity price must be between 0 and 1,000,000 per kWh."),
+    ),
+    "price_per_accelerator_hour": Rule(
+        _("Price per accelerator-hour"),
+        0.0,
+        1e7,
+        _("Price per accelerator-hour must be between 0 and 10,000,000."),
+    ),
+    "purchase_price": Rule(
+        _("Purchase price"),
+        0.0,
+        1e10,
+        _("Purchase price must be between 0 and 10,000,000,000 per accelerator."),
+    ),
+    "lifetime_years": Rule(
+        _("Lifetime"),
+        0.01,
+        50.0,
+        _(
+            "Lifetime must be more than 0 (at least 0.01 years) and at most 50 years; "
+            "accelerators are usually written off over 3–5 years."
+        ),
+    ),
+    "utilization_of_owned": _share(_("Utilisation of owned accelerators"), 0.5, 0.8),
+    "parameters": Rule(
+        _("Parameters"),
+        0.0,
+        1e15,
+        _("Parameters must be between 0 and 1e15 (a thousand trillion)."),
+    ),
+    "tokens": Rule(_("Tokens"), 0.0, 1e17, _("Training tokens must be between 0 and 1e17.")),
+    "flop_per_parameter_token": Rule(
+        _("FLOP per parameter per token"),
+        0.0,
+        100.0,
+        _(
+            "FLOP per parameter per token must be between 0 and 100 "
+            "(6 for full training, 8 with activation recomputation)."
+        ),
+    ),
+    "runs": Rule(
+        _("Runs"),
+        1.0,
+        1e4,
+        _("Runs must be at least 1 and at most 10,000; count failed and experimental runs too."),
+    ),
+    "total_flop": Rule(_("Total FLOP"), 0.0, 1e32, _("Total FLOP must be between 0 and 1e32.")),
+    "accelerator_hours": Rule(
+        _("Accelerator-hours"), 0.0, 1e12, _("Accelerator-hours must be between 0 and 1e12.")
+    ),
+    "accelerator_count": Rule(
+        _("Accelerator count"),
+        1.0,
+        1e7,
+        _("Accelerator count must be at least 1 and at most 10 million."),
+    ),
+    "mfu": _share(_("MFU"), 0.3, 0.5),
+    "goodput": _share(_("Goodput"), 0.85, 1),
+    "accelerator_seconds_per_request": Rule(
+        _("Accelerator-seconds per request"),
+        0.0,
+        1e6,
+        _("Accelerator-seconds per request must be between 0 and 1,000,000."),
     ),
     "input_tokens": Rule(
-        "Input tokens", 0.0, 1e7, "Input tokens per request must be between 0 and 10 million."
+        _("Input tokens"), 0.0, 1e7, _("Input tokens per request must be between 0 and 10 million.")
     ),
     "output_tokens": Rule(
-        "Output tokens", 0.0, 1e7, "Output tokens per request must be between 0 and 10 million."
+        _("Output tokens"),
+        0.0,
+        1e7,
+        _("Output tokens per request must be between 0 and 10 million."),
     ),
     "bytes_per_parameter": Rule(
-        "Bytes per parameter",
+        _("Bytes per parameter"),
         0.0,
         8.0,
-        "Bytes per parameter must be between 0 and 8 (2 for bf16, 1 for fp8 or int8).",
+        _("Bytes per parameter must be between 0 and 8 (2 for bf16, 1 for fp8 or int8)."),
     ),
-    "utilization": _share("Serving utilisation of peak FLOP/s", "0.1–0.5"),
+    "utilization": _share(_("Serving utilisation of peak FLOP/s"), 0.1, 0.5),
     "latency_seconds": Rule(
-        "Latency", 0.0, 1e6, "Latency must be between 0 and 1,000,000 seconds per request."
+        _("Latency"), 0.0, 1e6, _("Latency must be between 0 and 1,000,000 seconds per request.")
     ),
     "requests_per_month": Rule(
-        "Requests per month", 0.0, 1e13, "Requests per month must be between 0 and 1e13."
+        _("Requests per month"), 0.0, 1e13, _("Requests per month must be between 0 and 1e13.")
     ),
     "monthly_growth": Rule(
-        "Monthly growth",
+        _("Monthly growth"),
         -1.0,
         10.0,
-        "Monthly growth must be more than −1 (−100%) and at most 10 (+1,000% a month); "
-        "0.05 means 5% a month.",
+        _(
+            "Monthly growth must be more than −1 (−100%%) and at most 10 (+1,000%% a month); "
+            "0.05 means 5%% a month."
+        ),
         low_open=True,
     ),
     "months": Rule(
-        "Horizon",
+        _("Horizon"),
         1.0,
         240.0,
-        "The horizon must be a whole number of months from 1 to 240 (20 years).",
+        _("The horizon must be a whole number of months from 1 to 240 (20 years)."),
         whole=True,
     ),
     "peak_to_average": Rule(
-        "Peak-to-average ratio",
+        _("Peak-to-average ratio"),
         1.0,
         1000.0,
-        "Peak-to-average ratio must be at least 1 (steady demand) and at most 1,000.",
+        _("Peak-to-average ratio must be at least 1 (steady demand) and at most 1,000."),
     ),
-    "target_utilization": _share("Target utilisation", "0.6–0.8"),
+    "target_utilization": _share(_("Target utilisation"), 0.6, 0.8),
     "revenue_per_request": Rule(
-        "Revenue per request",
+        _("Revenue per request"),
         1e-6,
         1e7,
-        "Revenue per request must be 0 or between 0.000001 and 10,000,000.",
+        _("Revenue per request must be 0 or between 0.000001 and 10,000,000."),
         zero_allowed=True,
     ),
-    "flop": Rule("Threshold", 0.0, 1e40, "A threshold must be between 0 and 1e40 FLOP."),
+    "flop": Rule(_("Threshold"), 0.0, 1e40, _("A threshold must be between 0 and 1e40 FLOP.")),
     # Serving a language model
     "memory_bytes": Rule(
-        "Accelerator memory",
+        _("Accelerator memory"),
         1e8,
         1e13,
-        "Accelerator memory must be between 0.1 GB and 10,000 GB.",
+        _("Accelerator memory must be between 0.1 GB and 10,000 GB."),
     ),
-    "accelerators_per_node": _whole("Accelerators per node", 1, 1024),
+    "accelerators_per_node": _whole(_("Accelerators per node"), 1, 1024),
     "interconnect_bytes_per_second": Rule(
-        "Interconnect bandwidth",
+        _("Interconnect bandwidth"),
         1e8,
         1e15,
-        "Interconnect bandwidth must be between 0.1 GB/s and 1,000,000 GB/s per accelerator.",
+        _("Interconnect bandwidth must be between 0.1 GB/s and 1,000,000 GB/s per accelerator."),
     ),
     "total_parameters": Rule(
-        "Total parameters",
+        _("Total parameters"),
         1.0,
         1e15,
-        "Total parameters must be between 1 and 1e15 (all experts of a mixture included).",
+        _("Total parameters must be between 1 and 1e15 (all experts of a mixture included)."),
     ),
-    "layers": _whole("Layers", 1, 10_000),
-    "kv_heads": _whole("KV heads", 1, 10_000),
-    "head_dim": _whole("Head dimension", 1, 100_000),
-    "query_heads": _whole("Query heads", 1, 10_000),
-    "hidden_size": _whole("Hidden size", 1, 10_000_000),
-    "kv_latent_width": _whole("Latent KV width", 1, 10_000_000),
-    "sliding_window": _whole("Sliding window", 1, 100_000_000),
-    "sliding_window_layers": _whole("Sliding-window layers", 1, 10_000),
-    "experts_total": _whole("Experts in total", 1, 100_000),
-    "experts_active": _whole("Active experts", 1, 100_000),
+    "layers": _whole(_("Layers"), 1, 10_000),
+    "kv_heads": _whole(_("KV heads"), 1, 10_000),
+    "head_dim": _whole(_("Head dimension"), 1, 100_000),
+    "query_heads": _whole(_("Query heads"), 1, 10_000),
+    "hidden_size": _whole(_("Hidden size"), 1, 10_000_000),
+    "kv_latent_width": _whole(_("Latent KV width"), 1, 10_000_000),
+    "sliding_window": _whole(_("Sliding window"), 1, 100_000_000),
+    "sliding_window_layers": _whole(_("Sliding-window layers"), 1, 10_000),
+    "experts_total": _whole(_("Experts in total"), 1, 100_000),
+    "experts_active": _whole(_("Active experts"), 1, 100_000),
     "kv_cache_bytes_per_token": Rule(
-        "KV cache bytes per token",
+        _("KV cache bytes per token"),
         1.0,
         1e10,
-        "KV cache bytes per token must be between 1 and 1e10 (Llama 3.1 8B in bf16 takes 131,072).",
+        _(
+            "KV cache bytes per token must be between 1 and 1e10 "
+            "(Llama 3.1 8B in bf16 takes 131,072)."
+        ),
     ),
     "kv_cache_bytes_per_element": Rule(
-        "KV cache bytes per element",
+        _("KV cache bytes per element"),
         0.125,
         8.0,
-        "KV cache bytes per element must be between 0.125 and 8 (2 for bf16, 1 for fp8).",
+        _("KV cache bytes per element must be between 0.125 and 8 (2 for bf16, 1 for fp8)."),
     ),
-    "memory_utilization": _share("Usable share of accelerator memory", "0.85–0.95"),
-    "memory_efficiency": _share("Achieved share of memory bandwidth", "0.55–0.8"),
+    "memory_utilization": _share(_("Usable share of accelerator memory"), 0.85, 0.95),
+    "memory_efficiency": _share(_("Achieved share of memory bandwidth"), 0.55, 0.8),
     "overhead_bytes_per_accelerator": Rule(
-        "Memory overhead per accelerator",
+        _("Memory overhead per accelerator"),
         0.0,
         1e13,
-        "Memory overhead per accelerator must be between 0 and 1e13 bytes.",
+        _("Memory overhead per accelerator must be between 0 and 1e13 bytes."),
     ),
-    "accelerators_per_replica": _whole("Accelerators per replica", 1, 100_000),
+    "accelerators_per_replica": _whole(_("Accelerators per replica"), 1, 100_000),
     "ttft_target_seconds": Rule(
-        "Time-to-first-token target",
+        _("Time-to-first-token target"),
         1e-4,
         1e5,
-        "The time-to-first-token target must be between 0.0001 and 100,000 seconds.",
+        _("The time-to-first-token target must be between 0.0001 and 100,000 seconds."),
     ),
     "tpot_target_seconds": Rule(
-        "Time-per-output-token target",
+        _("Time-per-output-token target"),
         1e-5,
         1e3,
-        "The time-per-output-token target must be between 0.00001 and 1,000 seconds.",
+        _("The time-per-output-token target must be between 0.00001 and 1,000 seconds."),
     ),
 }
 
@@ -309,43 +347,46 @@ OPTIONAL = frozenset(
 RULES.update(
     {
         "cached_input_tokens": Rule(
-            "Cached input tokens",
+            _("Cached input tokens"),
             0.0,
             1e7,
-            "Cached input tokens per request must be between 0 and 10 million.",
+            _("Cached input tokens per request must be between 0 and 10 million."),
         ),
         "price_per_million_input_tokens": Rule(
-            "Price per million input tokens",
+            _("Price per million input tokens"),
             0.0,
             1e6,
-            "Price per million input tokens must be between 0 and 1,000,000.",
+            _("Price per million input tokens must be between 0 and 1,000,000."),
         ),
         "price_per_million_cached_input_tokens": Rule(
-            "Price per million cached input tokens",
+            _("Price per million cached input tokens"),
             0.0,
             1e6,
-            "Price per million cached input tokens must be between 0 and 1,000,000.",
+            _("Price per million cached input tokens must be between 0 and 1,000,000."),
         ),
         "price_per_million_output_tokens": Rule(
-            "Price per million output tokens",
+            _("Price per million output tokens"),
             0.0,
             1e6,
-            "Price per million output tokens must be between 0 and 1,000,000.",
+            _("Price per million output tokens must be between 0 and 1,000,000."),
         ),
         "batch_discount": Rule(
-            "Batch discount",
+            _("Batch discount"),
             0.0,
             1.0,
-            "Batch discount is the share taken off, from 0 (none) to 1; 0.5 means half price.",
+            _("Batch discount is the share taken off, from 0 (none) to 1; 0.5 means half price."),
         ),
         "epochs": Rule(
-            "Epochs", 0.001, 1e4, "Epochs must be more than 0 (at least 0.001) and at most 10,000."
+            _("Epochs"),
+            0.001,
+            1e4,
+            _("Epochs must be more than 0 (at least 0.001) and at most 10,000."),
         ),
         "price_per_million_training_tokens": Rule(
-            "Price per million training tokens",
+            _("Price per million training tokens"),
             0.0,
             1e6,
-            "Price per million training tokens must be between 0 and 1,000,000.",
+            _("Price per million training tokens must be between 0 and 1,000,000."),
         ),
     }
 )

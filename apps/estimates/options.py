@@ -44,6 +44,7 @@ from apps.estimates.budget import (
 )
 from apps.estimates.engine import estimate, evaluate
 from apps.estimates.inputs import EstimateInput
+from apps.estimates.messages import _
 from apps.estimates.money import to_money
 from apps.estimates.results import EstimateResult
 from apps.estimates.sections import optional
@@ -208,7 +209,7 @@ def _option(
     )
 
 
-STAFF_LINE = "Staff to run the option"
+STAFF_LINE = _("Staff to run the option")
 
 
 def _staff_line(option: OptionInput, start: date) -> CostLineInput | None:
@@ -225,7 +226,7 @@ def _staff_line(option: OptionInput, start: date) -> CostLineInput | None:
         start=start,
         budget_class="opex",
         category=1,
-        basis="Staff given for the option: FTE × cost of one FTE a year ÷ 12, each month.",
+        basis=_("Staff given for the option: FTE × cost of one FTE a year ÷ 12, each month."),
     )
 
 

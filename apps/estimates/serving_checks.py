@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from apps.estimates.messages import Alternatives, Message, _
 from apps.estimates.serving_plan import largest_tensor_parallel
 
 TYPE_CHECKING = False
@@ -11,9 +12,9 @@ if TYPE_CHECKING:
 
 class _Errors:
     def __init__(self) -> None:
-        self.pairs: list[tuple[str, str]] = []
+        self.pairs: list[tuple[str, Message]] = []
 
-    def add(self, key: str, message: str) -> None:
+    def add(self, key: str, message: Message) -> None:
         self.pairs.append((key, message))
 
 
@@ -21,7 +22,7 @@ def _everywhere(condition: object) -> bool:
     return bool(np.all(condition))
 
 
-def serving_errors(inference: "InferenceInput") -> list[tuple[str, str]]:
+def serving_errors(inference: "InferenceInput") -> list[tuple[str, Message]]:
     """What serving needs beyond each number's own range, as (field, message) pairs.
 
     Assumes every number is in range (apps.estimates.inputs checks the ranges first).
@@ -29,32 +30,36 @@ def serving_errors(inference: "InferenceInput") -> list[tuple[str, str]]:
     errors = _Errors()
     active = inference.parameters
     if not _everywhere(np.greater(active, 0)):
-        errors.add("inference.parameters", "Serving a model needs more than 0 active parameters.")
+        errors.add(
+            "inference.parameters", _("Serving a model needs more than 0 active parameters.")
+        )
     if not _everywhere(np.greater_equal(inference.output_tokens, 1)):
         errors.add(
-            "inference.output_tokens", "Serving a language model needs at least 1 output token."
+            "inference.output_tokens", _("Serving a language model needs at least 1 output token.")
         )
     total = inference.total_parameters
     if total is not None and not _everywhere(np.greater_equal(total, active)):
         errors.add(
             "inference.total_parameters",
-            "Total parameters must be at least the active parameters "
-            "(a mixture of experts holds all its experts but runs a few).",
+            _(
+                "Total parameters must be at least the active parameters "
+                "(a mixture of experts holds all its experts but runs a few)."
+            ),
         )
     experts = (inference.experts_total, inference.experts_active)
     if (experts[0] is None) != (experts[1] is None):
         errors.add(
-            "inference.experts_active", "Give both the experts in total and active per token."
+            "inference.experts_active", _("Give both the experts in total and active per token.")
         )
     elif experts[0] is not None and not _everywhere(np.less(experts[1], experts[0])):
         errors.add(
-            "inference.experts_active", "Active experts must be fewer than the experts in total."
+            "inference.experts_active", _("Active experts must be fewer than the experts in total.")
         )
     window = (inference.sliding_window, inference.sliding_window_layers)
     if (window[0] is None) != (window[1] is None):
         errors.add(
             "inference.sliding_window_layers",
-            "Give both the sliding window and how many layers use it, or neither.",
+            _("Give both the sliding window and how many layers use it, or neither."),
         )
     elif (
         window[1] is not None
@@ -62,7 +67,7 @@ def serving_errors(inference: "InferenceInput") -> list[tuple[str, str]]:
         and not _everywhere(np.less_equal(window[1], inference.layers))
     ):
         errors.add(
-            "inference.sliding_window_layers", "More sliding-window layers than the model has."
+            "inference.sliding_window_layers", _("More sliding-window layers than the model has.")
         )
     replica = inference.accelerators_per_replica
     if replica is not None:
@@ -81,25 +86,31 @@ def _check_replica(errors: _Errors, inference: "InferenceInput", replica: object
     ):
         errors.add(
             "inference.accelerators_per_replica",
-            "Within one node the accelerators per replica split the attention heads: choose a "
-            f"number that divides the {_heads(inference.query_heads)} query heads (1, 2, 4, 8 …).",
+            _(
+                "Within one node the accelerators per replica split the attention heads: choose "
+                "a number that divides the %(heads)s query heads (1, 2, 4, 8 …).",
+                heads=_heads(inference.query_heads),
+            ),
         )
     if not _everywhere(within | (np.fmod(replica, largest) == 0)):
         errors.add(
             "inference.accelerators_per_replica",
-            "A replica larger than one node is whole nodes: choose a multiple of "
-            f"{_heads(largest)} accelerators (tensor parallel within a node, pipeline stages "
-            "across nodes).",
+            _(
+                "A replica larger than one node is whole nodes: choose a multiple of "
+                "%(accelerators)s accelerators (tensor parallel within a node, pipeline stages "
+                "across nodes).",
+                accelerators=_heads(largest),
+            ),
         )
     elif inference.layers is not None and not _everywhere(
         within | (np.divide(replica, largest) <= inference.layers)
     ):
         errors.add(
             "inference.accelerators_per_replica",
-            "More pipeline stages than the model has layers: choose fewer accelerators.",
+            _("More pipeline stages than the model has layers: choose fewer accelerators."),
         )
 
 
-def _heads(value: object) -> str:
+def _heads(value: object) -> Alternatives:
     values = np.unique(np.asarray(value, dtype=np.float64))
-    return " or ".join(f"{number:g}" for number in values[:3])
+    return Alternatives(tuple(float(number) for number in values[:3]))

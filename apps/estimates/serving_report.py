@@ -4,6 +4,7 @@ import math
 from dataclasses import replace
 
 from apps.estimates.inputs import EstimateInputError, InferenceInput
+from apps.estimates.messages import Message, Number, _, number
 from apps.estimates.results import ServingResult
 from apps.estimates.sections import InferenceFigures, serving_model
 from apps.estimates.serving import LIMITED_BY, ServingFigures
@@ -83,42 +84,71 @@ def check_replica_fits(inference: InferenceInput, figures: InferenceFigures) -> 
         float(inference.target_utilization),
     )
     if bool(derived.fits):
-        advice = (
-            f"It needs at least {int(derived.accelerators_per_replica)} (tensor parallel "
-            f"{int(derived.tensor_parallel)}, pipeline stages {int(derived.pipeline_parallel)}); "
-            "leave this empty to use the smallest replica that fits."
+        advice = _(
+            "It needs at least %(accelerators)s (tensor parallel %(tensor)s, pipeline stages "
+            "%(stages)s); leave this empty to use the smallest replica that fits.",
+            accelerators=int(derived.accelerators_per_replica),
+            tensor=int(derived.tensor_parallel),
+            stages=int(derived.pipeline_parallel),
         )
     else:
-        advice = "It does not fit any replica of this accelerator the planner tries."
+        advice = _("It does not fit any replica of this accelerator the planner tries.")
     raise EstimateInputError(
         {
             "inference.accelerators_per_replica": [
-                f"The model does not fit on {chosen} accelerator(s): its weights alone take "
-                f"{per_accelerator:,.1f} GB on each, of {usable:,.1f} GB usable, and each also "
-                f"needs room for the runtime and one request's KV cache. {advice}"
+                _(
+                    "The model does not fit on %(chosen)s accelerator(s): its weights alone take "
+                    "%(weights)s GB on each, of %(usable)s GB usable, and each also needs room "
+                    "for the runtime and one request's KV cache. %(advice)s",
+                    chosen=chosen,
+                    weights=number(per_accelerator, "one_place"),
+                    usable=number(usable, "one_place"),
+                    advice=advice,
+                )
             ]
         }
     )
 
 
-def _g(value: float) -> str:
-    return f"{value:,.4g}"
+def _g(value: float) -> Number:
+    return number(value, "g4")
 
 
-def serving_assumptions(inference: InferenceInput, result: ServingResult) -> tuple[str, ...]:
+def _kv_note(inference: InferenceInput, result: ServingResult) -> Message:
+    per_token = _g(result.kv_cache_bytes_per_token)
+    if inference.kv_cache_bytes_per_token is not None:
+        return _("KV cache: %(bytes)s bytes per token (given).", bytes=per_token)
+    if inference.kv_latent_width is not None:
+        return _(
+            "KV cache: %(bytes)s bytes per token (layers × latent width × bytes per element, "
+            "multi-head latent attention).",
+            bytes=per_token,
+        )
+    return _(
+        "KV cache: %(bytes)s bytes per token (layers × 2 × KV heads × head dimension × bytes "
+        "per element).",
+        bytes=per_token,
+    )
+
+
+def _batch_limit(limited_by: str) -> Message:
+    if limited_by == "memory":
+        return _("the KV cache memory")
+    if limited_by == "compute":
+        return _("the KV cache memory; the decode step is compute-bound there")
+    return _("the latency targets")
+
+
+def serving_assumptions(inference: InferenceInput, result: ServingResult) -> tuple[Message, ...]:
     """How the serving figures were worked out, in plain words, with the numbers used."""
     notes = [
-        f"Weights = total parameters × {_g(float(inference.bytes_per_parameter))} bytes = "
-        f"{_g(result.weights_gb)} GB (a mixture of experts holds every expert); FLOP use the "
-        "active parameters.",
-        f"KV cache: {_g(result.kv_cache_bytes_per_token)} bytes per token "
-        + (
-            "(given)."
-            if inference.kv_cache_bytes_per_token is not None
-            else "(layers × latent width × bytes per element, multi-head latent attention)."
-            if inference.kv_latent_width is not None
-            else "(layers × 2 × KV heads × head dimension × bytes per element)."
+        _(
+            "Weights = total parameters × %(bytes)s bytes = %(weights)s GB (a mixture of experts "
+            "holds every expert); FLOP use the active parameters.",
+            bytes=_g(float(inference.bytes_per_parameter)),
+            weights=_g(result.weights_gb),
         ),
+        _kv_note(inference, result),
     ]
     if (
         inference.sliding_window is not None
@@ -127,55 +157,86 @@ def serving_assumptions(inference: InferenceInput, result: ServingResult) -> tup
         and inference.kv_latent_width is None
     ):
         notes.append(
-            f"Sliding window: {_g(float(inference.sliding_window_layers))} of the "
-            f"{_g(float(inference.layers))} layers keep only the last "
-            f"{_g(float(inference.sliding_window))} tokens, so the KV bytes per token above are "
-            "at the mean context (input + half the output); a full-length request holds "
-            "1 − (window layers ÷ layers) × (1 − min(tokens, window) ÷ tokens) of the "
-            "full-attention cache."
+            _(
+                "Sliding window: %(window_layers)s of the %(layers)s layers keep only the last "
+                "%(window)s tokens, so the KV bytes per token above are at the mean context "
+                "(input + half the output); a full-length request holds 1 − (window layers ÷ "
+                "layers) × (1 − min(tokens, window) ÷ tokens) of the full-attention cache.",
+                window_layers=_g(float(inference.sliding_window_layers)),
+                layers=_g(float(inference.layers)),
+                window=_g(float(inference.sliding_window)),
+            )
         )
     if not result.fits:
         notes.append(
-            "The model does not fit: no replica of up to 16 pipeline stages holds its weights, "
-            "the runtime and one request's KV cache in "
-            f"{_g(result.usable_memory_per_accelerator_gb)} GB per accelerator. "
-            "So no replica, accelerators at peak, accelerator-seconds, cost, energy or wait can be "
-            "given: use an accelerator with more memory, fewer bytes per parameter or a "
-            "shorter context."
+            _(
+                "The model does not fit: no replica of up to 16 pipeline stages holds its "
+                "weights, the runtime and one request's KV cache in %(usable)s GB per "
+                "accelerator. So no replica, accelerators at peak, accelerator-seconds, cost, "
+                "energy or wait can be given: use an accelerator with more memory, fewer bytes "
+                "per parameter or a shorter context.",
+                usable=_g(result.usable_memory_per_accelerator_gb),
+            )
         )
         return tuple(notes)
-    how = "the smallest that fits" if result.replica_derived else "as chosen"
+    replica = {
+        "accelerators": result.accelerators_per_replica,
+        "tensor": result.tensor_parallel,
+        "stages": result.pipeline_parallel,
+        "runtime": _g(float(inference.overhead_bytes_per_accelerator) / 2**30),
+        "memory": number(inference.memory_utilization, "percent"),
+    }
     notes += [
-        f"Replica: {result.accelerators_per_replica} accelerator(s) per copy of the model, "
-        f"tensor parallel {result.tensor_parallel} × pipeline stages {result.pipeline_parallel} "
-        f"({how}): each keeps its share of the weights, "
-        f"{_g(float(inference.overhead_bytes_per_accelerator) / 2**30)} GiB of runtime and "
-        f"activations and the KV cache within {float(inference.memory_utilization):.0%} of its "
-        "memory.",
-        f"Batch: {result.batch_size} requests decode together (continuous batching), limited by "
-        + {
-            "memory": "the KV cache memory",
-            "compute": "the KV cache memory; the decode step is compute-bound there",
-            "latency_target": "the latency targets",
-        }[result.limited_by]
-        + f". Decode step on the roofline with {float(inference.memory_efficiency):.0%} of memory "
-        f"bandwidth and {float(inference.utilization):.0%} of peak FLOP/s; prefill shares the "
-        "replica.",
-        "Time to first token = prefill + one decode step of waiting; time per output token at "
-        "the batch used; the user's wait = TTFT + output tokens × TPOT (no queueing, no network).",
-        "Accelerators at peak = copies at peak × accelerators per copy; copies = peak requests/s ÷ "
-        f"(target utilisation {float(inference.target_utilization):g} × requests/s per copy), at "
-        "least 1. Busy accelerator-seconds per request = accelerators per copy ÷ requests/s "
-        "per copy.",
+        _(
+            "Replica: %(accelerators)s accelerator(s) per copy of the model, tensor parallel "
+            "%(tensor)s × pipeline stages %(stages)s (the smallest that fits): each keeps its "
+            "share of the weights, %(runtime)s GiB of runtime and activations and the KV cache "
+            "within %(memory)s of its memory.",
+            **replica,
+        )
+        if result.replica_derived
+        else _(
+            "Replica: %(accelerators)s accelerator(s) per copy of the model, tensor parallel "
+            "%(tensor)s × pipeline stages %(stages)s (as chosen): each keeps its share of the "
+            "weights, %(runtime)s GiB of runtime and activations and the KV cache within "
+            "%(memory)s of its memory.",
+            **replica,
+        ),
+        _(
+            "Batch: %(batch)s requests decode together (continuous batching), limited by "
+            "%(limit)s. Decode step on the roofline with %(bandwidth)s of memory bandwidth and "
+            "%(peak)s of peak FLOP/s; prefill shares the replica.",
+            batch=result.batch_size,
+            limit=_batch_limit(result.limited_by),
+            bandwidth=number(inference.memory_efficiency, "percent"),
+            peak=number(inference.utilization, "percent"),
+        ),
+        _(
+            "Time to first token = prefill + one decode step of waiting; time per output token "
+            "at the batch used; the user's wait = TTFT + output tokens × TPOT (no queueing, no "
+            "network)."
+        ),
+        _(
+            "Accelerators at peak = copies at peak × accelerators per copy; copies = peak "
+            "requests/s ÷ (target utilisation %(target)s × requests/s per copy), at least 1. "
+            "Busy accelerator-seconds per request = accelerators per copy ÷ requests/s per copy.",
+            target=number(inference.target_utilization, "plain"),
+        ),
     ]
     if result.tpot_target_seconds is not None and result.tpot_seconds > result.tpot_target_seconds:
         notes.append(
-            f"The time-per-token target {_g(result.tpot_target_seconds)} s cannot be met by this "
-            "replica even one request at a time."
+            _(
+                "The time-per-token target %(target)s s cannot be met by this replica even one "
+                "request at a time.",
+                target=_g(result.tpot_target_seconds),
+            )
         )
     if result.ttft_target_seconds is not None and result.ttft_seconds > result.ttft_target_seconds:
         notes.append(
-            f"The first-token target {_g(result.ttft_target_seconds)} s cannot be met by this "
-            "replica: its prefill alone takes longer."
+            _(
+                "The first-token target %(target)s s cannot be met by this replica: its prefill "
+                "alone takes longer.",
+                target=_g(result.ttft_target_seconds),
+            )
         )
     return tuple(notes)

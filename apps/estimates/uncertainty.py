@@ -36,6 +36,7 @@ from apps.estimates.external_api import (
 from apps.estimates.formulas import Quantity
 from apps.estimates.inputs import EstimateInput, EstimateInputError, with_value
 from apps.estimates.limits import RULES
+from apps.estimates.messages import Message, _, number
 from apps.estimates.money import to_money
 from apps.estimates.quantiles import _quantiles
 from apps.estimates.uncertainty_fan import FanMonth, cost_fan
@@ -119,26 +120,33 @@ class UncertaintyResult:
     fan: tuple[FanMonth, ...] = ()
 
 
-def range_errors(name: str, low: float, high: float) -> list[str]:
+def range_errors(name: str, low: float, high: float) -> list[Message]:
     """Why (low, high) cannot be a range of the input called `name` (a limits.RULES key)."""
     rule = RULES[name]
     if rule.whole:
-        return [f"{rule.label} is a whole number you choose; it cannot carry a range."]
+        return [
+            _("%(label)s is a whole number you choose; it cannot carry a range.", label=rule.label)
+        ]
     if not (math.isfinite(low) and math.isfinite(high)):
-        return ["The low and high ends must be finite numbers."]
+        return [_("The low and high ends must be finite numbers.")]
     errors = []
     if low > high:
-        errors.append("The low end is above the high end.")
+        errors.append(_("The low end is above the high end."))
     if not (rule.accepts_number(low) and rule.accepts_number(high)):
-        errors.append(f"Both ends must be valid: {rule.message}")
+        errors.append(_("Both ends must be valid: %(rule)s", rule=rule.message))
     elif low + SHIFT.get(name, 0.0) <= 0:
         shift = SHIFT.get(name, 0.0)
-        floor, instead = (
-            (f"−{shift:g}", "a number just above it") if shift else ("0", "a small positive number")
-        )
         errors.append(
-            f"The low end must be more than {floor}: a range is read as a lognormal, which never "
-            f"reaches it. Use {instead} instead."
+            _(
+                "The low end must be more than −%(shift)s: a range is read as a lognormal, "
+                "which never reaches it. Use a number just above it instead.",
+                shift=number(shift, "plain"),
+            )
+            if shift
+            else _(
+                "The low end must be more than 0: a range is read as a lognormal, which never "
+                "reaches it. Use a small positive number instead."
+            )
         )
     return errors
 
@@ -166,17 +174,19 @@ def _read_by_method(inp: EstimateInput, path: str) -> bool:
 
 def check_ranges(inp: EstimateInput, ranges: dict[str, Range]) -> None:
     """Raise EstimateInputError, keyed by input path, for every range the inputs cannot take."""
-    errors: dict[str, list[str]] = {}
+    errors: dict[str, list[Message]] = {}
     for path, interval in ranges.items():
         try:
             value = _value_at(inp, path)
         except KeyError:
-            errors[path] = ["Unknown input: no number of the estimate has this path."]
+            errors[path] = [_("Unknown input: no number of the estimate has this path.")]
             continue
         if value is None or not _read_by_method(inp, path):
             errors[path] = [
-                "This input is not part of the estimate: its section, method or pricing mode "
-                "does not use it."
+                _(
+                    "This input is not part of the estimate: its section, method or pricing "
+                    "mode does not use it."
+                )
             ]
             continue
         messages = range_errors(path.rpartition(".")[2], interval.low, interval.high)

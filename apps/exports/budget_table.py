@@ -8,7 +8,9 @@ from decimal import Decimal
 
 from django.utils.translation import gettext as _
 
+from apps.estimates.budget import COMPUTED_KINDS
 from apps.exports.figures import Column, Table, Value
+from apps.projects.engine_text import engine_text
 
 # The rows below the lines, in the API's `totals` order.
 TOTAL_ROWS = ("capex", "opex", "contingency", "indirect", "total")
@@ -22,6 +24,14 @@ def _total_labels() -> dict[str, str]:
         "indirect": _("Indirect support costs"),
         "total": _("Total"),
     }
+
+
+def _words(line: dict) -> tuple[str, str]:
+    """A line's name and basis in the reader's language: the engine's words for the lines the
+    estimate adds (the API answers them in English), a person's own as they wrote them."""
+    if line["kind"] in COMPUTED_KINDS:
+        return engine_text(line["name"]), engine_text(line["basis"])
+    return line["name"], line["basis"]
 
 
 def budget_table(answer: dict) -> Table:
@@ -40,15 +50,16 @@ def budget_table(answer: dict) -> Table:
     )
     rows: list[tuple[Value, ...]] = [
         (
-            line["name"],
+            name,
             line["kind"],
             line["budget_class"],
             line["category"],
-            line["basis"],
+            basis,
             *(Decimal(amount) for amount in line["amounts"]),
             Decimal(line["total"]),
         )
         for line in answer["lines"]
+        for name, basis in [_words(line)]
     ]
     labels = _total_labels()
     for name in TOTAL_ROWS:

@@ -44,6 +44,7 @@ from apps.exports.range_rows import range_story
 from apps.exports.report import Report, ScenarioReport
 from apps.projects import formatting
 from apps.projects.describe import bottom_strip, describe
+from apps.projects.engine_text import engine_text
 from apps.projects.locale_numbers import date_text, decimal_text
 
 MARGIN = 18 * mm
@@ -430,7 +431,7 @@ def _scenario(report: ScenarioReport, project_title: str) -> list:
     story += [_p(_("How the figures are worked out"), H2)]
     for section, label in (("training", _("Training")), ("inference", _("Inference"))):
         notes = (report.response[section] or {}).get("assumptions", [])
-        story += [_p(f"{label}: {note}", CELL) for note in notes]
+        story += [_p(f"{label}: {engine_text(note)}", CELL) for note in notes]
     story += [_p(_("Inputs"), H2), _inputs(report)]
     return story
 

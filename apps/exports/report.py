@@ -24,6 +24,7 @@ from apps.exports.errors import error_lines
 from apps.exports.figures import FigureRow, figure_rows
 from apps.exports.range_rows import uncertainty_rows
 from apps.options.frozen import options_record
+from apps.projects.engine_text import engine_errors
 from apps.projects.models import Project, Scenario
 
 
@@ -104,7 +105,7 @@ def scenario_estimate(scenario: Scenario, catalogue: Catalogue | None = None) ->
     except ValidationError as error:
         return ScenarioReport(scenario, None, " ".join(error_lines(error.detail)))
     except EstimateInputError as error:
-        return ScenarioReport(scenario, None, " ".join(error_lines(error.errors)))
+        return ScenarioReport(scenario, None, " ".join(error_lines(engine_errors(error.errors))))
 
 
 def _budget(scenario: Scenario, catalogue: Catalogue | None) -> tuple[dict | None, str]:

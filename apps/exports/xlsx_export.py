@@ -20,6 +20,7 @@ from apps.exports.cells import looks_like_formula, printable
 from apps.exports.figures import Table, Value, headline, headline_headings, input_rows, tables
 from apps.exports.options_table import options_sentences, options_table
 from apps.exports.report import Report, ScenarioReport
+from apps.projects.engine_text import engine_text
 from apps.projects.formatting import money_decimal_places
 
 MONEY_FORMAT = "#,##0.00"
@@ -181,7 +182,7 @@ def _scenario(sheet: Worksheet, report: ScenarioReport, project_title: str) -> N
                     1,
                     gettext("Training") if section == "training" else gettext("Inference"),
                 )
-                put(sheet, row, 2, note)
+                put(sheet, row, 2, engine_text(note))
     _widths(sheet, (30, 44, 22, 22, 22, 22, 22))
 
 

@@ -11,6 +11,7 @@ from django.utils.translation import gettext, gettext_lazy
 from apps.estimates.options import Condition, OptionResult, OptionsComparison
 from apps.options.forms import FLAG_LABELS, OPTION_LABELS
 from apps.options.services import ComparedOptions
+from apps.projects.engine_text import engine_text
 
 SUBJECTS = {
     "external_api": gettext_lazy("the external API"),
@@ -62,7 +63,10 @@ def crossover_rows(comparison: OptionsComparison) -> list[tuple[str, str, float 
 def unavailable_rows(compared: ComparedOptions) -> list[tuple[str, list[str]]]:
     """(label, messages) of each default option that could not be estimated."""
     return [
-        (str(OPTION_LABELS[key]), [m for messages in errors.values() for m in messages])
+        (
+            str(OPTION_LABELS[key]),
+            [engine_text(m) for messages in errors.values() for m in messages],
+        )
         for key, errors in compared.unavailable.items()
     ]
 

@@ -21,12 +21,13 @@ from apps.options.presentation import (
     unavailable_rows,
 )
 from apps.options.services import scenario_from_option, scenario_options_compare, scenario_request
+from apps.projects.engine_text import engine_errors
 from apps.projects.selectors import scenario_for_user
 from apps.projects.views import refuses_frozen_projects
 
 
 def _messages(error: EstimateInputError) -> list[str]:
-    return [message for messages_ in error.errors.values() for message in messages_]
+    return [message for messages_ in engine_errors(error.errors).values() for message in messages_]
 
 
 @login_required

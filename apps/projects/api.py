@@ -36,6 +36,7 @@ from apps.projects.conditional import (
     scenario_etag,
     write_responses,
 )
+from apps.projects.engine_text import engine_errors
 from apps.projects.models import Project, ProjectFrozen, Scenario, StatusChangeRefused
 from apps.projects.presets import DEFAULT_PRESET, PRESETS, PRESETS_BY_SLUG
 from apps.projects.selectors import can_create_projects, project_for_user, scenario_for_user
@@ -64,9 +65,9 @@ class EstimateRequestField(serializers.Field):
             estimate_from_request(request.validated_data)
             check_request_ranges(request.validated_data)
         except RangesError as error:
-            raise serializers.ValidationError({"ranges": error.errors}) from None
+            raise serializers.ValidationError({"ranges": engine_errors(error.errors)}) from None
         except EstimateInputError as error:
-            raise serializers.ValidationError(nest_errors(error.errors)) from None
+            raise serializers.ValidationError(nest_errors(engine_errors(error.errors))) from None
         return as_sent(request.validated_data, data)
 
     def to_representation(self, value: dict) -> dict:

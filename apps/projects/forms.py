@@ -12,6 +12,7 @@ from apps.catalogue.resolve import DEFAULT_ENERGY_PROFILE, Catalogue, estimate_f
 from apps.estimates import EstimateInputError, EstimateResult
 from apps.estimates.uncertainty import UncertaintyResult
 from apps.projects.api_methods import add_api_fields, api_section_values, with_api_fields
+from apps.projects.engine_text import engine_errors
 from apps.projects.field_terms import attach_terms
 from apps.projects.locale_numbers import parse_number
 from apps.projects.models import BUDGET_SETTINGS, Project
@@ -244,13 +245,13 @@ class ScenarioForm(forms.Form):
             self.result, resolution = estimate_from_request(request, self.catalogue)
             self.notes = resolution.notes
         except EstimateInputError as error:
-            for key, messages in error.errors.items():
+            for key, messages in engine_errors(error.errors).items():
                 field = key.replace(".", "_")
                 for message in messages:
                     self.add_error(field if field in self.fields else None, message)
         else:
             self.uncertainty = uncertainty_for(self, request, self.catalogue)
-        for field, messages in range_errors.items():
+        for field, messages in engine_errors(range_errors).items():
             for message in messages:
                 self.add_error(field, message)
         return cleaned

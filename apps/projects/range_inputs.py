@@ -22,6 +22,7 @@ from apps.catalogue.uncertainty import (
 from apps.estimates.uncertainty import FigureRange, UncertaintyResult, range_errors
 from apps.projects import formatting
 from apps.projects.api_methods import API_NUMBER_FIELDS, read_by_api_method
+from apps.projects.engine_text import engine_errors
 from apps.projects.scenario_fields import NUMBER_FIELDS, FieldSpec
 from apps.projects.templatetags.figures import figure_html
 
@@ -177,7 +178,7 @@ def uncertainty_for(form: forms.Form, request: dict, catalogue) -> UncertaintyRe
     try:
         return uncertainty_from_request(request, catalogue, fan=True)
     except RangesError as error:
-        for path, messages in error.errors.items():
+        for path, messages in engine_errors(error.errors).items():
             field = low_name(path.replace(".", "_"))
             for message in messages:
                 form.add_error(field if field in form.fields else None, message)

@@ -25,6 +25,7 @@ from apps.estimates import EstimateInputError
 from apps.projects import services
 from apps.projects.comparison import chart_data, chart_rows
 from apps.projects.describe import bottom_strip, describe
+from apps.projects.engine_text import engine_error_text
 from apps.projects.fan import fan_context
 from apps.projects.forms import NewProjectForm, ProjectForm, ScenarioForm
 from apps.projects.models import Project, ProjectFrozen, Scenario
@@ -260,7 +261,7 @@ def saved_figures(scenario: Scenario, catalogue: Catalogue, view: str) -> dict:
         result, resolution = estimate_from_request(scenario.inputs, catalogue)
         ranges = uncertainty_from_request(scenario.inputs, catalogue, fan=True)
     except EstimateInputError as error:
-        return {"stored_error": str(error)}
+        return {"stored_error": engine_error_text(error.errors)}
     return comparison_context(
         result,
         notes=resolution.notes,

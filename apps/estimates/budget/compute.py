@@ -15,6 +15,7 @@ from apps.estimates.budget.fiscal import (
 from apps.estimates.budget.inputs import Asset, BudgetInputError, ComputedLines
 from apps.estimates.budget.lines import DEFAULT_CATEGORIES, ScheduledLine, decimal
 from apps.estimates.inputs import EstimateInput, Pricing
+from apps.estimates.messages import Day, Message, _, g6, number
 from apps.estimates.money import CENT, to_money
 from apps.estimates.results import EstimateResult
 
@@ -112,11 +113,13 @@ class _Builder:
         self.lines: list[ScheduledLine] = []
         self.assets: list[Asset] = []
         self.energy: dict[int, float] | None = None
-        self.notes: list[str] = []
+        self.notes: list[Message] = []
         price = inp.energy.electricity_price_per_kwh
         self.electricity_price = None if price is None else float(price)
 
-    def line(self, name: str, kind: str, basis: str, monthly: Sequence[tuple[int, Decimal]]):
+    def line(
+        self, name: Message, kind: str, basis: Message, monthly: Sequence[tuple[int, Decimal]]
+    ):
         """A line of cents per month; the months outside the period are left out, with a note."""
         inside = [(month, amount) for month, amount in monthly if month in self.period]
         if inside:
@@ -133,19 +136,26 @@ class _Builder:
         left_out = sum((amount for month, amount in monthly if month not in self.period), ZERO)
         if left_out:
             self.notes.append(
-                f"{name}: {left_out:,.2f} falls outside the planning period and is left out."
+                _(
+                    "%(line)s: %(amount)s falls outside the planning period and is left out.",
+                    line=name,
+                    amount=number(left_out, "two_places"),
+                )
             )
 
-    def purchase(self, name: str, month: int, count: float, pricing: Pricing) -> None:
+    def purchase(self, name: Message, month: int, count: float, pricing: Pricing) -> None:
         price = to_money(decimal(count) * decimal(pricing.purchase_price))
         if price == 0:
             return
         lifetime = float(pricing.lifetime_years)
-        basis = (
-            f"{float(count):,.6g} accelerator(s) × {float(pricing.purchase_price):,.2f} purchase "
-            f"price; written off over {lifetime:,.6g} years to a residual value of "
-            f"{float(self.residual_share):.0%} (memo row). Replaces the estimate's owned cost per "
-            "hour, which spreads the same purchase over its life."
+        basis = _(
+            "%(count)s accelerator(s) × %(price)s purchase price; written off over %(years)s "
+            "years to a residual value of %(residual)s (memo row). Replaces the estimate's owned "
+            "cost per hour, which spreads the same purchase over its life.",
+            count=g6(count),
+            price=number(pricing.purchase_price, "two_places"),
+            years=g6(lifetime),
+            residual=number(self.residual_share, "percent"),
         )
         self.line(name, "hardware_purchase", basis, [(month, price)])
         if month in self.period:
@@ -159,12 +169,6 @@ class _Builder:
                 )
             )
 
-    def power_basis(self, what: str) -> str:
-        return (
-            f"The estimate's energy for {what} (busy accelerator-hours × power × PUE, so cooling "
-            f"included and idle draw excluded) × {self.electricity_price:,.6g} per kWh."
-        )
-
     def add_energy(self, monthly: Sequence[tuple[int, float]]) -> None:
         if self.energy is None:
             self.energy = {}
@@ -176,10 +180,12 @@ class _Builder:
         training, pricing = self.result.training, self.inp.training.pricing
         if training.wall_clock_hours is None:  # fine-tuned through a vendor's API
             self.line(
-                "Training compute",
+                _("Training compute"),
                 "training_compute",
-                "Fine-tuning billed by the vendor's API per training token, in the month it "
-                "starts.",
+                _(
+                    "Fine-tuning billed by the vendor's API per training token, in the month it "
+                    "starts."
+                ),
                 [(month_index(start), training.cost)],
             )
             return
@@ -189,26 +195,41 @@ class _Builder:
         hours = [hours for _, hours in months] + [hours_outside]
         # The part after the last month is placed one month past the period, so it is left out.
         places = [month for month, _ in months] + [self.period.last + 1]
-        spread_over = f"spread over its {training.wall_clock_hours:,.1f} wall-clock hours from "
-        spread_over += f"{start:%d %B %Y} in proportion to hours"
+        spread_over = {
+            "hours": number(training.wall_clock_hours, "one_place"),
+            "start": Day(start),
+        }
         if pricing.mode == "rent":
-            basis = (
-                f"{training.accelerator_hours:,.2f} accelerator-hours × "
-                f"{training.price_per_accelerator_hour:,.6g} per accelerator-hour, {spread_over}."
+            basis = _(
+                "%(accelerator_hours)s accelerator-hours × %(price)s per accelerator-hour, spread "
+                "over its %(hours)s wall-clock hours from %(start)s in proportion to hours.",
+                accelerator_hours=number(training.accelerator_hours, "two_places"),
+                price=g6(training.price_per_accelerator_hour),
+                **spread_over,
             )
             cost = spread(training.cost, hours)
             self.line(
-                "Training compute", "training_compute", basis, list(zip(places, cost, strict=True))
+                _("Training compute"),
+                "training_compute",
+                basis,
+                list(zip(places, cost, strict=True)),
             )
         else:
             count = self.inp.training.accelerator_count
-            self.purchase("Accelerators bought for training", month_index(start), count, pricing)
+            self.purchase(_("Accelerators bought for training"), month_index(start), count, pricing)
             if training.energy_kwh is not None and self.electricity_price is not None:
                 cost = spread(to_money(training.energy_kwh * self.electricity_price), hours)
                 self.line(
-                    "Power and cooling of training hardware",
+                    _("Power and cooling of training hardware"),
                     "hardware_power",
-                    f"{self.power_basis('training')} {spread_over[0].upper()}{spread_over[1:]}.",
+                    _(
+                        "The estimate's energy for training (busy accelerator-hours × power × "
+                        "PUE, so cooling included and idle draw excluded) × %(price)s per kWh. "
+                        "Spread over its %(hours)s wall-clock hours from %(start)s in proportion "
+                        "to hours.",
+                        price=g6(self.electricity_price),
+                        **spread_over,
+                    ),
                     list(zip(places, cost, strict=True)),
                 )
         if training.energy_kwh is not None:
@@ -224,31 +245,54 @@ class _Builder:
         # Past the year 9999 (start None) every month lies after the period.
         first = self.period.last + 1 if start is None else month_index(start)
         months = [(first + index, month) for index, month in enumerate(inference.monthly)]
-        when = "" if start is None else f" from {month_start(first):%B %Y}"
+        when = None if start is None else Day(month_start(first), "month")
         if pricing.mode == "rent":
             how = (
-                "an external API's price per token"
+                _("an external API's price per token")
                 if inference.peak_accelerators is None
-                else f"always-on: {inference.peak_accelerators} accelerator(s) paid every hour"
+                else _(
+                    "always-on: %(accelerators)s accelerator(s) paid every hour",
+                    accelerators=inference.peak_accelerators,
+                )
                 if self.inp.inference.provisioning == "always_on"
-                else "pay-per-use: busy accelerator-hours × price"
+                else _("pay-per-use: busy accelerator-hours × price")
             )
             self.line(
-                "Inference compute",
+                _("Inference compute"),
                 "inference_compute",
-                f"The estimate's monthly inference cost{when}, {how}.",
+                _("The estimate's monthly inference cost, %(how)s.", how=how)
+                if when is None
+                else _(
+                    "The estimate's monthly inference cost from %(month)s, %(how)s.",
+                    how=how,
+                    month=when,
+                ),
                 [(place, month.cost) for place, month in months],
             )
         else:
             self.purchase(
-                "Accelerators bought for serving", first, inference.peak_accelerators, pricing
+                _("Accelerators bought for serving"), first, inference.peak_accelerators, pricing
             )
             known = all(month.energy_kwh is not None for month in inference.monthly)
             if known and self.electricity_price is not None:
+                power = {"price": g6(self.electricity_price)}
                 self.line(
-                    "Power and cooling of serving hardware",
+                    _("Power and cooling of serving hardware"),
                     "hardware_power",
-                    f"{self.power_basis('serving')} Month by month{when}.",
+                    _(
+                        "The estimate's energy for serving (busy accelerator-hours × power × PUE, "
+                        "so cooling included and idle draw excluded) × %(price)s per kWh. Month "
+                        "by month.",
+                        **power,
+                    )
+                    if when is None
+                    else _(
+                        "The estimate's energy for serving (busy accelerator-hours × power × PUE, "
+                        "so cooling included and idle draw excluded) × %(price)s per kWh. Month "
+                        "by month from %(month)s.",
+                        month=when,
+                        **power,
+                    ),
                     [
                         (place, to_money(month.energy_kwh * self.electricity_price))
                         for place, month in months
@@ -311,7 +355,7 @@ def compute_lines(
     share = float(residual_share)
     if not 0 <= share <= 1:
         raise BudgetInputError(
-            {"residual_share": ["Enter a residual value from 0 to 1 of the purchase price."]}
+            {"residual_share": [_("Enter a residual value from 0 to 1 of the purchase price.")]}
         )
     training_start = calendar.period_start if training_start is None else training_start
     builder = _Builder(inp, result, calendar, residual_share)
@@ -329,9 +373,11 @@ def compute_lines(
     ]
     if any(given.pricing.mode == "own" for _, given in sections):
         builder.notes.append(
-            "Owned accelerators are budgeted as bought (capex) with their power and cooling "
-            "(opex); the estimate's owned cost per hour, which spreads the purchase over the "
-            "accelerators' life, is not counted again. Depreciation is a memo row, not cash."
+            _(
+                "Owned accelerators are budgeted as bought (capex) with their power and cooling "
+                "(opex); the estimate's owned cost per hour, which spreads the purchase over the "
+                "accelerators' life, is not counted again. Depreciation is a memo row, not cash."
+            )
         )
         if builder.electricity_price is None or any(
             given.hardware is None or given.hardware.power_watts is None
@@ -339,12 +385,22 @@ def compute_lines(
             if given.pricing.mode == "own"
         ):
             builder.notes.append(
-                "Power of owned accelerators is not in the budget where their power draw or the "
-                "electricity price is unknown."
+                _(
+                    "Power of owned accelerators is not in the budget where their power draw or "
+                    "the electricity price is unknown."
+                )
             )
     for name, given in sections:
         if given.method in ("external_api", "api_fine_tune"):
-            builder.notes.append(f"Energy and emissions exclude {name}: the vendor's API.")
+            builder.notes.append(
+                _("Energy and emissions exclude training: the vendor's API.")
+                if name == "training"
+                else _("Energy and emissions exclude inference: the vendor's API.")
+            )
         elif given.hardware is None or given.hardware.power_watts is None:
-            builder.notes.append(f"Energy and emissions exclude {name}: its power is unknown.")
+            builder.notes.append(
+                _("Energy and emissions exclude training: its power is unknown.")
+                if name == "training"
+                else _("Energy and emissions exclude inference: its power is unknown.")
+            )
     return builder.computed()

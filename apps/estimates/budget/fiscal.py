@@ -3,6 +3,8 @@
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from apps.estimates.messages import Message, _
+
 LABEL_RULES = ("end_year", "start_end")
 
 
@@ -54,19 +56,21 @@ class FiscalYear:
     months: int
 
 
-def calendar_errors(calendar: FiscalCalendar) -> dict[str, list[str]]:
+def calendar_errors(calendar: FiscalCalendar) -> dict[str, list[Message]]:
     """Plain-language problems of a calendar, by field name; empty when it is valid."""
-    errors: dict[str, list[str]] = {}
+    errors: dict[str, list[Message]] = {}
     if type(calendar.start_month) is not int or not 1 <= calendar.start_month <= 12:
-        errors["start_month"] = ["The fiscal year starts in a month from 1 (January) to 12."]
+        errors["start_month"] = [_("The fiscal year starts in a month from 1 (January) to 12.")]
     if calendar.label_rule not in LABEL_RULES:
-        errors["label_rule"] = [f"Choose how fiscal years are named: {', '.join(LABEL_RULES)}."]
+        errors["label_rule"] = [
+            _("Choose how fiscal years are named: %(rules)s.", rules=", ".join(LABEL_RULES))
+        ]
     for field in ("period_start", "period_end"):
         if not isinstance(getattr(calendar, field), date):
-            errors[field] = ["The planning period needs a start and an end date."]
+            errors[field] = [_("The planning period needs a start and an end date.")]
     dated = "period_start" not in errors and "period_end" not in errors
     if dated and month_index(calendar.period_end) < month_index(calendar.period_start):
-        errors["period_end"] = ["The planning period must end after it starts."]
+        errors["period_end"] = [_("The planning period must end after it starts.")]
     return errors
 
 

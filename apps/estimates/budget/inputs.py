@@ -6,6 +6,7 @@ from datetime import date
 from decimal import Decimal
 
 from apps.estimates.budget.lines import ScheduledLine, decimal
+from apps.estimates.messages import Message, _
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,7 @@ class ComputedLines:
     assets: tuple[Asset, ...] = ()
     energy_kwh: tuple[tuple[date, float], ...] | None = None
     kg_co2e_per_kwh: float | None = None
-    notes: tuple[str, ...] = ()
+    notes: tuple[Message, ...] = ()
 
 
 class BudgetInputError(ValueError):
@@ -64,7 +65,7 @@ class BudgetInputError(ValueError):
         super().__init__("; ".join(f"{key}: {' '.join(m)}" for key, m in errors.items()))
 
 
-def rules_errors(rules: BudgetRules) -> dict[str, list[str]]:
+def rules_errors(rules: BudgetRules) -> dict[str, list[Message]]:
     """Plain-language problems of the rules, by field name; empty when they are valid."""
     errors = {}
     for field in (
@@ -75,8 +76,8 @@ def rules_errors(rules: BudgetRules) -> dict[str, list[str]]:
     ):
         value = decimal(getattr(rules, field))
         if not value.is_finite() or value < 0:
-            errors[field] = ["Enter a finite number of zero or more."]
+            errors[field] = [_("Enter a finite number of zero or more.")]
     rate = float(rules.discount_rate)
     if not math.isfinite(rate) or rate <= -1:
-        errors["discount_rate"] = ["Enter a discount rate above −100 %, e.g. 0.035 for 3.5 %."]
+        errors["discount_rate"] = [_("Enter a discount rate above −100 %%, e.g. 0.035 for 3.5 %%.")]
     return errors

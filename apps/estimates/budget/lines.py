@@ -6,6 +6,7 @@ from datetime import date
 from decimal import Decimal
 
 from apps.estimates.budget.fiscal import month_index, month_start
+from apps.estimates.messages import Message, _
 from apps.estimates.money import to_money
 
 USER_KINDS = (
@@ -111,34 +112,43 @@ class ScheduledLine:
     monthly: tuple[tuple[date, Decimal], ...]
 
 
-def line_errors(line: CostLineInput) -> dict[str, list[str]]:
+def line_errors(line: CostLineInput) -> dict[str, list[Message]]:
     """Plain-language problems of a cost line, by field name; empty when it is valid."""
-    errors: dict[str, list[str]] = {}
+    errors: dict[str, list[Message]] = {}
 
-    def add(field: str, message: str) -> None:
+    def add(field: str, message: Message) -> None:
         errors.setdefault(field, []).append(message)
 
     if not line.name.strip():
-        add("name", "Give the line a name.")
+        add("name", _("Give the line a name."))
     if line.kind not in USER_KINDS:
-        add("kind", f"Choose a kind: one of {', '.join(USER_KINDS)}.")
+        add("kind", _("Choose a kind: one of %(kinds)s.", kinds=", ".join(USER_KINDS)))
     for field in ("quantity", "unit_price"):
         value = decimal(getattr(line, field))
         if not value.is_finite() or value < 0:
-            add(field, "Enter a finite number of zero or more.")
+            add(field, _("Enter a finite number of zero or more."))
     if line.recurrence not in RECURRENCES:
-        add("recurrence", f"Choose how often it falls due: one of {', '.join(RECURRENCES)}.")
+        add(
+            "recurrence",
+            _(
+                "Choose how often it falls due: one of %(recurrences)s.",
+                recurrences=", ".join(RECURRENCES),
+            ),
+        )
     elif line.recurrence == "one_off" and line.end is not None:
-        add("end", "A one-off line falls due once, in its start month: leave the end empty.")
+        add("end", _("A one-off line falls due once, in its start month: leave the end empty."))
     if line.end is not None and month_index(line.end) < month_index(line.start):
-        add("end", "The end must not be before the start.")
+        add("end", _("The end must not be before the start."))
     escalation = float(line.annual_escalation)
     if not math.isfinite(escalation) or escalation <= -1:
-        add("annual_escalation", "Enter an annual escalation above −100 %, e.g. 0.03 for 3 %.")
+        add(
+            "annual_escalation",
+            _("Enter an annual escalation above −100 %%, e.g. 0.03 for 3 %%."),
+        )
     if line.budget_class is not None and line.budget_class not in BUDGET_CLASSES:
-        add("budget_class", "Choose capex, opex, or leave it empty for the threshold rule.")
+        add("budget_class", _("Choose capex, opex, or leave it empty for the threshold rule."))
     if type(line.category) is not int or line.category not in CATEGORIES:
-        add("category", "Choose a budget category from 1 to 7.")
+        add("category", _("Choose a budget category from 1 to 7."))
     return errors
 
 

@@ -27,6 +27,7 @@ from apps.estimates.budget.lines import (
     schedule,
 )
 from apps.estimates.budget.results import Budget, BudgetLine, Memo, Summary, Totals
+from apps.estimates.messages import Message, _, number
 from apps.estimates.money import to_money
 
 ZERO = Decimal("0.00")
@@ -71,13 +72,15 @@ def _sum(*rows: Sequence[Decimal]) -> tuple[Decimal, ...]:
     return tuple(sum(column, ZERO) for column in zip(*rows, strict=True))
 
 
-def _outside_note(line: ScheduledLine, by_month: ByMonth, period: PeriodMonths) -> str | None:
+def _outside_note(line: ScheduledLine, by_month: ByMonth, period: PeriodMonths) -> Message | None:
     outside = [amount for month, amount in by_month if month not in period]
     if not outside:
         return None
-    return (
-        f"{line.name}: {len(outside)} month(s) outside the planning period left out "
-        f"({sum(outside, ZERO):,.2f})."
+    return _(
+        "%(line)s: %(months)s month(s) outside the planning period left out (%(amount)s).",
+        line=line.name,
+        months=len(outside),
+        amount=number(sum(outside, ZERO), "two_places"),
     )
 
 

@@ -1,0 +1,95 @@
+"""The engine's words: English text that keeps its msgid and parameters for translation.
+
+Every sentence the engine returns (the notes beside its figures, the budget's line names, bases
+and notes, its validation errors) is a `Message`: a str whose value is the English text, which
+JSON and the API carry as they always have, and which also keeps the msgid and the parameters,
+so that the Django edge (apps/projects/engine_text.py) writes it in the reader's language:
+gettext(msgid) % parameters, each number formatted there per locale. The engine itself never
+translates nor formats for a locale.
+
+`_` builds a Message, and marks its msgid for makemessages: `_` is one of xgettext's default
+Python keywords. A msgid names its placeholders (%(name)s) and writes a literal percent sign as
+%%. A parameter is a `Number` (a value with its English format), a `Day`, `Alternatives`
+(numbers joined by "or"), another Message (translated in turn), or a str kept as it is (a name
+people gave, a machine key).
+"""
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+# English formats of a Number, by style: what `format(value, spec)` writes.
+STYLES = {
+    "plain": "g",  # 0.7, 1e+06
+    "g4": ",.4g",  # four significant figures, grouped: 1,235
+    "g6": ",.6g",  # six significant figures, grouped: 1,234.57
+    "whole": ",.0f",  # 15,000
+    "one_place": ",.1f",  # 12.3
+    "two_places": ",.2f",  # 1,234.50 (money)
+    "percent": ".0%",  # 70%
+    "signed_percent": "+.2%",  # +5.00%
+}
+
+
+@dataclass(frozen=True)
+class Number:
+    """A number inside a message, with the style (a key of STYLES) it is written in."""
+
+    value: float | int | Decimal
+    style: str = "g6"
+
+    def __str__(self) -> str:
+        return format(self.value, STYLES[self.style])
+
+
+@dataclass(frozen=True)
+class Day:
+    """A date inside a message: "long" (1 March 2026) or "month" (March 2026)."""
+
+    value: date
+    style: str = "long"
+
+    def __str__(self) -> str:
+        month_year = self.value.strftime("%B %Y")
+        return f"{self.value.day} {month_year}" if self.style == "long" else month_year
+
+
+@dataclass(frozen=True)
+class Alternatives:
+    """Numbers of which any one would do: "8 or 16"."""
+
+    values: tuple[float, ...]
+
+    def __str__(self) -> str:
+        return " or ".join(f"{value:g}" for value in self.values)
+
+
+class Message(str):
+    """English text (the str itself) with its msgid and parameters (see the module)."""
+
+    msgid: str
+    params: dict[str, object]
+
+    def __new__(cls, msgid: str, params: dict[str, object] | None = None) -> "Message":
+        params = dict(params or {})
+        text = super().__new__(cls, msgid % {key: str(value) for key, value in params.items()})
+        text.msgid = msgid
+        text.params = params
+        return text
+
+    def __reduce__(self):
+        return (Message, (self.msgid, self.params))
+
+
+def _(msgid: str, /, **params: object) -> Message:
+    """The message `msgid` with its parameters (see the module); marks msgid for makemessages."""
+    return Message(msgid, params)
+
+
+def g6(value: object) -> Number:
+    """A number to six significant figures, grouped (the engine's usual way with inputs)."""
+    return Number(float(value), "g6")
+
+
+def number(value: object, style: str) -> Number:
+    return Number(value if isinstance(value, Decimal | int) else float(value), style)

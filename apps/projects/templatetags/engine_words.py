@@ -1,0 +1,21 @@
+"""Template filters: the engine's notes, budget lines and errors in the reader's language."""
+
+from django import template
+
+from apps.estimates.budget import COMPUTED_KINDS
+from apps.projects.engine_text import engine_text as _engine_text
+
+register = template.Library()
+
+
+@register.filter
+def engine_text(text: object) -> str:
+    """An engine message (or its English, read back from JSON) in the active language."""
+    return _engine_text(text)
+
+
+@register.filter
+def budget_line_name(name: object, kind: str) -> str:
+    """A budget line's name: the engine's words for a line the estimate adds, translated; the
+    name someone gave their own line, as they wrote it."""
+    return _engine_text(name) if kind in COMPUTED_KINDS else str(name)
