@@ -1,8 +1,9 @@
 """The catalogue's names in the reader's language.
 
 Names are data, kept in English in the catalogue's files (data/catalogue.json, data/models.json)
-and the database; the names those files ship with are listed here, so that makemessages extracts them and they are
-translated like any other string. A name a catalogue editor types in the admin shows as typed.
+and the database; the names those files ship with are listed here, so that makemessages extracts
+them and they are translated like any other string. A name a catalogue editor types in the admin
+shows as typed.
 Product names stay as their makers write them: only the words around them are translated
 ("(per GPU, NVL72)", "(China market)"). tests/unit/test_catalogue_names.py checks that every
 threshold and energy profile of the catalogue file, and every accelerator and language model
