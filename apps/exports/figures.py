@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from apps.api.serializers import EstimateRequestSerializer
+from apps.catalogue.names import catalogue_name
 from apps.estimates.money import cost_of_one_request
 from apps.exports.serving_figures import serving_rows
 
@@ -219,7 +220,7 @@ def _threshold_rows(thresholds: list[dict]) -> list[FigureRow]:
         FigureRow(
             section=gettext("Training"),
             figure=gettext("Threshold: %(name)s (%(flop)s FLOP)")
-            % {"name": threshold["name"], "flop": f"{threshold['flop']:.3g}"},
+            % {"name": catalogue_name(threshold["name"]), "flop": f"{threshold['flop']:.3g}"},
             value=gettext("exceeded") if threshold["exceeded"] else gettext("below"),
             unit="",
             field=f"training.thresholds.{index}.exceeded",

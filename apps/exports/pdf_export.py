@@ -31,6 +31,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from apps.catalogue.names import catalogue_name
 from apps.catalogue.resolve import estimate_from_request
 from apps.estimates import EstimateInputError, EstimateResult
 from apps.exports.budget_table import budget_table
@@ -193,7 +194,7 @@ def _training_figures(response: dict, values: dict, currency: str) -> list[tuple
     items += [
         (
             _("Exceeded") if threshold["exceeded"] else _("Below"),
-            f"{threshold['name']} ({formatting.flop(threshold['flop']).text})",
+            f"{catalogue_name(threshold['name'])} ({formatting.flop(threshold['flop']).text})",
         )
         for threshold in training["thresholds"]
     ]

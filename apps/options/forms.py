@@ -2,7 +2,9 @@
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
+from apps.catalogue.names import full_name
 from apps.estimates.options import OPTION_KEYS
 from apps.options.services import chosen_options, default_choices
 
@@ -47,7 +49,7 @@ class OptionsForm(forms.Form):
         help_text=_("None ticked: every option the scenario allows."),
     )
     api_model = forms.SlugField(
-        label=_("API model"),
+        label=pgettext_lazy("form field", "API model"),
         required=False,
         max_length=200,
         help_text=_("Its slug in the API price catalogue, e.g. openai-gpt-4o-mini."),
@@ -72,7 +74,10 @@ class OptionsForm(forms.Form):
 
         self.fields["accelerator"].choices = [
             ("", _("The scenario's accelerator")),
-            *((a.slug, f"{a.vendor} {a.name}") for a in Catalogue.load().accelerators.values()),
+            *(
+                (a.slug, full_name(a.vendor, a.name))
+                for a in Catalogue.load().accelerators.values()
+            ),
         ]
 
     def clean_training_route(self) -> str:

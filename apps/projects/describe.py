@@ -7,6 +7,7 @@ it is written, and its unit inflected, as that language does.
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from apps.catalogue.names import catalogue_name
 from apps.estimates.results import (
     ComparisonResult,
     EstimateResult,
@@ -235,7 +236,7 @@ def _training_column(training: TrainingResult, currency: str) -> str:
             if threshold.exceeded
             else _("It stays below the %(name)s threshold of %(flop)s.")
         )
-        % {"name": threshold.name, "flop": flop(threshold.flop).text}
+        % {"name": catalogue_name(threshold.name), "flop": flop(threshold.flop).text}
         for threshold in training.thresholds
     ]
     return _sentence(

@@ -30,6 +30,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from apps.projects import units
 from apps.projects.locale_numbers import (
+    SUPERSCRIPTS,
     currency_name,
     currency_text,
     decimal_text,
@@ -50,7 +51,6 @@ _MILLION = Decimal(10**6)
 _SMALLEST_PLAIN = Decimal("0.001")
 SUB_CENT_SIGNIFICANT_DIGITS = 2
 _SMALLEST_MONEY = Decimal("0.000001")
-_SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 # Characters that screen readers read badly, so `Figure.aria` is read instead of the text.
 _UNSPOKEN = str.maketrans(dict.fromkeys("⁰¹²³⁴⁵⁶⁷⁸⁹⁻×" + MINUS))
 
@@ -128,7 +128,7 @@ def _scientific(magnitude: Decimal) -> tuple[str, str]:
     else:
         spoken_exponent = str(exponent)
     return (
-        f"{mantissa} × 10{str(exponent).translate(_SUPERSCRIPTS)}",
+        f"{mantissa} × 10{str(exponent).translate(SUPERSCRIPTS)}",
         gettext("%(mantissa)s times 10 to the power %(exponent)s")
         % {"mantissa": mantissa, "exponent": spoken_exponent},
     )

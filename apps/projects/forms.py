@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.budget.forms import BudgetSettingsFields
 from apps.catalogue.models import PRECISIONS
+from apps.catalogue.names import catalogue_name, full_name
 from apps.catalogue.resolve import DEFAULT_ENERGY_PROFILE, Catalogue, estimate_from_request
 from apps.estimates import EstimateInputError, EstimateResult
 from apps.estimates.uncertainty import UncertaintyResult
@@ -163,7 +164,7 @@ class ScenarioForm(forms.Form):
             )
         add_api_fields(self, NumberField)
         add_range_fields(self, NumberField)
-        accelerator_choices = [(a.slug, f"{a.vendor} {a.name}") for a in accelerators]
+        accelerator_choices = [(a.slug, full_name(a.vendor, a.name)) for a in accelerators]
         self.fields["training_accelerator"].choices = [
             ("", _("No accelerator")),
             *accelerator_choices,
@@ -178,9 +179,11 @@ class ScenarioForm(forms.Form):
         self.fields["inference_accelerator"].initial = "nvidia-h100-sxm"
         self.fields["inference_model"].choices = [
             ("", _("My own model (give its dimensions below)")),
-            *((m.slug, f"{m.developer} {m.name}") for m in catalogue.models.values()),
+            *((m.slug, full_name(m.developer, m.name)) for m in catalogue.models.values()),
         ]
-        self.fields["energy_profile"].choices = [(p.slug, p.name) for p in energy_profiles]
+        self.fields["energy_profile"].choices = [
+            (p.slug, catalogue_name(p.name)) for p in energy_profiles
+        ]
         self.fields["energy_profile"].initial = DEFAULT_ENERGY_PROFILE
         self.result: EstimateResult | None = None
         self.uncertainty: UncertaintyResult | None = None

@@ -110,6 +110,24 @@ def percent_value_text(share: Decimal) -> str:
     return percent_text(decimal_text((share * 100).normalize()))
 
 
+SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+_EXACT_SCIENTIFIC_FROM = 15  # exponents from which an exact value is written "8.4 × 10²⁰"
+
+
+def exact_text(exact: str) -> str:
+    """A figure's exact machine value ("14814810.0", "0.5785123966942148", "8.4e+20") with all
+    its digits, for people: "14,814,810", "0.5785123966942148", "8.4 × 10²⁰"; "14 814 810",
+    "0,5785123966942148", "8,4 × 10²⁰" in French."""
+    number = Decimal(exact)
+    if number and abs(number.adjusted()) >= _EXACT_SCIENTIFIC_FROM:
+        exponent = number.adjusted()
+        mantissa = decimal_text(number.scaleb(-exponent).normalize())
+        return f"{mantissa} × 10{str(exponent).translate(SUPERSCRIPTS)}"
+    if number.as_tuple().exponent > 0:  # "1E+3": Babel needs the digits written out
+        number = number.quantize(Decimal(1))
+    return decimal_text(number)
+
+
 def parse_number(text: str) -> Decimal:
     """What a person typed as a Decimal, in the active language's format; ValueError if it is
     not a number written that way. See the module comment for what is accepted."""

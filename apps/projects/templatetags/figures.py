@@ -9,6 +9,7 @@ from django.utils.safestring import SafeString
 
 from apps.projects import formatting, units
 from apps.projects.formatting import Figure
+from apps.projects.locale_numbers import exact_text
 
 register = template.Library()
 
@@ -103,14 +104,16 @@ def figure(kind: str, value: float | Decimal | None, *args: str) -> SafeString:
 
 @register.simple_tag
 def exact(kind: str, value: float | Decimal | None, *args: str) -> str:
-    """`{% exact "hours" hours %}` → "58958.4855 accelerator-hours": the unrounded figure."""
+    """`{% exact "hours" hours %}` → "58,958.4855 accelerator-hours": the unrounded figure with
+    all its digits, written as the page's language writes numbers ("58 958,4855 heures-…")."""
     figure = _formatted(kind, value, *args)
     if not figure.available:
         return figure.text
+    digits = exact_text(figure.exact)
     if units.known(figure.unit):
         count = 1 if figure.exact == "1" else 2
-        return units.with_unit(figure.unit, figure.exact, count)
-    return f"{figure.exact} {figure.unit}"
+        return units.with_unit(figure.unit, digits, count)
+    return f"{digits} {figure.unit}"
 
 
 def _formatted(kind: str, value: float | Decimal | None, *args: str) -> Figure:
