@@ -26,7 +26,7 @@ busy hour.
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
 
@@ -42,10 +42,11 @@ from apps.estimates.budget import (
     compute_lines,
     default_service_start,
 )
+from apps.estimates.budget.inputs import ComputedLines
 from apps.estimates.engine import estimate, evaluate
 from apps.estimates.inputs import EstimateInput
 from apps.estimates.money import to_money
-from apps.estimates.results import EstimateResult
+from apps.estimates.results import EstimateResult, Figures
 from apps.estimates.sections import optional
 
 OPTION_KEYS = ("external_api", "rent_pay_per_use", "rent_always_on", "own", "fine_tune", "build")
@@ -88,6 +89,19 @@ class OptionInput:
     # cost of one a year. Added to the budget as a monthly staff line from the service start.
     staff_fte: float | None = None
     staff_cost_per_fte_year: float | None = None
+
+
+@dataclass(frozen=True)
+class OptionEstimate:
+    """The engine's answers for one option's input, worked out once and passed on: the
+    estimate (money as Decimal, monthly series) and `evaluate`'s unrounded figures."""
+
+    result: EstimateResult
+    figures: Figures
+
+
+def estimate_option(option: OptionInput) -> OptionEstimate:
+    return OptionEstimate(estimate(option.estimate), evaluate(option.estimate))
 
 
 @dataclass(frozen=True)
@@ -141,17 +155,21 @@ class OptionsComparison:
     condition: Condition
     crossovers: tuple[Crossover, ...]
     owning_beats_renting_utilisation: float | None  # None without both own and pay-per-use
+    # The month every option's service starts (None: past the year 9999), and the lines each
+    # option's budget was drawn up from, in the options' order (for their ranges).
+    service_start: date | None = None
+    lines: tuple[ComputedLines, ...] = field(default=(), repr=False)
 
 
-def _unit_cost(amount: float) -> Decimal | None:
+def unit_cost(amount: float) -> Decimal | None:
+    """A cost per request as it leaves the engine: rounded to a millionth (None: not finite)."""
     if not math.isfinite(amount):
         return None
     return Decimal(repr(float(amount))).quantize(UNIT_COST)
 
 
-def _fixed_and_per_use(key: str, inp: EstimateInput) -> tuple[float, float]:
+def _fixed_and_per_use(key: str, inp: EstimateInput, figures: Figures) -> tuple[float, float]:
     """(monthly fixed cost, per-use cost per request) of the option's inference."""
-    figures = evaluate(inp)
     if key in FIXED_COST or inp.inference.provisioning == "always_on":
         return float(figures.inference_cost) / float(inp.inference.months), 0.0
     return 0.0, float(figures.cost_per_request)
@@ -159,16 +177,13 @@ def _fixed_and_per_use(key: str, inp: EstimateInput) -> tuple[float, float]:
 
 def _option(
     option: OptionInput,
-    result: EstimateResult,
+    worked: OptionEstimate,
+    computed: ComputedLines,
     calendar: FiscalCalendar,
     rules: BudgetRules,
-    training_start: date | None,
     service_start: date | None,
 ) -> OptionResult:
-    inp = option.estimate
-    computed = compute_lines(
-        inp, result, calendar, training_start=training_start, service_start=service_start
-    )
+    inp, result = option.estimate, worked.result
     staff = _staff_line(option, service_start or calendar.period_start)
     table = budget(calendar, rules, lines=[staff] if staff else [], computed=computed)
     staff_cost = sum(
@@ -184,7 +199,7 @@ def _option(
         if output_tokens and math.isfinite(cost_per_request)
         else math.nan
     )
-    fixed, per_use = _fixed_and_per_use(option.key, inp)
+    fixed, per_use = _fixed_and_per_use(option.key, inp, worked.figures)
     return OptionResult(
         key=option.key,
         label=option.label or LABELS[option.key],
@@ -196,7 +211,7 @@ def _option(
         opex=table.totals.opex,
         total=table.summary.total,
         npv=table.summary.npv,
-        cost_per_request=_unit_cost(cost_per_request),
+        cost_per_request=unit_cost(cost_per_request),
         cost_per_million_output_tokens=None if math.isnan(per_million) else to_money(per_million),
         accelerators=inference.peak_accelerators,
         flags=FLAGS.get(option.key, ()),
@@ -336,27 +351,40 @@ def compare_options(
     *,
     training_start: date | None = None,
     service_start: date | None = None,
+    estimates: Sequence[OptionEstimate] | None = None,
 ) -> OptionsComparison:
     """Compare the options on one fiscal calendar and budget rules (see the module docstring).
 
     Every option serves the same months: from `service_start`, by default the month after the
     longest training ends (see `default_service_start`), training starting at `training_start`
-    (default: the start of the period). Raises ValueError on an unknown or repeated key or an
-    option without inference, and the engine's EstimateInputError or the budget's errors on
-    invalid inputs.
+    (default: the start of the period). `estimates`, one per option in their order, are the
+    engine's answers when the caller has them already (`estimate_option`); else worked out
+    here. Raises ValueError on an unknown or repeated key or an option without inference, and
+    the engine's EstimateInputError or the budget's errors on invalid inputs.
     """
     keys = [option.key for option in options]
     if not keys or len(set(keys)) != len(keys) or not set(keys) <= set(OPTION_KEYS):
         raise ValueError(f"Options must be distinct keys among {', '.join(OPTION_KEYS)}.")
     if any(option.estimate.inference is None for option in options):
         raise ValueError("Every option serves the demand: each needs an inference section.")
-    estimates = [estimate(option.estimate) for option in options]
+    if estimates is None:
+        estimates = [estimate_option(option) for option in options]
     if service_start is None:
         start = calendar.period_start if training_start is None else training_start
-        service_start = common_service_start(estimates, start)
+        service_start = common_service_start([worked.result for worked in estimates], start)
+    lines = tuple(
+        compute_lines(
+            option.estimate,
+            worked.result,
+            calendar,
+            training_start=training_start,
+            service_start=service_start,
+        )
+        for option, worked in zip(options, estimates, strict=True)
+    )
     results = tuple(
-        _option(option, result, calendar, rules, training_start, service_start)
-        for option, result in zip(options, estimates, strict=True)
+        _option(option, worked, computed, calendar, rules, service_start)
+        for option, worked, computed in zip(options, estimates, lines, strict=True)
     )
     by_key = {result.key: result for result in results}
     crossovers = tuple(
@@ -387,6 +415,8 @@ def compare_options(
         condition=_condition(results, cheapest, crossovers, utilisation),
         crossovers=crossovers,
         owning_beats_renting_utilisation=utilisation,
+        service_start=service_start,
+        lines=lines,
     )
 
 
