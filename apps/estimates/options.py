@@ -15,13 +15,8 @@ runs the estimate engine and the budget arithmetic on the same fiscal calendar a
 - flags: "data_leaves_organisation" and "lock_in" for an external API, "hardware_lead_time" for
   owned accelerators.
 
-Crossovers, between each fixed-cost option (always-on or owned capacity) and each per-use option
-(an external API, rented pay-per-use): the monthly requests at which they cost the same,
-fixed monthly cost ÷ per-use cost per request. The fixed cost is the engine's for a month of the
-capacity sized for this demand's peak (owned accelerators written off over their life, not
-bought at once as in the budget): above that peak more accelerators would be needed. Owning
-beats renting per use above the utilisation owned cost per provisioned hour ÷ rented price per
-busy hour.
+Crossovers, the utilisation at which owning beats renting and the condition that flips the
+cheapest are worked out in apps.estimates.option_condition.
 """
 
 import math
@@ -32,7 +27,6 @@ from decimal import Decimal
 
 import numpy as np
 
-from apps.estimates import formulas as f
 from apps.estimates.budget import (
     BudgetRules,
     CostLineInput,
@@ -46,6 +40,15 @@ from apps.estimates.budget.inputs import ComputedLines
 from apps.estimates.engine import estimate, evaluate
 from apps.estimates.inputs import EstimateInput
 from apps.estimates.money import to_money
+from apps.estimates.option_condition import (
+    FIXED_COST,
+    PER_USE,
+    Condition,
+    Crossover,
+    crossover_requests_per_month,
+    flipping_condition,
+    owning_beats_renting_utilisation,
+)
 from apps.estimates.results import EstimateResult, Figures
 from apps.estimates.sections import optional
 
@@ -57,17 +60,6 @@ LABELS = {
     "own": "Self-host on owned accelerators",
     "fine_tune": "Fine-tune an open model, then host it",
     "build": "Pre-train a model, then host it",
-}
-FIXED_COST = ("rent_always_on", "own")
-PER_USE = ("external_api", "rent_pay_per_use")
-# How each option reads as the subject of a sentence ("Owning the accelerators beats …").
-SUBJECTS = {
-    "external_api": "the external API",
-    "rent_pay_per_use": "renting accelerators per use",
-    "rent_always_on": "renting always-on accelerators",
-    "own": "owning the accelerators",
-    "fine_tune": "fine-tuning an open model",
-    "build": "pre-training a model",
 }
 FLAGS = {
     "external_api": ("data_leaves_organisation", "lock_in"),
@@ -126,25 +118,6 @@ class OptionResult:
     staff_fte: float | None = None
     staff_cost: Decimal | None = None
     staff_basis: str = "not_included"
-
-
-@dataclass(frozen=True)
-class Crossover:
-    options: tuple[str, str]  # (fixed-cost option, per-use option)
-    requests_per_month: float | None  # None: the per-use option costs nothing per request
-
-
-@dataclass(frozen=True)
-class Condition:
-    """What would flip the cheapest option: `kind` "above" (option `options[0]` beats the
-    cheapest `options[1]` above `value` requests a month), "below" (`options[0]` would be
-    cheaper below `value`), "utilisation" (owning beats renting above `value`, a share),
-    "gap" (`options[0]` is next, `value` more in NPV) or "only" (a single option)."""
-
-    kind: str
-    options: tuple[str, ...]
-    value: float | None
-    text: str
 
 
 @dataclass(frozen=True)
@@ -244,93 +217,6 @@ def _staff_line(option: OptionInput, start: date) -> CostLineInput | None:
     )
 
 
-def crossover_requests_per_month(monthly_fixed_cost: float, per_use_cost: float) -> float | None:
-    """Monthly requests at which capacity kept on costs as much as paying per request:
-    fixed monthly cost ÷ per-use cost per request (None when a request costs nothing)."""
-    if per_use_cost <= 0:
-        return None
-    return monthly_fixed_cost / per_use_cost
-
-
-def owning_beats_renting_utilisation(owned: EstimateInput, rented: EstimateInput) -> float:
-    """The busy share above which owned accelerators cost less than renting per busy hour:
-    owned cost per provisioned hour (purchase written off over every hour of its life, with
-    electricity) ÷ rented price per accelerator-hour. Above 1, owning never wins."""
-    pricing, hardware, energy = owned.inference.pricing, owned.inference.hardware, owned.energy
-    power = None if hardware is None else optional(hardware.power_watts)
-    owned_per_hour = f.owned_cost_per_accelerator_hour(
-        float(pricing.purchase_price),
-        float(pricing.lifetime_years),
-        1.0,
-        power,
-        float(energy.pue),
-        optional(energy.electricity_price_per_kwh),
-    )
-    return float(owned_per_hour) / float(rented.inference.pricing.price_per_accelerator_hour)
-
-
-def _volume(requests: float) -> str:
-    if requests >= 1e9:
-        return f"{requests / 1e9:,.1f} billion"
-    if requests >= 1e6:
-        return f"{requests / 1e6:,.1f} million"
-    return f"{requests:,.0f}"
-
-
-def _condition(
-    results: Sequence[OptionResult],
-    cheapest: OptionResult,
-    crossovers: Sequence[Crossover],
-    utilisation: float | None,
-) -> Condition:
-    def subject(key: str) -> str:
-        return SUBJECTS[key]
-
-    if cheapest.key in PER_USE:
-        flips = [c for c in crossovers if c.options[1] == cheapest.key and c.requests_per_month]
-        if flips:
-            best = min(flips, key=lambda c: c.requests_per_month)
-            other = best.options[0]
-            return Condition(
-                "above",
-                (other, cheapest.key),
-                best.requests_per_month,
-                f"{subject(other).capitalize()} beats {subject(cheapest.key)} above "
-                f"{_volume(best.requests_per_month)} requests a month at these prices.",
-            )
-    if cheapest.key in FIXED_COST:
-        if cheapest.key == "own" and utilisation is not None and utilisation <= 1:
-            return Condition(
-                "utilisation",
-                ("own", "rent_pay_per_use"),
-                utilisation,
-                f"Owning beats renting above {utilisation:.0%} utilisation.",
-            )
-        flips = [c for c in crossovers if c.options[0] == cheapest.key and c.requests_per_month]
-        if flips:
-            best = max(flips, key=lambda c: c.requests_per_month)
-            other = best.options[1]
-            return Condition(
-                "below",
-                (other, cheapest.key),
-                best.requests_per_month,
-                f"{subject(other).capitalize()} would be cheaper than {subject(cheapest.key)} "
-                f"below {_volume(best.requests_per_month)} requests a month at these prices.",
-            )
-    others = sorted((o for o in results if o is not cheapest), key=lambda o: o.npv)
-    if not others:
-        return Condition("only", (cheapest.key,), None, "The only option compared.")
-    runner_up = others[0]
-    gap = runner_up.npv - cheapest.npv
-    return Condition(
-        "gap",
-        (runner_up.key, cheapest.key),
-        float(gap),
-        f"{subject(runner_up.key).capitalize()} is next, {gap:,.2f} more in net present value: "
-        f"it would be cheapest if {subject(cheapest.key)} cost that much more.",
-    )
-
-
 def common_service_start(results: Sequence[EstimateResult], training_start: date) -> date | None:
     """The month every option's service starts: once the longest training is over, so that an
     option is not cheaper only because it serves fewer months (None: past the year 9999)."""
@@ -412,7 +298,9 @@ def compare_options(
         fiscal_years=budget(calendar, rules).fiscal_years,
         options=results,
         cheapest=cheapest.key,
-        condition=_condition(results, cheapest, crossovers, utilisation),
+        condition=flipping_condition(
+            {result.key: result.npv for result in results}, cheapest.key, crossovers, utilisation
+        ),
         crossovers=crossovers,
         owning_beats_renting_utilisation=utilisation,
         service_start=service_start,
