@@ -4,8 +4,10 @@ use, rented always on, owned, pre-training then hosting) compared on common rand
 
 Server time is the request through the whole middleware, in process (Django's test client, no
 network), in a throwaway SQLite database with the real catalogue and API prices: wall-clock and
-CPU time (best and median of the runs after one warm-up), and the peak memory of one request
-(tracemalloc, which sees NumPy's arrays). No target is set; the estimate with ranges alone
+CPU time (best and median of the runs after one warm-up), the peak memory of one request
+(tracemalloc, which sees NumPy's arrays), and how many times the request runs the estimate
+engine (scalar: an estimate or an unrounded evaluation; sampled: 10^5 samples at once); the same
+scenario without ranges beside it. No target is set; the estimate with ranges alone
 (uncertainty_bench.py) is the yardstick. Not a pytest file; a wrong answer is exit status 1.
 """
 
@@ -62,35 +64,48 @@ OPTIONS = """
 import json, statistics, time, tracemalloc
 from datetime import date
 from django.test import Client
+from apps.estimates import engine
 from tests.factories import make_manager, make_project, make_scenario
 owner = make_manager("bench-options")
 project = make_project(owner, "Bench options", period_start=date(2027, 1, 1),
                        period_end=date(2029, 12, 31))
-scenario = make_scenario(project, "Ranged", inputs=INPUTS)
 client = Client()
 client.force_login(owner)
-path = f"/api/v1/scenarios/{scenario.pk}/options/"
-response = client.get(path)  # warm-up
-assert response.status_code == 200, response.content[:500]
-walls, cpus = [], []
-for _ in range(RUNS):
-    wall, cpu = time.perf_counter(), time.process_time()
-    response = client.get(path)
-    walls.append(time.perf_counter() - wall)
-    cpus.append(time.process_time() - cpu)
-tracemalloc.start()
-client.get(path)
-_, peak = tracemalloc.get_traced_memory()
-tracemalloc.stop()
-body = response.json()
-assert response.status_code == 200 and body["uncertainty"]["samples"] == SAMPLES, body
+
+def timed(inputs):
+    scenario = make_scenario(project, "Bench", inputs=inputs)
+    path = f"/api/v1/scenarios/{scenario.pk}/options/"
+    response = client.get(path)  # warm-up
+    assert response.status_code == 200, response.content[:500]
+    walls, cpus = [], []
+    for _ in range(RUNS):
+        wall, cpu = time.perf_counter(), time.process_time()
+        response = client.get(path)
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+    runs, compute = [], engine.compute
+    engine.compute = lambda inp: runs.append(engine._input_shape(inp)) or compute(inp)
+    tracemalloc.start()
+    client.get(path)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    engine.compute = compute
+    return response.json(), {
+        "wall_best": min(walls), "wall_median": statistics.median(walls), "walls": walls,
+        "cpu_best": min(cpus), "cpu_median": statistics.median(cpus),
+        "peak_memory_bytes": peak, "runs": RUNS,
+        "engine_runs": {"scalar": runs.count(()), "sampled": len(runs) - runs.count(())},
+    }
+
+body, ranged = timed(INPUTS)
+assert body["uncertainty"]["samples"] == SAMPLES, body
+plain_body, plain = timed({key: INPUTS[key] for key in ("training", "inference")})
+assert "uncertainty" not in plain_body
 print(json.dumps({
     "options": [o["key"] for o in body["options"]],
     "cheapest_share": body["uncertainty"]["cheapest_share"],
     "figures": len(body["uncertainty"]["figures"]),
-    "wall_best": min(walls), "wall_median": statistics.median(walls), "walls": walls,
-    "cpu_best": min(cpus), "cpu_median": statistics.median(cpus),
-    "peak_memory_bytes": peak, "runs": RUNS,
+    "with_ranges": ranged, "without_ranges": plain,
 }))
 """
 
@@ -125,12 +140,15 @@ def bench_options() -> dict:
         f"  {len(result['options'])} options ({', '.join(result['options'])}),"
         f" {result['figures']} percentile figures"
     )
-    say(
-        f"  server time: wall {fmt_seconds(result['wall_best'])} best,"
-        f" {fmt_seconds(result['wall_median'])} median of {result['runs']};"
-        f" CPU {fmt_seconds(result['cpu_best'])} best, {fmt_seconds(result['cpu_median'])}"
-        f" median; peak memory {result['peak_memory_bytes'] / 2**20:,.0f} MiB"
-    )
+    for name in ("with_ranges", "without_ranges"):
+        r = result[name]
+        say(
+            f"  {name.replace('_', ' ')}: server time wall {fmt_seconds(r['wall_best'])} best,"
+            f" {fmt_seconds(r['wall_median'])} median of {r['runs']}; CPU"
+            f" {fmt_seconds(r['cpu_best'])} best, {fmt_seconds(r['cpu_median'])} median; peak"
+            f" memory {r['peak_memory_bytes'] / 2**20:,.1f} MiB; engine runs"
+            f" {r['engine_runs']['scalar']} scalar, {r['engine_runs']['sampled']} sampled"
+        )
     shares = ", ".join(f"{key} {share:.1%}" for key, share in result["cheapest_share"].items())
     say(f"  cheapest in: {shares}")
     return result
