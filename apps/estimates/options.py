@@ -15,24 +15,18 @@ runs the estimate engine and the budget arithmetic on the same fiscal calendar a
 - flags: "data_leaves_organisation" and "lock_in" for an external API, "hardware_lead_time" for
   owned accelerators.
 
-Crossovers, between each fixed-cost option (always-on or owned capacity) and each per-use option
-(an external API, rented pay-per-use): the monthly requests at which they cost the same,
-fixed monthly cost ÷ per-use cost per request. The fixed cost is the engine's for a month of the
-capacity sized for this demand's peak (owned accelerators written off over their life, not
-bought at once as in the budget): above that peak more accelerators would be needed. Owning
-beats renting per use above the utilisation owned cost per provisioned hour ÷ rented price per
-busy hour.
+Crossovers, the utilisation at which owning beats renting and the condition that flips the
+cheapest are worked out in apps.estimates.option_condition.
 """
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
 
 import numpy as np
 
-from apps.estimates import formulas as f
 from apps.estimates.budget import (
     BudgetRules,
     CostLineInput,
@@ -42,11 +36,21 @@ from apps.estimates.budget import (
     compute_lines,
     default_service_start,
 )
+from apps.estimates.budget.inputs import ComputedLines
 from apps.estimates.engine import estimate, evaluate
 from apps.estimates.inputs import EstimateInput
 from apps.estimates.messages import _
 from apps.estimates.money import to_money
-from apps.estimates.results import EstimateResult
+from apps.estimates.option_condition import (
+    FIXED_COST,
+    PER_USE,
+    Condition,
+    Crossover,
+    crossover_requests_per_month,
+    flipping_condition,
+    owning_beats_renting_utilisation,
+)
+from apps.estimates.results import EstimateResult, Figures
 from apps.estimates.sections import optional
 
 OPTION_KEYS = ("external_api", "rent_pay_per_use", "rent_always_on", "own", "fine_tune", "build")
@@ -57,17 +61,6 @@ LABELS = {
     "own": "Self-host on owned accelerators",
     "fine_tune": "Fine-tune an open model, then host it",
     "build": "Pre-train a model, then host it",
-}
-FIXED_COST = ("rent_always_on", "own")
-PER_USE = ("external_api", "rent_pay_per_use")
-# How each option reads as the subject of a sentence ("Owning the accelerators beats …").
-SUBJECTS = {
-    "external_api": "the external API",
-    "rent_pay_per_use": "renting accelerators per use",
-    "rent_always_on": "renting always-on accelerators",
-    "own": "owning the accelerators",
-    "fine_tune": "fine-tuning an open model",
-    "build": "pre-training a model",
 }
 FLAGS = {
     "external_api": ("data_leaves_organisation", "lock_in"),
@@ -89,6 +82,19 @@ class OptionInput:
     # cost of one a year. Added to the budget as a monthly staff line from the service start.
     staff_fte: float | None = None
     staff_cost_per_fte_year: float | None = None
+
+
+@dataclass(frozen=True)
+class OptionEstimate:
+    """The engine's answers for one option's input, worked out once and passed on: the
+    estimate (money as Decimal, monthly series) and `evaluate`'s unrounded figures."""
+
+    result: EstimateResult
+    figures: Figures
+
+
+def estimate_option(option: OptionInput) -> OptionEstimate:
+    return OptionEstimate(estimate(option.estimate), evaluate(option.estimate))
 
 
 @dataclass(frozen=True)
@@ -116,25 +122,6 @@ class OptionResult:
 
 
 @dataclass(frozen=True)
-class Crossover:
-    options: tuple[str, str]  # (fixed-cost option, per-use option)
-    requests_per_month: float | None  # None: the per-use option costs nothing per request
-
-
-@dataclass(frozen=True)
-class Condition:
-    """What would flip the cheapest option: `kind` "above" (option `options[0]` beats the
-    cheapest `options[1]` above `value` requests a month), "below" (`options[0]` would be
-    cheaper below `value`), "utilisation" (owning beats renting above `value`, a share),
-    "gap" (`options[0]` is next, `value` more in NPV) or "only" (a single option)."""
-
-    kind: str
-    options: tuple[str, ...]
-    value: float | None
-    text: str
-
-
-@dataclass(frozen=True)
 class OptionsComparison:
     fiscal_years: tuple[FiscalYear, ...]
     options: tuple[OptionResult, ...]
@@ -142,17 +129,21 @@ class OptionsComparison:
     condition: Condition
     crossovers: tuple[Crossover, ...]
     owning_beats_renting_utilisation: float | None  # None without both own and pay-per-use
+    # The month every option's service starts (None: past the year 9999), and the lines each
+    # option's budget was drawn up from, in the options' order (for their ranges).
+    service_start: date | None = None
+    lines: tuple[ComputedLines, ...] = field(default=(), repr=False)
 
 
-def _unit_cost(amount: float) -> Decimal | None:
+def unit_cost(amount: float) -> Decimal | None:
+    """A cost per request as it leaves the engine: rounded to a millionth (None: not finite)."""
     if not math.isfinite(amount):
         return None
     return Decimal(repr(float(amount))).quantize(UNIT_COST)
 
 
-def _fixed_and_per_use(key: str, inp: EstimateInput) -> tuple[float, float]:
+def _fixed_and_per_use(key: str, inp: EstimateInput, figures: Figures) -> tuple[float, float]:
     """(monthly fixed cost, per-use cost per request) of the option's inference."""
-    figures = evaluate(inp)
     if key in FIXED_COST or inp.inference.provisioning == "always_on":
         return float(figures.inference_cost) / float(inp.inference.months), 0.0
     return 0.0, float(figures.cost_per_request)
@@ -160,16 +151,13 @@ def _fixed_and_per_use(key: str, inp: EstimateInput) -> tuple[float, float]:
 
 def _option(
     option: OptionInput,
-    result: EstimateResult,
+    worked: OptionEstimate,
+    computed: ComputedLines,
     calendar: FiscalCalendar,
     rules: BudgetRules,
-    training_start: date | None,
     service_start: date | None,
 ) -> OptionResult:
-    inp = option.estimate
-    computed = compute_lines(
-        inp, result, calendar, training_start=training_start, service_start=service_start
-    )
+    inp, result = option.estimate, worked.result
     staff = _staff_line(option, service_start or calendar.period_start)
     table = budget(calendar, rules, lines=[staff] if staff else [], computed=computed)
     staff_cost = sum(
@@ -185,7 +173,7 @@ def _option(
         if output_tokens and math.isfinite(cost_per_request)
         else math.nan
     )
-    fixed, per_use = _fixed_and_per_use(option.key, inp)
+    fixed, per_use = _fixed_and_per_use(option.key, inp, worked.figures)
     return OptionResult(
         key=option.key,
         label=option.label or LABELS[option.key],
@@ -197,7 +185,7 @@ def _option(
         opex=table.totals.opex,
         total=table.summary.total,
         npv=table.summary.npv,
-        cost_per_request=_unit_cost(cost_per_request),
+        cost_per_request=unit_cost(cost_per_request),
         cost_per_million_output_tokens=None if math.isnan(per_million) else to_money(per_million),
         accelerators=inference.peak_accelerators,
         flags=FLAGS.get(option.key, ()),
@@ -230,93 +218,6 @@ def _staff_line(option: OptionInput, start: date) -> CostLineInput | None:
     )
 
 
-def crossover_requests_per_month(monthly_fixed_cost: float, per_use_cost: float) -> float | None:
-    """Monthly requests at which capacity kept on costs as much as paying per request:
-    fixed monthly cost ÷ per-use cost per request (None when a request costs nothing)."""
-    if per_use_cost <= 0:
-        return None
-    return monthly_fixed_cost / per_use_cost
-
-
-def owning_beats_renting_utilisation(owned: EstimateInput, rented: EstimateInput) -> float:
-    """The busy share above which owned accelerators cost less than renting per busy hour:
-    owned cost per provisioned hour (purchase written off over every hour of its life, with
-    electricity) ÷ rented price per accelerator-hour. Above 1, owning never wins."""
-    pricing, hardware, energy = owned.inference.pricing, owned.inference.hardware, owned.energy
-    power = None if hardware is None else optional(hardware.power_watts)
-    owned_per_hour = f.owned_cost_per_accelerator_hour(
-        float(pricing.purchase_price),
-        float(pricing.lifetime_years),
-        1.0,
-        power,
-        float(energy.pue),
-        optional(energy.electricity_price_per_kwh),
-    )
-    return float(owned_per_hour) / float(rented.inference.pricing.price_per_accelerator_hour)
-
-
-def _volume(requests: float) -> str:
-    if requests >= 1e9:
-        return f"{requests / 1e9:,.1f} billion"
-    if requests >= 1e6:
-        return f"{requests / 1e6:,.1f} million"
-    return f"{requests:,.0f}"
-
-
-def _condition(
-    results: Sequence[OptionResult],
-    cheapest: OptionResult,
-    crossovers: Sequence[Crossover],
-    utilisation: float | None,
-) -> Condition:
-    def subject(key: str) -> str:
-        return SUBJECTS[key]
-
-    if cheapest.key in PER_USE:
-        flips = [c for c in crossovers if c.options[1] == cheapest.key and c.requests_per_month]
-        if flips:
-            best = min(flips, key=lambda c: c.requests_per_month)
-            other = best.options[0]
-            return Condition(
-                "above",
-                (other, cheapest.key),
-                best.requests_per_month,
-                f"{subject(other).capitalize()} beats {subject(cheapest.key)} above "
-                f"{_volume(best.requests_per_month)} requests a month at these prices.",
-            )
-    if cheapest.key in FIXED_COST:
-        if cheapest.key == "own" and utilisation is not None and utilisation <= 1:
-            return Condition(
-                "utilisation",
-                ("own", "rent_pay_per_use"),
-                utilisation,
-                f"Owning beats renting above {utilisation:.0%} utilisation.",
-            )
-        flips = [c for c in crossovers if c.options[0] == cheapest.key and c.requests_per_month]
-        if flips:
-            best = max(flips, key=lambda c: c.requests_per_month)
-            other = best.options[1]
-            return Condition(
-                "below",
-                (other, cheapest.key),
-                best.requests_per_month,
-                f"{subject(other).capitalize()} would be cheaper than {subject(cheapest.key)} "
-                f"below {_volume(best.requests_per_month)} requests a month at these prices.",
-            )
-    others = sorted((o for o in results if o is not cheapest), key=lambda o: o.npv)
-    if not others:
-        return Condition("only", (cheapest.key,), None, "The only option compared.")
-    runner_up = others[0]
-    gap = runner_up.npv - cheapest.npv
-    return Condition(
-        "gap",
-        (runner_up.key, cheapest.key),
-        float(gap),
-        f"{subject(runner_up.key).capitalize()} is next, {gap:,.2f} more in net present value: "
-        f"it would be cheapest if {subject(cheapest.key)} cost that much more.",
-    )
-
-
 def common_service_start(results: Sequence[EstimateResult], training_start: date) -> date | None:
     """The month every option's service starts: once the longest training is over, so that an
     option is not cheaper only because it serves fewer months (None: past the year 9999)."""
@@ -337,27 +238,40 @@ def compare_options(
     *,
     training_start: date | None = None,
     service_start: date | None = None,
+    estimates: Sequence[OptionEstimate] | None = None,
 ) -> OptionsComparison:
     """Compare the options on one fiscal calendar and budget rules (see the module docstring).
 
     Every option serves the same months: from `service_start`, by default the month after the
     longest training ends (see `default_service_start`), training starting at `training_start`
-    (default: the start of the period). Raises ValueError on an unknown or repeated key or an
-    option without inference, and the engine's EstimateInputError or the budget's errors on
-    invalid inputs.
+    (default: the start of the period). `estimates`, one per option in their order, are the
+    engine's answers when the caller has them already (`estimate_option`); else worked out
+    here. Raises ValueError on an unknown or repeated key or an option without inference, and
+    the engine's EstimateInputError or the budget's errors on invalid inputs.
     """
     keys = [option.key for option in options]
     if not keys or len(set(keys)) != len(keys) or not set(keys) <= set(OPTION_KEYS):
         raise ValueError(f"Options must be distinct keys among {', '.join(OPTION_KEYS)}.")
     if any(option.estimate.inference is None for option in options):
         raise ValueError("Every option serves the demand: each needs an inference section.")
-    estimates = [estimate(option.estimate) for option in options]
+    if estimates is None:
+        estimates = [estimate_option(option) for option in options]
     if service_start is None:
         start = calendar.period_start if training_start is None else training_start
-        service_start = common_service_start(estimates, start)
+        service_start = common_service_start([worked.result for worked in estimates], start)
+    lines = tuple(
+        compute_lines(
+            option.estimate,
+            worked.result,
+            calendar,
+            training_start=training_start,
+            service_start=service_start,
+        )
+        for option, worked in zip(options, estimates, strict=True)
+    )
     results = tuple(
-        _option(option, result, calendar, rules, training_start, service_start)
-        for option, result in zip(options, estimates, strict=True)
+        _option(option, worked, computed, calendar, rules, service_start)
+        for option, worked, computed in zip(options, estimates, lines, strict=True)
     )
     by_key = {result.key: result for result in results}
     crossovers = tuple(
@@ -385,9 +299,13 @@ def compare_options(
         fiscal_years=budget(calendar, rules).fiscal_years,
         options=results,
         cheapest=cheapest.key,
-        condition=_condition(results, cheapest, crossovers, utilisation),
+        condition=flipping_condition(
+            {result.key: result.npv for result in results}, cheapest.key, crossovers, utilisation
+        ),
         crossovers=crossovers,
         owning_beats_renting_utilisation=utilisation,
+        service_start=service_start,
+        lines=lines,
     )
 
 

@@ -15,6 +15,7 @@ from django.utils.translation import gettext, pgettext, pgettext_lazy
 from apps.exports.budget_table import budget_fields, budget_table
 from apps.exports.cells import formula_safe
 from apps.exports.figures import Value, input_rows, tables
+from apps.exports.options_ranges import options_range_cells, options_range_table
 from apps.exports.options_table import options_cells, options_table
 from apps.exports.report import Report, ScenarioReport
 
@@ -93,14 +94,22 @@ def _budget_rows(report: ScenarioReport) -> list[Row]:
 
 
 def _options_rows(report: ScenarioReport) -> list[Row]:
-    """The decision view, one row per cell (the figure names the option and the column)."""
+    """The decision view, one row per cell (the figure names the option and the column), then
+    its ranges when the options were compared with them."""
     if report.options is None:
         return []
-    section = options_table(report.options).title
-    return [
-        Row(report.scenario.name, section, figure, value, unit, field=field)
+    name, section = report.scenario.name, options_table(report.options).title
+    rows = [
+        Row(name, section, figure, value, unit, field=field)
         for figure, _label, value, unit, field in options_cells(report.options)
     ]
+    ranges = options_range_table(report.options)
+    if ranges is not None:
+        rows += [
+            Row(name, ranges.title, figure, value, unit, field=field)
+            for figure, value, unit, field in options_range_cells(report.options)
+        ]
+    return rows
 
 
 # The column names, for makemessages (headers() translates them).

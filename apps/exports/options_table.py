@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 from apps.exports.figures import Column, Table, Value
 from apps.options.frozen import (
     crossover_sentences,
-    frozen_rows,
     option_label,
+    option_rows,
     record_condition,
 )
 
@@ -46,7 +46,7 @@ def options_table(answer: dict) -> Table:
         Column("cheapest", _("Cheapest by net present value"), ""),
     )
     rows: list[tuple[Value, ...]] = []
-    for row in frozen_rows(answer):
+    for row in option_rows(answer):
         rows.append(
             (
                 row.label,

@@ -38,6 +38,7 @@ from apps.exports.budget_table import budget_table
 from apps.exports.cells import has_arabic, pdf_markup, printable
 from apps.exports.figures import Table as FigureTable
 from apps.exports.figures import Value, input_rows, tables
+from apps.exports.options_ranges import options_range_story
 from apps.exports.options_table import options_sentences, options_table
 from apps.exports.pdf_chart import cumulative_chart
 from apps.exports.pdf_fonts import SANS, SANS_BOLD, pdf_fonts
@@ -350,7 +351,8 @@ def _budget(report: ScenarioReport) -> list:
 
 def _options(report: ScenarioReport) -> list:
     """The decision view: the options' totals, what each assumes, their opex per fiscal year
-    (three tables, so that each fits the page's width), then the headline in words."""
+    (three tables, so that each fits the page's width), then the headline in words and the
+    options' ranges when they have them."""
     if report.options is None:
         return []
     table = options_table(report.options)
@@ -362,17 +364,24 @@ def _options(report: ScenarioReport) -> list:
         [0, *range(3, after)],
     )
 
-    def grid(indexes: list[int]) -> Table:
+    def grid(indexes: list[int], table: FigureTable = table, words: int = 1) -> Table:
         rows = [[table.columns[i].heading for i in indexes]]
         rows += [[_value_text(values[i]) for i in indexes] for values in table.rows]
         first = 42 * mm
         rest = (WIDTH - first) / (len(indexes) - 1)
-        return _grid(rows, [first, *([rest] * (len(indexes) - 1))], set(range(1, len(indexes))))
+        numbers = set(range(words, len(indexes)))
+        return _grid(rows, [first, *([rest] * (len(indexes) - 1))], numbers)
 
     story = [CondPageBreak(40 * mm), _p(table.title, H2)]
     for indexes in groups:
         story += [grid(indexes), Spacer(0, 6)]
-    return story + [_p(sentence) for sentence in options_sentences(report.options)]
+    story += [_p(sentence) for sentence in options_sentences(report.options)]
+    return story + options_range_story(
+        report.options,
+        heading=lambda text: _p(text, H3),
+        paragraph=_p,
+        table=lambda ranges: grid(list(range(len(ranges.columns))), ranges, words=2),
+    )
 
 
 def _inputs(report: ScenarioReport) -> Table:

@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from django.utils.formats import number_format
 from django.utils.html import strip_tags
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from apps.estimates.uncertainty import BREAK_EVEN, MONEY_FIGURES
 from apps.exports.figures import SECTIONS, FigureRow
@@ -33,6 +33,15 @@ def _labels(currency: str) -> dict[str, tuple[str, str]]:
     return labels
 
 
+# The statistics of a figure's samples, by their key in an `uncertainty` answer.
+STATISTICS = (
+    ("p5", gettext_lazy("5th percentile")),
+    ("p50", gettext_lazy("median (central estimate)")),
+    ("p95", gettext_lazy("95th percentile")),
+    ("mean", gettext_lazy("mean")),
+)
+
+
 def uncertainty_rows(response: dict | None) -> list[FigureRow]:
     """The percentiles of the response's ranges as figure rows; none without ranges."""
     stored = (response or {}).get("uncertainty")
@@ -46,15 +55,9 @@ def uncertainty_rows(response: dict | None) -> list[FigureRow]:
         FigureRow(section, gettext("Samples"), stored["samples"], "", "uncertainty.samples"),
         FigureRow(section, gettext("Seed"), stored["seed"], "", "uncertainty.seed"),
     ]
-    statistics = (
-        ("p5", gettext("5th percentile")),
-        ("p50", gettext("median (central estimate)")),
-        ("p95", gettext("95th percentile")),
-        ("mean", gettext("mean")),
-    )
     for path, figure in stored["figures"].items():
         name, unit = labels.get(path, (path, ""))
-        for key, statistic in statistics:
+        for key, statistic in STATISTICS:
             raw = figure.get(key)
             value = None if raw is None else Decimal(raw) if path in MONEY_FIGURES else raw
             rows.append(
@@ -87,10 +90,11 @@ def range_sentences(response: dict | None) -> list[str]:
     if result is None:
         return []
     lines = range_lines(result, response.get("currency", "USD"))
-    return [f"{line.label}: {_plain(line.sentence)}" for line in lines]
+    return [f"{line.label}: {plain_text(line.sentence)}" for line in lines]
 
 
-def _plain(html: str) -> str:
+def plain_text(html: str) -> str:
+    """A sentence of the pages as plain text, for print."""
     # A figure shown one way and read another keeps the shown text only.
     return strip_tags(re.sub(r'<span class="visually-hidden">.*?</span>', "", html))
 

@@ -18,6 +18,11 @@ from openpyxl.worksheet.worksheet import Worksheet
 from apps.exports.budget_table import budget_table
 from apps.exports.cells import looks_like_formula, printable
 from apps.exports.figures import Table, Value, headline, headline_headings, input_rows, tables
+from apps.exports.options_ranges import (
+    options_range_table,
+    options_samples_sentence,
+    options_share_table,
+)
 from apps.exports.options_table import options_sentences, options_table
 from apps.exports.report import Report, ScenarioReport
 from apps.projects.engine_text import engine_text
@@ -187,14 +192,22 @@ def _scenario(sheet: Worksheet, report: ScenarioReport, project_title: str) -> N
 
 
 def _options(sheet: Worksheet, row: int, report: ScenarioReport) -> int:
-    """The decision view: the options table, then the headline in words."""
+    """The decision view: the options table, then the headline in words, then its ranges (the
+    percentiles, how often each option is the cheapest, the samples and seed) if it has them."""
     if report.options is None:
         return row
     row = _table(sheet, row, options_table(report.options))
     for sentence in options_sentences(report.options):
         put(sheet, row, 1, sentence)
         row += 1
-    return row + 1
+    row += 1
+    ranges = options_range_table(report.options)
+    if ranges is not None:
+        row = _table(sheet, row, ranges)
+        row = _table(sheet, row, options_share_table(report.options))
+        put(sheet, row, 1, options_samples_sentence(report.options))
+        row += 2
+    return row
 
 
 def project_xlsx(report: Report) -> bytes:

@@ -35,7 +35,10 @@ def version_options(version) -> dict | None:
 
 
 @dataclass(frozen=True)
-class FrozenRow:
+class OptionRow:
+    """One option of a record as the options table draws it (templates/options/includes/
+    options_table.html) and the exports list it."""
+
     key: str
     label: str
     one_off: Decimal
@@ -63,7 +66,7 @@ def option_label(key: str) -> str:
     return str(OPTION_LABELS[key])
 
 
-def frozen_rows(record: dict) -> list[FrozenRow]:
+def option_rows(record: dict) -> list[OptionRow]:
     """The options of a record, labels and flags in the reader's language."""
     from apps.options.forms import FLAG_LABELS
 
@@ -72,7 +75,7 @@ def frozen_rows(record: dict) -> list[FrozenRow]:
         per_request = _decimal(option["cost_per_request"])
         staff = option.get("staff") or {}
         rows.append(
-            FrozenRow(
+            OptionRow(
                 key=option["key"],
                 label=option_label(option["key"]),
                 one_off=Decimal(option["one_off"]),
@@ -127,18 +130,21 @@ def crossover_sentences(record: dict) -> list[str]:
 
 
 def frozen_options_context(record: dict | None) -> dict:
-    """What the frozen decision view partial draws (options/includes/frozen_options.html)."""
+    """What the frozen decision view partial draws (options/includes/frozen_options.html),
+    with the options' ranges when the record has them."""
     if not record:
         return {"frozen_options": None}
     from apps.options.presentation import condition_sentence
+    from apps.options.ranges import option_ranges_context
 
     return {
         "frozen_options": {
             "record": record,
-            "rows": frozen_rows(record),
+            "rows": option_rows(record),
             "cheapest": option_label(record["cheapest"]),
             "condition": condition_sentence(record_condition(record)),
             "crossovers": crossover_sentences(record),
             "years": record["fiscal_years"],
+            "ranges": option_ranges_context(record)["option_ranges"],
         }
     }

@@ -1,14 +1,14 @@
-"""What the decision page shows of a comparison: rows with translated labels, and the condition
-that flips the cheapest in words (the engine's own sentence is English, for the API)."""
+"""What the decision page shows of a comparison in words: crossovers with translated labels, the
+condition that flips the cheapest (the engine's own sentence is English, for the API), how often
+each option is the cheapest and the chart. Its table's rows come from the options record
+(apps.options.frozen.option_rows), as where the decision view is kept."""
 
-from dataclasses import dataclass
-from decimal import Decimal
 from itertools import pairwise
 
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
-from apps.estimates.options import Condition, OptionResult, OptionsComparison
-from apps.options.forms import FLAG_LABELS, OPTION_LABELS
+from apps.estimates.options import Condition, OptionsComparison
+from apps.options.forms import OPTION_LABELS
 from apps.options.services import ComparedOptions
 from apps.projects import formatting
 from apps.projects.engine_text import engine_text
@@ -22,34 +22,6 @@ SUBJECTS = {
     "fine_tune": gettext_lazy("fine-tuning an open model"),
     "build": gettext_lazy("pre-training a model"),
 }
-
-
-@dataclass(frozen=True)
-class OptionRow:
-    result: OptionResult
-    label: str
-    flags: list[str]
-    opex: list[tuple[str, Decimal]]
-    cheapest: bool
-    cost_per_1000: Decimal | None
-
-
-def option_rows(compared: ComparedOptions) -> list[OptionRow]:
-    comparison = compared.comparison
-    years = [year.label for year in comparison.fiscal_years]
-    return [
-        OptionRow(
-            result=result,
-            label=str(OPTION_LABELS[result.key]),
-            flags=[str(FLAG_LABELS[flag]) for flag in result.flags],
-            opex=list(zip(years, result.opex, strict=True)),
-            cheapest=result.key == comparison.cheapest,
-            cost_per_1000=None
-            if result.cost_per_request is None
-            else result.cost_per_request * 1000,
-        )
-        for result in comparison.options
-    ]
 
 
 def crossover_rows(comparison: OptionsComparison) -> list[tuple[str, str, float | None]]:

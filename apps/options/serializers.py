@@ -3,7 +3,6 @@
 from rest_framework import serializers
 
 from apps.api.fields import FiniteFloatField, MoneyField
-from apps.api.ranges import MoneyRangeSerializer
 from apps.api.serializers import (
     MODEL_SLUG,
     EstimateRequestSerializer,
@@ -163,13 +162,21 @@ class ConditionSerializer(serializers.Serializer):
     text = serializers.CharField()
 
 
+class OptionRangeSerializer(serializers.Serializer):
+    p5 = serializers.CharField(help_text="5th percentile, a decimal string.")
+    p50 = serializers.CharField(help_text="Median (central estimate), a decimal string.")
+    p95 = serializers.CharField(help_text="95th percentile, a decimal string.")
+    mean = serializers.CharField(help_text="Mean, a decimal string.")
+
+
 class OptionsUncertaintySerializer(serializers.Serializer):
     samples = serializers.IntegerField()
     seed = serializers.IntegerField()
     figures = serializers.DictField(
-        child=MoneyRangeSerializer(),
-        help_text="Percentiles of each option's total and NPV, by dotted path "
-        '("options.own.npv").',
+        child=OptionRangeSerializer(),
+        help_text="Percentiles and mean of each option's total and NPV (USD to the cent) and, "
+        "where it has requests, its cost per request (USD to a millionth, as the option's "
+        'own), by dotted path ("options.own.npv", "options.own.cost_per_request").',
     )
     cheapest_share = serializers.DictField(
         child=FiniteFloatField(),

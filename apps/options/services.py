@@ -17,14 +17,16 @@ from apps.api.serializers import EstimateRequestSerializer
 from apps.budget.selectors import budget_rules
 from apps.catalogue.resolve import Catalogue, estimate_input_from_request, request_key
 from apps.catalogue.uncertainty import DEFAULT_SAMPLES, engine_path
-from apps.estimates import EstimateInputError, estimate, validate
+from apps.estimates import EstimateInputError, validate
 from apps.estimates.budget import BudgetRules, FiscalCalendar
 from apps.estimates.options import (
     LABELS,
+    OptionEstimate,
     OptionInput,
     OptionsComparison,
     common_service_start,
     compare_options,
+    estimate_option,
 )
 from apps.estimates.uncertainty import Range
 from apps.options.uncertainty import OptionsUncertainty, options_uncertainty
@@ -208,12 +210,16 @@ def _month_end(index: int) -> date:
     return date(year, month + 1, calendar.monthrange(year, month + 1)[1])
 
 
-def _servable(inputs: list[OptionInput], unavailable: dict) -> list[OptionInput]:
-    """The options that can serve the demand; one whose model fits no copy (no replica of the
-    chosen accelerator holds it: no cost can be true) is listed in `unavailable` instead."""
-    servable = []
+def _servable(
+    inputs: list[OptionInput], unavailable: dict
+) -> tuple[list[OptionInput], list[OptionEstimate]]:
+    """The options that can serve the demand, with the engine's answers for each (worked out
+    once, here, and passed on); one whose model fits no copy (no replica of the chosen
+    accelerator holds it: no cost can be true) is listed in `unavailable` instead."""
+    servable, estimates = [], []
     for option in inputs:
-        if estimate(option.estimate).inference.total.cost is None:
+        worked = estimate_option(option)
+        if worked.result.inference.total.cost is None:
             unavailable[option.key] = {
                 "inference.accelerator": [
                     gettext(
@@ -224,7 +230,8 @@ def _servable(inputs: list[OptionInput], unavailable: dict) -> list[OptionInput]
             }
         else:
             servable.append(option)
-    return servable
+            estimates.append(worked)
+    return servable, estimates
 
 
 def options_compare(
@@ -255,15 +262,14 @@ def options_compare(
                 unavailable[choice["key"]] = _errors(error)
     if errors:
         raise EstimateInputError(errors)
-    inputs = _servable(inputs, unavailable)
+    inputs, estimates = _servable(inputs, unavailable)
     if not inputs:
         raise EstimateInputError({"options": ["None of the options can be estimated."]})
     start = settings.period_start or today.replace(day=1)
     end = settings.period_end
     if end is None:
-        results = [estimate(option.estimate) for option in inputs]
         service = settings.service_start or common_service_start(
-            results, settings.training_start or start
+            [worked.result for worked in estimates], settings.training_start or start
         )
         months = max(int(option.estimate.inference.months) for option in inputs)
         first = (service or start).year * 12 + (service or start).month - 1
@@ -280,6 +286,7 @@ def options_compare(
         settings.rules,
         training_start=settings.training_start,
         service_start=settings.service_start,
+        estimates=estimates,
     )
     return ComparedOptions(
         comparison,
@@ -288,11 +295,19 @@ def options_compare(
         float(settings.rules.discount_rate),
         unavailable,
         tuple(inputs),
-        _uncertainty(request, inputs, fiscal, settings),
+        _uncertainty(request, inputs, estimates, comparison, fiscal, settings.rules, catalogue),
     )
 
 
-def _uncertainty(request: dict, inputs: list[OptionInput], fiscal, settings: BudgetSettings):
+def _uncertainty(
+    request: dict,
+    inputs: list[OptionInput],
+    estimates: list[OptionEstimate],
+    comparison: OptionsComparison,
+    fiscal: FiscalCalendar,
+    rules: BudgetRules,
+    catalogue: Catalogue,
+) -> OptionsUncertainty | None:
     """The options' percentiles and cheapest shares when the request carries ranges, with its
     seed and samples (common random numbers across the options); None without ranges."""
     if not request.get("ranges"):
@@ -302,15 +317,21 @@ def _uncertainty(request: dict, inputs: list[OptionInput], fiscal, settings: Bud
         for path, interval in request["ranges"].items()
     }
     uncertainty = request.get("uncertainty") or {}
+    try:
+        scenario, _ = estimate_input_from_request(request, catalogue)
+    except EstimateInputError:
+        scenario = None  # each option takes the ranges as given
     return options_uncertainty(
         inputs,
+        estimates,
+        comparison.lines,
         ranges,
         fiscal,
-        settings.rules,
+        rules,
         samples=uncertainty.get("samples", DEFAULT_SAMPLES),
         seed=uncertainty.get("seed", 0),
-        training_start=settings.training_start,
-        service_start=settings.service_start,
+        service_start=comparison.service_start,
+        scenario=scenario,
     )
 
 

@@ -1,133 +1,200 @@
-"""Ranges on the decision view: percentiles of each option's total and net present value, and
-the share of samples in which each option is the cheapest.
+"""Ranges on the decision view: percentiles of each option's total, net present value and cost
+per request, and the share of samples in which each option is the cheapest.
 
 Every option is sampled through the vectorised engine (`evaluate`) with the scenario's seed and
 the same draws for the same input (common random numbers: the streams of
-apps.estimates.uncertainty, keyed by seed and input path), so that in each sample the options
-face the same demand and prices. A sample's budget is not drawn up line by line again: each line
-of the option's central budget (the budget arithmetic being linear in the lines' amounts, with
-contingency and indirect costs as rates of them) is scaled by the sample's own figure for it:
-compute by the engine's training or inference cost, a purchase by accelerators × purchase
-price, power by energy × electricity price. This is exact while the ranges leave the months the
-costs fall in as they are (a range on growth, the horizon or the training time moves cost
-between months and fiscal years: then the months keep the central spread). The cheapest in a
-sample is the option with the lowest net present value in that sample, never a corner.
+apps.estimates.uncertainty, keyed by seed and input path, each input drawn once for all the
+options), so that in each sample the options face the same demand and prices. A price that the
+scenario's training and inference share is one driver, drawn as the inference's, so that an
+option without training (renting, owning) draws the same price as one with it (building). An
+option whose own value differs from the scenario's (another accelerator's price) takes the
+scenario's range as the same factors of its own value.
+
+A sample's budget is not drawn up line by line again: each line of the option's central budget
+(the budget arithmetic being linear in the lines' amounts, with contingency and indirect costs as
+rates of them) is scaled by the sample's own figure for it: compute by the engine's training or
+inference cost, a purchase by accelerators × purchase price, power by energy × electricity
+price. This is exact while the ranges leave the months the costs fall in as they are (a range on
+growth, the horizon or the training time moves cost between months and fiscal years: then the
+months keep the central spread). The cheapest in a sample is the option with the lowest net
+present value in that sample, never a corner.
 """
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import date
 
 import numpy as np
 
-from apps.estimates import estimate
-from apps.estimates.budget import BudgetRules, FiscalCalendar, budget, compute_lines
+from apps.estimates.budget import BudgetRules, FiscalCalendar, budget
 from apps.estimates.budget.inputs import ComputedLines
 from apps.estimates.engine import evaluate
 from apps.estimates.inputs import EstimateInput, with_value
 from apps.estimates.money import to_money
-from apps.estimates.options import OptionInput, _staff_line
-from apps.estimates.uncertainty import FigureRange, Range, _draw, _drivers, _quantiles, _value_at
+from apps.estimates.options import OptionEstimate, OptionInput, _staff_line, unit_cost
+from apps.estimates.results import Figures
+from apps.estimates.uncertainty import (
+    SHIFT,
+    FigureRange,
+    Range,
+    _draw,
+    _drivers,
+    _quantiles,
+    _value_at,
+)
+
+# A figure's samples: an array, or a float when no range moves it.
+Samples = float | np.ndarray
 
 
 @dataclass(frozen=True)
 class OptionsUncertainty:
     samples: int
     seed: int
-    figures: dict[str, FigureRange]  # "options.<key>.total", "options.<key>.npv"
+    # "options.<key>.total", "options.<key>.npv" and, where there are requests,
+    # "options.<key>.cost_per_request" (to a millionth, as the options give it)
+    figures: dict[str, FigureRange]
     cheapest_share: dict[str, float]  # by option key, summing to 1
 
 
-def _applicable(inp: EstimateInput, ranges: dict[str, Range]) -> dict[str, Range]:
-    """The ranges this option's inputs take (an API has no accelerator-hour price to range)."""
+def _scenario_ranges(scenario: EstimateInput | None, ranges: dict[str, Range]) -> dict:
+    """The ranges with a price the scenario's training and inference share on both paths."""
+    if scenario is None:
+        return ranges
+    shared = dict(ranges)
+    for paths in _drivers(scenario, ranges):
+        interval = next(ranges[path] for path in paths if path in ranges)
+        shared.update(dict.fromkeys(paths, interval))
+    return shared
+
+
+def _option_ranges(
+    inp: EstimateInput, scenario: EstimateInput | None, ranges: dict[str, Range]
+) -> dict[str, Range]:
+    """The ranges this option's inputs take (an API has no accelerator-hour price to range),
+    as factors of its own value where it differs from the scenario's."""
     taken = {}
     for path, interval in ranges.items():
         try:
             value = _value_at(inp, path)
         except KeyError:
             continue
-        if value is not None:
-            taken[path] = interval
+        if value is None:
+            continue
+        try:
+            given = None if scenario is None else _value_at(scenario, path)
+        except KeyError:
+            given = None
+        if given and value != given and path.rpartition(".")[2] not in SHIFT:
+            factor = float(value) / float(given)
+            interval = Range(interval.low * factor, interval.high * factor)
+        taken[path] = interval
     return taken
 
 
-def _sampled(inp: EstimateInput, ranges: dict[str, Range], samples: int, seed: int):
+def _sampled(
+    inp: EstimateInput, ranges: dict[str, Range], samples: int, seed: int, draws: dict
+) -> EstimateInput:
     sampled = inp
     for paths in _drivers(inp, ranges):
+        # A shared price is drawn as the inference's, which every option has.
+        key = paths[-1]
         interval = next(ranges[path] for path in paths if path in ranges)
-        values, _share = _draw(paths[0].rpartition(".")[2], interval, samples, seed, paths[0])
+        if (key, interval) not in draws:
+            draws[key, interval] = _draw(key.rpartition(".")[2], interval, samples, seed, key)[0]
         for path in paths:
-            sampled = with_value(sampled, tuple(path.split(".")), values)
+            sampled = with_value(sampled, tuple(path.split(".")), draws[key, interval])
     return sampled
 
 
-def _array(value, samples: int) -> np.ndarray:
-    return np.broadcast_to(np.asarray(value, dtype=np.float64), (samples,))
+def _by_section(
+    inp: EstimateInput,
+    central: Figures,
+    sampled: EstimateInput,
+    ranges: dict[str, Range],
+    evaluated: dict,
+) -> tuple[Figures, Figures]:
+    """`evaluate`'s figures of the training and of the inference, each section alone: the
+    break-even between them, which the options do not need, is not worked out, and the
+    inference of an option that serves the demand as an earlier one did (building a model then
+    hosting it as renting per use does) is not worked out again: the same inputs and the same
+    draws give the same figures."""
+    key = (
+        inp.inference,
+        inp.energy,
+        tuple(sorted(item for item in ranges.items() if not item[0].startswith("training."))),
+    )
+    if key not in evaluated:
+        evaluated[key] = evaluate(replace(sampled, training=None))
+    inference = evaluated[key]
+    if sampled.training is inp.training and sampled.energy is inp.energy:
+        return central, inference  # no range moves the training
+    return evaluate(replace(sampled, inference=None)), inference
 
 
-def _ratio(central: np.ndarray, drawn: np.ndarray) -> np.ndarray:
-    base = float(central[0])
-    return drawn / base if base else np.ones(len(drawn))
+def _ratio(central: float, drawn: Samples) -> Samples:
+    """A line's amount in each sample over its central amount (1 where it is nothing)."""
+    if not central:
+        return 1.0
+    if isinstance(drawn, np.ndarray) and drawn.strides == (0,):
+        return float(drawn[0]) / central  # no range moves it
+    return drawn / central
 
 
-def _scales(inp: EstimateInput, sampled: EstimateInput, samples: int) -> dict[str, np.ndarray]:
-    """Per sample, each budget line's amount over its central amount, by line name."""
-    central, drawn = evaluate(inp), evaluate(sampled)
+def _scales(
+    inp: EstimateInput,
+    central: Figures,
+    sampled: EstimateInput,
+    training: Figures,
+    inference: Figures,
+) -> dict[str, Samples]:
+    """Per sample, each budget line's amount over its central amount, by line name (and the
+    cost per request under "cost_per_request"), from the sampled figures of each section."""
 
-    def figure(evaluated, name: str) -> np.ndarray:
-        return _array(getattr(evaluated, name), samples)
+    def electricity(given: EstimateInput) -> Samples:
+        return given.energy.electricity_price_per_kwh or 0.0
 
-    def electricity(given: EstimateInput) -> np.ndarray:
-        return _array(given.energy.electricity_price_per_kwh or 0.0, samples)
-
-    def purchase_price(given: EstimateInput, section: str) -> np.ndarray:
-        return _array(getattr(given, section).pricing.purchase_price or 0.0, samples)
+    def purchase_price(given: EstimateInput, section: str) -> Samples:
+        return getattr(given, section).pricing.purchase_price or 0.0
 
     scales = {
-        "Training compute": _ratio(
-            figure(central, "training_cost"), figure(drawn, "training_cost")
-        ),
-        "Inference compute": _ratio(
-            figure(central, "inference_cost"), figure(drawn, "inference_cost")
-        ),
+        "Training compute": _ratio(central.training_cost, training.training_cost),
+        "Inference compute": _ratio(central.inference_cost, inference.inference_cost),
     }
     if inp.training is not None and inp.training.pricing.mode == "own":
         scales["Accelerators bought for training"] = _ratio(
-            _array(inp.training.accelerator_count, samples) * purchase_price(inp, "training"),
-            _array(sampled.training.accelerator_count, samples)
-            * purchase_price(sampled, "training"),
+            inp.training.accelerator_count * purchase_price(inp, "training"),
+            sampled.training.accelerator_count * purchase_price(sampled, "training"),
         )
         scales["Power and cooling of training hardware"] = _ratio(
-            figure(central, "training_energy_kwh") * electricity(inp),
-            figure(drawn, "training_energy_kwh") * electricity(sampled),
+            central.training_energy_kwh * electricity(inp),
+            training.training_energy_kwh * electricity(sampled),
         )
     if inp.inference is not None and inp.inference.pricing.mode == "own":
         scales["Accelerators bought for serving"] = _ratio(
-            figure(central, "peak_accelerators") * purchase_price(inp, "inference"),
-            figure(drawn, "peak_accelerators") * purchase_price(sampled, "inference"),
+            central.peak_accelerators * purchase_price(inp, "inference"),
+            inference.peak_accelerators * purchase_price(sampled, "inference"),
         )
         scales["Power and cooling of serving hardware"] = _ratio(
-            figure(central, "inference_energy_kwh") * electricity(inp),
-            figure(drawn, "inference_energy_kwh") * electricity(sampled),
+            central.inference_energy_kwh * electricity(inp),
+            inference.inference_energy_kwh * electricity(sampled),
+        )
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scales["cost_per_request"] = np.divide(
+            inference.inference_cost, inference.inference_total_requests
         )
     return scales
 
 
 def _line_parts(
     option: OptionInput,
+    computed: ComputedLines,
     calendar: FiscalCalendar,
     rules: BudgetRules,
-    training_start,
-    service_start,
+    service_start: date | None,
 ) -> list[tuple[str, float, float]]:
     """(line name, its part of the total, its part of the NPV) of the option's central budget,
     each line's budget drawn up alone (its contingency and indirect costs with it)."""
-    inp = option.estimate
-    computed = compute_lines(
-        inp,
-        estimate(inp),
-        calendar,
-        training_start=training_start,
-        service_start=service_start,
-    )
     parts = []
     for line in computed.lines:
         alone = budget(calendar, rules, computed=ComputedLines(lines=(line,)))
@@ -139,43 +206,78 @@ def _line_parts(
     return parts
 
 
-def _money_range(values: np.ndarray) -> FigureRange:
+def _range(values: Samples, rounded=to_money) -> FigureRange | None:
+    """Percentiles and mean of a figure's samples, rounded as the figure leaves the engine;
+    None when a sample has none (no requests to share a cost over)."""
+    if not isinstance(values, np.ndarray) or values.strides == (0,):
+        value = rounded(float(np.asarray(values).flat[0]))
+        return None if value is None else FigureRange(value, value, value, value)
+    mean = float(values.mean())  # before the percentiles, which reorder the samples
+    if not np.isfinite(mean):
+        return None
     p5, p50, p95 = _quantiles(values)
-    return FigureRange(to_money(p5), to_money(p50), to_money(p95), to_money(float(values.mean())))
+    return FigureRange(rounded(p5), rounded(p50), rounded(p95), rounded(mean))
+
+
+def _cheapest(npvs: list[Samples], samples: int) -> np.ndarray:
+    """The index of the option with the lowest NPV in each sample, the first of equals (as
+    np.argmin over the stacked options, several times faster than it along that axis)."""
+    lowest = np.array(np.broadcast_to(npvs[0], (samples,)), dtype=np.float64)
+    cheapest = np.zeros(samples, dtype=np.intp)
+    for index, npv in enumerate(npvs[1:], start=1):
+        cheapest[npv < lowest] = index
+        np.minimum(lowest, npv, out=lowest)
+    return cheapest
 
 
 def options_uncertainty(
-    options: list[OptionInput],
+    options: Sequence[OptionInput],
+    estimates: Sequence[OptionEstimate],
+    lines: Sequence[ComputedLines],
     ranges: dict[str, Range],
     calendar: FiscalCalendar,
     rules: BudgetRules,
     *,
     samples: int,
     seed: int,
-    training_start=None,
-    service_start=None,
+    service_start: date | None = None,
+    scenario: EstimateInput | None = None,
 ) -> OptionsUncertainty:
-    """Percentiles of each option's total and NPV, and how often each is the cheapest, when
-    the inputs at `ranges`' engine paths are 90 % intervals (see the module docstring)."""
-    figures: dict[str, FigureRange] = {}
+    """Percentiles of each option's total, NPV and cost per request, and how often each is
+    the cheapest, when the inputs at `ranges`' engine paths are 90 % intervals of `scenario`'s
+    (see the module docstring). `estimates` and `lines` are the comparison's, one per option:
+    the engine's central answers and the lines its budget was drawn up from."""
+    ranges = _scenario_ranges(scenario, ranges)
+    draws: dict = {}  # input samples by stream and range, drawn once for all the options
+    evaluated: dict = {}  # sampled inference figures by inputs and ranges
+    sampled_figures: dict[str, Samples] = {}
     npvs = []
-    for option in options:
+    for option, worked, computed in zip(options, estimates, lines, strict=True):
         inp = option.estimate
-        sampled = _sampled(inp, _applicable(inp, ranges), samples, seed)
-        scales = _scales(inp, sampled, samples)
-        total = np.zeros(samples)
-        npv = np.zeros(samples)
+        taken = _option_ranges(inp, scenario, ranges)
+        sampled = _sampled(inp, taken, samples, seed, draws)
+        sections = _by_section(inp, worked.figures, sampled, taken, evaluated)
+        scales = _scales(inp, worked.figures, sampled, *sections)
+        total: Samples = 0.0
+        npv: Samples = 0.0
         for name, part_total, part_npv in _line_parts(
-            option, calendar, rules, training_start, service_start
+            option, computed, calendar, rules, service_start
         ):
-            scale = scales.get(name, np.ones(samples))
-            total += part_total * scale
-            npv += part_npv * scale
-        figures[f"options.{option.key}.total"] = _money_range(total)
-        figures[f"options.{option.key}.npv"] = _money_range(npv)
+            scale = scales.get(name, 1.0)
+            total = total + part_total * scale
+            npv = npv + part_npv * scale
+        sampled_figures[f"options.{option.key}.total"] = total
+        sampled_figures[f"options.{option.key}.npv"] = npv
+        sampled_figures[f"options.{option.key}.cost_per_request"] = scales["cost_per_request"]
         npvs.append(npv)
-    cheapest = np.argmin(np.vstack(npvs), axis=0)
-    counts = np.bincount(cheapest, minlength=len(options))
+    # Before the percentiles, which reorder each figure's samples in place.
+    counts = np.bincount(_cheapest(npvs, samples), minlength=len(options))
+    figures = {}
+    for path, values in sampled_figures.items():
+        rounded = unit_cost if path.endswith(".cost_per_request") else to_money
+        figure = _range(values, rounded)
+        if figure is not None:
+            figures[path] = figure
     return OptionsUncertainty(
         samples=samples,
         seed=seed,

@@ -12,14 +12,16 @@ from django.views.decorators.http import require_GET, require_POST
 from apps.estimates import EstimateInputError
 from apps.options.chart import options_chart
 from apps.options.forms import OptionsForm, UseOptionForm
+from apps.options.frozen import option_rows
 from apps.options.presentation import (
     chart_description,
     cheapest_share_sentences,
     condition_text,
     crossover_rows,
-    option_rows,
     unavailable_rows,
 )
+from apps.options.ranges import option_ranges_context
+from apps.options.representation import options_representation
 from apps.options.services import scenario_from_option, scenario_options_compare, scenario_request
 from apps.projects.engine_text import engine_errors
 from apps.projects.selectors import scenario_for_user
@@ -44,9 +46,12 @@ def scenario_options_page(request: HttpRequest, scenario_id: int) -> TemplateRes
         except EstimateInputError as error:
             context["problems"] = _messages(error)
         else:
+            record = options_representation(compared, scenario.project.currency)
             context.update(
                 compared=compared,
-                rows=option_rows(compared),
+                record=record,
+                rows=option_rows(record),
+                **option_ranges_context(record),
                 crossovers=crossover_rows(compared.comparison),
                 unavailable=unavailable_rows(compared),
                 condition=condition_text(compared.comparison),

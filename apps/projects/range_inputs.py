@@ -307,12 +307,17 @@ def range_lines(result: UncertaintyResult | None, currency: str = "USD") -> list
         figure: FigureRange | None = result.figures.get(path)
         if figure is None:
             continue
-        central, low, high = (
-            _format(kind, value, currency) for value in (figure.p50, figure.p5, figure.p95)
-        )
-        sentence = _sentence(central, low, high, figure.probability_never)
-        lines.append(RangeLine(str(label), sentence, path))
+        lines.append(RangeLine(str(label), range_sentence(kind, figure, currency), path))
     return lines
+
+
+def range_sentence(kind: str, figure: FigureRange, currency: str = "USD") -> SafeString:
+    """One figure's "central estimate X (9 in 10 chance between A and B)", as HTML, to two
+    significant figures (`kind` as format_two_figures takes it)."""
+    central, low, high = (
+        _format(kind, value, currency) for value in (figure.p50, figure.p5, figure.p95)
+    )
+    return _sentence(central, low, high, figure.probability_never)
 
 
 def range_notes(result: UncertaintyResult | None) -> list[str]:

@@ -1,7 +1,8 @@
-"""A share link shows the decision view frozen with its version, readable and axe-clean at
-1280 and 390 px."""
+"""A share link shows the decision view frozen with its version, and with its ranges when the
+options were compared with them, readable and axe-clean at 1280 and 390 px."""
 
 import datetime
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -24,8 +25,7 @@ INFERENCE = {
 }
 
 
-@pytest.fixture
-def token(real_catalogue):
+def shared_token(inputs: dict) -> str:
     api_prices_load()
     user = get_user_model().objects.create_user("maria", password="a-long-test-password")
     project = Project.objects.create(
@@ -34,11 +34,25 @@ def token(real_catalogue):
         period_start=datetime.date(2027, 1, 1),
         period_end=datetime.date(2028, 12, 31),
     )
-    scenario = scenario_create(
-        project=project, name="Wider use", inputs={"inference": INFERENCE}, user=user
-    )
+    scenario = scenario_create(project=project, name="Wider use", inputs=inputs, user=user)
     version = scenario.versions.get()
     return services.share_link_create(subject=version, user=user, label="Board")[1]
+
+
+@pytest.fixture
+def token(real_catalogue):
+    return shared_token({"inference": INFERENCE})
+
+
+@pytest.fixture
+def ranged_token(real_catalogue):
+    return shared_token(
+        {
+            "inference": INFERENCE,
+            "ranges": {"inference.requests_per_month": {"low": 50_000, "high": 3_000_000}},
+            "uncertainty": {"samples": 2_000, "seed": 3},
+        }
+    )
 
 
 @BOTH_VIEWPORTS
@@ -58,6 +72,40 @@ def test_the_shared_decision_view_reads_and_has_no_axe_violations(
     expect(table.get_by_role("rowheader", name="External model API")).to_be_visible()
     expect(table.get_by_role("columnheader", name="Staff assumed")).to_be_visible()
     assert_no_axe_violations(board, f"the shared decision view at {viewport['width']}px")
+
+
+@BOTH_VIEWPORTS
+def test_the_shared_decision_view_with_ranges_reads_in_both_languages_without_axe_violations(
+    new_page, viewport: dict, live_server, ranged_token
+) -> None:
+    for locale, heading, cheapest, table_name in (
+        (
+            "en-GB",
+            "How sure: each option's 90 % range",
+            r"cheapest in \d+% of samples",
+            "Each option's percentiles (USD) and how often it is the cheapest",
+        ),
+        (
+            "fr-FR",
+            "Degré de certitude : la fourchette à 90 % de chaque option",
+            r"la moins chère dans \d+\s% des tirages",
+            "Centiles de chaque option (USD) et fréquence à laquelle elle est la moins chère",
+        ),
+    ):
+        board: Page = new_page(locale=locale)
+        board.add_init_script(path=AXE_JS)
+        response = board.goto(f"{live_server.url}/s/{ranged_token}/")
+        assert response is not None and response.status == 200
+        ranges = board.locator("section.option-ranges")
+        expect(ranges.get_by_role("heading", name=heading)).to_be_visible()
+        expect(ranges.get_by_role("listitem").first).to_contain_text(re.compile(cheapest))
+        table = ranges.get_by_role("table", name=table_name)
+        # Four options (no training to fine-tune), each with its total, NPV and cost per request.
+        expect(table.get_by_role("rowheader")).to_have_count(4 + 4 * 3)
+        expect(table.get_by_role("columnheader")).to_have_count(7)
+        assert_no_axe_violations(
+            board, f"the shared decision view with ranges, {locale}, at {viewport['width']}px"
+        )
 
 
 @BOTH_VIEWPORTS

@@ -86,8 +86,16 @@ def test_the_cheapest_share_is_the_lognormal_probability_of_the_api_price_below_
     assert set(figures) == {
         f"options.{key}.{figure}"
         for key in ("external_api", "rent_pay_per_use")
-        for figure in ("total", "npv")
+        for figure in ("total", "npv", "cost_per_request")
     }
+    # Renting's cost per request is 2 accelerator-seconds at the sampled price, to a millionth;
+    # the API's is its token price, whatever the accelerators cost.
+    per_request = figures["options.rent_pay_per_use.cost_per_request"]
+    for key, price in (("p5", LOW), ("p50", math.sqrt(LOW * HIGH)), ("p95", HIGH)):
+        assert float(per_request[key]) == pytest.approx(2 / 3600 * price, rel=0.03)
+        assert len(per_request[key].partition(".")[2]) == 6
+    api_per_request = figures["options.external_api.cost_per_request"]
+    assert api_per_request["p5"] == api_per_request["p95"] == "0.002000"
 
 
 def test_same_seed_same_shares_and_the_saved_endpoint_agrees(api_client):

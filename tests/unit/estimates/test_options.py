@@ -229,3 +229,20 @@ def test_the_chart_cost_of_a_month_is_per_use_or_stepped_capacity_plus_spread_tr
     fine_tune = TrainingInput(method="accelerator_hours", accelerator_hours=240.0, pricing=RENT)
     with_training = monthly_cost_at(option("rent_always_on", training=fine_tune), volumes)
     assert with_training == pytest.approx(always_on + 240 * 3.0 / 24)  # spread over 24 months
+
+
+def test_the_engines_answers_given_once_give_the_same_comparison_without_working_them_out(
+    monkeypatch,
+):
+    from apps.estimates import engine
+    from apps.estimates.options import estimate_option
+
+    worked = [estimate_option(o) for o in FOUR]
+    expected = compare_options(FOUR, CALENDAR, RULES)
+    runs = []
+    monkeypatch.setattr(engine, "compute", lambda inp: runs.append(inp) or pytest.fail())
+    assert compare_options(FOUR, CALENDAR, RULES, estimates=worked) == expected
+    assert runs == []
+    # The service start every option's budget was drawn up with, kept for the options' ranges.
+    assert expected.service_start == CALENDAR.period_start
+    assert len(expected.lines) == len(FOUR)

@@ -1,0 +1,163 @@
+"""`make bench` (options with ranges): GET /api/v1/scenarios/{id}/options/ for a scenario with
+90 % ranges on five inputs at 10^5 samples, the five default options (external API, rented per
+use, rented always on, owned, pre-training then hosting) compared on common random numbers.
+
+Server time is the request through the whole middleware, in process (Django's test client, no
+network), in a throwaway SQLite database with the real catalogue and API prices: wall-clock and
+CPU time (best and median of the runs after one warm-up), the peak memory of one request
+(tracemalloc, which sees NumPy's arrays), and how many times the request runs the estimate
+engine (scalar: an estimate or an unrounded evaluation; sampled: 10^5 samples at once); the same
+scenario without ranges beside it. No target is set; the estimate with ranges alone
+(uncertainty_bench.py) is the yardstick. Not a pytest file; a wrong answer is exit status 1.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests.bench.common import PYTHON, fmt_seconds, say  # noqa: E402
+from tests.bench.http_bench import _manage, _server_env  # noqa: E402
+
+RUNS = 7
+SAMPLES = 100_000
+# A 7B model pre-trained on 2T tokens and served on rented H100s, with ranges on five inputs:
+# training tokens, its utilisation, the accelerator-hour price, the demand and its growth.
+INPUTS = {
+    "training": {
+        "method": "parameters_tokens",
+        "parameters": 7e9,
+        "tokens": 2e12,
+        "accelerator": "nvidia-h100-sxm",
+        "accelerator_count": 1024,
+        "price_per_accelerator_hour": 2.5,
+    },
+    "inference": {
+        "method": "tokens",
+        "parameters": 7e9,
+        "input_tokens": 500,
+        "output_tokens": 300,
+        "accelerator": "nvidia-h100-sxm",
+        "requests_per_month": 3e7,
+        "monthly_growth": 0.05,
+        "months": 24,
+        "price_per_accelerator_hour": 2.5,
+    },
+    "ranges": {
+        "training.tokens": {"low": 1e12, "high": 4e12},
+        "training.mfu": {"low": 0.25, "high": 0.55},
+        "inference.price_per_accelerator_hour": {"low": 1.8, "high": 4.0},
+        "inference.requests_per_month": {"low": 5e6, "high": 1e8},
+        "inference.monthly_growth": {"low": -0.02, "high": 0.12},
+    },
+    "uncertainty": {"samples": SAMPLES, "seed": 0},
+}
+
+# Run in the bench database: a manager's scenario with INPUTS, then its options API, timed.
+OPTIONS = """
+import json, statistics, time, tracemalloc
+from datetime import date
+from django.test import Client
+from apps.estimates import engine
+from tests.factories import make_manager, make_project, make_scenario
+owner = make_manager("bench-options")
+project = make_project(owner, "Bench options", period_start=date(2027, 1, 1),
+                       period_end=date(2029, 12, 31))
+client = Client()
+client.force_login(owner)
+
+def timed(inputs):
+    scenario = make_scenario(project, "Bench", inputs=inputs)
+    path = f"/api/v1/scenarios/{scenario.pk}/options/"
+    response = client.get(path)  # warm-up
+    assert response.status_code == 200, response.content[:500]
+    walls, cpus = [], []
+    for _ in range(RUNS):
+        wall, cpu = time.perf_counter(), time.process_time()
+        response = client.get(path)
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+    runs, compute = [], engine.compute
+    engine.compute = lambda inp: runs.append(engine._input_shape(inp)) or compute(inp)
+    tracemalloc.start()
+    client.get(path)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    engine.compute = compute
+    return response.json(), {
+        "wall_best": min(walls), "wall_median": statistics.median(walls), "walls": walls,
+        "cpu_best": min(cpus), "cpu_median": statistics.median(cpus),
+        "peak_memory_bytes": peak, "runs": RUNS,
+        "engine_runs": {"scalar": runs.count(()), "sampled": len(runs) - runs.count(())},
+    }
+
+body, ranged = timed(INPUTS)
+assert body["uncertainty"]["samples"] == SAMPLES, body
+plain_body, plain = timed({key: INPUTS[key] for key in ("training", "inference")})
+assert "uncertainty" not in plain_body
+print(json.dumps({
+    "options": [o["key"] for o in body["options"]],
+    "cheapest_share": body["uncertainty"]["cheapest_share"],
+    "figures": len(body["uncertainty"]["figures"]),
+    "with_ranges": ranged, "without_ranges": plain,
+}))
+"""
+
+
+def bench_options() -> dict:
+    say(
+        f"== Options with ranges: GET /api/v1/scenarios/{{id}}/options/, ranges on"
+        f" {len(INPUTS['ranges'])} inputs, {SAMPLES:,} samples, in process =="
+    )
+    load = os.getloadavg()
+    say(f"  load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs")
+    with tempfile.TemporaryDirectory(prefix="compute-planner-options-bench-") as data_dir:
+        env = _server_env(data_dir)
+        os.mkdir(env["STATIC_ROOT"])
+        _manage(env, "migrate", "--noinput")
+        _manage(env, "load_catalogue")
+        _manage(env, "load_api_prices")
+        code = f"INPUTS = {INPUTS!r}\nRUNS = {RUNS}\nSAMPLES = {SAMPLES}\n{OPTIONS}"
+        completed = subprocess.run(
+            [PYTHON, "manage.py", "shell", "-c", code],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+    if completed.returncode != 0:
+        raise RuntimeError(f"the options bench failed:\n{completed.stderr[-3000:]}")
+    result = json.loads(completed.stdout.strip().splitlines()[-1])
+    result["load_average"] = load
+    say(
+        f"  {len(result['options'])} options ({', '.join(result['options'])}),"
+        f" {result['figures']} percentile figures"
+    )
+    for name in ("with_ranges", "without_ranges"):
+        r = result[name]
+        say(
+            f"  {name.replace('_', ' ')}: server time wall {fmt_seconds(r['wall_best'])} best,"
+            f" {fmt_seconds(r['wall_median'])} median of {r['runs']}; CPU"
+            f" {fmt_seconds(r['cpu_best'])} best, {fmt_seconds(r['cpu_median'])} median; peak"
+            f" memory {r['peak_memory_bytes'] / 2**20:,.1f} MiB; engine runs"
+            f" {r['engine_runs']['scalar']} scalar, {r['engine_runs']['sampled']} sampled"
+        )
+    shares = ", ".join(f"{key} {share:.1%}" for key, share in result["cheapest_share"].items())
+    say(f"  cheapest in: {shares}")
+    return result
+
+
+def main() -> int:
+    result = bench_options()
+    return 0 if abs(sum(result["cheapest_share"].values()) - 1) < 1e-9 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
