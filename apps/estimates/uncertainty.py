@@ -257,8 +257,8 @@ def _figure(path: str, values: np.ndarray, horizon_months: float | None) -> Figu
         values = np.where(beyond, np.finfo(np.float64).max, values)
         mean = math.inf if never else float(np.mean(values))
     else:
-        # Before the percentiles, which reorder the samples. NaN: not computable (no power,
-        # no FLOP, or a section missing); any NaN sample makes the mean NaN.
+        # NaN: not computable (no power, no FLOP, or a section missing); any NaN sample makes
+        # the mean NaN.
         mean = float(np.mean(values))
         if math.isnan(mean):
             return None

@@ -3,6 +3,7 @@ condition that flips the cheapest (the engine's own sentence is English, for the
 each option is the cheapest and the chart. Its table's rows come from the options record
 (apps.options.frozen.option_rows), as where the decision view is kept."""
 
+from decimal import Decimal
 from itertools import pairwise
 
 from django.utils.translation import gettext, gettext_lazy, ngettext

@@ -212,7 +212,7 @@ def _range(values: Samples, rounded=to_money) -> FigureRange | None:
     if not isinstance(values, np.ndarray) or values.strides == (0,):
         value = rounded(float(np.asarray(values).flat[0]))
         return None if value is None else FigureRange(value, value, value, value)
-    mean = float(values.mean())  # before the percentiles, which reorder the samples
+    mean = float(values.mean())
     if not np.isfinite(mean):
         return None
     p5, p50, p95 = _quantiles(values)
@@ -270,7 +270,6 @@ def options_uncertainty(
         sampled_figures[f"options.{option.key}.npv"] = npv
         sampled_figures[f"options.{option.key}.cost_per_request"] = scales["cost_per_request"]
         npvs.append(npv)
-    # Before the percentiles, which reorder each figure's samples in place.
     counts = np.bincount(_cheapest(npvs, samples), minlength=len(options))
     figures = {}
     for path, values in sampled_figures.items():
