@@ -39,7 +39,7 @@ from apps.estimates import (
     estimate,
 )
 from apps.estimates.units import BYTES_PER_PARAMETER, TERA
-from apps.projects.locale_numbers import decimal_text
+from apps.projects.locale_numbers import date_text, decimal_text
 
 DEFAULT_ENERGY_PROFILE = "world-average-grid-industry-pue"
 DEFAULT_LIFETIME_YEARS = 5.0
@@ -298,6 +298,11 @@ def _model_numbers(model: LanguageModel) -> dict:
     return {name: value for name, value in numbers.items() if value is not None}
 
 
+def _billions(parameters: float) -> str:
+    """Parameters in billions to four significant figures, as the active language writes them."""
+    return decimal_text(Decimal(f"{parameters / 1e9:.4g}"))
+
+
 def _model_for(data: dict, catalogue: "Catalogue", errors: _Errors, resolution: Resolution) -> dict:
     """The numbers the chosen catalogue model fills in, where the request gives none."""
     slug = data.get("model")
@@ -315,15 +320,32 @@ def _model_for(data: dict, catalogue: "Catalogue", errors: _Errors, resolution: 
     }
     resolution.note(
         "inference",
-        f"Model {model.name}: {model.attention_kind} attention, {model.layers} layers, "
-        f"{model.total_parameters / 1e9:,.4g} B parameters ({model.active_parameters / 1e9:,.4g} B "
-        f"active) from the model catalogue ({model.source}, as of {model.as_of:%Y-%m-%d}).",
+        gettext(
+            "Model %(name)s: %(attention)s attention, %(layers)s layers, %(total)s B parameters "
+            "(%(active)s B active) from the model catalogue (%(source)s, as of %(date)s)."
+        )
+        % {
+            "name": model.name,
+            "attention": model.attention_kind,
+            "layers": decimal_text(Decimal(model.layers)),
+            "total": _billions(model.total_parameters),
+            "active": _billions(model.active_parameters),
+            "source": model.source,
+            "date": date_text(model.as_of),
+        },
     )
     if model.sliding_window is not None and model.sliding_window_layers is not None:
         resolution.note(
             "inference",
-            f"{model.sliding_window_layers} of its {model.layers} layers keep only the last "
-            f"{model.sliding_window:,} tokens in their KV cache (sliding window).",
+            gettext(
+                "%(sliding)s of its %(layers)s layers keep only the last %(window)s tokens in "
+                "their KV cache (sliding window)."
+            )
+            % {
+                "sliding": decimal_text(Decimal(model.sliding_window_layers)),
+                "layers": decimal_text(Decimal(model.layers)),
+                "window": decimal_text(Decimal(model.sliding_window)),
+            },
         )
     return filled
 

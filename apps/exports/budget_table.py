@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from django.utils.translation import gettext as _
 
+from apps.budget.fiscal_labels import fiscal_year_text
 from apps.exports.figures import Column, Table, Value
 
 # The rows below the lines, in the API's `totals` order.
@@ -35,7 +36,10 @@ def budget_table(answer: dict) -> Table:
         Column("budget_class", _("Class"), ""),
         Column("category", _("Category (UNDG)"), ""),
         Column("basis", _("Basis"), ""),
-        *(Column(f"amounts.{i}", year["label"], currency, True) for i, year in enumerate(years)),
+        *(
+            Column(f"amounts.{i}", fiscal_year_text(year["label"]), currency, True)
+            for i, year in enumerate(years)
+        ),
         Column("total", _("Total"), currency, True),
     )
     rows: list[tuple[Value, ...]] = [

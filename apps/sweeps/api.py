@@ -4,6 +4,7 @@ import dataclasses
 import math
 
 from django.http import StreamingHttpResponse
+from django.utils import translation
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -220,7 +221,9 @@ class CSVRenderer(BaseRenderer):
 
 
 def csv_response(sweep) -> StreamingHttpResponse:
-    response = StreamingHttpResponse(csv_pieces(sweep), content_type="text/csv; charset=utf-8")
+    """The CSV with its header in the request's language, kept while it streams."""
+    pieces = csv_pieces(sweep, translation.get_language())
+    response = StreamingHttpResponse(pieces, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="sweep-{sweep.pk}.csv"'
     return response
 
@@ -228,8 +231,11 @@ def csv_response(sweep) -> StreamingHttpResponse:
 @extend_schema(
     summary="Download every point of a sweep as CSV (streamed)",
     operation_id="v1_sweeps_results_csv",
-    description="One row a point: its number, accelerator and varied inputs, then every figure "
-    "with its unit in the header. An empty cell is a figure that cannot be computed.",
+    description="One row a point: its number, accelerator and varied inputs, then every figure. "
+    "The header is in the language of Accept-Language, each figure with its unit "
+    '("Total cost (training + inference) [USD]"); a varied input is in the units of the '
+    "scenario form (a percentage in percent). Numbers are never localised; an empty cell is a "
+    "figure that cannot be computed. Use `results/` for machine names.",
     responses={(200, "text/csv"): OpenApiTypes.STR, 409: NO_RESULTS},
 )
 @api_view(["GET"])
