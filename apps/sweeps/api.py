@@ -2,9 +2,11 @@
 
 import dataclasses
 import math
+from decimal import Decimal
 
 from django.http import StreamingHttpResponse
 from django.utils import translation
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -17,6 +19,7 @@ from rest_framework.response import Response
 
 from apps.api.errors import nest_errors
 from apps.api.schema import error_response
+from apps.projects.locale_numbers import decimal_text
 from apps.projects.selectors import scenario_for_user
 from apps.sweeps import services
 from apps.sweeps.definition import DefinitionError
@@ -108,25 +111,25 @@ def sweep_cancel(request: Request, sweep_id: int) -> Response:
     sweep = sweep_for_user(request.user, sweep_id)
     if not services.sweep_cancel(sweep=sweep):
         return Response(
-            {"detail": f"The sweep has ended ({sweep.get_status_display().lower()})."},
+            {
+                "detail": gettext("The sweep has ended (%(status)s).")
+                % {"status": sweep.get_status_display().lower()}
+            },
             status=status.HTTP_409_CONFLICT,
         )
     return Response(SweepSerializer(sweep).data)
 
 
 WHY_NO_RESULTS = {
-    "queued": "it is queued",
-    "running": "it is running",
-    "failed": "it failed",
-    "cancelled": "it was cancelled",
+    "queued": gettext_lazy("The sweep has no results yet: it is queued."),
+    "running": gettext_lazy("The sweep has no results yet: it is running."),
+    "failed": gettext_lazy("The sweep has no results yet: it failed."),
+    "cancelled": gettext_lazy("The sweep has no results yet: it was cancelled."),
 }
 
 
 def _no_results(sweep) -> Response:
-    return Response(
-        {"detail": f"The sweep has no results yet: {WHY_NO_RESULTS[sweep.status]}."},
-        status=status.HTTP_409_CONFLICT,
-    )
+    return Response({"detail": str(WHY_NO_RESULTS[sweep.status])}, status=status.HTTP_409_CONFLICT)
 
 
 def _positive(request: Request, name: str, default: int, most: int) -> int:
@@ -134,7 +137,8 @@ def _positive(request: Request, name: str, default: int, most: int) -> int:
         return default
     value = request.query_params[name]  # an empty value is refused, as any other non-number
     if not value.isdigit() or not 1 <= int(value) <= most:
-        raise serializers.ValidationError({name: [f"Give a whole number from 1 to {most:,}."]})
+        message = gettext("Give a whole number from 1 to %(most)s.")
+        raise serializers.ValidationError({name: [message % {"most": decimal_text(Decimal(most))}]})
     return int(value)
 
 

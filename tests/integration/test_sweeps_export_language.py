@@ -141,3 +141,29 @@ def test_a_chunk_that_cannot_run_fails_the_sweep_in_the_language_it_was_queued_i
         "Le balayage ne peut pas être lancé\u00a0: Choisissez l’un des paramètres qu’un "
         "balayage peut faire varier."
     )
+
+
+def test_the_sweep_api_answers_its_errors_in_the_readers_language(manager, monkeypatch):
+    monkeypatch.setattr(tasks.sweep_run_chunk, "delay", lambda *args: None)
+    waiting = services.sweep_create(
+        scenario=make_scenario(make_project(manager)), created_by=manager, definition=DEFINITION
+    )
+    client = APIClient()
+    client.force_authenticate(manager)
+    french = {"accept-language": "fr"}
+    url = f"/api/v1/sweeps/{waiting.pk}/"
+    not_yet = client.get(f"{url}results.csv", headers={**french, "accept": "text/csv"})
+    assert not_yet.status_code == 409
+    assert not_yet.json() == {
+        "detail": "Le balayage n’a pas encore de résultats\u00a0: il est en file d’attente."
+    }
+    client.post(f"{url}cancel/", headers=french)
+    ended = client.post(f"{url}cancel/", headers=french)
+    assert ended.json() == {"detail": "Le balayage est fini (annulé)."}
+    runs.sweep_chunk_store(sweep_id=waiting.pk, run=waiting.run, chunk_index=0)
+    Sweep.objects.filter(pk=waiting.pk).update(status="completed", results_run=waiting.run)
+    too_big = client.get(f"{url}results/", {"page_size": "0"}, headers=french)
+    assert too_big.status_code == 400
+    assert too_big.json()["page_size"] == ["Indiquez un nombre entier de 1 à 1\u202f000."]
+    english = client.get(f"{url}results/", {"page_size": "0"})
+    assert english.json()["page_size"] == ["Give a whole number from 1 to 1,000."]
