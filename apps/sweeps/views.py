@@ -19,7 +19,7 @@ from apps.projects.selectors import scenario_for_user
 from apps.sweeps import services
 from apps.sweeps.definition import DefinitionError, points_text
 from apps.sweeps.forms import SweepDefinitionForm, point_count
-from apps.sweeps.inputs import SWEEPABLE
+from apps.sweeps.inputs import SECTION_LABELS, SWEEPABLE
 from apps.sweeps.metrics import CHART_METRICS, METRICS_BY_NAME, RANKING_LABELS, TABLE_METRICS
 from apps.sweeps.models import ScenarioFreshness, Sweep
 from apps.sweeps.selectors import (
@@ -160,6 +160,8 @@ def _sweep_context(sweep: Sweep) -> dict:
         "project": sweep.scenario.project,
         "definition": definition,
         "accelerators": accelerator_names(definition.accelerators),
+        # where the listed accelerators are used, in words ("Inference")
+        "accelerator_sections": [SECTION_LABELS[s] for s in definition.accelerator_sections],
         "milestone": milestone,
         "announcement": announcement,
     }

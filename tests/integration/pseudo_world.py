@@ -139,6 +139,7 @@ def world_build() -> dict:
             definition={
                 "inputs": [DEMAND_SWEEP, UTILISATION_SWEEP],
                 "accelerators": ["nvidia-h100-sxm", "nvidia-a100-sxm-80gb"],
+                "accelerator_sections": ["inference"],
             },
             name="Demand and utilisation",
         )
