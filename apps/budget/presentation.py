@@ -7,6 +7,7 @@ from itertools import groupby
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from apps.budget.fiscal_labels import fiscal_year_text
 from apps.budget.line_templates import LINE_TEMPLATES
 from apps.budget.models import BudgetClass, Category, CostLine, Kind
 from apps.budget.selectors import BudgetUnavailable, ScenarioBudget, cost_lines_of, scenario_budget
@@ -104,7 +105,7 @@ def chart(drawn_up: ScenarioBudget) -> dict:
     with its labels; the page's data table gives the same figures."""
     budget = drawn_up.budget
     return {
-        "labels": [year.label for year in budget.fiscal_years],
+        "labels": [fiscal_year_text(year.label) for year in budget.fiscal_years],
         "capex": [float(amount) for amount in budget.totals.capex],
         "opex": [float(amount) for amount in budget.totals.opex],
         "capex_label": str(BudgetClass.CAPEX.label),
@@ -116,7 +117,7 @@ def chart(drawn_up: ScenarioBudget) -> dict:
 def chart_rows(drawn_up: ScenarioBudget) -> list[dict]:
     budget = drawn_up.budget
     return [
-        {"label": year.label, "capex": capex, "opex": opex, "total": capex + opex}
+        {"label": fiscal_year_text(year.label), "capex": capex, "opex": opex, "total": capex + opex}
         for year, capex, opex in zip(
             budget.fiscal_years, budget.totals.capex, budget.totals.opex, strict=True
         )

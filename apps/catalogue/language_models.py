@@ -9,6 +9,13 @@ from apps.catalogue.sourced import Sourced
 
 # Model slugs keep the version's dots ("llama-3.1-8b"), which a SlugField refuses.
 MODEL_SLUG_PATTERN = r"[a-z0-9][-a-z0-9_.]*"
+# How a model keys and values its attention, by the abbreviation the literature uses.
+ATTENTION_LABELS = {
+    "MHA": _("multi-head attention (MHA)"),
+    "MQA": _("multi-query attention (MQA)"),
+    "GQA": _("grouped-query attention (GQA)"),
+    "MLA": _("multi-head latent attention (MLA)"),
+}
 validate_model_slug = RegexValidator(
     rf"^{MODEL_SLUG_PATTERN}\Z",
     _("Lower-case letters, digits, dots, hyphens and underscores only, e.g. llama-3.1-8b."),
@@ -138,6 +145,11 @@ class LanguageModel(Sourced):
         if self.kv_heads == self.query_heads:
             return "MHA"
         return "MQA" if self.kv_heads == 1 else "GQA"
+
+    @property
+    def attention_label(self) -> str:
+        """The attention kind in words of the active language, with its usual abbreviation."""
+        return str(ATTENTION_LABELS[self.attention_kind])
 
     def clean(self) -> None:
         errors: dict[str, str] = {}

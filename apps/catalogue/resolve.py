@@ -39,7 +39,7 @@ from apps.estimates import (
     estimate,
 )
 from apps.estimates.units import BYTES_PER_PARAMETER, TERA
-from apps.projects.locale_numbers import decimal_text
+from apps.projects.locale_numbers import date_text, decimal_text
 
 DEFAULT_ENERGY_PROFILE = "world-average-grid-industry-pue"
 DEFAULT_LIFETIME_YEARS = 5.0
@@ -322,7 +322,7 @@ def _model_for(data: dict, catalogue: "Catalogue", errors: _Errors, resolution: 
         "inference",
         gettext(
             "Model %(name)s: %(attention)s attention, %(layers)s layers, %(total)s B parameters "
-            "(%(active)s B active) from the model catalogue (%(source)s, as of %(as_of)s)."
+            "(%(active)s B active) from the model catalogue (%(source)s, as of %(date)s)."
         )
         % {
             "name": model.name,
@@ -331,18 +331,18 @@ def _model_for(data: dict, catalogue: "Catalogue", errors: _Errors, resolution: 
             "total": _billions(model.total_parameters),
             "active": _billions(model.active_parameters),
             "source": model.source,
-            "as_of": model.as_of.isoformat(),
+            "date": date_text(model.as_of),
         },
     )
     if model.sliding_window is not None and model.sliding_window_layers is not None:
         resolution.note(
             "inference",
             gettext(
-                "%(window_layers)s of its %(layers)s layers keep only the last %(window)s tokens "
-                "in their KV cache (sliding window)."
+                "%(sliding)s of its %(layers)s layers keep only the last %(window)s tokens in "
+                "their KV cache (sliding window)."
             )
             % {
-                "window_layers": decimal_text(Decimal(model.sliding_window_layers)),
+                "sliding": decimal_text(Decimal(model.sliding_window_layers)),
                 "layers": decimal_text(Decimal(model.layers)),
                 "window": decimal_text(Decimal(model.sliding_window)),
             },

@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from django.utils.translation import gettext as _
 
+from apps.budget.fiscal_labels import fiscal_year_text
 from apps.estimates.budget import COMPUTED_KINDS
 from apps.exports.figures import Column, Table, Value
 from apps.projects.engine_text import engine_text
@@ -45,7 +46,10 @@ def budget_table(answer: dict) -> Table:
         Column("budget_class", _("Class"), ""),
         Column("category", _("Category (UNDG)"), ""),
         Column("basis", _("Basis"), ""),
-        *(Column(f"amounts.{i}", year["label"], currency, True) for i, year in enumerate(years)),
+        *(
+            Column(f"amounts.{i}", fiscal_year_text(year["label"]), currency, True)
+            for i, year in enumerate(years)
+        ),
         Column("total", _("Total"), currency, True),
     )
     rows: list[tuple[Value, ...]] = [

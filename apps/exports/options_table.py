@@ -8,6 +8,7 @@ the API's amounts to the cent.
 
 from django.utils.translation import gettext as _
 
+from apps.budget.fiscal_labels import fiscal_year_text
 from apps.exports.figures import Column, Table, Value
 from apps.options.frozen import (
     crossover_sentences,
@@ -27,7 +28,12 @@ def options_table(answer: dict) -> Table:
         Column("one_off", _("One-off"), currency, True),
         Column("capex", _("Capex"), currency, True),
         *(
-            Column(f"opex.{i}.amount", _("Opex %(year)s") % {"year": year}, currency, True)
+            Column(
+                f"opex.{i}.amount",
+                _("Opex %(year)s") % {"year": fiscal_year_text(year)},
+                currency,
+                True,
+            )
             for i, year in enumerate(years)
         ),
         Column("total", _("Total"), currency, True),

@@ -374,7 +374,12 @@ def scenario_from_option(*, scenario: Scenario, choice: dict, user) -> Scenario:
     inputs = json_inputs(option_request(scenario_request(scenario), choice))
     inp, _ = estimate_input_from_request(inputs, Catalogue.load())
     validate(inp)
-    name = f"{scenario.name}: {LABELS[choice['key']]}"[:MAX_NAME]
+    # Named in the language of the person who makes it, as a name they would have typed.
+    name = gettext("%(scenario)s: %(option)s") % {
+        "scenario": scenario.name,
+        "option": LABELS[choice["key"]],
+    }
+    name = name[:MAX_NAME]
     return scenario_create(
         project=scenario.project,
         name=name,

@@ -7,6 +7,7 @@ cleared projects are frozen, whichever page or API call tries to change them.
 from collections.abc import Callable
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from apps.catalogue.uncertainty import with_seed
 from apps.projects.models import Project, Scenario, ScenarioVersion
@@ -164,7 +165,8 @@ def scenario_duplicate(*, scenario: Scenario, user=None) -> Scenario:
     """A copy of the scenario, its timing and its cost lines, as a new scenario's version 1."""
     copy = Scenario(
         project=scenario.project,
-        name=f"Copy of {scenario.name}"[:200],
+        # Named in the language of the person who copies it, as a name they would have typed.
+        name=(gettext("Copy of %(name)s") % {"name": scenario.name})[:200],
         inputs=scenario.inputs,
         version=1,
         **{field: getattr(scenario, field) for field in TIMING_FIELDS},

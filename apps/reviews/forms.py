@@ -3,6 +3,7 @@
 from django import forms
 from django.utils.translation import gettext, gettext_lazy
 
+from apps.budget.fiscal_labels import fiscal_year_text
 from apps.reviews.selectors import FISCAL_YEAR_SORT
 
 STATUSES = [
@@ -23,12 +24,9 @@ def fiscal_year_sorts(labels: list[str]) -> list[tuple[str, str]]:
     """The sorts by each fiscal year's budget total, highest first then lowest first."""
     choices = []
     for label in labels:
-        choices.append(
-            (f"-{FISCAL_YEAR_SORT}{label}", gettext("%(year)s, highest first") % {"year": label})
-        )
-        choices.append(
-            (f"{FISCAL_YEAR_SORT}{label}", gettext("%(year)s, lowest first") % {"year": label})
-        )
+        year = {"year": fiscal_year_text(label)}  # the label itself stays the key
+        choices.append((f"-{FISCAL_YEAR_SORT}{label}", gettext("%(year)s, highest first") % year))
+        choices.append((f"{FISCAL_YEAR_SORT}{label}", gettext("%(year)s, lowest first") % year))
     return choices
 
 

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from openpyxl import Workbook
 
+from apps.budget.fiscal_labels import fiscal_year_text
 from apps.budget.models import Category
 from apps.estimates.budget import Portfolio, portfolio
 from apps.exports.cells import formula_safe
@@ -156,7 +157,11 @@ def portfolio_xlsx(portfolios: list[CurrencyPortfolio]) -> bytes:
             put(sheet, 1, 1, _("No budget to sum."))
             continue
         years = item.portfolio.fiscal_years
-        headings = [_("Row"), *(f"{y} ({item.currency})" for y in years), _("Total")]
+        headings = [
+            _("Row"),
+            *(f"{fiscal_year_text(y)} ({item.currency})" for y in years),
+            _("Total"),
+        ]
         for column, heading in enumerate(headings, start=1):
             put(sheet, 1, column, heading, bold=True)
         for row, line in enumerate(table_lines(item.portfolio), start=2):

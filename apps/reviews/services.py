@@ -64,7 +64,10 @@ def project_submit(*, project: Project, user) -> ProjectSnapshot:
     project.check_can_move_to(Project.Status.SUBMITTED)
     scenarios = list(project.scenarios.all())
     if not scenarios:
-        raise StatusChangeRefused(f"“{project.title}” has no scenario: add one, then submit it.")
+        raise StatusChangeRefused(
+            gettext("“%(title)s” has no scenario: add one, then submit it.")
+            % {"title": project.title}
+        )
     for scenario in scenarios:
         if scenario.version == 0:  # saved before versions were kept: keep one now
             project_services.scenario_update(

@@ -2,8 +2,11 @@
 
 import dataclasses
 import math
+from decimal import Decimal
 
 from django.http import StreamingHttpResponse
+from django.utils import translation
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -16,6 +19,7 @@ from rest_framework.response import Response
 
 from apps.api.errors import nest_errors
 from apps.api.schema import error_response
+from apps.projects.locale_numbers import decimal_text
 from apps.projects.selectors import scenario_for_user
 from apps.sweeps import services
 from apps.sweeps.definition import DefinitionError
@@ -107,25 +111,25 @@ def sweep_cancel(request: Request, sweep_id: int) -> Response:
     sweep = sweep_for_user(request.user, sweep_id)
     if not services.sweep_cancel(sweep=sweep):
         return Response(
-            {"detail": f"The sweep has ended ({sweep.get_status_display().lower()})."},
+            {
+                "detail": gettext("The sweep has ended (%(status)s).")
+                % {"status": sweep.get_status_display().lower()}
+            },
             status=status.HTTP_409_CONFLICT,
         )
     return Response(SweepSerializer(sweep).data)
 
 
 WHY_NO_RESULTS = {
-    "queued": "it is queued",
-    "running": "it is running",
-    "failed": "it failed",
-    "cancelled": "it was cancelled",
+    "queued": gettext_lazy("The sweep has no results yet: it is queued."),
+    "running": gettext_lazy("The sweep has no results yet: it is running."),
+    "failed": gettext_lazy("The sweep has no results yet: it failed."),
+    "cancelled": gettext_lazy("The sweep has no results yet: it was cancelled."),
 }
 
 
 def _no_results(sweep) -> Response:
-    return Response(
-        {"detail": f"The sweep has no results yet: {WHY_NO_RESULTS[sweep.status]}."},
-        status=status.HTTP_409_CONFLICT,
-    )
+    return Response({"detail": str(WHY_NO_RESULTS[sweep.status])}, status=status.HTTP_409_CONFLICT)
 
 
 def _positive(request: Request, name: str, default: int, most: int) -> int:
@@ -133,7 +137,8 @@ def _positive(request: Request, name: str, default: int, most: int) -> int:
         return default
     value = request.query_params[name]  # an empty value is refused, as any other non-number
     if not value.isdigit() or not 1 <= int(value) <= most:
-        raise serializers.ValidationError({name: [f"Give a whole number from 1 to {most:,}."]})
+        message = gettext("Give a whole number from 1 to %(most)s.")
+        raise serializers.ValidationError({name: [message % {"most": decimal_text(Decimal(most))}]})
     return int(value)
 
 
@@ -220,7 +225,9 @@ class CSVRenderer(BaseRenderer):
 
 
 def csv_response(sweep) -> StreamingHttpResponse:
-    response = StreamingHttpResponse(csv_pieces(sweep), content_type="text/csv; charset=utf-8")
+    """The CSV with its header in the request's language, kept while it streams."""
+    pieces = csv_pieces(sweep, translation.get_language())
+    response = StreamingHttpResponse(pieces, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="sweep-{sweep.pk}.csv"'
     return response
 
@@ -228,8 +235,11 @@ def csv_response(sweep) -> StreamingHttpResponse:
 @extend_schema(
     summary="Download every point of a sweep as CSV (streamed)",
     operation_id="v1_sweeps_results_csv",
-    description="One row a point: its number, accelerator and varied inputs, then every figure "
-    "with its unit in the header. An empty cell is a figure that cannot be computed.",
+    description="One row a point: its number, accelerator and varied inputs, then every figure. "
+    "The header is in the language of Accept-Language, each figure with its unit "
+    '("Total cost (training + inference) [USD]"); a varied input is in the units of the '
+    "scenario form (a percentage in percent). Numbers are never localised; an empty cell is a "
+    "figure that cannot be computed. Use `results/` for machine names.",
     responses={(200, "text/csv"): OpenApiTypes.STR, 409: NO_RESULTS},
 )
 @api_view(["GET"])

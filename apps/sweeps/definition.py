@@ -7,9 +7,12 @@ indices and no list of points is ever built.
 
 import math
 from dataclasses import dataclass
+from decimal import Decimal
 
 import numpy as np
+from django.utils.translation import gettext, ngettext
 
+from apps.projects.locale_numbers import decimal_text
 from apps.sweeps.inputs import SWEEPABLE, SweepableInput
 
 MAX_POINTS = 1_000_000
@@ -134,20 +137,25 @@ def axis_length(item: object) -> int | None:
     return steps if steps is not None and steps >= 1 else None
 
 
+def _whole_text(number: float) -> str:
+    """A whole number as the active language writes it: "1,000,000"; "1 000 000" in French."""
+    return decimal_text(Decimal(number))
+
+
 def points_text(lengths: list[int]) -> str:
-    """ "5 × 200 = 1,000 points", or "200 points" for one axis."""
+    """ "5 × 200 = 1,000 points", or "200 points" for one axis, in the active language."""
     total = math.prod(lengths)
-    unit = "point" if total == 1 else "points"
+    points = ngettext("%(count)s point", "%(count)s points", total) % {"count": _whole_text(total)}
     if len(lengths) < 2:
-        return f"{total:,} {unit}"
-    return f"{' × '.join(f'{n:,}' for n in lengths)} = {total:,} {unit}"
+        return points
+    return f"{' × '.join(map(_whole_text, lengths))} = {points}"
 
 
 def over_limit_message(lengths: list[int]) -> str:
-    return (
-        f"This sweep has {points_text(lengths)}; a sweep can have at most {MAX_POINTS:,}. "
+    return gettext(
+        "This sweep has %(points)s; a sweep can have at most %(most)s. "
         "Use fewer steps or values, or fewer accelerators."
-    )
+    ) % {"points": points_text(lengths), "most": _whole_text(MAX_POINTS)}
 
 
 class _Errors:
@@ -161,22 +169,30 @@ class _Errors:
 def _range_values(key: str, item: dict, errors: _Errors) -> np.ndarray:
     kind = item["kind"]
     start, stop, steps = _number(item.get("start")), _number(item.get("stop")), item.get("steps")
-    for name, value in (("start", start), ("stop", stop)):
-        if value is None:
-            errors.add(f"{key}.{name}", f"Give the {name} of the range as a number.")
+    if start is None:
+        errors.add(f"{key}.start", gettext("Give the start of the range as a number."))
+    if stop is None:
+        errors.add(f"{key}.stop", gettext("Give the stop of the range as a number."))
     steps = _whole(steps)
     if steps is None or not 1 <= steps <= MAX_POINTS:
         errors.add(
-            f"{key}.steps", f"Give the number of values, a whole number from 1 to {MAX_POINTS:,}."
+            f"{key}.steps",
+            gettext("Give the number of values, a whole number from 1 to %(most)s.")
+            % {"most": _whole_text(MAX_POINTS)},
         )
     if start is None or stop is None or steps is None or not 1 <= steps <= MAX_POINTS:
         return np.empty(0)
     if steps > 1 and start == stop:
-        errors.add(f"{key}.stop", "Start and stop are the same: give a different stop, or 1 step.")
+        errors.add(
+            f"{key}.stop",
+            gettext("Start and stop are the same: give a different stop, or 1 step."),
+        )
         return np.empty(0)
     if kind == "log" and (start <= 0 or stop <= 0):
         key_name = "start" if start <= 0 else "stop"
-        errors.add(f"{key}.{key_name}", "A logarithmic range needs a start and stop above 0.")
+        errors.add(
+            f"{key}.{key_name}", gettext("A logarithmic range needs a start and stop above 0.")
+        )
         return np.empty(0)
     return range_values(kind, start, stop, steps)
 
@@ -191,17 +207,20 @@ def range_values(kind: str, start: float, stop: float, steps: int) -> np.ndarray
 def _list_values(key: str, item: dict, errors: _Errors) -> np.ndarray:
     values = item.get("values")
     if not isinstance(values, list) or not values:
-        errors.add(f"{key}.values", "Give at least one value.")
+        errors.add(f"{key}.values", gettext("Give at least one value."))
         return np.empty(0)
     if len(values) > MAX_POINTS:
-        errors.add(f"{key}.values", f"Give at most {MAX_POINTS:,} values.")
+        errors.add(
+            f"{key}.values",
+            gettext("Give at most %(most)s values.") % {"most": _whole_text(MAX_POINTS)},
+        )
         return np.empty(0)
     numbers = [_number(value) for value in values]
     if any(number is None for number in numbers):
-        errors.add(f"{key}.values", "Every value must be a finite number.")
+        errors.add(f"{key}.values", gettext("Every value must be a finite number."))
         return np.empty(0)
     if len(set(numbers)) != len(numbers):
-        errors.add(f"{key}.values", "Give each value once.")
+        errors.add(f"{key}.values", gettext("Give each value once."))
         return np.empty(0)
     return np.asarray(numbers, dtype=np.float64)
 
@@ -218,20 +237,24 @@ def _check_rule(key: str, kind: str, spec: SweepableInput, values: np.ndarray, e
         errors.add(f"{key}.stop", rule.message)
     else:
         bad = next(value for value in values if not rule.accepts(np.asarray([value])))
-        errors.add(f"{key}.steps", f"{rule.message} These steps give {bad:g}.")
+        errors.add(
+            f"{key}.steps",
+            gettext("%(rule)s These steps give %(value)s.")
+            % {"rule": rule.message, "value": decimal_text(Decimal(f"{bad:g}"))},
+        )
 
 
 def _varied_input(index: int, item: object, request: dict, seen: set, errors: _Errors):
     key = f"inputs.{index}"
     if not isinstance(item, dict):
-        errors.add(key, "Give the input to vary, the kind of range and its values.")
+        errors.add(key, gettext("Give the input to vary, the kind of range and its values."))
         return None
     spec = SWEEPABLE.get(item.get("field"))
     if spec is None:
-        errors.add(f"{key}.field", "Choose one of the inputs a sweep can vary.")
+        errors.add(f"{key}.field", gettext("Choose one of the inputs a sweep can vary."))
         return None
     if spec.path in seen:
-        errors.add(f"{key}.field", "This input is varied twice; vary each input once.")
+        errors.add(f"{key}.field", gettext("This input is varied twice; vary each input once."))
         return None
     seen.add(spec.path)
     unused = spec.unused_by(request)
@@ -240,7 +263,7 @@ def _varied_input(index: int, item: object, request: dict, seen: set, errors: _E
         return None
     kind = item.get("kind")
     if kind not in KINDS:
-        errors.add(f"{key}.kind", "Choose linear, log or list.")
+        errors.add(f"{key}.kind", gettext("Choose linear, log or list."))
         return None
     before = len(errors.errors)
     values = _list_values(key, item, errors) if kind == "list" else _range_values(key, item, errors)
@@ -254,12 +277,15 @@ def _varied_input(index: int, item: object, request: dict, seen: set, errors: _E
 def _accelerators(data: dict, request: dict, errors: _Errors) -> tuple[tuple, tuple]:
     accelerators = data.get("accelerators") or []
     if not isinstance(accelerators, list) or not all(isinstance(a, str) for a in accelerators):
-        errors.add("accelerators", "Give a list of accelerator slugs.")
+        errors.add("accelerators", gettext("Give a list of accelerator slugs."))
         return (), ()
     if len(set(accelerators)) != len(accelerators):
-        errors.add("accelerators", "Choose each accelerator once.")
+        errors.add("accelerators", gettext("Choose each accelerator once."))
     if len(accelerators) > MAX_ACCELERATORS:
-        errors.add("accelerators", f"Choose at most {MAX_ACCELERATORS} accelerators.")
+        errors.add(
+            "accelerators",
+            gettext("Choose at most %(most)s accelerators.") % {"most": MAX_ACCELERATORS},
+        )
     present = tuple(section for section in SECTIONS if request.get(section))
     sections = data.get("accelerator_sections")
     if not accelerators:
@@ -269,7 +295,9 @@ def _accelerators(data: dict, request: dict, errors: _Errors) -> tuple[tuple, tu
     if not isinstance(sections, list) or not sections or set(sections) - set(present):
         errors.add(
             "accelerator_sections",
-            f"Choose where the accelerators are used, among: {', '.join(present)}.",
+            # The sections by their names in the API: "training", "inference".
+            gettext("Choose where the accelerators are used, among: %(sections)s.")
+            % {"sections": ", ".join(present)},
         )
         return tuple(accelerators), ()
     return tuple(accelerators), tuple(section for section in SECTIONS if section in sections)
@@ -278,18 +306,20 @@ def _accelerators(data: dict, request: dict, errors: _Errors) -> tuple[tuple, tu
 def _models(data: dict, request: dict, errors: _Errors) -> tuple[str, ...]:
     models = data.get("models") or []
     if not isinstance(models, list) or not all(isinstance(m, str) for m in models):
-        errors.add("models", "Give a list of language model slugs.")
+        errors.add("models", gettext("Give a list of language model slugs."))
         return ()
     if len(set(models)) != len(models):
-        errors.add("models", "Choose each model once.")
+        errors.add("models", gettext("Choose each model once."))
     if len(models) > MAX_MODELS:
-        errors.add("models", f"Choose at most {MAX_MODELS} models.")
+        errors.add("models", gettext("Choose at most %(most)s models.") % {"most": MAX_MODELS})
     inference = request.get("inference") or {}
     if models and inference.get("method") != "tokens":
         errors.add(
             "models",
-            "Only a scenario whose inference is given by tokens serves a language model; "
-            "change its method to vary the model.",
+            gettext(
+                "Only a scenario whose inference is given by tokens serves a language model; "
+                "change its method to vary the model."
+            ),
         )
     return tuple(models)
 
@@ -298,10 +328,10 @@ def definition_parse(data: object, request: dict) -> Definition:
     """Check a definition against the scenario's inputs (`request`); raise DefinitionError."""
     errors = _Errors()
     if not isinstance(data, dict):
-        raise DefinitionError({"non_field_errors": ["Give the inputs to vary."]})
+        raise DefinitionError({"non_field_errors": [gettext("Give the inputs to vary.")]})
     items = data.get("inputs") or []
     if not isinstance(items, list):
-        errors.add("inputs", "Give a list of inputs to vary.")
+        errors.add("inputs", gettext("Give a list of inputs to vary."))
         items = []
     seen: set[str] = set()
     inputs = [_varied_input(index, item, request, seen, errors) for index, item in enumerate(items)]
@@ -311,9 +341,9 @@ def definition_parse(data: object, request: dict) -> Definition:
         serves_model = (request.get("inference") or {}).get("method") == "tokens"
         errors.add(
             "non_field_errors",
-            "Choose at least one input to vary, accelerators or models."
+            gettext("Choose at least one input to vary, accelerators or models.")
             if serves_model
-            else "Choose at least one input to vary, or accelerators.",
+            else gettext("Choose at least one input to vary, or accelerators."),
         )
     lengths = [len(accelerators)] if accelerators else []
     lengths += [len(models)] if models else []

@@ -14,7 +14,7 @@ from apps.sweeps.definition import (
     over_limit_message,
     points_text,
 )
-from apps.sweeps.inputs import SWEEPABLE
+from apps.sweeps.inputs import SECTION_LABELS, SWEEPABLE
 
 INPUT_ROWS = 3
 KIND_CHOICES = (
@@ -22,7 +22,6 @@ KIND_CHOICES = (
     ("log", _("Logarithmic range: each step multiplies by the same factor")),
     ("list", _("List of values")),
 )
-SECTION_LABELS = {"training": _("Training"), "inference": _("Inference")}
 
 
 def input_choices(request: dict) -> list:
@@ -30,8 +29,7 @@ def input_choices(request: dict) -> list:
     groups: dict[str, list] = {}
     for path, spec in SWEEPABLE.items():
         if spec.unused_by(request) is None:
-            group = SECTION_LABELS.get(spec.section, _("Energy"))
-            groups.setdefault(group, []).append((path, spec.label.partition(": ")[2]))
+            groups.setdefault(spec.section_label, []).append((path, spec.field_label))
     return [("", _("Not varied")), *groups.items()]
 
 

@@ -3,6 +3,10 @@ and the energy figures."""
 
 from dataclasses import dataclass
 
+from django.utils.functional import Promise
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
+
 from apps.estimates.limits import RULES, Rule
 from apps.projects.scenario_fields import NUMBER_FIELDS
 
@@ -20,14 +24,25 @@ class SweepableInput:
     """One number a sweep may vary, named by its path in the estimate request."""
 
     path: str  # "inference.requests_per_month"; top-level energy figures have no section: "pue"
-    label: str
-    hint: str
+    field_label: str | Promise  # "Requests in the first month", without its section
+    hint: str | Promise
     scale: float = 1.0  # the page shows value × scale (percentages), the API the value itself
     methods: tuple[str, ...] = ()  # empty: every method of the section uses it
 
     @property
     def section(self) -> str | None:
         return self.path.rpartition(".")[0] or None
+
+    @property
+    def section_label(self) -> str | Promise:
+        return SECTION_LABELS.get(self.section or "energy", self.section)
+
+    @property
+    def label(self) -> Promise:
+        """ "Inference: Requests in the first month", in the active language when shown."""
+        return format_lazy(
+            _("{section}: {label}"), section=self.section_label, label=self.field_label
+        )
 
     @property
     def name(self) -> str:
@@ -52,21 +67,38 @@ class SweepableInput:
             return None
         section = request.get(self.section)
         if not section:
-            return f"The scenario has no {self.section} section, so this input is not used."
+            return str(UNUSED_MESSAGES[self.section, "no_section"])
         if self.methods and section.get("method") not in self.methods:
-            return f"The scenario's {self.section} method does not use this input."
+            return str(UNUSED_MESSAGES[self.section, "method"])
         mode = PRICING_MODE_OF.get(self.name)
         if mode and section.get("pricing_mode", "rent") != mode:
-            wanted = "rents" if mode == "rent" else "owns"
-            return f"Only used when the scenario {wanted} its {self.section} accelerators."
+            return str(UNUSED_MESSAGES[self.section, mode])
         return None
+
+
+SECTION_LABELS = {
+    "training": _("Training"),
+    "inference": _("Inference"),
+    "energy": _("Energy"),
+}
+# Why an input is not used, by (section, reason): whole sentences, each language words its own.
+UNUSED_MESSAGES = {
+    ("training", "no_section"): _("The scenario has no training, so this input is not used."),
+    ("inference", "no_section"): _("The scenario has no inference, so this input is not used."),
+    ("training", "method"): _("The scenario's training method does not use this input."),
+    ("inference", "method"): _("The scenario's inference method does not use this input."),
+    ("training", "rent"): _("Only used when the scenario rents its training accelerators."),
+    ("inference", "rent"): _("Only used when the scenario rents its inference accelerators."),
+    ("training", "own"): _("Only used when the scenario owns its training accelerators."),
+    ("inference", "own"): _("Only used when the scenario owns its inference accelerators."),
+}
 
 
 def _from_scenario_form() -> tuple[SweepableInput, ...]:
     return tuple(
         SweepableInput(
             path=f"{spec.section}.{spec.name}",
-            label=f"{spec.section.capitalize()}: {spec.label}",
+            field_label=spec.label,
             hint=spec.hint,
             scale=spec.scale,
             methods=spec.methods,
@@ -77,16 +109,16 @@ def _from_scenario_form() -> tuple[SweepableInput, ...]:
 
 
 ENERGY_INPUTS = (
-    SweepableInput("pue", "Energy: PUE", "Facility overhead: 1 for none, 1.1–1.6 in data centres."),
+    SweepableInput("pue", _("PUE"), _("Facility overhead: 1 for none, 1.1–1.6 in data centres.")),
     SweepableInput(
         "kg_co2e_per_kwh",
-        "Energy: grid carbon intensity (kg CO2e per kWh)",
-        "About 0.05 for hydro or nuclear grids, 0.5 world average, 1 for coal.",
+        _("Grid carbon intensity (kg CO2e per kWh)"),
+        _("About 0.05 for hydro or nuclear grids, 0.5 world average, 1 for coal."),
     ),
     SweepableInput(
         "electricity_price_per_kwh",
-        "Energy: electricity price (USD per kWh)",
-        "Used for owned accelerators; typical 0.05–0.30.",
+        _("Electricity price (USD per kWh)"),
+        _("Used for owned accelerators; typical 0.05–0.30."),
     ),
 )
 SWEEPABLE = {spec.path: spec for spec in (*_from_scenario_form(), *ENERGY_INPUTS)}

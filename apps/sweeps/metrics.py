@@ -2,15 +2,34 @@
 
 from dataclasses import dataclass
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+
+# The words of the units a CSV header gives, in the reader's language; symbols and codes (USD,
+# FLOP, kWh, kg CO2e, s) are the same in every language.
+UNIT_WORDS = {
+    "accelerator-hours": _("accelerator-hours"),
+    "hours": _("hours"),
+    "requests": _("requests"),
+    "accelerators": _("accelerators"),
+    "months": _("months"),
+    "share": _("share"),
+    "copies": _("copies"),
+    "tokens/s": _("tokens per second"),
+}
 
 
 @dataclass(frozen=True)
 class Metric:
     name: str  # a `Figures` field, or "total_cost"
-    label: str
+    label: str | Promise
     kind: str  # a `{% figure %}` kind: how the pages format it
-    unit: str  # the unit of the stored value, for the API and the CSV header
+    unit: str  # the unit of the stored value, for the API (a machine name) and the CSV header
+
+    @property
+    def unit_words(self) -> str:
+        """The unit as a CSV header names it, in the active language."""
+        return str(UNIT_WORDS.get(self.unit, self.unit))
 
 
 METRICS = (
@@ -53,7 +72,7 @@ METRICS = (
     Metric(
         "serving_output_tokens_per_second",
         _("Output speed per copy of the model"),
-        "count",
+        "per_second",
         "tokens/s",
     ),
     Metric("serving_ttft_seconds", _("Time to first token"), "seconds", "s"),

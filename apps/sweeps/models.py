@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import pgettext_lazy
 
 from apps.projects.models import Project, Scenario
 
@@ -22,11 +23,11 @@ class Sweep(models.Model):
     """
 
     class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        COMPLETED = "completed", "Completed"
-        FAILED = "failed", "Failed"
-        CANCELLED = "cancelled", "Cancelled"
+        QUEUED = "queued", pgettext_lazy("sweep status", "Queued")
+        RUNNING = "running", pgettext_lazy("sweep status", "Running")
+        COMPLETED = "completed", pgettext_lazy("sweep status", "Completed")
+        FAILED = "failed", pgettext_lazy("sweep status", "Failed")
+        CANCELLED = "cancelled", pgettext_lazy("sweep status", "Cancelled")
 
     ACTIVE = (Status.QUEUED, Status.RUNNING)
 

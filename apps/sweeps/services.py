@@ -5,7 +5,7 @@ from functools import partial
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from apps.catalogue.resolve import DEFAULT_ENERGY_PROFILE, Catalogue, estimate_input_from_request
 from apps.estimates import EstimateInputError
@@ -44,7 +44,8 @@ def _catalogue_errors(definition: Definition, request: dict) -> dict[str, list[s
             estimate_input_from_request(request, catalogue)
         except EstimateInputError as error:
             problems = " ".join(_messages(error))
-            return {"non_field_errors": [f"The scenario needs attention first: {problems}"]}
+            message = gettext("The scenario needs attention first: %(problems)s")
+            return {"non_field_errors": [message % {"problems": problems}]}
         return {}
     problems = []
     for changed in requests:
@@ -72,13 +73,17 @@ def catalogue_keys(definition: Definition, request: dict) -> str:
 
 
 def default_name(definition: Definition) -> str:
-    parts = [item.spec.label for item in definition.inputs]
+    """What the sweep varies, in the language of the person who makes it (a name is kept as
+    given, like one they typed)."""
+    parts = [str(item.spec.label) for item in definition.inputs]
     if definition.accelerators:
         count = len(definition.accelerators)
-        parts.append(f"{count} accelerator{'s' if count != 1 else ''}")
+        parts.append(
+            ngettext("%(count)d accelerator", "%(count)d accelerators", count) % {"count": count}
+        )
     if definition.models:
         count = len(definition.models)
-        parts.append(f"{count} model{'s' if count != 1 else ''}")
+        parts.append(ngettext("%(count)d model", "%(count)d models", count) % {"count": count})
     return " × ".join(parts)[:200]
 
 
@@ -97,10 +102,10 @@ def sweep_create(
     parsed = definition_parse(definition, scenario.inputs)
     active = Sweep.objects.filter(created_by=created_by, status__in=Sweep.ACTIVE)
     if created_by is not None and active.count() >= MAX_ACTIVE_PER_USER:
-        message = (
-            f"You have {MAX_ACTIVE_PER_USER} sweeps queued or running: wait for one to finish, "
-            "or cancel one, before you start another."
-        )
+        message = gettext(
+            "You have %(count)d sweeps queued or running: wait for one to finish, or cancel "
+            "one, before you start another."
+        ) % {"count": MAX_ACTIVE_PER_USER}
         raise DefinitionError({"non_field_errors": [message]})
     errors = _catalogue_errors(parsed, scenario.inputs)
     if errors:

@@ -1,5 +1,7 @@
 """Sweep pages: define a sweep from a scenario, watch its progress, read and download results."""
 
+from decimal import Decimal
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -7,15 +9,17 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from apps.catalogue.models import Accelerator, LanguageModel
 from apps.core.htmx import is_htmx
+from apps.projects.locale_numbers import decimal_text, percent_text
 from apps.projects.selectors import scenario_for_user
 from apps.sweeps import services
-from apps.sweeps.definition import DefinitionError
+from apps.sweeps.definition import DefinitionError, points_text
 from apps.sweeps.forms import SweepDefinitionForm, point_count
-from apps.sweeps.inputs import SWEEPABLE
+from apps.sweeps.inputs import SECTION_LABELS, SWEEPABLE
 from apps.sweeps.metrics import CHART_METRICS, METRICS_BY_NAME, RANKING_LABELS, TABLE_METRICS
 from apps.sweeps.models import ScenarioFreshness, Sweep
 from apps.sweeps.selectors import (
@@ -67,7 +71,9 @@ def sweep_new(request: HttpRequest, scenario_id: int) -> HttpResponse:
             status = 503
         else:
             messages.success(
-                request, f"Sweep “{sweep.name}” started: {sweep.total_points:,} points."
+                request,
+                gettext("Sweep “%(name)s” started: %(points)s.")
+                % {"name": sweep.name, "points": points_text([sweep.total_points])},
             )
             return redirect(sweep)
     context = {**_scenario_context(scenario), "form": form, "count": count}
@@ -89,15 +95,19 @@ def sweep_count(request: HttpRequest, scenario_id: int) -> TemplateResponse:
 def progress_milestone(sweep: Sweep) -> tuple[str, str]:
     """(key, text) announced to screen readers: every tenth of the points, and the end."""
     if sweep.status == Sweep.Status.QUEUED:
-        return "queued", "Sweep queued: waiting for a worker."
+        return "queued", gettext("Sweep queued: waiting for a worker.")
     if sweep.status == Sweep.Status.RUNNING:
         tenth = sweep.percent_done // 10 * 10
-        return f"running-{tenth}", f"Sweep running: {tenth}% of the points computed."
+        return f"running-{tenth}", gettext("Sweep running: %(percent)s of the points computed.") % {
+            "percent": percent_text(decimal_text(Decimal(tenth)))
+        }
     if sweep.status == Sweep.Status.COMPLETED:
-        return "completed", f"Sweep completed: all {sweep.total_points:,} points computed."
+        return "completed", gettext("Sweep completed: all %(points)s computed.") % {
+            "points": points_text([sweep.total_points])
+        }
     if sweep.status == Sweep.Status.FAILED:
-        return "failed", f"Sweep failed: {sweep.error}"
-    return "cancelled", "Sweep cancelled."
+        return "failed", gettext("Sweep failed: %(reason)s") % {"reason": sweep.error}
+    return "cancelled", gettext("Sweep cancelled.")
 
 
 class _Rows:
@@ -150,6 +160,8 @@ def _sweep_context(sweep: Sweep) -> dict:
         "project": sweep.scenario.project,
         "definition": definition,
         "accelerators": accelerator_names(definition.accelerators),
+        # where the listed accelerators are used, in words ("Inference")
+        "accelerator_sections": [SECTION_LABELS[s] for s in definition.accelerator_sections],
         "milestone": milestone,
         "announcement": announcement,
     }
@@ -179,7 +191,13 @@ def sweep_detail(request: HttpRequest, sweep_id: int) -> TemplateResponse:
 def sweep_cancel(request: HttpRequest, sweep_id: int) -> HttpResponse:
     sweep = sweep_for_user(request.user, sweep_id)
     if services.sweep_cancel(sweep=sweep):
-        messages.success(request, "Sweep cancelled: its remaining points will not be computed.")
+        messages.success(
+            request, gettext("Sweep cancelled: its remaining points will not be computed.")
+        )
     else:
-        messages.info(request, f"The sweep had ended already ({sweep.get_status_display()}).")
+        messages.info(
+            request,
+            gettext("The sweep had ended already (%(status)s).")
+            % {"status": sweep.get_status_display()},
+        )
     return redirect(sweep)

@@ -38,6 +38,8 @@
         })),
       },
       options: {
+        // tick numbers as the page's language writes them, not the browser's
+        locale: document.documentElement.lang || undefined,
         animation: reduceMotion.matches ? false : { duration: 300 },
         responsive: true,
         maintainAspectRatio: false,

@@ -44,9 +44,12 @@ LABELS = re.compile(r'\b(?:aria-label|title|placeholder|alt)="([^"]*)"')
 # What may stay as it is in any language: names, codes, units and figures.
 AS_IS = re.compile(
     r"Compute Planner|\bAPI\b|BF16|FP8|FP16|FP32|TF32|INT8|TFLOP/s|\bPUE\b|\bUSD\b|amina|English|"
-    r"Français|Pseudo|\d(?:\.\d+)?e[+-]\d+|\b(?:CSV|XLSX|PDF|JSON)\b|\bFY\d{4}\b|"
+    r"Français|Pseudo|\d(?:\.\d+)?e[+-]\d+|\b(?:CSV|XLSX|PDF|JSON)\b|\bUTC\b|"
     # SI units and symbols, the same in every language the app speaks.
-    r"\b(?:FLOP|[kMG]?Wh|kg CO2e|t CO2e|ms|min|h|s|W)\b|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+"
+    r"\b(?:FLOP|[kMG]?Wh|kg CO2e|t CO2e|ms|min|h|s|W)\b|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+|"
+    # CLDR's short compact numbers of chart axes ("10k", "1m", "1bn"), the pseudo-locale's being
+    # British English's (Babel writes them per locale: "10 k", "1 M", "1 Md" in French).
+    r"\b\d+(?:\.\d+)?(?:k|m|bn|tn)\b"
 )
 
 
@@ -149,77 +152,38 @@ def test_the_check_finds_a_string_that_bypasses_gettext(pseudo_locale):
     assert untranslated(html) == ["Left in English"]
 
 
-# The manager's pages, with a real project: a rented and an owned scenario with results, two
-# versions of the rented one, and a save refused because it started from the older version.
-MANAGER_DATA = ["Pseudo project", "Rented pilot", "Owned pilot", "amina"]
+# The other pages, every route of the URLconf with a world of every object, are rendered by
+# tests/integration/test_pseudo_every_page.py.
 
 
-@pytest.fixture
-def manager_project(pseudo_locale):
-    from apps.projects.services import scenario_update
-    from tests.factories import SEED_000_TRAINING, make_project, make_scenario, seed_000_inference
-
-    owner = make_manager("amina")
-    project = make_project(owner, "Pseudo project")
-    rented = make_scenario(project, "Rented pilot", is_baseline=True)
-    owned_inputs = {
-        "training": {**SEED_000_TRAINING, "pricing_mode": "own"},
-        "inference": seed_000_inference(15_000, pricing_mode="own"),
-    }
-    owned = make_scenario(project, "Owned pilot", inputs=owned_inputs)
-    scenario_update(
-        scenario=rented,
-        name="Rented pilot",
-        inputs={"training": SEED_000_TRAINING, "inference": seed_000_inference(300_000)},
-        user=owner,
-        expected_version=1,
-    )
-    client = Client()
-    client.force_login(owner)
-    return client, project, rented, owned
-
-
-def _manager_paths(project, rented, owned) -> list[str]:
-    return [
-        "/projects/",
-        f"/projects/{project.pk}/",
-        f"/projects/{project.pk}/edit/",
-        "/projects/new/",
-        f"/scenarios/{rented.pk}/",
-        f"/scenarios/{rented.pk}/?view=single",
-        f"/scenarios/{owned.pk}/",
-        f"/scenarios/{rented.pk}/budget/",
-        f"/scenarios/{owned.pk}/budget/",
-        f"/scenarios/{rented.pk}/versions/",
-        f"/scenarios/{rented.pk}/versions/compare/?old=1&new=2",
-        f"/projects/{project.pk}/compare/?s={rented.pk}&s={owned.pk}",
-        f"/projects/{project.pk}/compare/?s={rented.pk}",
-    ]
+# Not yet worded through gettext (issue 14, still open): the estimate engine's words
+# (apps/estimates, being translated apart): its notes beside the figures
+# (apps/estimates/assumptions.py: "Accelerator-hours given directly.", "Demand: …"), which share
+# their list with the catalogue's (apps/catalogue/resolve.py), the budget engine's line names,
+# bases and notes (apps/estimates/budget), and its validation errors (apps/estimates/inputs.py),
+# which the decision page lists for the options it leaves out. Each pattern takes out those words
+# alone, where the page shows them, so that every other word of these pages is checked; drop a
+# pattern once its words are done.
+KNOWN_GAPS = [
+    # the notes of "How these figures are worked out" (the serving block's list is the page's)
+    re.compile(
+        r"(<details class=\"formulas\"><summary>⟦How these figures are worked out, and exact "
+        r"values⟧</summary>\s*)<ul>.*?</ul>",
+        re.S,
+    ),
+    # the basis of each budget line, and the budget's notes
+    re.compile(r'(<td class="basis">).*?(?=</td>)', re.S),
+    re.compile(r'(<ul class="form-note budget-notes">).*?(?=</ul>)', re.S),
+    # the name of a budget line, in the row whose next cells are its class (capex or opex)
+    re.compile(r'(<tr><th scope="row">)[^<]*(?=</th><td>⟦(?:Capex|Opex)⟧</td>)'),
+    # the name of a budget line in a version diff
+    re.compile(r'(<th scope="rowgroup" rowspan="3">)[^<]*'),
+    # why the decision page leaves an option out: its label (translated), then the engine's words
+    re.compile(r"(<h2>⟦Options left out⟧</h2>\s*<ul>)(?:<li>⟦[^⟦⟧]*⟧: [^<]*</li>)*(?=</ul>)"),
+]
 
 
-def test_every_word_of_the_managers_pages_goes_through_gettext(manager_project):
-    client, project, rented, owned = manager_project
-    data = [*MANAGER_DATA, *catalogue_data()]
-    found = {}
-    for path in _manager_paths(project, rented, owned):
-        response = client.get(path, headers={"accept-language": PSEUDO})
-        assert response.status_code == 200, path
-        leftovers = untranslated(response.content.decode(), data)
-        if leftovers:
-            found[path] = leftovers
-    assert found == {}
-
-
-def test_every_word_of_the_edit_conflict_goes_through_gettext(manager_project):
-    from tests.integration.test_project_pages import scenario_post
-
-    client, _project, rented, _owned = manager_project
-    response = client.post(
-        f"/scenarios/{rented.pk}/",
-        {**scenario_post("Rented pilot", inference_requests_per_month="7"), "version": 1},
-        headers={"accept-language": PSEUDO},
-    )
-    assert response.status_code == 409
-    html = response.content.decode()
-    assert 'id="edit-conflict"' in html
-    assert untranslated(html, [*MANAGER_DATA, *catalogue_data()]) == []
+def without_known_gaps(html: str) -> str:
+    for gap in KNOWN_GAPS:
+        html = gap.sub(lambda match: match.group(1), html)
+    return html

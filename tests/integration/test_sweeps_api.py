@@ -245,13 +245,15 @@ def test_results_summary_and_csv_after_every_chunk_is_stored(
     download = client.get(f"{url}results.csv", HTTP_ACCEPT="text/csv")
     assert download.status_code == 200
     assert download["Content-Disposition"] == f'attachment; filename="sweep-{sweep.pk}.csv"'
-    rows = list(csv.reader(io.StringIO(b"".join(download.streaming_content).decode())))
+    content = b"".join(download.streaming_content)
+    assert content.startswith("\ufeff".encode())  # so that Excel reads it as UTF-8
+    rows = list(csv.reader(io.StringIO(content.decode("utf-8-sig"))))
     assert rows[0][:5] == [
-        "point",
-        "accelerator",
-        "inference.requests_per_month",
-        "inference.peak_to_average",
-        "total_cost (USD)",
+        "Point",
+        "Accelerator",
+        "Inference: Requests in the first month",
+        "Inference: Peak-to-average ratio",
+        "Total cost (training + inference) [USD]",
     ]
     assert len(rows) == 55
     assert rows[21][:4] == [

@@ -6,6 +6,7 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from apps.budget.fiscal_labels import fiscal_year_text
 from apps.projects.formatting import amount_text
 from apps.projects.locale_numbers import percent_value_text
 
@@ -26,3 +27,10 @@ def rate(value: Decimal | float | None) -> str:
     if value is None:
         return "—"
     return percent_value_text(Decimal(str(value)))
+
+
+@register.filter
+def fiscal_year(label: str) -> str:
+    """`{{ year.label|fiscal_year }}`: "FY2026" as the page's language names it ("Exercice
+    2026" in French); the label stays the key in URLs and data."""
+    return fiscal_year_text(label)

@@ -9,7 +9,7 @@ from django.utils.safestring import SafeString
 
 from apps.projects import formatting, units
 from apps.projects.formatting import Figure
-from apps.projects.locale_numbers import exact_text
+from apps.projects.locale_numbers import decimal_text, exact_text
 
 register = template.Library()
 
@@ -54,6 +54,24 @@ def months(value: formatting.Number) -> str:
 @register.filter
 def percent(value: formatting.Number) -> str:
     return formatting.percent(value).text
+
+
+@register.filter
+def number(value: float | int | Decimal | None, places: int | str | None = None) -> str:
+    """A number without a unit, as the page's language writes it (Babel): `{{ x|number }}` with
+    all its digits, `{{ x|number:2 }}` with exactly two decimals, `{{ x|number:"-2" }}` with at
+    most two (none for a whole number). None is a dash."""
+    if value is None:
+        return "—"
+    amount = Decimal(str(value))
+    places = None if places is None else int(places)
+    if places is not None and places >= 0:
+        return decimal_text(amount, places)
+    if places is not None:
+        amount = round(amount, -places)
+    return decimal_text(
+        amount.quantize(1) if amount == amount.to_integral() else amount.normalize()
+    )
 
 
 @register.filter

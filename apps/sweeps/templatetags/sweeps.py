@@ -18,7 +18,13 @@ from apps.sweeps.models import ScenarioFreshness
 register = template.Library()
 
 # Formatting functions that take the unit (or currency) after the value.
-_WITH_UNIT = {"money": formatting.money, "hours": formatting.hours, "count": formatting.count}
+_WITH_UNIT = {
+    "money": formatting.money,
+    "hours": formatting.hours,
+    "count": formatting.count,
+    # "tokens/s": the count per second, in words ("2,724 tokens per second")
+    "per_second": lambda value, unit: formatting.per_second(value, unit.removesuffix("/s")),
+}
 _WITHOUT_UNIT = {
     "flop": formatting.flop,
     "kwh": formatting.energy_kwh,

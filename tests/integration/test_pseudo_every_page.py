@@ -1,0 +1,358 @@
+"""A pseudo-locale render of EVERY page: each route of the URLconf (config/urls.py) is either
+rendered here, every message written ⟦message⟧, with no visible English left outside the
+brackets (tests/integration/test_pseudo_locale.py explains the check), or exempt below with
+its reason. A new page without a render case fails `test_every_route_is_rendered_or_exempt`.
+
+The world (tests/integration/pseudo_world.py) holds one of every object a page shows; it is
+built once for the module and each case runs in a savepoint, so a POST case changes nothing the
+next one sees. POST cases follow their redirect: the page they land on shows their message.
+"""
+
+from dataclasses import dataclass, field
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.db import transaction
+from django.test import Client, RequestFactory
+from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import translation
+
+from apps.core.views import database_unavailable, server_error, too_many_requests
+from apps.sweeps import tasks
+from tests.integration.pseudo_world import WORLD_DATA, world_build
+from tests.integration.test_langexports_pseudo_pages import catalogue_words
+from tests.integration.test_project_pages import scenario_post
+from tests.integration.test_pseudo_locale import (  # noqa: F401 (a fixture)
+    PSEUDO,
+    pseudo_locale,
+    untranslated,
+    without_known_gaps,
+)
+from tests.integration.test_sweeps_pages import form_data
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("pseudo_locale")]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One render: a path (formatted with the world's ids), who asks, and how."""
+
+    path: str
+    user: str = "owner"
+    method: str = "get"
+    data: dict = field(default_factory=dict)
+    status: int = 200
+    htmx: bool = False
+    headers: dict = field(default_factory=dict)
+    engine_text: bool = False  # shows the estimate engine's words (KNOWN_GAPS)
+
+    def __str__(self) -> str:
+        return f"{self.method.upper()} {self.path} as {self.user}{' (HTMX)' if self.htmx else ''}"
+
+
+def get(path: str, user: str = "owner", **options) -> Case:
+    return Case(path, user, **options)
+
+
+def post(path: str, data: dict | None = None, user: str = "owner", **options) -> Case:
+    return Case(path, user, "post", data or {}, **options)
+
+
+S = "/scenarios/{rented}"
+P = "/projects/{project}"
+SWEEP_FORM = form_data(
+    inputs__0__field="inference.requests_per_month",
+    inputs__0__kind="log",
+    inputs__0__start="1,000",
+    inputs__0__stop="1e7",
+    inputs__0__steps="5",
+)
+TOO_MANY_POINTS = {**SWEEP_FORM, "inputs-0-steps": "2000000"}
+SCENARIO_FORM = scenario_post("Rented pilot", inference_requests_per_month="300,000")
+
+# Every HTML route, with the renders that show its words: each state a page has (empty, with
+# errors, with results) where its words differ.
+PAGES: dict[str, tuple[Case, ...]] = {
+    "": (get("/", "anonymous"), get("/")),
+    "catalogue/": (get("/catalogue/", "anonymous"),),
+    "catalogue/models/": (get("/catalogue/models/", "anonymous"),),
+    "catalogue/api-prices/": (get("/catalogue/api-prices/", "anonymous"),),
+    "glossary/": (get("/glossary/", "anonymous"),),
+    "glossary/<slug:term>/": (get("/glossary/kv-cache/", "anonymous"),),
+    "accounts/login/": (
+        get("/accounts/login/", "anonymous"),
+        post("/accounts/login/", {"username": "amina", "password": "wrong"}, "anonymous"),
+    ),
+    "accounts/logout/": (post("/accounts/logout/"),),
+    "accounts/password/": (
+        get("/accounts/password/"),
+        post("/accounts/password/", {"old_password": "wrong"}),
+    ),
+    "accounts/password/done/": (get("/accounts/password/done/"),),
+    "accounts/language/": (
+        post("/accounts/language/", {"language": "tlh", "next": "/"}, status=400),
+    ),
+    "accounts/tokens/": (get("/accounts/tokens/"), post("/accounts/tokens/", {"name": "Second"})),
+    "accounts/tokens/<int:token_id>/revoke/": (post("/accounts/tokens/{token}/revoke/"),),
+    "projects/": (get("/projects/"),),
+    "projects/new/": (get("/projects/new/"), post("/projects/new/", {"title": ""})),
+    "projects/<int:project_id>/": (
+        get(f"{P}/", engine_text=True),
+        get("/projects/{board}/", engine_text=True),
+    ),
+    "projects/<int:project_id>/edit/": (get(f"{P}/edit/"), post(f"{P}/edit/", {"title": ""})),
+    "projects/<int:project_id>/scenarios/new/": (
+        post(f"{P}/scenarios/new/", engine_text=True),
+        post("/projects/{board}/scenarios/new/", engine_text=True),
+    ),
+    "projects/<int:project_id>/compare/": (
+        get(f"{P}/compare/?s={{rented}}&s={{owned}}&s={{chat}}&s={{vendor}}"),
+        get(f"{P}/compare/?s={{rented}}"),
+    ),
+    "scenarios/<int:scenario_id>/": (
+        get(f"{S}/", engine_text=True),
+        get(f"{S}/?view=single", engine_text=True),
+        get("/scenarios/{owned}/", engine_text=True),
+        get("/scenarios/{chat}/", engine_text=True),
+        get("/scenarios/{vendor}/", engine_text=True),
+        get("/scenarios/{board_pilot}/", engine_text=True),
+        post(f"{S}/", {"name": ""}, engine_text=True),
+        post(f"{S}/", {**SCENARIO_FORM, "version": "3"}, engine_text=True),
+        post(f"{S}/", {**SCENARIO_FORM, "version": "1"}, status=409, engine_text=True),
+    ),
+    "scenarios/<int:scenario_id>/preview/": (
+        post(f"{S}/preview/", SCENARIO_FORM, htmx=True, engine_text=True),
+    ),
+    "scenarios/<int:scenario_id>/duplicate/": (post(f"{S}/duplicate/", engine_text=True),),
+    "scenarios/<int:scenario_id>/baseline/": (
+        post("/scenarios/{owned}/baseline/", engine_text=True),
+    ),
+    "scenarios/<int:scenario_id>/delete/": (post("/scenarios/{owned}/delete/", engine_text=True),),
+    "scenarios/<int:scenario_id>/versions/": (get(f"{S}/versions/"),),
+    "scenarios/<int:scenario_id>/versions/compare/": (
+        get(f"{S}/versions/compare/?old=1&new=3", engine_text=True),
+    ),
+    "scenarios/<int:scenario_id>/sweeps/new/": (
+        get(f"{S}/sweeps/new/"),
+        get("/scenarios/{chat}/sweeps/new/"),
+        post(f"{S}/sweeps/new/", {**SWEEP_FORM, "action": "count"}),
+        post(f"{S}/sweeps/new/", TOO_MANY_POINTS),
+        post(f"{S}/sweeps/new/", SWEEP_FORM),
+    ),
+    "scenarios/<int:scenario_id>/sweeps/count/": (
+        post(f"{S}/sweeps/count/", SWEEP_FORM, htmx=True),
+        post(f"{S}/sweeps/count/", TOO_MANY_POINTS, htmx=True),
+    ),
+    "sweeps/<int:sweep_id>/": (
+        get("/sweeps/{line_sweep}/"),
+        get("/sweeps/{grid_sweep}/"),
+        get("/sweeps/{model_sweep}/"),
+        get("/sweeps/{queued_sweep}/"),
+        get("/sweeps/{queued_sweep}/", htmx=True),
+        get("/sweeps/{line_sweep}/?announced=running-0", htmx=True),
+    ),
+    "sweeps/<int:sweep_id>/cancel/": (
+        post("/sweeps/{queued_sweep}/cancel/"),
+        post("/sweeps/{line_sweep}/cancel/"),
+    ),
+    "projects/<int:project_id>/submit/": (
+        post(f"{P}/submit/", engine_text=True),
+        post("/projects/{board}/submit/", engine_text=True),
+    ),
+    "reviews/": (get("/reviews/", "reviewer"), get("/reviews/?sort=-fy:FY2027", "reviewer")),
+    "portfolio/": (get("/portfolio/", "reviewer"), get("/portfolio/")),
+    "reviews/<int:project_id>/": (get("/reviews/{board}/", "reviewer"),),
+    "reviews/<int:project_id>/comments/": (
+        post("/reviews/{board}/comments/", {"body": "Fine."}, "reviewer"),
+        post("/reviews/{board}/comments/", {"body": ""}, "reviewer"),
+    ),
+    "reviews/<int:project_id>/return/": (
+        post("/reviews/{board}/return/", {"comment": "Redo it."}, "reviewer"),
+        post("/reviews/{board}/return/", {"comment": ""}, "reviewer"),
+    ),
+    "reviews/<int:project_id>/clear/": (post("/reviews/{board}/clear/", {}, "reviewer"),),
+    "scenarios/<int:scenario_id>/share/": (
+        get(f"{S}/share/"),
+        post(f"{S}/share/", {"label": "Second", "expires_in_days": "7"}),
+    ),
+    "projects/<int:project_id>/share/": (get(f"{P}/share/"), get("/projects/{board}/share/")),
+    "share-links/": (get("/share-links/"),),
+    "share-links/<int:link_id>/revoke/": (post("/share-links/{link}/revoke/"),),
+    "s/<str:token>/": (
+        get("/s/{version_token}/", "anonymous", engine_text=True),
+        get("/s/{snapshot_token}/", "anonymous", engine_text=True),
+        get("/s/not-a-token/", "anonymous", status=404),
+    ),
+    "s/<str:token>/<int:position>/": (
+        get("/s/{snapshot_token}/2/?view=single", "anonymous", engine_text=True),
+    ),
+    "projects/import/": (get("/projects/import/"), post("/projects/import/")),
+    "scenarios/<int:scenario_id>/options/": (
+        get(f"{S}/options/", engine_text=True),
+        get("/scenarios/{chat}/options/"),
+    ),
+    "scenarios/<int:scenario_id>/options/use/": (
+        post(f"{S}/options/use/", {"key": "own"}, engine_text=True),
+        post(f"{S}/options/use/", {"key": "nothing"}, engine_text=True),
+    ),
+    "scenarios/<int:scenario_id>/budget/": (get(f"{S}/budget/", engine_text=True),),
+    "scenarios/<int:scenario_id>/cost-lines/new/": (
+        get(f"{S}/cost-lines/new/?template=licence"),
+        post(f"{S}/cost-lines/new/", {"kind": "licence"}),
+        post(f"{S}/cost-lines/new/", {"kind": "licence"}, htmx=True, engine_text=True),
+    ),
+    "scenarios/<int:scenario_id>/cost-lines/<int:line_id>/edit/": (
+        get(f"{S}/cost-lines/{{line}}/edit/"),
+    ),
+    "scenarios/<int:scenario_id>/cost-lines/<int:line_id>/delete/": (
+        post(f"{S}/cost-lines/{{line}}/delete/", engine_text=True),
+    ),
+}
+
+# Routes that answer no page for people, each with its reason.
+EXEMPT: dict[str, str] = {
+    "portfolio/export.csv": "a download: a tidy table (machine column names and keys)",
+    "portfolio/export.xlsx": "a download: a sheet per currency",
+    "projects/<int:project_id>/export.<export_format:export_format>": (
+        "a download (CSV, XLSX, PDF, JSON): test_langexports_french_files reads each in French"
+    ),
+    "scenarios/<int:scenario_id>/export.<export_format:export_format>": (
+        "a download (CSV, XLSX, PDF, JSON): test_langexports_french_files reads each in French"
+    ),
+}
+# Families of routes under one prefix, each with its reason.
+EXEMPT_PREFIXES: dict[str, str] = {
+    "api/": (
+        "the REST API: JSON for integrators (its errors follow Accept-Language: "
+        "test_api_errors_french), a sweep's CSV (test_sweeps_export_language), and the OpenAPI "
+        "schema with its Swagger UI, the API's contract, in English"
+    ),
+    "admin/": (
+        "Django's admin, for catalogue editors: Django's own words are in French, the catalogue "
+        "models' field names and help texts are not yet translated (issue 14)"
+    ),
+}
+# The error pages Django renders outside any route, by handler name; the 500 page (and the
+# 429 and 503 pages, which no handler names) are rendered by their views directly.
+ERROR_PAGES = {
+    "handler400": get("/projects/", headers={"host": "elsewhere.example"}, status=400),
+    "handler403": get("/reviews/", status=403),
+    "handler404": get("/nowhere/", status=404),
+    "handler500": None,
+}
+
+
+def routes(patterns=None, prefix: str = "") -> list[str]:
+    """Every route of the URLconf as its pattern text, e.g. "scenarios/<int:scenario_id>/"."""
+    found = []
+    for pattern in get_resolver().url_patterns if patterns is None else patterns:
+        text = prefix + str(pattern.pattern)
+        if isinstance(pattern, URLResolver):
+            found += routes(pattern.url_patterns, text)
+        elif isinstance(pattern, URLPattern):
+            found.append(text)
+    return found
+
+
+def test_every_route_is_rendered_or_exempt():
+    listed = [r for r in routes() if not r.startswith(tuple(EXEMPT_PREFIXES))]
+    missing = [r for r in listed if r not in PAGES and r not in EXEMPT]
+    assert missing == [], "routes without a pseudo-locale render case (add them to PAGES)"
+    stale = sorted((set(PAGES) | set(EXEMPT)) - set(listed))
+    assert stale == [], "cases for routes the URLconf no longer has"
+    assert not set(PAGES) & set(EXEMPT)
+
+
+def test_every_error_handler_is_rendered():
+    from config import urls
+
+    handlers = {name for name in vars(urls) if name.startswith("handler")}
+    assert handlers == set(ERROR_PAGES)
+
+
+@pytest.fixture(scope="module")
+def world(django_db_setup, django_db_blocker):
+    """Built once, in a transaction rolled back at the end; each test runs in a savepoint."""
+    with pytest.MonkeyPatch.context() as patch, django_db_blocker.unblock():
+        patch.setattr(tasks.sweep_run_chunk, "delay", lambda *args: None)
+        with transaction.atomic():
+            built = world_build()
+            yield built
+            transaction.set_rollback(True)
+
+
+def _render(world: dict, case: Case):
+    client = Client(headers={"accept-language": PSEUDO})
+    user = world["users"][case.user]
+    if user is not None:
+        client.force_login(user)
+    path = case.path.format(**world["ids"])
+    headers = {**case.headers, **({"HX-Request": "true"} if case.htmx else {})}
+    if case.method == "get":
+        return client.get(path, headers=headers)
+    return client.post(path, case.data, headers=headers, follow=not case.htmx)
+
+
+CASES = [pytest.param(case, id=str(case)) for cases in PAGES.values() for case in cases]
+
+
+def _check(world: dict, case: Case, *, engine_text_too: bool = False) -> list[str]:
+    response = _render(world, case)
+    assert response.status_code == case.status, response.content.decode()[:3000]
+    assert response["Content-Language"] == PSEUDO
+    html = response.content.decode()
+    if "<body>" not in html:  # an HTMX fragment, or a plain-text answer
+        html = f"<body>{html}</body>"
+    if case.engine_text and not engine_text_too:
+        html = without_known_gaps(html)
+    return untranslated(html, sorted([*WORLD_DATA, *catalogue_words()], key=len, reverse=True))
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_every_word_of_every_page_goes_through_gettext(world, case):
+    assert _check(world, case) == []
+
+
+ENGINE_CASES = [
+    pytest.param(case, id=str(case))
+    for cases in PAGES.values()
+    for case in cases
+    if case.engine_text
+]
+
+
+# The pages that show the estimate engine's words, whole: they pass once apps/estimates words
+# them through gettext (issue 14; see KNOWN_GAPS in test_pseudo_locale for which words). A share
+# link shows a version's figures and budget as they were saved, so its notes and budget lines are
+# the words of the language they were saved in, until the kept record can be worded again.
+@pytest.mark.xfail(
+    reason="the estimate engine's notes, budget line names and bases, and validation errors "
+    "(apps/estimates) are not yet worded through gettext",
+    strict=False,
+)
+@pytest.mark.parametrize("case", ENGINE_CASES)
+def test_every_word_of_a_page_with_the_engines_words_goes_through_gettext(world, case):
+    assert _check(world, case, engine_text_too=True) == []
+
+
+@pytest.mark.parametrize("handler", [h for h, case in ERROR_PAGES.items() if case])
+def test_every_error_page_is_in_the_readers_language(world, handler):
+    assert _check(world, ERROR_PAGES[handler]) == []
+
+
+@pytest.mark.parametrize(
+    "view",
+    [
+        lambda request: server_error(request),
+        lambda request: too_many_requests(request, retry_after_seconds=90),
+        lambda request: database_unavailable(request),
+    ],
+    ids=["500", "429", "503"],
+)
+def test_the_pages_of_a_failure_are_in_the_readers_language(view):
+    request = RequestFactory().get("/projects/", headers={"accept-language": PSEUDO})
+    request.user = AnonymousUser()
+    request.session = {}
+    with translation.override(PSEUDO):
+        html = view(request).content.decode()
+    assert untranslated(html) == []
