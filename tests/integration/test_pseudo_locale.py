@@ -154,36 +154,3 @@ def test_the_check_finds_a_string_that_bypasses_gettext(pseudo_locale):
 
 # The other pages, every route of the URLconf with a world of every object, are rendered by
 # tests/integration/test_pseudo_every_page.py.
-
-
-# Not yet worded through gettext (issue 14, still open): the estimate engine's words
-# (apps/estimates, being translated apart): its notes beside the figures
-# (apps/estimates/assumptions.py: "Accelerator-hours given directly.", "Demand: …"), which share
-# their list with the catalogue's (apps/catalogue/resolve.py), the budget engine's line names,
-# bases and notes (apps/estimates/budget), and its validation errors (apps/estimates/inputs.py),
-# which the decision page lists for the options it leaves out. Each pattern takes out those words
-# alone, where the page shows them, so that every other word of these pages is checked; drop a
-# pattern once its words are done.
-KNOWN_GAPS = [
-    # the notes of "How these figures are worked out" (the serving block's list is the page's)
-    re.compile(
-        r"(<details class=\"formulas\"><summary>⟦How these figures are worked out, and exact "
-        r"values⟧</summary>\s*)<ul>.*?</ul>",
-        re.S,
-    ),
-    # the basis of each budget line, and the budget's notes
-    re.compile(r'(<td class="basis">).*?(?=</td>)', re.S),
-    re.compile(r'(<ul class="form-note budget-notes">).*?(?=</ul>)', re.S),
-    # the name of a budget line, in the row whose next cells are its class (capex or opex)
-    re.compile(r'(<tr><th scope="row">)[^<]*(?=</th><td>⟦(?:Capex|Opex)⟧</td>)'),
-    # the name of a budget line in a version diff
-    re.compile(r'(<th scope="rowgroup" rowspan="3">)[^<]*'),
-    # why the decision page leaves an option out: its label (translated), then the engine's words
-    re.compile(r"(<h2>⟦Options left out⟧</h2>\s*<ul>)(?:<li>⟦[^⟦⟧]*⟧: [^<]*</li>)*(?=</ul>)"),
-]
-
-
-def without_known_gaps(html: str) -> str:
-    for gap in KNOWN_GAPS:
-        html = gap.sub(lambda match: match.group(1), html)
-    return html
