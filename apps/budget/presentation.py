@@ -127,9 +127,11 @@ def budget_section(
     catalogue: Catalogue | None = None,
     lines: list[CostLine] | None = None,
     origin: str = "scenario",
+    ranges: bool = True,
 ) -> dict:
     """Everything the budget section of a page needs: the budget (or why there is none), its
-    table and chart, the cost lines and the templates to add more from."""
+    table and chart, the cost lines and the templates to add more from; with the ranges of its
+    figures when the scenario's inputs carry some (and `ranges` is left on)."""
     lines = cost_lines_of(scenario) if lines is None else lines
     context = {
         "scenario": scenario,
@@ -141,7 +143,7 @@ def budget_section(
         "show_chart": True,
     }
     try:
-        drawn_up = scenario_budget(scenario, catalogue=catalogue, lines=lines)
+        drawn_up = scenario_budget(scenario, catalogue=catalogue, lines=lines, ranges=ranges)
     except BudgetUnavailable as error:
         context["budget_error"] = str(error)
         return context
@@ -161,8 +163,12 @@ def scenario_totals(scenarios: list[Scenario]) -> dict:
     catalogue = Catalogue.load()
     baseline: dict = {}
     for scenario in scenarios:
+        # The project page shows the baseline's budget, so only its ranges are sampled.
         section = budget_section(
-            scenario, catalogue=catalogue, lines=list(scenario.cost_lines.all())
+            scenario,
+            catalogue=catalogue,
+            lines=list(scenario.cost_lines.all()),
+            ranges=scenario.is_baseline,
         )
         drawn_up = section.get("budget")
         scenario.budget_total = drawn_up.budget.summary.total if drawn_up else None
