@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy
 
 from apps.budget.line_templates import LINE_TEMPLATES
 from apps.budget.models import BudgetClass, Category, CostLine, Kind
+from apps.budget.ranges import budget_ranges, chart_range
 from apps.budget.selectors import BudgetUnavailable, ScenarioBudget, cost_lines_of, scenario_budget
 from apps.catalogue.resolve import Catalogue
 from apps.projects.models import Scenario
@@ -97,26 +98,47 @@ def table(drawn_up: ScenarioBudget) -> dict:
     }
 
 
+def _above_subtotals(drawn_up: ScenarioBudget) -> list[Decimal]:
+    """Each fiscal year's contingency and indirect costs: what its total adds to capex + opex."""
+    totals = drawn_up.budget.totals
+    return [
+        contingency + indirect
+        for contingency, indirect in zip(totals.contingency, totals.indirect, strict=True)
+    ]
+
+
 def chart(drawn_up: ScenarioBudget) -> dict:
     """The stacked bar chart's data: capex and opex per fiscal year (as numbers, for Chart.js),
-    with its labels; the page's data table gives the same figures."""
+    then contingency and indirect costs when there are any, so that each bar is the year's
+    total; with its labels, and the whiskers of the years' totals when there are ranges. The
+    page's data tables give the same figures."""
     budget = drawn_up.budget
+    above = _above_subtotals(drawn_up)
     return {
         "labels": [year.label for year in budget.fiscal_years],
         "capex": [float(amount) for amount in budget.totals.capex],
         "opex": [float(amount) for amount in budget.totals.opex],
+        "above": [float(amount) for amount in above] if any(above) else None,
         "capex_label": str(BudgetClass.CAPEX.label),
         "opex_label": str(BudgetClass.OPEX.label),
+        "above_label": _("Contingency and indirect costs"),
         "unit": drawn_up.currency,
+        "range": chart_range(drawn_up),
     }
 
 
 def chart_rows(drawn_up: ScenarioBudget) -> list[dict]:
+    """The chart's table: capex, opex, contingency and indirect costs, and the year's total."""
     budget = drawn_up.budget
     return [
-        {"label": year.label, "capex": capex, "opex": opex, "total": capex + opex}
-        for year, capex, opex in zip(
-            budget.fiscal_years, budget.totals.capex, budget.totals.opex, strict=True
+        {"label": year.label, "capex": capex, "opex": opex, "above": above, "total": total}
+        for year, capex, opex, above, total in zip(
+            budget.fiscal_years,
+            budget.totals.capex,
+            budget.totals.opex,
+            _above_subtotals(drawn_up),
+            budget.totals.total,
+            strict=True,
         )
     ]
 
@@ -152,6 +174,7 @@ def budget_section(
         table=table(drawn_up),
         budget_chart=chart(drawn_up),
         budget_chart_rows=chart_rows(drawn_up),
+        budget_ranges=budget_ranges(drawn_up),
     )
     return context
 
