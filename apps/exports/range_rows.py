@@ -33,6 +33,16 @@ def _labels(currency: str) -> dict[str, tuple[str, str]]:
     return labels
 
 
+def statistics() -> tuple[tuple[str, str], ...]:
+    """Each percentile's (or the mean's) key in `uncertainty.figures` and its name."""
+    return (
+        ("p5", gettext("5th percentile")),
+        ("p50", gettext("median (central estimate)")),
+        ("p95", gettext("95th percentile")),
+        ("mean", gettext("mean")),
+    )
+
+
 def uncertainty_rows(response: dict | None) -> list[FigureRow]:
     """The percentiles of the response's ranges as figure rows; none without ranges."""
     stored = (response or {}).get("uncertainty")
@@ -46,15 +56,9 @@ def uncertainty_rows(response: dict | None) -> list[FigureRow]:
         FigureRow(section, gettext("Samples"), stored["samples"], "", "uncertainty.samples"),
         FigureRow(section, gettext("Seed"), stored["seed"], "", "uncertainty.seed"),
     ]
-    statistics = (
-        ("p5", gettext("5th percentile")),
-        ("p50", gettext("median (central estimate)")),
-        ("p95", gettext("95th percentile")),
-        ("mean", gettext("mean")),
-    )
     for path, figure in stored["figures"].items():
         name, unit = labels.get(path, (path, ""))
-        for key, statistic in statistics:
+        for key, statistic in statistics():
             raw = figure.get(key)
             value = None if raw is None else Decimal(raw) if path in MONEY_FIGURES else raw
             rows.append(
