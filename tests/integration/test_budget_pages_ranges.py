@@ -25,7 +25,8 @@ from tests.integration.test_scenario_page_ranges import text
 pytestmark = pytest.mark.django_db
 # Compute large enough beside the staff line for its ranges to show at two significant figures.
 RANGED_INPUTS = {
-    "training": {**SEED_000_TRAINING, "accelerator_hours": 20_000},
+    # On 64 accelerators: a week to a month of training, then a year of serving.
+    "training": {**SEED_000_TRAINING, "accelerator_hours": 20_000, "accelerator_count": 64},
     "inference": seed_000_inference(1_500_000),
     "ranges": {
         "training.accelerator_hours": {"low": 10_000, "high": 40_000},
