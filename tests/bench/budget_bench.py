@@ -151,8 +151,8 @@ print(json.dumps({"median_ms": statistics.median(walls), "min_ms": min(walls),
 """
 
 
-def bench_budget_ranges(env: dict[str, str]) -> dict:
-    code = f"SAMPLES = {RANGES_SAMPLES}\nRUNS = {RANGES_RUNS}\n{BUDGET_RANGES}"
+def _in_shell(env: dict[str, str], code: str, what: str) -> dict:
+    """Run `code` in the bench database (manage.py shell) and read the JSON it prints last."""
     completed = subprocess.run(
         [PYTHON, "manage.py", "shell", "-c", code],
         cwd=ROOT,
@@ -162,8 +162,13 @@ def bench_budget_ranges(env: dict[str, str]) -> dict:
         timeout=600,
     )
     if completed.returncode != 0:
-        raise RuntimeError(f"the budget ranges bench failed:\n{completed.stderr[-3000:]}")
-    result = json.loads(completed.stdout.strip().splitlines()[-1])
+        raise RuntimeError(f"{what} failed:\n{completed.stderr[-3000:]}")
+    return json.loads(completed.stdout.strip().splitlines()[-1])
+
+
+def bench_budget_ranges(env: dict[str, str]) -> dict:
+    code = f"SAMPLES = {RANGES_SAMPLES}\nRUNS = {RANGES_RUNS}\n{BUDGET_RANGES}"
+    result = _in_shell(env, code, "the budget ranges bench")
     say(
         f"  GET budget API with ranges ({RANGES_SAMPLES:,} samples, 5 inputs, {result['years']}"
         f" fiscal years, cache miss)   server time median {result['median_ms']:.0f} ms"
@@ -178,17 +183,7 @@ def bench_budget_ranges(env: dict[str, str]) -> dict:
 
 def bench_portfolio(env: dict[str, str]) -> dict:
     code = f"PROJECTS = {PORTFOLIO_PROJECTS}\nRUNS = {PORTFOLIO_RUNS}\n{PORTFOLIO}"
-    completed = subprocess.run(
-        [PYTHON, "manage.py", "shell", "-c", code],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    if completed.returncode != 0:
-        raise RuntimeError(f"the portfolio bench failed:\n{completed.stderr[-3000:]}")
-    result = json.loads(completed.stdout.strip().splitlines()[-1])
+    result = _in_shell(env, code, "the portfolio bench")
     say(
         f"  GET /portfolio/ ({PORTFOLIO_PROJECTS} projects, front office)"
         f"   median {result['median_ms']:.0f} ms (min {result['min_ms']:.0f},"

@@ -14,11 +14,11 @@ from apps.projects.services import scenario_update
 from apps.sharing import services as sharing
 from tests.factories import (
     SEED_000_TRAINING,
-    make_manager,
     make_project,
     make_scenario,
     seed_000_inference,
 )
+from tests.integration import test_budget_pages
 from tests.integration.test_budget_models import STAFF
 from tests.integration.test_scenario_page_ranges import text
 
@@ -34,14 +34,8 @@ RANGED_INPUTS = {
     },
     "uncertainty": {"seed": 7, "samples": 2_000},
 }
+owner = test_budget_pages.owner  # a manager, signed in
 SENTENCE = r"central estimate \$[\d,.]+( \w+)? \(9 in 10 chance between \$[\d,.]+( \w+)? and "
-
-
-@pytest.fixture
-def owner(client):
-    user = make_manager("maria")
-    client.force_login(user)
-    return user
 
 
 @pytest.fixture

@@ -11,33 +11,17 @@ import pytest
 from openpyxl import load_workbook
 
 from apps.budget.selectors import scenario_budget
-from apps.budget.services import cost_line_create
 from apps.projects.frozen_budget import budget_record, drawn_up_from_record
 from apps.projects.version_diff import version_budget
-from tests.factories import make_manager, make_project, make_scenario
-from tests.integration.test_budget_models import STAFF
-from tests.integration.test_budget_pages_ranges import RANGED_INPUTS
+from tests.factories import make_project, make_scenario
+from tests.integration import test_budget_pages_ranges as ranged
 from tests.integration.test_exports import client_for, csv_rows, download
 from tests.pdf import pdf_text
 
 pytestmark = pytest.mark.django_db
 STATISTICS = ("p5", "p50", "p95", "mean")
-
-
-@pytest.fixture
-def owner():
-    return make_manager("owner")
-
-
-@pytest.fixture
-def scenario(owner):
-    project = make_project(
-        owner, "Helpdesk", period_start=date(2026, 1, 1), period_end=date(2027, 12, 31)
-    )
-    scenario = make_scenario(project, "Pilot", inputs=RANGED_INPUTS, is_baseline=True)
-    cost_line_create(scenario=scenario, fields=dict(STAFF))
-    scenario.refresh_from_db()
-    return scenario
+# A manager's baseline with ranges on two inputs and a staff line, as on the pages.
+owner, scenario = ranged.owner, ranged.scenario
 
 
 def api_budget(user, scenario, **headers) -> dict:

@@ -11,9 +11,7 @@ import numpy as np
 import pytest
 
 from apps.estimates import (
-    EnergyProfile,
     EstimateInput,
-    Hardware,
     InferenceInput,
     Pricing,
     TrainingInput,
@@ -29,6 +27,13 @@ from apps.estimates.budget import (
 from apps.estimates.budget.uncertainty import budget_uncertainty, figure_paths
 from apps.estimates.inputs import with_value
 from apps.estimates.uncertainty import Range, draw_inputs, sample
+from tests.unit.estimates.test_budget_compute import (
+    ENERGY,
+    OCTOBER,
+    OWN,
+    SERVING,
+    TRAINING,
+)
 from tests.unit.estimates.test_uncertainty_closed_forms import (
     SAFETY,
     K,
@@ -37,32 +42,6 @@ from tests.unit.estimates.test_uncertainty_closed_forms import (
     within_sampling_error,
 )
 
-H100 = Hardware(
-    peak_flops_per_second=989.4e12, memory_bandwidth_bytes_per_second=3.35e12, power_watts=700.0
-)
-ENERGY = EnergyProfile(pue=1.2, kg_co2e_per_kwh=0.4, electricity_price_per_kwh=0.15)
-RENT = Pricing(mode="rent", price_per_accelerator_hour=2.5)
-OWN = Pricing(mode="own", purchase_price=30_000.0, lifetime_years=4.0)
-# 7B parameters on 2T tokens over 32 H100s: about 77 days of training, longer or shorter with
-# the tokens' range, so the service's start moves from sample to sample.
-TRAINING = TrainingInput(
-    method="parameters_tokens",
-    hardware=H100,
-    parameters=7e9,
-    tokens=2e12,
-    accelerator_count=32,
-    pricing=RENT,
-)
-SERVING = InferenceInput(
-    method="accelerator_seconds",
-    hardware=H100,
-    accelerator_seconds_per_request=2.0,
-    requests_per_month=150_000,
-    monthly_growth=0.05,
-    months=24,
-    pricing=RENT,
-)
-OCTOBER = FiscalCalendar(10, "end_year", date(2026, 1, 1), date(2028, 12, 31))
 EIGHT_MONTHS = FiscalCalendar(1, "end_year", date(2026, 3, 1), date(2026, 10, 31))
 RULES = BudgetRules(
     contingency_capex=0.05, contingency_opex=0.1, indirect_rate=0.07, discount_rate=0.035
