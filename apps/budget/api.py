@@ -28,7 +28,7 @@ from apps.core.fragments import cached_fragment, fragment_key
 from apps.projects.api import RefusalsAsAnswers
 from apps.projects.conditional import FROZEN_RESPONSE
 from apps.projects.models import Project, Scenario
-from apps.projects.selectors import project_for_user, scenario_for_user
+from apps.projects.selectors import is_member_of, project_for_user, scenario_for_user
 
 UNAVAILABLE = error_response(
     "The budget cannot be drawn up: the saved inputs no longer fit the catalogue, or the "
@@ -151,12 +151,7 @@ def _stamp(user, scenario_id: int) -> list | None:
     if row is None:
         return None
     version, updated, project_id, owner_id, project_updated = row
-    if (
-        owner_id != user.pk
-        and not Project.collaborators.through.objects.filter(
-            project_id=project_id, user_id=user.pk
-        ).exists()
-    ):
+    if not is_member_of(user, owner_id=owner_id, project_id=project_id):
         return None
     month = timezone.localdate().strftime("%Y-%m")
     return [scenario_id, version, str(updated), str(project_updated), month]

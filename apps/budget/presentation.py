@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy
 from apps.budget.fiscal_labels import fiscal_year_text
 from apps.budget.line_templates import LINE_TEMPLATES
 from apps.budget.models import BudgetClass, Category, CostLine, Kind
+from apps.budget.ranges import budget_ranges, chart_range
 from apps.budget.selectors import BudgetUnavailable, ScenarioBudget, cost_lines_of, scenario_budget
 from apps.catalogue.resolve import Catalogue
 from apps.projects.engine_text import engine_text, engine_texts
@@ -100,26 +101,53 @@ def table(drawn_up: ScenarioBudget) -> dict:
     }
 
 
+def _above_subtotals(drawn_up: ScenarioBudget) -> list[Decimal]:
+    """Each fiscal year's contingency and indirect costs: what its total adds to capex + opex."""
+    totals = drawn_up.budget.totals
+    return [
+        contingency + indirect
+        for contingency, indirect in zip(totals.contingency, totals.indirect, strict=True)
+    ]
+
+
 def chart(drawn_up: ScenarioBudget) -> dict:
     """The stacked bar chart's data: capex and opex per fiscal year (as numbers, for Chart.js),
-    with its labels; the page's data table gives the same figures."""
+    then contingency and indirect costs when there are any, so that each bar is the year's
+    total; with its labels, and the whiskers of the years' totals when there are ranges. The
+    page's data tables give the same figures."""
     budget = drawn_up.budget
+    above = _above_subtotals(drawn_up)
     return {
         "labels": [fiscal_year_text(year.label) for year in budget.fiscal_years],
         "capex": [float(amount) for amount in budget.totals.capex],
         "opex": [float(amount) for amount in budget.totals.opex],
+        "above": [float(amount) for amount in above] if any(above) else None,
         "capex_label": str(BudgetClass.CAPEX.label),
         "opex_label": str(BudgetClass.OPEX.label),
+        "above_label": _("Contingency and indirect costs"),
         "unit": drawn_up.currency,
+        "range": chart_range(drawn_up),
     }
 
 
 def chart_rows(drawn_up: ScenarioBudget) -> list[dict]:
+    """The chart's table: capex, opex, contingency and indirect costs, and the year's total."""
     budget = drawn_up.budget
     return [
-        {"label": fiscal_year_text(year.label), "capex": capex, "opex": opex, "total": capex + opex}
-        for year, capex, opex in zip(
-            budget.fiscal_years, budget.totals.capex, budget.totals.opex, strict=True
+        {
+            "label": fiscal_year_text(year.label),
+            "capex": capex,
+            "opex": opex,
+            "above": above,
+            "total": total,
+        }
+        for year, capex, opex, above, total in zip(
+            budget.fiscal_years,
+            budget.totals.capex,
+            budget.totals.opex,
+            _above_subtotals(drawn_up),
+            budget.totals.total,
+            strict=True,
         )
     ]
 
@@ -130,9 +158,11 @@ def budget_section(
     catalogue: Catalogue | None = None,
     lines: list[CostLine] | None = None,
     origin: str = "scenario",
+    ranges: bool = True,
 ) -> dict:
     """Everything the budget section of a page needs: the budget (or why there is none), its
-    table and chart, the cost lines and the templates to add more from."""
+    table and chart, the cost lines and the templates to add more from; with the ranges of its
+    figures when the scenario's inputs carry some (and `ranges` is left on)."""
     lines = cost_lines_of(scenario) if lines is None else lines
     context = {
         "scenario": scenario,
@@ -144,7 +174,7 @@ def budget_section(
         "show_chart": True,
     }
     try:
-        drawn_up = scenario_budget(scenario, catalogue=catalogue, lines=lines)
+        drawn_up = scenario_budget(scenario, catalogue=catalogue, lines=lines, ranges=ranges)
     except BudgetUnavailable as error:
         context["budget_error"] = str(error)
         return context
@@ -153,6 +183,7 @@ def budget_section(
         table=table(drawn_up),
         budget_chart=chart(drawn_up),
         budget_chart_rows=chart_rows(drawn_up),
+        budget_ranges=budget_ranges(drawn_up),
     )
     return context
 
@@ -164,8 +195,12 @@ def scenario_totals(scenarios: list[Scenario]) -> dict:
     catalogue = Catalogue.load()
     baseline: dict = {}
     for scenario in scenarios:
+        # The project page shows the baseline's budget, so only its ranges are sampled.
         section = budget_section(
-            scenario, catalogue=catalogue, lines=list(scenario.cost_lines.all())
+            scenario,
+            catalogue=catalogue,
+            lines=list(scenario.cost_lines.all()),
+            ranges=scenario.is_baseline,
         )
         drawn_up = section.get("budget")
         scenario.budget_total = drawn_up.budget.summary.total if drawn_up else None

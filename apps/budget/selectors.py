@@ -14,6 +14,7 @@ from django.utils import timezone
 from apps.budget.models import CostLine
 from apps.budget.records import line_record
 from apps.catalogue.resolve import Catalogue, Resolution, estimate_input_from_request
+from apps.catalogue.uncertainty import request_sampling, with_request_paths
 from apps.core.fragments import fragment_key
 from apps.estimates import EstimateInput, EstimateInputError, EstimateResult, estimate
 from apps.estimates.budget import (
@@ -27,6 +28,8 @@ from apps.estimates.budget import (
     default_service_start,
     training_end,
 )
+from apps.estimates.budget.uncertainty import budget_uncertainty
+from apps.estimates.uncertainty import UncertaintyResult
 from apps.projects.engine_text import engine_error_text
 from apps.projects.models import BUDGET_SETTINGS, Project, Scenario
 
@@ -49,6 +52,9 @@ class ScenarioBudget:
     period_start: date
     period_end: date
     period_is_default: bool
+    # With ranges on the scenario's inputs: percentiles of the budget's figures by their path
+    # in the budget API's answer ("summary.total", "totals.total.0"); None without ranges.
+    uncertainty: UncertaintyResult | None = None
 
 
 def cost_lines_of(scenario: Scenario) -> list[CostLine]:
@@ -147,12 +153,15 @@ def scenario_budget(
     catalogue: Catalogue | None = None,
     lines: list[CostLine] | None = None,
     today: date | None = None,
+    ranges: bool = True,
 ) -> ScenarioBudget:
-    """The scenario's budget: its cost lines and the lines its estimate adds, by fiscal year.
+    """The scenario's budget: its cost lines and the lines its estimate adds, by fiscal year,
+    and when its inputs carry ranges (and `ranges` is left on) the percentiles of its figures,
+    from the scenario's samples and seed (apps.estimates.budget.uncertainty).
 
     `scenario.project` should be fetched with it (select_related); `lines` when the caller has
-    them already (else one query). Raises BudgetUnavailable when the saved inputs no longer fit
-    the catalogue or a line no longer fits the period rules.
+    them already (else one query). Raises BudgetUnavailable when the saved inputs (or their
+    ranges) no longer fit the catalogue or a line no longer fits the period rules.
     """
     project = scenario.project
     catalogue = catalogue or Catalogue.load()
@@ -167,22 +176,30 @@ def scenario_budget(
         period_start=start,
         period_end=end,
     )
+    rules = budget_rules(project)
+    line_inputs = [cost_line_input(line) for line in lines]
+    timing = {"training_start": scenario.training_start, "service_start": scenario.service_start}
+    sampling = request_sampling(scenario.inputs) if ranges else None
     try:
-        computed = compute_lines(
-            inp,
-            result,
-            fiscal,
-            training_start=scenario.training_start,
-            service_start=scenario.service_start,
-        )
-        drawn_up = budget(
-            fiscal,
-            budget_rules(project),
-            [cost_line_input(line) for line in lines],
-            computed,
-            prices_as_of(resolution),
-        )
-    except BudgetInputError as error:
+        computed = compute_lines(inp, result, fiscal, **timing)
+        drawn_up = budget(fiscal, rules, line_inputs, computed, prices_as_of(resolution))
+        uncertainty = None
+        if sampling is not None:
+            engine_ranges, samples, seed = sampling
+            uncertainty = with_request_paths(
+                budget_uncertainty(
+                    inp,
+                    engine_ranges,
+                    fiscal,
+                    rules,
+                    line_inputs,
+                    samples=samples,
+                    seed=seed,
+                    result=result,
+                    **timing,
+                )
+            )
+    except (BudgetInputError, EstimateInputError) as error:
         raise BudgetUnavailable(engine_error_text(error.errors)) from None
     except ValueError as error:
         raise BudgetUnavailable(str(error)) from None
@@ -193,6 +210,7 @@ def scenario_budget(
         period_start=start,
         period_end=end,
         period_is_default=defaulted,
+        uncertainty=uncertainty,
     )
 
 

@@ -4,6 +4,7 @@ from django.core.exceptions import ValidationError as ModelValidationError
 from rest_framework import serializers
 
 from apps.api.fields import MoneyField
+from apps.api.ranges import MoneyRangeSerializer, UncertaintyResultSerializer
 from apps.api.strict import StrictTypes
 from apps.budget.models import BudgetClass, Category, CostLine
 from apps.estimates.budget import KINDS
@@ -143,6 +144,20 @@ class BudgetSummarySerializer(serializers.Serializer):
     )
 
 
+class BudgetUncertaintySerializer(UncertaintyResultSerializer):
+    """The budget's ranges, in the shape of the estimate's `uncertainty`."""
+
+    figures = serializers.DictField(
+        child=MoneyRangeSerializer(),
+        help_text="Percentiles of each figure's samples, by its path in this answer: "
+        '"summary.total", "summary.upfront", "summary.annual_run_rate", "summary.npv"; '
+        '"totals.capex", "totals.opex", "totals.contingency", "totals.indirect" over the '
+        'period; "totals.capex.<i>", "totals.opex.<i>", "totals.total.<i>" for fiscal year i '
+        "(0: the first). Each sample's budget is drawn up from its own inputs, so a total's "
+        "range is never the sum of its parts' ranges.",
+    )
+
+
 class BudgetSerializer(serializers.Serializer):
     """The budget of a scenario; reads a ScenarioBudget."""
 
@@ -152,3 +167,14 @@ class BudgetSerializer(serializers.Serializer):
     totals = BudgetTotalsSerializer(source="budget.totals")
     memo = BudgetMemoSerializer(source="budget.memo")
     summary = BudgetSummarySerializer(source="budget.summary")
+    uncertainty = BudgetUncertaintySerializer(
+        required=False,
+        help_text="Only when the scenario's inputs carry ranges: P5, P50, P95 and mean of the "
+        "budget's figures from the scenario's Monte Carlo samples and seed.",
+    )
+
+    def to_representation(self, instance) -> dict:
+        data = super().to_representation(instance)
+        if data.get("uncertainty") is None:
+            del data["uncertainty"]  # without ranges, the answer is as it always was
+        return data

@@ -95,31 +95,43 @@ def check_request_ranges(request: dict, catalogue: Catalogue | None = None) -> N
         raise _by_request_path(error) from None
 
 
+def request_sampling(request: dict) -> tuple[dict[str, Range], int, int] | None:
+    """A request's ranges by engine path, its sample count and its seed; None without ranges."""
+    if not request.get("ranges"):
+        return None
+    settings = request.get("uncertainty") or {}
+    return (
+        _engine_ranges(request),
+        settings.get("samples", DEFAULT_SAMPLES),
+        settings.get("seed", 0),
+    )
+
+
+def with_request_paths(result: UncertaintyResult) -> UncertaintyResult:
+    """A sampler's result with its clipping and shared drivers by request path ("pue")."""
+    return replace(
+        result,
+        clipped={request_key(path): share for path, share in result.clipped.items()},
+        shared=tuple(tuple(request_key(path) for path in paths) for paths in result.shared),
+    )
+
+
 def uncertainty_from_request(
     request: dict, catalogue: Catalogue | None = None, *, fan: bool = False
 ) -> UncertaintyResult | None:
     """Percentiles of every figure of a valid request with ranges, keyed by response path, with
     clipping and shared drivers by request path; None when the request has no ranges. With
     `fan`, also the cumulative inference cost's percentiles month by month."""
-    if not request.get("ranges"):
+    sampling = request_sampling(request)
+    if sampling is None:
         return None
     inputs, _ = estimate_input_from_request(request, catalogue)
-    settings = request.get("uncertainty") or {}
+    ranges, samples, seed = sampling
     try:
-        result = sample(
-            inputs,
-            _engine_ranges(request),
-            samples=settings.get("samples", DEFAULT_SAMPLES),
-            seed=settings.get("seed", 0),
-            fan=fan,
-        )
+        result = sample(inputs, ranges, samples=samples, seed=seed, fan=fan)
     except EstimateInputError as error:
         raise _by_request_path(error) from None
-    return replace(
-        result,
-        clipped={request_key(path): share for path, share in result.clipped.items()},
-        shared=tuple(tuple(request_key(path) for path in paths) for paths in result.shared),
-    )
+    return with_request_paths(result)
 
 
 def with_seed(inputs: dict, previous: dict | None = None) -> dict:

@@ -312,21 +312,22 @@ def _figure_samples(
     return columns, months
 
 
-def sample(
-    inp: EstimateInput,
-    ranges: dict[str, Range],
-    samples: int = 100_000,
-    seed: int = 0,
-    *,
-    fan: bool = False,
-) -> UncertaintyResult:
-    """Percentiles of every figure when the inputs at `ranges`' paths ("training.mfu",
-    "training.pricing.price_per_accelerator_hour", "energy.pue") are 90 % intervals.
+@dataclass(frozen=True)
+class DrawnInputs:
+    """The inputs with an array of samples at each ranged path (see `draw_inputs`)."""
 
-    Raises EstimateInputError keyed by input path for a range the inputs cannot take, and as
-    `evaluate` does for the inputs themselves. With `fan`, the result also holds the
-    cumulative inference cost's percentiles month by month.
-    """
+    inputs: EstimateInput
+    clipped: dict[str, float]  # by input path: the share of its samples clipped
+    shared: tuple[tuple[str, ...], ...]  # input paths sampled as one driver
+
+
+def draw_inputs(
+    inp: EstimateInput, ranges: dict[str, Range], samples: int, seed: int
+) -> DrawnInputs:
+    """The inputs with `samples` draws at each of `ranges`' paths, each driver from its own
+    stream (common random numbers: the same seed and path give the same draws, whatever else is
+    ranged). Raises ValueError on a bad sample count or seed, EstimateInputError keyed by input
+    path for a range the inputs cannot take. `sample` and the budget's ranges both draw here."""
     if type(samples) is not int or samples < MIN_SAMPLES:
         raise ValueError(f"samples must be a whole number of at least {MIN_SAMPLES}.")
     if type(seed) is not int or seed < 0:
@@ -343,8 +344,31 @@ def sample(
             if share:
                 clipped[path] = float(share)
     sampled = _cached_within_input(sampled, clipped)
+    return DrawnInputs(
+        inputs=sampled,
+        clipped=clipped,
+        shared=tuple(paths for paths in drivers if len(paths) > 1),
+    )
+
+
+def sample(
+    inp: EstimateInput,
+    ranges: dict[str, Range],
+    samples: int = 100_000,
+    seed: int = 0,
+    *,
+    fan: bool = False,
+) -> UncertaintyResult:
+    """Percentiles of every figure when the inputs at `ranges`' paths ("training.mfu",
+    "training.pricing.price_per_accelerator_hour", "energy.pue") are 90 % intervals.
+
+    Raises EstimateInputError keyed by input path for a range the inputs cannot take, and as
+    `evaluate` does for the inputs themselves. With `fan`, the result also holds the
+    cumulative inference cost's percentiles month by month.
+    """
+    drawn = draw_inputs(inp, ranges, samples, seed)
     horizon = None if inp.inference is None else float(inp.inference.months)
-    columns, months = _figure_samples(sampled, samples, fan)
+    columns, months = _figure_samples(drawn.inputs, samples, fan)
     figures = {}
     for path in FIGURES:
         figure = None if path not in columns else _figure(path, columns[path], horizon)
@@ -354,7 +378,7 @@ def sample(
         samples=samples,
         seed=seed,
         figures=figures,
-        clipped=clipped,
-        shared=tuple(paths for paths in drivers if len(paths) > 1),
+        clipped=drawn.clipped,
+        shared=drawn.shared,
         fan=months,
     )

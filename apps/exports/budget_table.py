@@ -1,4 +1,5 @@
-"""A scenario's budget as an export table: every line with its basis, per fiscal year.
+"""A scenario's budget as export tables: every line with its basis, per fiscal year, and, with
+ranges, the percentiles of its figures.
 
 Built from the budget as GET /api/v1/scenarios/{id}/budget/ answers it (ScenarioReport.budget),
 so that CSV, XLSX, PDF and JSON carry the API's amounts to the cent.
@@ -6,11 +7,14 @@ so that CSV, XLSX, PDF and JSON carry the API's amounts to the cent.
 
 from decimal import Decimal
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from apps.budget.fiscal_labels import fiscal_year_text
+from apps.budget.ranges import HEADLINES
 from apps.estimates.budget import COMPUTED_KINDS
 from apps.exports.figures import Column, Table, Value
+from apps.exports.range_rows import STATISTICS
 from apps.projects.engine_text import engine_text
 
 # The rows below the lines, in the API's `totals` order.
@@ -91,3 +95,50 @@ def budget_fields(answer: dict) -> list[list[str]]:
     for name in TOTAL_ROWS:
         paths.append(["", "", "", "", "", *(f"budget.totals.{name}.{i}" for i in years), ""])
     return paths
+
+
+def _range_labels(answer: dict) -> dict[str, str]:
+    """The name of each figure of the budget's `uncertainty`, by its path."""
+    rows = _total_labels()
+    labels = {path: str(label) for path, label, _kind in HEADLINES}
+    for name in ("capex", "opex", "contingency", "indirect"):
+        labels[f"totals.{name}"] = _("%(row)s, over the period") % {"row": rows[name]}
+    for index, year in enumerate(answer["fiscal_years"]):
+        for name in ("capex", "opex", "total"):
+            labels[f"totals.{name}.{index}"] = f"{year['label']}: {rows[name]}"
+    return labels
+
+
+def budget_ranges_table(answer: dict) -> Table | None:
+    """With ranges: each figure of the budget's `uncertainty` (the summary, the period's rows,
+    each fiscal year's capex, opex and total) with its 5th percentile, median, 95th percentile
+    and mean, money in the budget's currency; the title gives the samples and the seed. None
+    without ranges."""
+    stored = answer.get("uncertainty")
+    if not stored:
+        return None
+    currency = answer["currency"]
+    labels = _range_labels(answer)
+    columns = (
+        Column("figure", _("Figure"), ""),
+        *(Column(key, name, currency, True) for key, name in STATISTICS),
+    )
+    rows = tuple(
+        (labels.get(path, path), *(Decimal(figure[key]) for key, _name in STATISTICS))
+        for path, figure in stored["figures"].items()
+    )
+    title = _(
+        "Budget ranges (90 %% intervals): percentiles of %(samples)s samples, seed %(seed)s"
+    ) % {"samples": number_format(stored["samples"], force_grouping=True), "seed": stored["seed"]}
+    return Table(title=title, field="budget.uncertainty", columns=columns, rows=rows)
+
+
+def budget_ranges_fields(answer: dict) -> list[list[str]]:
+    """Each cell's path in the budget answer, row by row as `budget_ranges_table` lays them."""
+    return [
+        [
+            f"budget.uncertainty.figures.{path}",
+            *(f"budget.uncertainty.figures.{path}.{key}" for key, _name in STATISTICS),
+        ]
+        for path in answer["uncertainty"]["figures"]
+    ]

@@ -12,7 +12,12 @@ from typing import NamedTuple
 
 from django.utils.translation import gettext, pgettext, pgettext_lazy
 
-from apps.exports.budget_table import budget_fields, budget_table
+from apps.exports.budget_table import (
+    budget_fields,
+    budget_ranges_fields,
+    budget_ranges_table,
+    budget_table,
+)
 from apps.exports.cells import formula_safe
 from apps.exports.figures import Value, input_rows, tables
 from apps.exports.options_ranges import options_range_cells, options_range_table
@@ -80,16 +85,28 @@ def _budget_rows(report: ScenarioReport) -> list[Row]:
     name, answer = report.scenario.name, report.budget
     if answer is None:
         return [Row(name, gettext("Error"), gettext("Budget not available"), report.budget_error)]
-    table = budget_table(answer)
-    section = table.title
+    rows = _cells(name, budget_table(answer), budget_fields(answer))
+    ranges = budget_ranges_table(answer)
+    if ranges is not None:
+        stored = answer["uncertainty"]
+        for key, label in (("samples", gettext("Samples")), ("seed", gettext("Seed"))):
+            field = f"budget.uncertainty.{key}"
+            rows.append(Row(name, ranges.title, label, stored[key], "", field=field))
+        rows += _cells(name, ranges, budget_ranges_fields(answer))
+    return rows
+
+
+def _cells(name: str, table, fields: list[list[str]]) -> list[Row]:
+    """A table, one row per cell (the figure names the row and the column); empty cells out."""
     rows = []
-    for values, fields in zip(table.rows, budget_fields(answer), strict=True):
-        line = values[0]
-        for column, value, field in zip(table.columns[1:], values[1:], fields[1:], strict=True):
+    for values, paths in zip(table.rows, fields, strict=True):
+        label = values[0]
+        for column, value, field in zip(table.columns[1:], values[1:], paths[1:], strict=True):
             if value in ("", None):
                 continue
-            figure = f"{line}: {column.label}"
-            rows.append(Row(name, section, figure, value, column.unit, field=field))
+            rows.append(
+                Row(name, table.title, f"{label}: {column.label}", value, column.unit, field=field)
+            )
     return rows
 
 

@@ -34,7 +34,7 @@ from reportlab.platypus import (
 from apps.catalogue.names import catalogue_name
 from apps.catalogue.resolve import estimate_from_request
 from apps.estimates import EstimateInputError, EstimateResult
-from apps.exports.budget_table import budget_table
+from apps.exports.budget_table import budget_ranges_table, budget_table
 from apps.exports.cells import has_arabic, pdf_markup, printable
 from apps.exports.figures import Table as FigureTable
 from apps.exports.figures import Value, input_rows, tables
@@ -339,11 +339,19 @@ def _budget(report: ScenarioReport) -> list:
     if report.budget is None:
         why = _("Budget not available: %(why)s") % {"why": report.budget_error}
         return [_p(_("Budget by fiscal year"), H2), _p(why)]
-    table = budget_table(report.budget)
+    story = _table_grid(budget_table(report.budget), [30 * mm, 18 * mm, 11 * mm, 9 * mm, 34 * mm])
+    ranges = budget_ranges_table(report.budget)
+    if ranges is not None:  # the percentiles of its figures, with the samples and seed
+        story += _table_grid(ranges, [50 * mm])
+    return story
+
+
+def _table_grid(table: FigureTable, fixed: list[float]) -> list:
+    """A table's title and grid: the first columns at the widths given, the rest (numbers)
+    sharing what is left of the page."""
     rows = [[column.heading for column in table.columns]]
     rows += [[_value_text(value) for value in values] for values in table.rows]
     count = len(table.columns)
-    fixed = [30 * mm, 18 * mm, 11 * mm, 9 * mm, 34 * mm]
     rest = (WIDTH - sum(fixed)) / (count - len(fixed))
     numeric = set(range(len(fixed), count))
     return [_p(table.title, H2), _grid(rows, [*fixed, *([rest] * (count - len(fixed)))], numeric)]

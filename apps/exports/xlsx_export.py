@@ -15,7 +15,7 @@ from openpyxl.styles import Alignment, Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
-from apps.exports.budget_table import budget_table
+from apps.exports.budget_table import budget_ranges_table, budget_table
 from apps.exports.cells import looks_like_formula, printable
 from apps.exports.figures import Table, Value, headline, headline_headings, input_rows, tables
 from apps.exports.options_ranges import (
@@ -162,6 +162,9 @@ def _scenario(sheet: Worksheet, report: ScenarioReport, project_title: str) -> N
             row = _table(sheet, row, table)
     if report.budget is not None:
         row = _table(sheet, row, budget_table(report.budget))
+        ranges = budget_ranges_table(report.budget)
+        if ranges is not None:
+            row = _table(sheet, row, ranges)
     else:
         put(sheet, row, 1, gettext("Budget not available: %(why)s") % {"why": report.budget_error})
         row += 2

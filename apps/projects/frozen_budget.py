@@ -3,17 +3,20 @@
 A saved version and a submitted project are frozen: their budget is kept as it was drawn up
 (`budget_record`), never drawn up again, so later edits, catalogue prices or the calendar of
 today change nothing of what a diff, a share link, an export or the portfolio shows. The record
-holds every field of the budget arithmetic's result (apps.estimates.budget.Budget), the currency
-and the planning period; `drawn_up_from_record` gives back the same ScenarioBudget, so the
-pages' presentation (apps.budget.presentation) and the API's serializer read it unchanged.
+holds every field of the budget arithmetic's result (apps.estimates.budget.Budget), the currency,
+the planning period and, with ranges, the percentiles of its figures and their seed;
+`drawn_up_from_record` gives back the same ScenarioBudget, so the pages' presentation
+(apps.budget.presentation) and the API's serializer read it unchanged.
 """
 
 from datetime import date
 from decimal import Decimal
 
+from apps.api.representation import uncertainty_representation
 from apps.budget.selectors import BudgetUnavailable, ScenarioBudget, scenario_budget
 from apps.estimates.budget import Budget, BudgetLine, FiscalYear, Memo, Summary, Totals
 from apps.projects.models import Scenario
+from apps.projects.range_results import uncertainty_from_response
 
 _TOTALS = ("capex", "opex", "contingency_capex", "contingency_opex", "contingency", "indirect")
 
@@ -31,8 +34,10 @@ def _day(value: date | None) -> str | None:
 
 
 def budget_record(drawn_up: ScenarioBudget) -> dict:
-    """The budget as plain JSON: money as decimal strings, dates as ISO strings."""
+    """The budget as plain JSON: money as decimal strings, dates as ISO strings; with its
+    ranges' percentiles and seed (as the budget API's `uncertainty`) when it has some."""
     budget = drawn_up.budget
+    ranges = drawn_up.uncertainty
     return {
         "currency": drawn_up.currency,
         "period_start": _day(drawn_up.period_start),
@@ -74,6 +79,7 @@ def budget_record(drawn_up: ScenarioBudget) -> dict:
             "prices_as_of": _day(budget.summary.prices_as_of),
         },
         "notes": list(budget.notes),
+        **({} if ranges is None else {"uncertainty": uncertainty_representation(ranges)}),
     }
 
 
@@ -147,4 +153,5 @@ def drawn_up_from_record(record: dict, scenario: Scenario | None = None) -> Scen
         period_start=_date(record["period_start"]),
         period_end=_date(record["period_end"]),
         period_is_default=record["period_is_default"],
+        uncertainty=uncertainty_from_response(record, is_money=lambda path: True),
     )

@@ -298,12 +298,15 @@ def _sentence(central, low, high, never: float | None) -> SafeString:
     return text
 
 
-def range_lines(result: UncertaintyResult | None, currency: str = "USD") -> list[RangeLine]:
-    """The headline figures' P50 with their P5 and P95, rounded to two significant figures."""
+def range_lines(
+    result: UncertaintyResult | None, currency: str = "USD", figures=LINES
+) -> list[RangeLine]:
+    """The headline figures' P50 with their P5 and P95, rounded to two significant figures:
+    the estimate's (`LINES`), or the (path, label, kind) of `figures` (the budget's)."""
     if result is None:
         return []
     lines = []
-    for path, label, kind in LINES:
+    for path, label, kind in figures:
         figure: FigureRange | None = result.figures.get(path)
         if figure is None:
             continue

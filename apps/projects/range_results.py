@@ -1,6 +1,7 @@
 """Ranges as they were saved: the percentiles of a stored estimate response (a version, a share
 link, an export), and the input ranges of stored inputs, in the words of the scenario page."""
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -12,9 +13,12 @@ from apps.estimates.uncertainty_fan import FanMonth
 from apps.projects.range_inputs import RANGED
 
 
-def uncertainty_from_response(results: dict | None) -> UncertaintyResult | None:
-    """The `uncertainty` of a stored estimate response as the sampler's result (money as
-    Decimal), so that a saved version reads as the live page does; None without ranges."""
+def uncertainty_from_response(
+    results: dict | None, is_money: Callable[[str], bool] = MONEY_FIGURES.__contains__
+) -> UncertaintyResult | None:
+    """The `uncertainty` of a stored estimate response (or budget record, whose figures are all
+    money: `is_money` says which are) as the sampler's result (money as Decimal), so that a
+    saved version reads as the live page does; None without ranges."""
     stored = (results or {}).get("uncertainty")
     if not stored:
         return None
@@ -22,7 +26,7 @@ def uncertainty_from_response(results: dict | None) -> UncertaintyResult | None:
     def value(path: str, raw):
         if raw is None:
             return None
-        return Decimal(raw) if path in MONEY_FIGURES else float(raw)
+        return Decimal(raw) if is_money(path) else float(raw)
 
     figures = {
         path: FigureRange(

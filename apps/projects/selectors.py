@@ -25,8 +25,17 @@ def scenario_for_user(user, scenario_id: int) -> Scenario:
 
 def is_member(user, project: Project) -> bool:
     """Whether the user owns or collaborates on the project (Project.objects.for_user's rule)."""
+    return is_member_of(user, owner_id=project.owner_id, project_id=project.pk)
+
+
+def is_member_of(user, *, owner_id: int, project_id: int) -> bool:
+    """`is_member` from the project's owner and id alone, for a caller that read them without
+    the row (the budget API's stamp query): no query for the owner, one for anyone else."""
     return user.is_authenticated and (
-        project.owner_id == user.pk or project.collaborators.filter(pk=user.pk).exists()
+        owner_id == user.pk
+        or Project.collaborators.through.objects.filter(
+            project_id=project_id, user_id=user.pk
+        ).exists()
     )
 
 

@@ -5,11 +5,12 @@ from decimal import Decimal
 
 from django.utils.translation import gettext, gettext_lazy
 
+from apps.budget.ranges import RangePair, range_pairs
 from apps.estimates import EstimateResult
 from apps.estimates.budget import BudgetDiff, budget_diff
 from apps.projects import formatting
 from apps.projects.formatting import Figure
-from apps.projects.frozen_budget import budget_from_record
+from apps.projects.frozen_budget import budget_from_record, drawn_up_from_record
 from apps.projects.locale_numbers import decimal_text
 from apps.projects.models import ScenarioVersion
 from apps.projects.scenario_compare import compare_rows
@@ -88,6 +89,12 @@ def budget_changes(old: dict | None, new: dict | None) -> BudgetDiff | None:
     if not old or not new:
         return None
     return budget_diff(budget_from_record(old), budget_from_record(new))
+
+
+def budget_range_changes(old: dict | None, new: dict | None) -> list[RangePair]:
+    """The budget's headline ranges as two budget records kept them (their percentiles and
+    seed, never sampled again); empty when neither has ranges."""
+    return range_pairs(*(drawn_up_from_record(record) if record else None for record in (old, new)))
 
 
 def version_budget(version: ScenarioVersion) -> dict | None:

@@ -35,6 +35,7 @@ from apps.projects.scenario_compare import compare_rows
 from apps.projects.selectors import can_create_projects, project_for_user, scenario_for_user
 from apps.projects.version_diff import (
     budget_changes,
+    budget_range_changes,
     inputs_changes,
     results_changes,
     version_budget,
@@ -477,5 +478,6 @@ def scenario_version_diff(request: HttpRequest, scenario_id: int) -> TemplateRes
             "inputs_changes": inputs_changes(old, new),
             "results_changes": results_changes(old, new),
             "budget_diff": budget_changes(version_budget(old), version_budget(new)),
+            "budget_ranges": budget_range_changes(version_budget(old), version_budget(new)),
         },
     )

@@ -15,6 +15,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from apps.budget.presentation import table
+from apps.budget.ranges import budget_ranges
 from apps.core.ratelimit import Budget, client_address
 from apps.core.views import too_many_requests
 from apps.options.frozen import frozen_options_context, version_options
@@ -119,6 +120,7 @@ def frozen_budget_context(link: ShareLink, version: ScenarioVersion) -> dict:
     return {
         "budget": drawn_up,
         "table": table(drawn_up),
+        "budget_ranges": budget_ranges(drawn_up),
         "show_chart": False,
     }
 

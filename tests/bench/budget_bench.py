@@ -1,6 +1,8 @@
 """`make bench` (budget): the budget API's requests per second against the empty view under
-gunicorn (target: at least 35 %), and the portfolio page's server time for 500 projects in
-review (target: under 300 ms, median of in-process requests through the whole middleware).
+gunicorn (target: at least 35 %), the portfolio page's server time for 500 projects in
+review (target: under 300 ms, median of in-process requests through the whole middleware), and
+a budget with ranges on five inputs at 10^5 samples: the API's server time when its cache
+misses (wall and CPU, through the whole middleware) and the drawing-up's peak memory.
 
 Not a pytest file. Reuses tests/bench/http_bench.py's server, load generator and interleaved
 rounds; a throwaway SQLite database with the demo data and the real catalogue. `--strict` turns
@@ -81,8 +83,76 @@ print(json.dumps({"median_ms": statistics.median(times), "min_ms": min(times),
 """
 
 
-def bench_portfolio(env: dict[str, str]) -> dict:
-    code = f"PROJECTS = {PORTFOLIO_PROJECTS}\nRUNS = {PORTFOLIO_RUNS}\n{PORTFOLIO}"
+RANGES_SAMPLES = 100_000
+RANGES_RUNS = 5
+
+# Run in the bench database: a scenario of a year of training on rented H100s, then two years of
+# growing serving, with ranges on five inputs (the price one driver for both) and a staff line;
+# its budget API asked with the cache cleared each time (a miss), timed in process, then the
+# drawing-up alone under tracemalloc for its peak memory.
+BUDGET_RANGES = """
+import json, statistics, time, tracemalloc
+from datetime import date
+from decimal import Decimal
+from django.core.cache import cache
+from django.test import Client
+from apps.budget.selectors import scenario_budget
+from apps.budget.services import cost_line_create
+from tests.factories import make_manager, make_project, make_scenario
+owner = make_manager("bench-ranges")
+project = make_project(owner, "Ranges", period_start=date(2026, 1, 1),
+                       period_end=date(2028, 12, 31), contingency_opex=Decimal("0.1"))
+inputs = {
+    "training": {"method": "parameters_tokens", "accelerator": "nvidia-h100-sxm",
+                 "parameters": 7e9, "tokens": 2e11, "accelerator_count": 64,
+                 "price_per_accelerator_hour": 2.5},
+    "inference": {"method": "tokens", "accelerator": "nvidia-h100-sxm", "parameters": 7e9,
+                  "input_tokens": 500, "output_tokens": 300, "requests_per_month": 3e6,
+                  "monthly_growth": 0.03, "months": 24, "price_per_accelerator_hour": 2.5},
+    "ranges": {
+        "training.tokens": {"low": 1e11, "high": 4e11},
+        "training.mfu": {"low": 0.25, "high": 0.55},
+        "training.price_per_accelerator_hour": {"low": 1.8, "high": 4.0},
+        "inference.requests_per_month": {"low": 5e5, "high": 1e7},
+        "inference.monthly_growth": {"low": -0.02, "high": 0.08},
+    },
+    "uncertainty": {"samples": SAMPLES, "seed": 0},
+}
+scenario = make_scenario(project, "Ranged", is_baseline=True, inputs=inputs)
+cost_line_create(scenario=scenario, fields={
+    "name": "Engineer", "kind": "staff", "quantity": Decimal("2"), "unit": "FTE",
+    "unit_price": Decimal("95000"), "recurrence": "yearly", "start": date(2026, 1, 1),
+    "end": date(2028, 12, 31), "category": 1, "basis": "2 FTE."})
+client = Client()
+client.force_login(owner)
+url = f"/api/v1/scenarios/{scenario.pk}/budget/"
+walls, cpus = [], []
+for run in range(RUNS + 1):
+    cache.clear()
+    started, cpu_started = time.perf_counter(), time.process_time()
+    response = client.get(url)
+    wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+    assert response.status_code == 200, response.content[:500]
+    if run:  # the first warms the process up
+        walls.append(wall * 1000)
+        cpus.append(cpu * 1000)
+body = response.json()
+figures = body["uncertainty"]["figures"]
+assert body["uncertainty"]["samples"] == SAMPLES and "totals.total.2" in figures
+scenario.refresh_from_db()
+tracemalloc.start()
+scenario_budget(scenario)
+_, peak = tracemalloc.get_traced_memory()
+tracemalloc.stop()
+print(json.dumps({"median_ms": statistics.median(walls), "min_ms": min(walls),
+                  "cpu_median_ms": statistics.median(cpus), "cpu_min_ms": min(cpus),
+                  "runs": len(walls), "peak_memory_bytes": peak, "years": len(body["fiscal_years"]),
+                  "total": figures["summary.total"], "npv": figures["summary.npv"]}))
+"""
+
+
+def _in_shell(env: dict[str, str], code: str, what: str) -> dict:
+    """Run `code` in the bench database (manage.py shell) and read the JSON it prints last."""
     completed = subprocess.run(
         [PYTHON, "manage.py", "shell", "-c", code],
         cwd=ROOT,
@@ -92,8 +162,28 @@ def bench_portfolio(env: dict[str, str]) -> dict:
         timeout=600,
     )
     if completed.returncode != 0:
-        raise RuntimeError(f"the portfolio bench failed:\n{completed.stderr[-3000:]}")
-    result = json.loads(completed.stdout.strip().splitlines()[-1])
+        raise RuntimeError(f"{what} failed:\n{completed.stderr[-3000:]}")
+    return json.loads(completed.stdout.strip().splitlines()[-1])
+
+
+def bench_budget_ranges(env: dict[str, str]) -> dict:
+    code = f"SAMPLES = {RANGES_SAMPLES}\nRUNS = {RANGES_RUNS}\n{BUDGET_RANGES}"
+    result = _in_shell(env, code, "the budget ranges bench")
+    say(
+        f"  GET budget API with ranges ({RANGES_SAMPLES:,} samples, 5 inputs, {result['years']}"
+        f" fiscal years, cache miss)   server time median {result['median_ms']:.0f} ms"
+        f" (min {result['min_ms']:.0f}), CPU median {result['cpu_median_ms']:.0f} ms"
+        f" (min {result['cpu_min_ms']:.0f}) over {result['runs']} requests;"
+        f" peak memory {result['peak_memory_bytes'] / 2**20:,.0f} MiB"
+    )
+    total = result["total"]
+    say(f"      summary.total: p5 {total['p5']}, p50 {total['p50']}, p95 {total['p95']}")
+    return result
+
+
+def bench_portfolio(env: dict[str, str]) -> dict:
+    code = f"PROJECTS = {PORTFOLIO_PROJECTS}\nRUNS = {PORTFOLIO_RUNS}\n{PORTFOLIO}"
+    result = _in_shell(env, code, "the portfolio bench")
     say(
         f"  GET /portfolio/ ({PORTFOLIO_PROJECTS} projects, front office)"
         f"   median {result['median_ms']:.0f} ms (min {result['min_ms']:.0f},"
@@ -105,7 +195,10 @@ def bench_portfolio(env: dict[str, str]) -> dict:
 
 
 def bench_budget() -> dict:
-    say("== Budget: the budget API against the empty view; the portfolio page ==")
+    say(
+        "== Budget: the budget API against the empty view; the portfolio page; a budget with"
+        " ranges =="
+    )
     with tempfile.TemporaryDirectory(prefix="compute-planner-budget-bench-") as data_dir:
         env = _server_env(data_dir)
         os.mkdir(env["STATIC_ROOT"])
@@ -142,11 +235,13 @@ def bench_budget() -> dict:
             f" {'PASS' if ratio >= TARGET_API_RATIO else 'MISS'}]"
         )
         portfolio = bench_portfolio(env)
+        ranges = bench_budget_ranges(env)
     return {
         "empty": empty,
         "budget_api": api,
         "ratio": ratio,
         "portfolio": portfolio,
+        "ranges": ranges,
         "ok": empty["errors"] == 0 and api["errors"] == 0,
         "targets_met": ratio >= TARGET_API_RATIO and portfolio["median_ms"] < TARGET_PORTFOLIO_MS,
     }

@@ -61,10 +61,12 @@ from apps.sweeps.services import sweep_create
 from config.wsgi import application
 from tests.factories import (
     DEMAND_SWEEP,
+    SEED_000_TRAINING,
     make_front_office,
     make_manager,
     make_project,
     make_scenario,
+    seed_000_inference,
 )
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
@@ -272,7 +274,17 @@ def world(db, generous_limits, connection_kept_across_requests):
 
     draft = make_project(manager, "Draft plan")
     baseline = make_scenario(draft, "Baseline", is_baseline=True)
-    bigger = make_scenario(draft, "Bigger demand")
+    # With ranges, so that the budget's `uncertainty` is fuzzed against its schema too.
+    bigger = make_scenario(
+        draft,
+        "Bigger demand",
+        inputs={
+            "training": SEED_000_TRAINING,
+            "inference": seed_000_inference(15_000),
+            "ranges": {"inference.requests_per_month": {"low": 1e4, "high": 1e5}},
+            "uncertainty": {"samples": 1_000, "seed": 1},
+        },
+    )
     submitted = make_project(manager, "Submitted plan")
     make_scenario(submitted, "Baseline", is_baseline=True)
     project_submit(project=submitted, user=manager)
