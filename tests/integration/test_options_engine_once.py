@@ -21,7 +21,9 @@ def test_each_option_is_estimated_once_whatever_the_page_asks_of_it(monkeypatch,
         request["uncertainty"] = {"samples": 1_000, "seed": 1}
     computed = []
     compute = engine.compute
-    monkeypatch.setattr(engine, "compute", lambda inp: computed.append(inp) or compute(inp))
+    monkeypatch.setattr(
+        engine, "compute", lambda inp, **kw: computed.append(inp) or compute(inp, **kw)
+    )
     # No planning period: its end follows the options' service, as for a project without one.
     compared = options_compare(request, None, BudgetSettings(), today=date(2027, 3, 1))
     options = len(compared.comparison.options)
