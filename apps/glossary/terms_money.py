@@ -140,6 +140,34 @@ TERMS = (
         related=("emissions",),
     ),
     Term(
+        slug="energy",
+        name=_("Energy"),
+        definition=_(
+            "The electricity the accelerators draw while they work, in kilowatt-hours (kWh), "
+            "with the data centre's overhead (PUE) added. The planner works it out from each "
+            "accelerator's power and the hours it runs; it leads to the electricity bill and to "
+            "emissions."
+        ),
+        example=_(
+            "A kettle's power times how long it boils: a 2 kW kettle running for half an hour "
+            "uses 1 kWh."
+        ),
+        limits=_(
+            "An accelerator does not draw its full rated power all the time, and idle servers "
+            "still draw some; the figure is an estimate from rated power, not a meter reading."
+        ),
+        misconceptions=(
+            Misconception(
+                _("Energy used and emissions are the same thing."),
+                _(
+                    "The same kilowatt-hours can release ten times more CO2 on a grid that burns "
+                    "coal than on one run on hydro, wind or nuclear power."
+                ),
+            ),
+        ),
+        related=("pue", "emissions", "accelerator-hour"),
+    ),
+    Term(
         slug="emissions",
         name=_("Emissions"),
         definition=_(

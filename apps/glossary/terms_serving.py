@@ -75,6 +75,25 @@ TERMS = (
         related=("batching", "tokens", "parameters"),
     ),
     Term(
+        slug="model-copy",
+        name=_("Copy of the model (replica)"),
+        definition=_(
+            "The group of accelerators that together hold one whole model and answer requests "
+            "with it. A large model is split across several accelerators (tensor parallel "
+            "within a server, pipeline stages across servers); to serve more requests at once, "
+            "the planner adds copies."
+        ),
+        example=_(
+            "Checkout lanes in a shop: one lane may need two people, a cashier and a packer, "
+            "and a busy shop opens more lanes."
+        ),
+        limits=_(
+            "Lanes work on their own; the accelerators inside one copy exchange data at every "
+            "step, which is why a copy is kept within a fast network."
+        ),
+        related=("batching", "kv-cache", "peak-to-average", "parameters"),
+    ),
+    Term(
         slug="first-token-time",
         name=_("First-token time (TTFT)"),
         definition=_(

@@ -1,5 +1,7 @@
-"""Which glossary term explains each input of the scenario form: its hint carries a "What is
-this?" link to /glossary/<term>/ (templates/includes/form_field.html, ranged_field.html)."""
+"""Which glossary term explains each input of the scenario form and each figure the pages show:
+a hint or a figure carries a "What is this?" link to /glossary/<term>/ (templates/includes/
+form_field.html and ranged_field.html for inputs; `{% term_link path|figure_term %}` for the
+figures that come from code rather than being written out in a template)."""
 
 from django import forms
 
@@ -50,6 +52,28 @@ FIELD_TERMS = {
     "inference_provisioning": "pay-per-use-vs-always-on",
     "inference_pricing_mode": "capex-and-opex",
     "energy_profile": "pue",
+}
+
+# Figures by their estimate response path ("training.cost"), and the bottom strip's markers.
+FIGURE_TERMS = {
+    "training.flop": "training-compute",
+    "training.accelerator_hours": "accelerator-hour",
+    "training.wall_clock_hours": "wall-clock",
+    "training.cost": "accelerator-hour",
+    "training.energy_kwh": "energy",
+    "inference.per_request.accelerator_seconds": "accelerator-hour",
+    "inference.per_request.latency_seconds": "latency",
+    "inference.per_request.precise_cost": "cost-per-request",
+    "inference.total.accelerator_hours": "horizon",
+    "inference.total.cost": "horizon",
+    "inference.total.energy_kwh": "energy",
+    "inference.peak_accelerators": "peak-to-average",
+    "comparison.break_even_months": "break-even",
+    "comparison.training_share": "training-compute",
+    "comparison.total_cost": "compute",
+    "build_cost": "training-compute",
+    "run_cost": "inference-compute",
+    "user_speed": "latency",
 }
 
 

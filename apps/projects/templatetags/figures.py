@@ -8,6 +8,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from apps.projects import formatting, units
+from apps.projects.field_terms import FIGURE_TERMS
 from apps.projects.formatting import Figure
 
 register = template.Library()
@@ -53,6 +54,16 @@ def months(value: formatting.Number) -> str:
 @register.filter
 def percent(value: formatting.Number) -> str:
     return formatting.percent(value).text
+
+
+@register.filter
+def figure_term(key: str) -> str:
+    """`{% term_link line.path|figure_term %}`: the glossary term of a figure, by its response
+    path ("training.cost") or strip marker ("run_cost"). An unknown one is an error."""
+    try:
+        return FIGURE_TERMS[key]
+    except KeyError:
+        raise template.TemplateSyntaxError(f"No glossary term for the figure {key!r}.") from None
 
 
 @register.filter
