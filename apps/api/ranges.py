@@ -1,5 +1,6 @@
 """Serializers of ranges: 90 % intervals on a request's numbers in, percentiles of figures out."""
 
+from django.utils.translation import gettext
 from rest_framework import serializers
 
 from apps.api.fields import FiniteFloatField, MoneyField, StrictIntegerField
@@ -39,7 +40,11 @@ class RangesSerializer(StrictTypes, serializers.Serializer):
     def to_internal_value(self, data):
         if not isinstance(data, dict):
             raise serializers.ValidationError(
-                {"non_field_errors": ['Give an object: {"training.mfu": {"low": …, "high": …}}.']}
+                {
+                    "non_field_errors": [
+                        gettext('Give an object: {"training.mfu": {"low": …, "high": …}}.')
+                    ]
+                }
             )
         fields = self.fields
         errors, ranges = {}, {}
@@ -49,7 +54,7 @@ class RangesSerializer(StrictTypes, serializers.Serializer):
                 errors[path] = (
                     range_errors(str(path).rpartition(".")[2], 0, 0)
                     if rule is not None and rule.whole
-                    else ["Unknown input: no number of the request has this path."]
+                    else [gettext("Unknown input: no number of the request has this path.")]
                 )
                 continue
             try:

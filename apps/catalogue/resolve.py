@@ -39,7 +39,7 @@ from apps.estimates import (
     estimate,
 )
 from apps.estimates.units import BYTES_PER_PARAMETER, TERA
-from apps.projects.locale_numbers import decimal_text
+from apps.projects.locale_numbers import date_text, decimal_text
 
 DEFAULT_ENERGY_PROFILE = "world-average-grid-industry-pue"
 DEFAULT_LIFETIME_YEARS = 5.0
@@ -298,6 +298,11 @@ def _model_numbers(model: LanguageModel) -> dict:
     return {name: value for name, value in numbers.items() if value is not None}
 
 
+def _billions(count: float) -> str:
+    """A parameter count in billions to four significant figures, as the language writes it."""
+    return decimal_text(Decimal(f"{count / 1e9:.4g}"))
+
+
 def _model_for(data: dict, catalogue: "Catalogue", errors: _Errors, resolution: Resolution) -> dict:
     """The numbers the chosen catalogue model fills in, where the request gives none."""
     slug = data.get("model")
@@ -315,15 +320,33 @@ def _model_for(data: dict, catalogue: "Catalogue", errors: _Errors, resolution: 
     }
     resolution.note(
         "inference",
-        f"Model {model.name}: {model.attention_kind} attention, {model.layers} layers, "
-        f"{model.total_parameters / 1e9:,.4g} B parameters ({model.active_parameters / 1e9:,.4g} B "
-        f"active) from the model catalogue ({model.source}, as of {model.as_of:%Y-%m-%d}).",
+        gettext(
+            "Model %(model)s: %(attention)s attention, %(layers)s layers, %(total)s B "
+            "parameters (%(active)s B active) from the model catalogue (%(source)s, as of "
+            "%(as_of)s)."
+        )
+        % {
+            "model": model.name,
+            "attention": model.attention_kind,
+            "layers": model.layers,
+            "total": _billions(model.total_parameters),
+            "active": _billions(model.active_parameters),
+            "source": model.source,
+            "as_of": date_text(model.as_of),
+        },
     )
     if model.sliding_window is not None and model.sliding_window_layers is not None:
         resolution.note(
             "inference",
-            f"{model.sliding_window_layers} of its {model.layers} layers keep only the last "
-            f"{model.sliding_window:,} tokens in their KV cache (sliding window).",
+            gettext(
+                "%(window_layers)s of its %(layers)s layers keep only the last %(window)s tokens "
+                "in their KV cache (sliding window)."
+            )
+            % {
+                "window_layers": model.sliding_window_layers,
+                "layers": model.layers,
+                "window": decimal_text(Decimal(model.sliding_window)),
+            },
         )
     return filled
 
@@ -491,7 +514,7 @@ def estimate_input_from_request(
         ):
             errors.add(
                 "training.accelerator",
-                "Choose an accelerator: it turns FLOP into accelerator-hours.",
+                gettext("Choose an accelerator: it turns FLOP into accelerator-hours."),
             )
         training = TrainingInput(
             method=training_data["method"],

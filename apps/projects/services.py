@@ -7,6 +7,7 @@ cleared projects are frozen, whichever page or API call tries to change them.
 from collections.abc import Callable
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from apps.catalogue.uncertainty import with_seed
 from apps.projects.models import Project, Scenario, ScenarioVersion
@@ -19,7 +20,9 @@ class ScenarioConflict(Exception):
 
     def __init__(self, latest: ScenarioVersion) -> None:
         self.latest = latest
-        super().__init__(f"Version {latest.number} was saved in the meantime.")
+        super().__init__(
+            gettext("Version %(number)s was saved in the meantime.") % {"number": latest.number}
+        )
 
 
 TIMING_FIELDS = ("training_start", "service_start")
