@@ -5,12 +5,12 @@ from dataclasses import dataclass
 from decimal import Decimal
 from itertools import pairwise
 
-from django.utils.formats import number_format
 from django.utils.translation import gettext, gettext_lazy
 
 from apps.estimates.options import Condition, OptionResult, OptionsComparison
 from apps.options.forms import FLAG_LABELS, OPTION_LABELS
 from apps.options.services import ComparedOptions
+from apps.projects import formatting
 
 SUBJECTS = {
     "external_api": gettext_lazy("the external API"),
@@ -68,9 +68,12 @@ def unavailable_rows(compared: ComparedOptions) -> list[tuple[str, list[str]]]:
 
 
 def volume(requests: float) -> str:
-    if requests >= 1e6:
-        return gettext("%(number)s million") % {"number": number_format(requests / 1e6, 1)}
-    return number_format(round(requests), 0, force_grouping=True)
+    """A monthly volume with its unit, as the language writes it: "292,200 requests",
+    "1.5 million requests"; "292 200 demandes", "1,5 million de demandes"."""
+    # Rounded as the engine words it (apps.estimates.options): to a tenth of a billion or of a
+    # million above one, else to the request.
+    step = 1e8 if requests >= 1e9 else 1e5 if requests >= 1e6 else 1
+    return formatting.count(round(requests / step) * step, "requests").text
 
 
 def condition_text(comparison: OptionsComparison) -> str:
@@ -88,22 +91,20 @@ def condition_sentence(condition: Condition) -> str:
         pieces |= {"cheapest": subject[condition.options[1]], "volume": volume(condition.value)}
     if condition.kind == "above":
         return (
-            gettext(
-                "%(option)s beats %(cheapest)s above %(volume)s requests a month at these prices."
-            )
+            gettext("%(option)s beats %(cheapest)s above %(volume)s a month at these prices.")
             % pieces
         )
     if condition.kind == "below":
         return (
             gettext(
-                "%(option)s would be cheaper than %(cheapest)s below %(volume)s requests a "
-                "month at these prices."
+                "%(option)s would be cheaper than %(cheapest)s below %(volume)s a month at "
+                "these prices."
             )
             % pieces
         )
     if condition.kind == "utilisation":
-        return gettext("Owning beats renting above %(share)s %% utilisation.") % {
-            "share": number_format(condition.value * 100, 0)
+        return gettext("Owning beats renting above %(share)s utilisation.") % {
+            "share": formatting.percent(condition.value).text
         }
     if condition.kind == "gap":
         return gettext(
@@ -111,7 +112,7 @@ def condition_sentence(condition: Condition) -> str:
             "%(cheapest)s cost that much more."
         ) % {
             "option": first,
-            "gap": number_format(condition.value, 2, force_grouping=True),
+            "gap": formatting.money(condition.value, "USD").text,
             "cheapest": subject[condition.options[1]],
         }
     return gettext("The only option compared.")
@@ -125,12 +126,12 @@ def cheapest_share_sentences(compared: ComparedOptions) -> list[str]:
     sentences = []
     for key, share in shares:
         subject = str(SUBJECTS[key])
-        text = gettext("%(option)s is cheapest in %(share)s %% of cases.")
+        text = gettext("%(option)s is cheapest in %(share)s of cases.")
         sentences.append(
             text
             % {
                 "option": subject[:1].upper() + subject[1:],
-                "share": number_format(share * 100, 0),
+                "share": formatting.percent(share).text,
             }
         )
     return sentences
@@ -150,16 +151,14 @@ def chart_description(chart) -> list[str]:
         return str(OPTION_LABELS[key])
 
     def money(amount: float) -> str:
-        return f"{number_format(amount, 0, force_grouping=True)} {currency}"
+        return formatting.money(amount, currency).text
 
     sentences = []
     (low, low_costs), (high, high_costs) = chart.rows[0], chart.rows[-1]
     for volume_, costs in ((low, low_costs), (high, high_costs)):
         key = cheapest(costs)
         sentences.append(
-            gettext(
-                "At %(volume)s requests a month the cheapest is “%(option)s”, at %(cost)s a month."
-            )
+            gettext("At %(volume)s a month the cheapest is “%(option)s”, at %(cost)s a month.")
             % {
                 "volume": volume(volume_),
                 "option": label(key),
@@ -171,8 +170,8 @@ def chart_description(chart) -> list[str]:
         if first != then:
             sentences.append(
                 gettext(
-                    "Between %(low)s and %(high)s requests a month the cheapest changes from "
-                    "“%(first)s” to “%(then)s”."
+                    "Between %(low)s and %(high)s a month the cheapest changes from “%(first)s” "
+                    "to “%(then)s”."
                 )
                 % {
                     "low": volume(before),

@@ -69,7 +69,7 @@ def comparison_context(
         "view": view,
         "strip": bottom_strip(result, currency=currency, view=view),
         "description": describe(result, currency=currency, view=view),
-        "chart": chart_data(result),
+        "chart": chart_data(result, currency),
         "chart_rows": chart_rows(result),
     }
 

@@ -7,7 +7,7 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from apps.projects import formatting, units
+from apps.projects import formatting, locale_numbers, units
 from apps.projects.field_terms import FIGURE_TERMS
 from apps.projects.formatting import Figure
 
@@ -54,6 +54,22 @@ def months(value: formatting.Number) -> str:
 @register.filter
 def percent(value: formatting.Number) -> str:
     return formatting.percent(value).text
+
+
+@register.filter
+def number(value: formatting.Number, places: str = "") -> str:
+    """A plain number as the language writes it (Babel): `{{ x|number }}` with all its digits,
+    `{{ x|number:"-1" }}` to at most one decimal, `{{ x|number:"2" }}` with exactly two;
+    "1,234.5" in English, "1 234,5" in French. Empty for a missing value."""
+    if value is None or value == "":
+        return ""
+    number = Decimal(str(value))
+    if places.startswith("-"):
+        rounded = round(number, int(places[1:]))
+        return locale_numbers.decimal_text(rounded.normalize() if rounded else Decimal(0))
+    if places:
+        return locale_numbers.decimal_text(number, int(places))
+    return locale_numbers.decimal_text(number)
 
 
 @register.filter
