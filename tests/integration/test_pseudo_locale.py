@@ -46,7 +46,10 @@ AS_IS = re.compile(
     r"Compute Planner|\bAPI\b|BF16|FP8|FP16|FP32|TF32|INT8|TFLOP/s|\bPUE\b|\bUSD\b|amina|English|"
     r"Français|Pseudo|\d(?:\.\d+)?e[+-]\d+|\b(?:CSV|XLSX|PDF|JSON)\b|\bFY\d{4}\b|"
     # SI units and symbols, the same in every language the app speaks.
-    r"\b(?:FLOP|[kMG]?Wh|kg CO2e|t CO2e|ms|min|h|s|W)\b|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+"
+    r"\b(?:FLOP|[kMG]?Wh|kg CO2e|t CO2e|ms|min|h|s|W)\b|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+|"
+    # Dates by Babel (CLDR), whose month names are not gettext's: "xx" writes them as en_GB.
+    r"\b(?:January|February|March|April|May|June|July|August|September|October|November|"
+    r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Oct|Nov|Dec)\b"
 )
 
 

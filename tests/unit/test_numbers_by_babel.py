@@ -6,9 +6,13 @@ a French page, or two different spaces on one."""
 
 import ast
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 
 from django.conf import settings
+from django.utils import translation
+
+from apps.projects.templatetags import dates
 
 BASE = settings.BASE_DIR
 # Not read here yet, each with its owner (as in test_error_messages_translated): the engine's
@@ -20,6 +24,8 @@ DATA = ("apps/apiprices/vendoring.py",)
 DJANGO_NUMBERS = re.compile(r"\b(number_format|floatformat|intcomma|intword|localize)\b")
 # A str.format field whose spec groups digits: "{:,}", "{0:,.2f}", "{total:_}".
 FORMAT_FIELD_GROUPING = re.compile(r"\{\w*:[^{}\s]*[,_][^{}\s]*\}")
+# `|date` patterns that write machine values: <time datetime="…">, ISO dates.
+MACHINE_DATES = {"c", "Y-m-d"}
 CURRENCY_SYMBOLS = {"$", "€", "£", "¥", "US$", "CHF", "Fr."}
 
 
@@ -96,6 +102,45 @@ def test_no_template_formats_a_number_by_django():
         )
     ]
     assert found == []
+
+
+def test_no_template_writes_a_date_for_people_with_a_pattern_of_its_own():
+    """Dates and times go through `{% load dates %}` (Babel); `|date` only for machine values."""
+    found = [
+        f"{path.relative_to(BASE)}: {match.group(0)}"
+        for path in sorted((BASE / "templates").rglob("*.html"))
+        if not str(path.relative_to(BASE)).startswith(NOT_YET_TEMPLATES)
+        for match in re.finditer(r"\|date(:\s*['\"]([^'\"]*)['\"])?", path.read_text())
+        if match.group(2) not in MACHINE_DATES
+    ]
+    assert found == []
+
+
+def test_dates_and_times_are_written_as_each_language_does():
+    moment = datetime(2026, 12, 1, 14, 30, tzinfo=UTC)
+    names = ("day", "short_day", "moment", "long_moment", "month", "short_month")
+    filters = {name: dates.register.filters[name] for name in names}
+    written = {}
+    for language in ("en-gb", "fr"):
+        with translation.override(language):
+            written[language] = {name: write(moment) for name, write in filters.items()}
+            assert filters["day"](None) == filters["moment"]("") == ""
+    assert written["en-gb"] == {
+        "day": "1 December 2026",
+        "short_day": "1 Dec 2026",
+        "moment": "1 Dec 2026, 14:30",
+        "long_moment": "1 December 2026, 14:30",
+        "month": "December 2026",
+        "short_month": "Dec 2026",
+    }
+    assert written["fr"] == {
+        "day": "1 décembre 2026",
+        "short_day": "1 déc. 2026",
+        "moment": "1 déc. 2026, 14:30",
+        "long_moment": "1 décembre 2026, 14:30",
+        "month": "décembre 2026",
+        "short_month": "déc. 2026",
+    }
 
 
 def test_the_checks_find_what_they_look_for():
