@@ -10,6 +10,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import SESSION_KEY, logout
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext
 
 from apps.core.login_limits import TooManyLoginAttempts
 from apps.core.logs import current_request_id, without_share_tokens
@@ -90,7 +91,7 @@ class SessionLifetimeMiddleware:
                 or now - last_seen_at >= settings.SESSION_IDLE_SECONDS
             ):
                 logout(request)
-                messages.info(request, "Your session ended. Sign in again to continue.")
+                messages.info(request, gettext("Your session ended. Sign in again to continue."))
             elif now - last_seen_at >= LAST_SEEN_RESOLUTION_SECONDS:
                 session[LAST_SEEN_AT] = int(now)
         return self.get_response(request)

@@ -3,7 +3,7 @@ messages written as plain or f-strings where an error is raised or recorded, so 
 translation fails here before it reaches a page or an API answer in English.
 
 Read: `raise X("…")` and `X("…")` for exceptions (anything but Python's and Django's own
-exceptions for developers), `errors.add(key, "…")`, `{"field": ["…"]}` handed to either, and the
+exceptions for developers), `errors.add(key, "…")`, `messages.success(request, "…")` and the like, `{"field": ["…"]}` handed to either, and the
 messages DRF and Django take from class attributes (`default_detail`, `message`,
 `default_error_messages`, `error_messages=`, validators' messages).
 """
@@ -71,10 +71,13 @@ def _untranslated(tree: ast.AST) -> list[ast.AST]:
             name = _name(node.func)
             if _is_exception(name):
                 found += [m for arg in node.args for m in _plain_messages(arg)]
-            elif name.endswith("Validator") or (
-                name == "add" and _name(getattr(node.func, "value", None)).endswith("errors")
+            elif (
+                name.endswith("Validator")
+                or (name == "add" and _name(getattr(node.func, "value", None)).endswith("errors"))
+                or _name(getattr(node.func, "value", None)) == "messages"
             ):
-                # errors.add(key, message), MaxValueValidator(limit, message)
+                # errors.add(key, message), MaxValueValidator(limit, message),
+                # messages.success(request, message)
                 found += [m for arg in node.args[1:] for m in _plain_messages(arg)]
             found += [
                 m
@@ -118,6 +121,7 @@ def check(errors, slug):
     raise ValidationError({"period_end": ["The end is before the start."]})
     raise NotFound(f"No format {slug}.")
     errors.add("training.accelerator", "Choose an accelerator.")
+    messages.success(request, "It is saved.")
     raise ValidationError(gettext("This one is fine."))
     raise ValueError("For developers.")
 """
@@ -127,4 +131,5 @@ def check(errors, slug):
         "'The end is before the start.'",
         "f'No format {slug}.'",
         "'Choose an accelerator.'",
+        "'It is saved.'",
     ]
