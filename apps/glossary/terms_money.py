@@ -111,6 +111,47 @@ TERMS = (
         related=("fiscal-year", "total-cost-of-ownership"),
     ),
     Term(
+        slug="indirect-costs",
+        name=_("Indirect support costs"),
+        definition=_(
+            "A share added on top of a project's direct costs (and their contingency) to pay "
+            "for the central services that support it without being part of it: finance, human "
+            "resources, IT, premises, oversight. The rate is set by the organisation, or by the "
+            "agreement with whoever funds the work."
+        ),
+        example=_(
+            "A restaurant's bill covers the ingredients and the cook's time, but also a share "
+            "of the rent, the accountant and the cleaning."
+        ),
+        misconceptions=(
+            Misconception(
+                _("Indirect costs are padding."),
+                _(
+                    "They pay for services the project uses; leaving them out does not remove "
+                    "them, it only moves them to someone else's budget."
+                ),
+            ),
+        ),
+        related=("contingency", "total-cost-of-ownership", "budget-category"),
+    ),
+    Term(
+        slug="budget-category",
+        name=_("Budget category (UNDG)"),
+        definition=_(
+            "The seven kinds of cost by which UN budgets are grouped, harmonised by the UN "
+            "Development Group: staff and other personnel; supplies, commodities and materials; "
+            "equipment, vehicles and furniture, depreciation included; contractual services; "
+            "travel; transfers and grants; general operating and other direct costs. Each cost "
+            "line falls in one, so that budgets can be read and added up side by side."
+        ),
+        limits=_(
+            "A category says what a cost is, not whether it is capital or operating "
+            "expenditure: rented accelerators are contractual services and opex, bought ones "
+            "are equipment and capex."
+        ),
+        related=("capex-and-opex", "indirect-costs", "fiscal-year"),
+    ),
+    Term(
         slug="cost-per-request",
         name=_("Cost per request"),
         definition=_(

@@ -5,6 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.estimates.options import OPTION_KEYS
 from apps.options.services import chosen_options, default_choices
+from apps.projects.field_terms import OPTIONS_TERMS, attach_terms
 
 TRAINS = ("fine_tune", "build")
 TRAINING_ROUTES = (
@@ -68,6 +69,7 @@ class OptionsForm(forms.Form):
     def __init__(self, *args, training: dict | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.training = training
+        attach_terms(self, OPTIONS_TERMS)
         from apps.catalogue.resolve import Catalogue
 
         self.fields["accelerator"].choices = [

@@ -76,9 +76,32 @@ FIGURE_TERMS = {
     "user_speed": "latency",
 }
 
+# The project's budget settings (the project form), a cost line, and the decision view's choices.
+BUDGET_SETTINGS_TERMS = {
+    "period_start": "planning-period",
+    "period_end": "planning-period",
+    "fiscal_year_start_month": "fiscal-year",
+    "fiscal_year_label": "fiscal-year",
+    "capitalisation_threshold": "capex-and-opex",
+    "discount_rate": "net-present-value",
+    "contingency_capex": "contingency",
+    "contingency_opex": "contingency",
+    "indirect_rate": "indirect-costs",
+}
+COST_LINE_TERMS = {
+    "recurrence": "one-off-cost",
+    "budget_class": "capex-and-opex",
+    "category": "budget-category",
+}
+OPTIONS_TERMS = {
+    "api_model": "external-api",
+    "accelerator": "accelerator",
+    "training_route": "capex-and-opex",
+}
 
-def attach_terms(form: forms.Form) -> None:
+
+def attach_terms(form: forms.Form, terms: dict[str, str] = FIELD_TERMS) -> None:
     """Give each field of `form` that a term explains its `glossary_term` (a glossary slug)."""
-    for name, slug in FIELD_TERMS.items():
+    for name, slug in terms.items():
         if name in form.fields:
             form.fields[name].glossary_term = slug

@@ -55,6 +55,10 @@ REQUIRED = {
     "uncertainty-range",
     "crossover",
     "model-copy",
+    # and each hint's term on the budget settings, cost line and decision view forms
+    "indirect-costs",
+    "budget-category",
+    "external-api",
 }
 SEED_MISCONCEPTIONS = {
     "compute": "More compute always means a better AI system.",
