@@ -2,6 +2,7 @@
 
 from django.contrib import admin, messages
 from django.http import HttpRequest
+from django.utils.translation import gettext, gettext_lazy
 
 from apps.accounts.models import ApiToken
 from apps.accounts.services import api_token_revoke
@@ -21,8 +22,10 @@ class ApiTokenAdmin(admin.ModelAdmin):
         # A key is shown only to the person who creates it, on the API tokens page or by the API.
         return False
 
-    @admin.action(description="Revoke the selected API tokens", permissions=["change"])
+    @admin.action(
+        description=gettext_lazy("Revoke the selected API tokens"), permissions=["change"]
+    )
     def revoke(self, request: HttpRequest, queryset) -> None:
         for token in queryset.active():
             api_token_revoke(token=token, user=request.user)
-        messages.success(request, "The selected API tokens are revoked.")
+        messages.success(request, gettext("The selected API tokens are revoked."))

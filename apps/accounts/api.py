@@ -1,6 +1,7 @@
 """API for personal tokens: exchange a username and password for one, list and revoke them."""
 
 from django.contrib.auth import authenticate
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -33,7 +34,8 @@ class AuthTokenRequestSerializer(StrictTypes, serializers.Serializer):
         if user is None:
             # The same words whether the account is missing, disabled or the password wrong.
             raise serializers.ValidationError(
-                "Unable to sign in with this username and password.", code="authorization"
+                gettext("Unable to sign in with this username and password."),
+                code="authorization",
             )
         return {**attrs, "user": user}
 

@@ -4,6 +4,7 @@ from datetime import timedelta
 
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
@@ -25,12 +26,12 @@ class ApiTokenAuthentication(BaseAuthentication):
             return None
         if len(parts) != 2:
             raise exceptions.AuthenticationFailed(
-                "The Authorization header must be 'Bearer' followed by one API token."
+                gettext("The Authorization header must be 'Bearer' followed by one API token.")
             )
         try:
             key = parts[1].decode("ascii")
         except UnicodeError:
-            raise exceptions.AuthenticationFailed("The API token is not valid.") from None
+            raise exceptions.AuthenticationFailed(gettext("The API token is not valid.")) from None
         return self.authenticate_credentials(key)
 
     def authenticate_credentials(self, key: str):
@@ -39,10 +40,12 @@ class ApiTokenAuthentication(BaseAuthentication):
             token = tokens.get(key_hash=api_key_hash(key))
         except ApiToken.DoesNotExist:
             raise exceptions.AuthenticationFailed(
-                "The API token is not valid or was revoked."
+                gettext("The API token is not valid or was revoked.")
             ) from None
         if not token.user.is_active:
-            raise exceptions.AuthenticationFailed("The account of this API token is disabled.")
+            raise exceptions.AuthenticationFailed(
+                gettext("The account of this API token is disabled.")
+            )
         now = timezone.now()
         if token.last_used_at is None or token.last_used_at <= now - LAST_USED_RESOLUTION:
             ApiToken.objects.filter(pk=token.pk).filter(

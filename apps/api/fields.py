@@ -5,6 +5,7 @@ import math
 from typing import Any
 
 from django.utils.encoding import smart_str
+from django.utils.translation import gettext_lazy
 from rest_framework import relations, serializers
 from rest_framework.fields import empty
 from rest_framework.settings import api_settings
@@ -14,8 +15,8 @@ class FiniteFloatField(serializers.FloatField):
     """A JSON number (not a string, not a boolean) that is finite and fits in a float."""
 
     default_error_messages = {
-        "invalid": "Enter a number.",
-        "not_finite": "Enter a finite number (not NaN or infinity).",
+        "invalid": gettext_lazy("Enter a number."),
+        "not_finite": gettext_lazy("Enter a finite number (not NaN or infinity)."),
     }
 
     def to_internal_value(self, data):

@@ -1,6 +1,7 @@
 """Content negotiation that takes `?format=` given empty for what it is: no format at all."""
 
 from django.http import Http404
+from django.utils.translation import gettext
 from rest_framework.negotiation import DefaultContentNegotiation
 
 
@@ -12,5 +13,5 @@ class StrictFormatNegotiation(DefaultContentNegotiation):
     def select_renderer(self, request, renderers, format_suffix=None):
         parameter = self.settings.URL_FORMAT_OVERRIDE
         if not format_suffix and parameter and request.query_params.get(parameter) == "":
-            raise Http404("An empty format is none of the formats.")
+            raise Http404(gettext("An empty format is none of the formats."))
         return super().select_renderer(request, renderers, format_suffix)

@@ -4,12 +4,14 @@ import codecs
 import json
 
 from django.conf import settings
+from django.utils.translation import gettext
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
 
-def _reject_constant(name: str):
-    raise ValueError(f"{name} is not a number JSON allows")
+def reject_constant(name: str):
+    """For json.loads: NaN and the infinities are not numbers JSON allows."""
+    raise ValueError(gettext("%(name)s is not a number JSON allows") % {"name": name})
 
 
 class BoundedJSONParser(JSONParser):
@@ -21,10 +23,15 @@ class BoundedJSONParser(JSONParser):
         limit = settings.API_MAX_BODY_BYTES
         raw = stream.read(limit + 1)
         if len(raw) > limit:
-            raise ParseError(f"The request body is larger than {limit // 1024} KB.")
+            raise ParseError(
+                gettext("The request body is larger than %(kilobytes)d KB.")
+                % {"kilobytes": limit // 1024}
+            )
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         try:
             text = codecs.decode(raw, encoding)
-            return json.loads(text, parse_constant=_reject_constant)
+            return json.loads(text, parse_constant=reject_constant)
         except (ValueError, RecursionError) as error:
-            raise ParseError(f"The request body is not valid JSON: {error}") from None
+            raise ParseError(
+                gettext("The request body is not valid JSON: %(error)s") % {"error": error}
+            ) from None

@@ -1,5 +1,6 @@
 """Serializers of the estimate API: the request contract, the response contract, the catalogue."""
 
+from django.utils.translation import gettext
 from rest_framework import serializers
 
 from apps.api.fields import FiniteFloatField, MoneyField, StrictIntegerField
@@ -154,7 +155,7 @@ class EstimateRequestSerializer(StrictSerializer):
     def validate(self, attrs):
         if not attrs.get("training") and not attrs.get("inference"):
             raise serializers.ValidationError(
-                "Give a training section, an inference section or both."
+                gettext("Give a training section, an inference section or both.")
             )
         return attrs
 

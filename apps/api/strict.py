@@ -2,6 +2,7 @@
 
 from collections.abc import Mapping
 
+from django.utils.translation import gettext
 from rest_framework import serializers
 from rest_framework.utils import html
 
@@ -32,5 +33,7 @@ class StrictSerializer(StrictTypes, serializers.Serializer):
         if isinstance(data, dict):
             unknown = sorted(set(data) - set(self.fields))
             if unknown:
-                raise serializers.ValidationError({key: ["Unknown field."] for key in unknown})
+                raise serializers.ValidationError(
+                    {key: [gettext("Unknown field.")] for key in unknown}
+                )
         return super().to_internal_value(data)

@@ -7,9 +7,12 @@
 import datetime
 from typing import TYPE_CHECKING
 
+from django.utils.translation import gettext
+
 from apps.apiprices.selectors import PriceInForce, price_in_force
 from apps.estimates import InferenceInput, TrainingInput
 from apps.estimates.external_api import API_FINE_TUNE_NUMBERS, EXTERNAL_API_NUMBERS
+from apps.projects.locale_numbers import date_text, decimal_text
 
 if TYPE_CHECKING:
     from apps.catalogue.resolve import Resolution, _Errors
@@ -26,17 +29,25 @@ def _numbers(data: dict, names: tuple[str, ...]) -> dict:
 
 
 def _decimal(value) -> str:
-    return "not published" if value is None else f"{value.normalize():f}"
+    return gettext("not published") if value is None else decimal_text(value.normalize())
 
 
 def api_price_note(row: PriceInForce, day: datetime.date) -> str:
     api_model, price = row.api_model, row.price
-    return (
-        f"{api_model.provider_name} {api_model.name}: prices in force on {day.isoformat()} "
-        f"(USD per million tokens) input {_decimal(price.input)}, cached input "
-        f"{_decimal(price.cached_input)}, output {_decimal(price.output)}; prices as of "
-        f"{api_model.as_of.isoformat()}, {api_model.catalogue_version}, {api_model.source}."
-    )
+    return gettext(
+        "%(model)s: prices in force on %(day)s (USD per million tokens) input %(input)s, "
+        "cached input %(cached)s, output %(output)s; prices as of %(as_of)s, %(version)s, "
+        "%(source)s."
+    ) % {
+        "model": f"{api_model.provider_name} {api_model.name}",
+        "day": date_text(day),
+        "input": _decimal(price.input),
+        "cached": _decimal(price.cached_input),
+        "output": _decimal(price.output),
+        "as_of": date_text(api_model.as_of),
+        "version": api_model.catalogue_version,
+        "source": api_model.source,
+    }
 
 
 def external_api_inference(
@@ -56,7 +67,8 @@ def external_api_inference(
         if row is None:
             errors.add(
                 "inference.api_model",
-                f"No API model {slug!r} with a price on {day.isoformat()} in the price catalogue.",
+                gettext("No API model %(slug)s with a price on %(day)s in the price catalogue.")
+                % {"slug": repr(slug), "day": date_text(day)},
             )
         else:
             resolution.api_models[slug] = row
@@ -71,7 +83,7 @@ def external_api_inference(
             if name not in numbers:
                 errors.add(
                     f"inference.{name}",
-                    "Choose an API model from the price catalogue, or give its prices.",
+                    gettext("Choose an API model from the price catalogue, or give its prices."),
                 )
     return InferenceInput(method="external_api", **numbers)
 

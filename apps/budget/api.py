@@ -3,6 +3,7 @@
 from django.db import connection
 from django.http import Http404, HttpResponse
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import status, viewsets
 from rest_framework.decorators import api_view, permission_classes
@@ -162,7 +163,7 @@ def scenario_budget_http(request: Request, scenario_id: int) -> Response | HttpR
     from has changed (one light query and a cache read), else drawn up and rendered."""
     stamp = _stamp(request.user, scenario_id)
     if stamp is None:
-        raise Http404("No scenario of yours has this number.")
+        raise Http404(gettext("No scenario of yours has this number."))
     if request.accepted_renderer.format != "json":  # the browsable API: the usual way
         return budget_response(scenario_for_user(request.user, scenario_id))
     key = fragment_key("budget-json", *stamp, Catalogue.load().digest)
@@ -198,5 +199,5 @@ def scenario_budget_view(request: Request, scenario_id: int) -> Response:
 def project_budget_view(request: Request, project_id: int) -> Response:
     baseline = baseline_of(project_for_user(request.user, project_id))
     if baseline is None:
-        raise Http404("This project has no baseline scenario.")
+        raise Http404(gettext("This project has no baseline scenario."))
     return budget_response(baseline)

@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.budget.line_templates import LINE_TEMPLATES
 from apps.budget.models import CostLine, Kind
+from apps.projects.field_terms import COST_LINE_TERMS, attach_terms
 from apps.projects.locale_numbers import typed_decimal
 from apps.projects.models import BUDGET_SETTINGS, FiscalYearLabel
 
@@ -112,6 +113,7 @@ class CostLineForm(forms.ModelForm):
             ("", _("By the capitalisation threshold")),
             *self.fields["budget_class"].choices[1:],
         ]
+        attach_terms(self, COST_LINE_TERMS)
 
     @classmethod
     def for_kind(cls, kind: str, **kwargs) -> "CostLineForm":

@@ -513,7 +513,7 @@ def estimate_input_from_request(
         ):
             errors.add(
                 "training.accelerator",
-                "Choose an accelerator: it turns FLOP into accelerator-hours.",
+                gettext("Choose an accelerator: it turns FLOP into accelerator-hours."),
             )
         training = TrainingInput(
             method=training_data["method"],

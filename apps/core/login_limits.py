@@ -16,6 +16,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy
 from rest_framework.exceptions import Throttled
 
 from apps.core.ratelimit import Budget, client_address
@@ -28,7 +29,7 @@ class TooManyLoginAttempts(Throttled):
     `LoginLimitMiddleware` answers the sign-in pages with the 429 page.
     """
 
-    default_detail = "Too many failed sign-in attempts."
+    default_detail = gettext_lazy("Too many failed sign-in attempts.")
 
 
 def _budgets() -> tuple[Budget, Budget]:

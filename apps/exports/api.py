@@ -2,6 +2,7 @@
 
 from django.http import Http404, HttpResponse
 from django.urls import reverse
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.decorators import api_view, parser_classes, permission_classes
@@ -80,8 +81,11 @@ class ExportView(APIView):
             return super().perform_content_negotiation(request, force)
         except Http404:
             raise NotFound(
-                f"No export format {request.query_params.get('format')!r}: choose one of "
-                f"{', '.join(FORMATS)}."
+                gettext("No export format %(format)s: choose one of %(formats)s.")
+                % {
+                    "format": repr(request.query_params.get("format")),
+                    "formats": ", ".join(FORMATS),
+                }
             ) from None
 
     def handle_exception(self, exc: Exception) -> Response:
@@ -139,7 +143,7 @@ class DocumentParser(BaseParser):
 @permission_classes([IsAuthenticated])
 def project_import(request: Request) -> Response:
     if not can_create_projects(request.user):
-        raise PermissionDenied("Only managers plan projects.")
+        raise PermissionDenied(gettext("Only managers plan projects."))
     serializer = ProjectDocumentSerializer(data=request.data)
     serializer.is_valid(raise_exception=True)
     project = services.project_import(

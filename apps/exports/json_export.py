@@ -8,6 +8,9 @@ recomputes the results, so a file can never plant figures the inputs do not give
 
 import json
 
+from django.utils.translation import gettext
+
+from apps.api.parsers import reject_constant
 from apps.exports.report import Report
 
 FORMAT = "compute-planner-project"
@@ -75,21 +78,24 @@ class DocumentError(ValueError):
     """The bytes are not a JSON document this site could read; the message says why."""
 
 
-def _reject_constant(name: str):
-    raise ValueError(f"{name} is not a number JSON allows")
-
-
 def read_document(raw: bytes) -> object:
     """Parse an uploaded document: at most MAX_IMPORT_BYTES of UTF-8 JSON, numbers finite."""
     if len(raw) > MAX_IMPORT_BYTES:
-        raise DocumentError(f"The file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB.")
+        raise DocumentError(
+            gettext("The file is larger than %(megabytes)d MB.")
+            % {"megabytes": MAX_IMPORT_BYTES // (1024 * 1024)}
+        )
     if not raw.strip():
-        raise DocumentError("The file is empty.")
+        raise DocumentError(gettext("The file is empty."))
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise DocumentError("The file is not UTF-8 text, so it is not a JSON export.") from None
+        raise DocumentError(
+            gettext("The file is not UTF-8 text, so it is not a JSON export.")
+        ) from None
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        return json.loads(text, parse_constant=reject_constant)
     except (ValueError, RecursionError) as error:
-        raise DocumentError(f"The file is not valid JSON: {error}") from None
+        raise DocumentError(
+            gettext("The file is not valid JSON: %(error)s") % {"error": error}
+        ) from None

@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
 from reportlab.graphics.charts.lineplots import LinePlot
 from reportlab.graphics.shapes import Drawing, Line, String
 from reportlab.lib import colors
@@ -62,16 +63,18 @@ def _series(result: EstimateResult, rows: list[ChartRow]) -> list[Series]:
     if result.training is not None:
         # The training happens once, before the first month: a step up at month 0.
         points = [(0, 0.0)] + [(r.month, r.training_accelerator_hours) for r in rows]
-        series.append(Series("Training (one-off)", points, TRAINING_COLOUR, 2))
+        series.append(Series(gettext("Training (one-off)"), points, TRAINING_COLOUR, 2))
     if result.inference is not None:
         points = [(r.month, r.inference_accelerator_hours) for r in rows]
-        series.append(Series("Inference (cumulative)", points, INFERENCE_COLOUR, 2, [5, 3]))
+        label = gettext("Inference (cumulative)")
+        series.append(Series(label, points, INFERENCE_COLOUR, 2, [5, 3]))
     break_even = result.comparison.break_even_months if result.comparison else None
     if break_even is not None and 0 < break_even <= horizon:
         highest = max(y for line in series for _, y in line.points)
         when = pdf_plain(formatting.months(break_even).text)
         points = [(break_even, 0.0), (break_even, highest)]
-        series.append(Series(f"Break-even after {when}", points, BREAK_EVEN_COLOUR, 1, [1, 2]))
+        label = gettext("Break-even after %(months)s") % {"months": when}
+        series.append(Series(label, points, BREAK_EVEN_COLOUR, 1, [1, 2]))
     return series
 
 
@@ -101,8 +104,10 @@ def cumulative_chart(result: EstimateResult, width: float, height: float) -> Dra
         axis.labels.fontSize = 8
     drawing.add(plot)
     middle = plot.x + plot.width / 2
-    drawing.add(String(middle, 8, "Months", fontName=FONT, fontSize=8, textAnchor="middle"))
+    months = gettext("Months")
+    drawing.add(String(middle, 8, months, fontName=FONT, fontSize=8, textAnchor="middle"))
     top = plot.y + plot.height + 4
-    drawing.add(String(_LEFT, top, "Cumulative accelerator-hours", fontName=FONT, fontSize=8))
+    hours = gettext("Cumulative accelerator-hours")
+    drawing.add(String(_LEFT, top, hours, fontName=FONT, fontSize=8))
     _legend(drawing, series)
     return drawing

@@ -47,7 +47,7 @@ from apps.exports.report import Report, ScenarioReport
 from apps.projects import formatting
 from apps.projects.describe import bottom_strip, describe
 from apps.projects.engine_text import engine_text
-from apps.projects.locale_numbers import date_text, decimal_text
+from apps.projects.locale_numbers import date_text, datetime_text, decimal_text
 
 MARGIN = 18 * mm
 WIDTH = A4[0] - 2 * MARGIN
@@ -134,8 +134,15 @@ def _grid(rows: list[list], widths: list[float], numeric: Collection[int] = ()) 
     return table
 
 
+def _moment(moment) -> str:
+    """A time for people, with its zone: "2 Dec 2026, 03:15 UTC"."""
+    moment = timezone.localtime(moment)
+    return f"{datetime_text(moment)} {moment.tzname()}"
+
+
 def _facts(report: Report) -> Table:
-    rows = [[_p(label, CELL_BOLD), _p(text or "—", CELL)] for _, label, text in report.facts()]
+    facts = report.facts(day=date_text, moment=_moment)
+    rows = [[_p(label, CELL_BOLD), _p(text or "—", CELL)] for _, label, text in facts]
     table = Table(rows, colWidths=[45 * mm, WIDTH - 45 * mm])
     table.setStyle(LIST)
     return table
@@ -503,7 +510,7 @@ def project_pdf(report: Report) -> bytes:
     footer = partial(
         _footer,
         text=_("%(title)s — exported %(when)s")
-        % {"title": project.title[:80], "when": f"{exported_at:%Y-%m-%d %H:%M %Z}"},
+        % {"title": project.title[:80], "when": _moment(exported_at)},
     )
     document.build(story, onFirstPage=footer, onLaterPages=footer)
     return buffer.getvalue()

@@ -9,12 +9,12 @@ the response as it is (`results.uncertainty`)."""
 import re
 from decimal import Decimal
 
-from django.utils.formats import number_format
 from django.utils.html import strip_tags
 from django.utils.translation import gettext, gettext_lazy
 
 from apps.estimates.uncertainty import BREAK_EVEN, MONEY_FIGURES
 from apps.exports.figures import SECTIONS, FigureRow
+from apps.projects.locale_numbers import decimal_text
 from apps.projects.range_inputs import range_lines
 from apps.projects.range_results import uncertainty_from_response
 
@@ -109,7 +109,7 @@ def range_story(response: dict | None, *, heading, paragraph) -> list:
         "From %(samples)s Monte Carlo samples (seed %(seed)s) of the ranges given, each read as a "
         "90 %% interval."
     ) % {
-        "samples": number_format(stored["samples"], force_grouping=True),
+        "samples": decimal_text(Decimal(stored["samples"])),
         "seed": stored["seed"],
     }
     # xgettext:no-python-format

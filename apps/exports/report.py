@@ -53,8 +53,11 @@ class Report:
     filename: str  # without extension
     language: str  # the words of CSV, XLSX and PDF files are in this language (JSON has none)
 
-    def facts(self) -> list[tuple[str, str, str]]:
-        """The project's facts as (field, label, text), dates as ISO 8601."""
+    def facts(self, day=None, moment=None) -> list[tuple[str, str, str]]:
+        """The project's facts as (field, label, text), dates as ISO 8601 unless `day` and
+        `moment` write a date and a time otherwise (the PDF: as the language does)."""
+        day = day or _iso
+        moment = moment or (lambda value: value.isoformat(timespec="seconds"))
         project = self.project
         facts = [
             ("title", gettext("Title"), project.title),
@@ -68,14 +71,14 @@ class Report:
             ),
             ("status", gettext("Status"), project.get_status_display()),
             ("currency", gettext("Currency"), project.currency),
-            ("period_start", gettext("Planning period start"), _iso(project.period_start)),
-            ("period_end", gettext("Planning period end"), _iso(project.period_end)),
+            ("period_start", gettext("Planning period start"), _day(day, project.period_start)),
+            ("period_end", gettext("Planning period end"), _day(day, project.period_end)),
         ]
         warning = project.hosting_warning(s.scenario.inputs for s in self.scenarios)
         if warning:
             facts.append(("hosting_warning", gettext("Hosting warning"), warning))
         facts += [
-            ("exported_at", gettext("Exported at"), self.exported_at.isoformat(timespec="seconds")),
+            ("exported_at", gettext("Exported at"), moment(self.exported_at)),
             ("exported_by", gettext("Exported by"), self.exported_by),
         ]
         return facts
@@ -87,6 +90,10 @@ _LINES = Prefetch("cost_lines", queryset=CostLine.objects.order_by("kind", "name
 
 def _iso(value) -> str:
     return value.isoformat() if value else ""
+
+
+def _day(write, value) -> str:
+    return write(value) if value else ""
 
 
 def scenario_estimate(scenario: Scenario, catalogue: Catalogue | None = None) -> ScenarioReport:

@@ -6,6 +6,7 @@ the engine (apps.projects.api.EstimateRequestField). Results and "source" are re
 import ignores them and recomputes the results.
 """
 
+from django.utils.translation import gettext
 from rest_framework import serializers
 
 from apps.api.serializers import EstimateResponseSerializer, StrictSerializer
@@ -93,14 +94,14 @@ class ProjectDetailsSerializer(StrictSerializer):
 
     def validate_scenarios(self, scenarios: list[dict]) -> list[dict]:
         if sum(scenario["is_baseline"] for scenario in scenarios) > 1:
-            raise serializers.ValidationError("At most one scenario can be the baseline.")
+            raise serializers.ValidationError(gettext("At most one scenario can be the baseline."))
         return scenarios
 
     def validate(self, attrs: dict) -> dict:
         start, end = attrs.get("period_start"), attrs.get("period_end")
         if start and end and end < start:
             raise serializers.ValidationError(
-                {"period_end": "The end of the planning period is before its start."}
+                {"period_end": gettext("The end of the planning period is before its start.")}
             )
         return attrs
 
@@ -124,6 +125,7 @@ class ProjectDocumentSerializer(StrictSerializer):
     def validate_format_version(self, version: int) -> int:
         if version != FORMAT_VERSION:
             raise serializers.ValidationError(
-                f"This site reads format version {FORMAT_VERSION}; the file is version {version}."
+                gettext("This site reads format version %(ours)s; the file is version %(theirs)s.")
+                % {"ours": FORMAT_VERSION, "theirs": version}
             )
         return version

@@ -5,12 +5,12 @@ import unicodedata
 from django.http import Http404
 from django.utils.translation import gettext
 
-from apps.glossary import terms_compute, terms_money, terms_serving
+from apps.glossary import terms_compute, terms_money, terms_planning, terms_serving
 from apps.glossary.term import Term
 
 TERMS: dict[str, Term] = {
     term.slug: term
-    for module in (terms_compute, terms_serving, terms_money)
+    for module in (terms_compute, terms_serving, terms_money, terms_planning)
     for term in module.TERMS
 }
 

@@ -111,6 +111,47 @@ TERMS = (
         related=("fiscal-year", "total-cost-of-ownership"),
     ),
     Term(
+        slug="indirect-costs",
+        name=_("Indirect support costs"),
+        definition=_(
+            "A share added on top of a project's direct costs (and their contingency) to pay "
+            "for the central services that support it without being part of it: finance, human "
+            "resources, IT, premises, oversight. The rate is set by the organisation, or by the "
+            "agreement with whoever funds the work."
+        ),
+        example=_(
+            "A restaurant's bill covers the ingredients and the cook's time, but also a share "
+            "of the rent, the accountant and the cleaning."
+        ),
+        misconceptions=(
+            Misconception(
+                _("Indirect costs are padding."),
+                _(
+                    "They pay for services the project uses; leaving them out does not remove "
+                    "them, it only moves them to someone else's budget."
+                ),
+            ),
+        ),
+        related=("contingency", "total-cost-of-ownership", "budget-category"),
+    ),
+    Term(
+        slug="budget-category",
+        name=_("Budget category (UNDG)"),
+        definition=_(
+            "The seven kinds of cost by which UN budgets are grouped, harmonised by the UN "
+            "Development Group: staff and other personnel; supplies, commodities and materials; "
+            "equipment, vehicles and furniture, depreciation included; contractual services; "
+            "travel; transfers and grants; general operating and other direct costs. Each cost "
+            "line falls in one, so that budgets can be read and added up side by side."
+        ),
+        limits=_(
+            "A category says what a cost is, not whether it is capital or operating "
+            "expenditure: rented accelerators are contractual services and opex, bought ones "
+            "are equipment and capex."
+        ),
+        related=("capex-and-opex", "indirect-costs", "fiscal-year"),
+    ),
+    Term(
         slug="cost-per-request",
         name=_("Cost per request"),
         definition=_(
@@ -138,6 +179,34 @@ TERMS = (
             "overhead; 1.1 to 1.6 is usual."
         ),
         related=("emissions",),
+    ),
+    Term(
+        slug="energy",
+        name=_("Energy"),
+        definition=_(
+            "The electricity the accelerators draw while they work, in kilowatt-hours (kWh), "
+            "with the data centre's overhead (PUE) added. The planner works it out from each "
+            "accelerator's power and the hours it runs; it leads to the electricity bill and to "
+            "emissions."
+        ),
+        example=_(
+            "A kettle's power times how long it boils: a 2 kW kettle running for half an hour "
+            "uses 1 kWh."
+        ),
+        limits=_(
+            "An accelerator does not draw its full rated power all the time, and idle servers "
+            "still draw some; the figure is an estimate from rated power, not a meter reading."
+        ),
+        misconceptions=(
+            Misconception(
+                _("Energy used and emissions are the same thing."),
+                _(
+                    "The same kilowatt-hours can release ten times more CO2 on a grid that burns "
+                    "coal than on one run on hydro, wind or nuclear power."
+                ),
+            ),
+        ),
+        related=("pue", "emissions", "accelerator-hour"),
     ),
     Term(
         slug="emissions",

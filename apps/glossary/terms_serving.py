@@ -75,6 +75,56 @@ TERMS = (
         related=("batching", "tokens", "parameters"),
     ),
     Term(
+        slug="external-api",
+        name=_("External model API"),
+        definition=_(
+            "Using a model that a vendor runs on its own accelerators, reached over the "
+            "internet and paid per token read and written, instead of running a model yourself. "
+            "Nothing to buy or keep on; the requests and their data leave your organisation."
+        ),
+        example=_(
+            "Sending letters through the post rather than running your own delivery vans: you "
+            "pay per letter and own nothing, but the letters pass through someone else's hands."
+        ),
+        misconceptions=(
+            Misconception(
+                _("An external API is always the cheapest way."),
+                _(
+                    "At low volume it usually is. At steady high volume, accelerators of your "
+                    "own or rented ones can cost less per request; the decision view shows "
+                    "where the costs cross."
+                ),
+            ),
+            Misconception(
+                _("What is sent to an external API stays private."),
+                _(
+                    "It is processed, and may be kept, by the vendor under its terms. Check the "
+                    "data's classification and the vendor's terms before sending any."
+                ),
+            ),
+        ),
+        related=("tokens", "crossover", "pay-per-use-vs-always-on"),
+    ),
+    Term(
+        slug="model-copy",
+        name=_("Copy of the model (replica)"),
+        definition=_(
+            "The group of accelerators that together hold one whole model and answer requests "
+            "with it. A large model is split across several accelerators (tensor parallel "
+            "within a server, pipeline stages across servers); to serve more requests at once, "
+            "the planner adds copies."
+        ),
+        example=_(
+            "Checkout lanes in a shop: one lane may need two people, a cashier and a packer, "
+            "and a busy shop opens more lanes."
+        ),
+        limits=_(
+            "Lanes work on their own; the accelerators inside one copy exchange data at every "
+            "step, which is why a copy is kept within a fast network."
+        ),
+        related=("batching", "kv-cache", "peak-to-average", "parameters"),
+    ),
+    Term(
         slug="first-token-time",
         name=_("First-token time (TTFT)"),
         definition=_(

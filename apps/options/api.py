@@ -1,6 +1,7 @@
 """API of the decision view: options compared for a saved scenario, or for a request."""
 
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
@@ -69,7 +70,8 @@ class ScenarioOptionsQuerySerializer(serializers.Serializer):
         unknown = sorted(set(keys) - set(OPTION_KEYS))
         if unknown or not keys or len(set(keys)) != len(keys):
             raise serializers.ValidationError(
-                f"Give distinct keys among {', '.join(OPTION_KEYS)}, separated by commas."
+                gettext("Give distinct keys among %(keys)s, separated by commas.")
+                % {"keys": ", ".join(OPTION_KEYS)}
             )
         return keys
 

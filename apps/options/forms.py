@@ -7,6 +7,7 @@ from django.utils.translation import pgettext_lazy
 from apps.catalogue.names import full_name
 from apps.estimates.options import OPTION_KEYS
 from apps.options.services import chosen_options, default_choices
+from apps.projects.field_terms import OPTIONS_TERMS, attach_terms
 
 TRAINS = ("fine_tune", "build")
 TRAINING_ROUTES = (
@@ -70,6 +71,7 @@ class OptionsForm(forms.Form):
     def __init__(self, *args, training: dict | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.training = training
+        attach_terms(self, OPTIONS_TERMS)
         from apps.catalogue.resolve import Catalogue
 
         self.fields["accelerator"].choices = [

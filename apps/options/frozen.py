@@ -113,9 +113,7 @@ def crossover_sentences(record: dict) -> list[str]:
         requests = crossover["requests_per_month"]
         if requests:
             sentences.append(
-                gettext(
-                    "“%(fixed)s” and “%(per_use)s” cost the same at %(volume)s requests a month."
-                )
+                gettext("“%(fixed)s” and “%(per_use)s” cost the same at %(volume)s a month.")
                 % {"fixed": fixed, "per_use": per_use, "volume": volume(requests)}
             )
         else:

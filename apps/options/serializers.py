@@ -1,5 +1,6 @@
 """API shapes of the decision view: the options request and its response (for the schema)."""
 
+from django.utils.translation import gettext
 from rest_framework import serializers
 
 from apps.api.fields import FiniteFloatField, MoneyField
@@ -56,10 +57,14 @@ class OptionChoiceSerializer(StrictSerializer):
     def validate(self, attrs):
         for name in ("staff_fte", "staff_cost_per_fte_year"):
             if attrs.get(name) is not None and attrs[name] < 0:
-                raise serializers.ValidationError({name: ["Give zero or more."]})
+                raise serializers.ValidationError({name: [gettext("Give zero or more.")]})
         if (attrs.get("staff_fte") is None) != (attrs.get("staff_cost_per_fte_year") is None):
             raise serializers.ValidationError(
-                {"staff_cost_per_fte_year": ["Give the staff and its cost a year together."]}
+                {
+                    "staff_cost_per_fte_year": [
+                        gettext("Give the staff and its cost a year together.")
+                    ]
+                }
             )
         return attrs
 
@@ -85,7 +90,7 @@ class BudgetSettingsSerializer(StrictSerializer):
         start, end = attrs.get("period_start"), attrs.get("period_end")
         if start and end and end < start:
             raise serializers.ValidationError(
-                {"period_end": ["The end of the planning period is before its start."]}
+                {"period_end": [gettext("The end of the planning period is before its start.")]}
             )
         return attrs
 
@@ -106,13 +111,13 @@ class OptionsRequestSerializer(EstimateRequestSerializer):
         attrs = super().validate(attrs)
         if not attrs.get("inference"):
             raise serializers.ValidationError(
-                {"inference": ["Give the demand to serve: an inference section."]}
+                {"inference": [gettext("Give the demand to serve: an inference section.")]}
             )
         keys = [choice["key"] for choice in attrs.get("options", [])]
         if len(set(keys)) != len(keys):
-            raise serializers.ValidationError({"options": ["Give each option once."]})
+            raise serializers.ValidationError({"options": [gettext("Give each option once.")]})
         if "options" in attrs and not keys:
-            raise serializers.ValidationError({"options": ["Choose at least one option."]})
+            raise serializers.ValidationError({"options": [gettext("Choose at least one option.")]})
         return attrs
 
 

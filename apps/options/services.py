@@ -187,7 +187,7 @@ def _hosting_of(inference: dict) -> str:
 def _option_input(request: dict, choice: dict, catalogue: Catalogue) -> OptionInput:
     option = option_request(request, choice)
     if choice["key"] in ("fine_tune", "build") and not option.get("training"):
-        raise EstimateInputError({"training": ["Give the training this option needs."]})
+        raise EstimateInputError({"training": [gettext("Give the training this option needs.")]})
     inp, _ = estimate_input_from_request(option, catalogue)
     validate(inp)  # here, so that a default option that cannot be estimated is left out
     return OptionInput(
@@ -264,7 +264,7 @@ def options_compare(
         raise EstimateInputError(errors)
     inputs, estimates = _servable(inputs, unavailable)
     if not inputs:
-        raise EstimateInputError({"options": ["None of the options can be estimated."]})
+        raise EstimateInputError({"options": [gettext("None of the options can be estimated.")]})
     start = settings.period_start or today.replace(day=1)
     end = settings.period_end
     if end is None:
@@ -352,7 +352,7 @@ def scenario_request(scenario: Scenario) -> dict:
     """The scenario's saved inputs as the estimate API validates them (defaults filled in)."""
     serializer = EstimateRequestSerializer(data=scenario.inputs)
     if not serializer.is_valid():
-        raise EstimateInputError({"inputs": ["The saved inputs are no longer valid."]})
+        raise EstimateInputError({"inputs": [gettext("The saved inputs are no longer valid.")]})
     return dict(serializer.validated_data)
 
 

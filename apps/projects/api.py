@@ -3,6 +3,7 @@
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Prefetch
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.plumbing import append_meta
 from drf_spectacular.utils import extend_schema, extend_schema_view
@@ -97,7 +98,7 @@ class ProjectSerializer(StrictTypes, serializers.ModelSerializer):
         queryset=User.objects.filter(is_active=True),
         many=True,
         required=False,
-        error_messages={"does_not_exist": "No active user named {value}."},
+        error_messages={"does_not_exist": gettext_lazy("No active user named {value}.")},
         help_text="Usernames of colleagues who may read the project and change its scenarios.",
     )
     fiscal_year_start_month = serializers.IntegerField(
@@ -143,7 +144,7 @@ class ProjectSerializer(StrictTypes, serializers.ModelSerializer):
         end = attrs.get("period_end", getattr(self.instance, "period_end", None))
         if start and end and end < start:
             raise serializers.ValidationError(
-                {"period_end": "The end of the planning period is before its start."}
+                {"period_end": gettext("The end of the planning period is before its start.")}
             )
         return attrs
 
@@ -162,7 +163,7 @@ class ProjectCreateSerializer(ProjectSerializer):
 
 class Conflict(APIException):
     status_code = status.HTTP_409_CONFLICT
-    default_detail = "The project's status does not allow this."
+    default_detail = gettext_lazy("The project's status does not allow this.")
     default_code = "conflict"
 
 
@@ -213,20 +214,22 @@ class ScenarioSerializer(StrictTypes, serializers.ModelSerializer):
     def validate_is_baseline(self, value: bool) -> bool:
         if not value and self.instance is not None and self.instance.is_baseline:
             raise serializers.ValidationError(
-                "Make another scenario the baseline instead; this one then stops being it."
+                gettext("Make another scenario the baseline instead; this one then stops being it.")
             )
         return value
 
 
 class CanCreateProjects(BasePermission):
-    message = "Only managers plan projects."
+    message = gettext_lazy("Only managers plan projects.")
 
     def has_permission(self, request: Request, view) -> bool:
         return view.action != "create" or can_create_projects(request.user)
 
 
 class OwnerChangesProject(BasePermission):
-    message = "Only the project's owner changes its details and collaborators or deletes it."
+    message = gettext_lazy(
+        "Only the project's owner changes its details and collaborators or deletes it."
+    )
 
     def has_object_permission(self, request: Request, view, project: Project) -> bool:
         return request.method in SAFE_METHODS or project.owner_id == request.user.pk

@@ -41,7 +41,7 @@ def chart_rows(result: EstimateResult) -> list[ChartRow]:
     return []
 
 
-def chart_data(result: EstimateResult) -> dict:
+def chart_data(result: EstimateResult, currency: str = "USD") -> dict:
     """JSON for the chart script: numbers only; the page's table carries the same figures."""
     rows = chart_rows(result)
     break_even = result.comparison.break_even_months if result.comparison else None
@@ -56,17 +56,18 @@ def chart_data(result: EstimateResult) -> dict:
         ],
         "break_even_months": break_even,
         "horizon_months": rows[-1].month if rows else 0,
-        "labels": chart_labels(),
+        "labels": chart_labels(currency),
     }
 
 
-def chart_labels() -> dict[str, str]:
-    """The chart's words in the active language (the script draws them on the canvas)."""
+def chart_labels(currency: str = "USD") -> dict[str, str]:
+    """The chart's words in the active language (the script draws them on the canvas); the
+    cost axis in the project's currency, as the table beside it."""
     return {
         "training": gettext("Training (one-off), cumulative"),
         "inference": gettext("Inference (recurring), cumulative"),
         "month": gettext("Month"),
         "hours": gettext("Accelerator-hours"),
-        "cost": gettext("Cost (USD)"),
+        "cost": gettext("Cost (%(currency)s)") % {"currency": currency},
         "break_even": gettext("break-even"),
     }

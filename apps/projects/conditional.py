@@ -7,6 +7,7 @@ the same scenarios. A project's details change only by its owner, so If-Match is
 when it is sent, not required.
 """
 
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import status
 from rest_framework.exceptions import APIException
@@ -21,7 +22,7 @@ WRITE_METHODS = frozenset({"PUT", "PATCH", "DELETE"})
 
 class PreconditionRequired(APIException):
     status_code = status.HTTP_428_PRECONDITION_REQUIRED
-    default_detail = (
+    default_detail = gettext_lazy(
         "Send If-Match with the ETag of the scenario as you last read it, so that a change "
         "saved by someone else in the meantime is not overwritten."
     )
@@ -30,7 +31,9 @@ class PreconditionRequired(APIException):
 
 class PreconditionFailed(APIException):
     status_code = status.HTTP_412_PRECONDITION_FAILED
-    default_detail = "It has changed since you read it: read it again, then repeat your change."
+    default_detail = gettext_lazy(
+        "It has changed since you read it: read it again, then repeat your change."
+    )
     default_code = "precondition_failed"
 
 
@@ -59,8 +62,11 @@ def check_if_match(request: Request, etag: str, *, required: bool) -> None:
         return
     if etag not in tags:
         raise PreconditionFailed(
-            "It has changed since you read it (its ETag is now "
-            f"{etag}): read it again, then repeat your change."
+            gettext(
+                "It has changed since you read it (its ETag is now %(etag)s): read it again, "
+                "then repeat your change."
+            )
+            % {"etag": etag}
         )
 
 

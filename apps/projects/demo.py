@@ -1,4 +1,5 @@
-"""The demo manager and demo project that `make run` sets up: seed 000's translation assistant."""
+"""The demo manager and demo project that `make run` sets up: the translation assistant of the
+worked example of the UN Learn AI glossary."""
 
 import secrets
 from pathlib import Path

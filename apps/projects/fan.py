@@ -6,12 +6,13 @@ apps.estimates.uncertainty.sample with `fan`), never a curve drawn through corne
 """
 
 from dataclasses import dataclass
+from decimal import Decimal
 
-from django.utils.formats import number_format
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 
 from apps.estimates.uncertainty import BREAK_EVEN, UncertaintyResult
+from apps.projects.locale_numbers import decimal_text
 from apps.projects.range_inputs import format_two_figures, range_lines
 from apps.projects.templatetags.figures import figure_html
 
@@ -81,6 +82,6 @@ def fan_context(ranges: UncertaintyResult | None, currency: str = "USD") -> dict
         "training": lines.get("training.cost"),
         "break_even": lines.get(BREAK_EVEN),
         "currency": currency,
-        "samples": number_format(ranges.samples, force_grouping=True),
+        "samples": decimal_text(Decimal(ranges.samples)),
         "seed": ranges.seed,
     }

@@ -1,5 +1,7 @@
-"""Which glossary term explains each input of the scenario form: its hint carries a "What is
-this?" link to /glossary/<term>/ (templates/includes/form_field.html, ranged_field.html)."""
+"""Which glossary term explains each input of the scenario form and each figure the pages show:
+a hint or a figure carries a "What is this?" link to /glossary/<term>/ (templates/includes/
+form_field.html and ranged_field.html for inputs; `{% term_link path|figure_term %}` for the
+figures that come from code rather than being written out in a template)."""
 
 from django import forms
 
@@ -52,9 +54,54 @@ FIELD_TERMS = {
     "energy_profile": "pue",
 }
 
+# Figures by their estimate response path ("training.cost"), and the bottom strip's markers.
+FIGURE_TERMS = {
+    "training.flop": "training-compute",
+    "training.accelerator_hours": "accelerator-hour",
+    "training.wall_clock_hours": "wall-clock",
+    "training.cost": "accelerator-hour",
+    "training.energy_kwh": "energy",
+    "inference.per_request.accelerator_seconds": "accelerator-hour",
+    "inference.per_request.latency_seconds": "latency",
+    "inference.per_request.precise_cost": "cost-per-request",
+    "inference.total.accelerator_hours": "horizon",
+    "inference.total.cost": "horizon",
+    "inference.total.energy_kwh": "energy",
+    "inference.peak_accelerators": "peak-to-average",
+    "comparison.break_even_months": "break-even",
+    "comparison.training_share": "training-compute",
+    "comparison.total_cost": "compute",
+    "build_cost": "training-compute",
+    "run_cost": "inference-compute",
+    "user_speed": "latency",
+}
 
-def attach_terms(form: forms.Form) -> None:
+# The project's budget settings (the project form), a cost line, and the decision view's choices.
+BUDGET_SETTINGS_TERMS = {
+    "period_start": "planning-period",
+    "period_end": "planning-period",
+    "fiscal_year_start_month": "fiscal-year",
+    "fiscal_year_label": "fiscal-year",
+    "capitalisation_threshold": "capex-and-opex",
+    "discount_rate": "net-present-value",
+    "contingency_capex": "contingency",
+    "contingency_opex": "contingency",
+    "indirect_rate": "indirect-costs",
+}
+COST_LINE_TERMS = {
+    "recurrence": "one-off-cost",
+    "budget_class": "capex-and-opex",
+    "category": "budget-category",
+}
+OPTIONS_TERMS = {
+    "api_model": "external-api",
+    "accelerator": "accelerator",
+    "training_route": "capex-and-opex",
+}
+
+
+def attach_terms(form: forms.Form, terms: dict[str, str] = FIELD_TERMS) -> None:
     """Give each field of `form` that a term explains its `glossary_term` (a glossary slug)."""
-    for name, slug in FIELD_TERMS.items():
+    for name, slug in terms.items():
         if name in form.fields:
             form.fields[name].glossary_term = slug

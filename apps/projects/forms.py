@@ -14,7 +14,7 @@ from apps.estimates import EstimateInputError, EstimateResult
 from apps.estimates.uncertainty import UncertaintyResult
 from apps.projects.api_methods import add_api_fields, api_section_values, with_api_fields
 from apps.projects.engine_text import engine_errors
-from apps.projects.field_terms import attach_terms
+from apps.projects.field_terms import BUDGET_SETTINGS_TERMS, attach_terms
 from apps.projects.locale_numbers import parse_number
 from apps.projects.models import BUDGET_SETTINGS, Project
 from apps.projects.presets import PRESETS
@@ -335,6 +335,7 @@ class ProjectForm(BudgetSettingsFields):
     def __init__(self, *args, owner=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.owner = owner
+        attach_terms(self, BUDGET_SETTINGS_TERMS)
         if self.instance.pk:
             self.initial["collaborators"] = ", ".join(
                 self.instance.collaborators.values_list("username", flat=True)

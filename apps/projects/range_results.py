@@ -5,11 +5,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.utils.formats import number_format
 from django.utils.translation import gettext
 
 from apps.estimates.uncertainty import MONEY_FIGURES, FigureRange, UncertaintyResult
 from apps.estimates.uncertainty_fan import FanMonth
+from apps.projects.locale_numbers import decimal_text
 from apps.projects.range_inputs import RANGED
 
 
@@ -66,8 +66,7 @@ class InputRange:
 
 
 def _number(value: float) -> str:
-    rounded = float(f"{float(value):.4g}")
-    return number_format(int(rounded) if rounded.is_integer() else rounded, force_grouping=True)
+    return decimal_text(Decimal(f"{float(value):.4g}"))
 
 
 def input_ranges(inputs: dict | None) -> list[InputRange]:

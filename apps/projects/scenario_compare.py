@@ -8,69 +8,69 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.estimates import EstimateResult
 from apps.projects import formatting
+from apps.projects.field_terms import FIGURE_TERMS
 from apps.projects.formatting import Figure
 
 
 @dataclass(frozen=True)
 class Metric:
     label: str | Promise
-    value: Callable[[EstimateResult], object]
+    path: str  # in the estimate result, as in its response ("training.flop")
     format: Callable[[object], Figure]
 
-
-def _get(path: str) -> Callable[[EstimateResult], object]:
-    def read(result: EstimateResult) -> object:
+    def value(self, result: EstimateResult) -> object:
         node: object = result
-        for part in path.split("."):
+        for part in self.path.split("."):
             node = None if node is None else getattr(node, part)
         return node
 
-    return read
+    @property
+    def term(self) -> str:
+        """The glossary term that explains the figure (its row links to it)."""
+        return FIGURE_TERMS[self.path]
 
 
 METRICS = (
-    Metric(_("Training compute"), _get("training.flop"), formatting.flop),
-    Metric(_("Training accelerator-hours"), _get("training.accelerator_hours"), formatting.hours),
+    Metric(_("Training compute"), "training.flop", formatting.flop),
+    Metric(_("Training accelerator-hours"), "training.accelerator_hours", formatting.hours),
     Metric(
         _("Training wall-clock"),
-        _get("training.wall_clock_hours"),
+        "training.wall_clock_hours",
         lambda v: formatting.hours(v, "hours"),
     ),
-    Metric(_("Build cost (training)"), _get("training.cost"), formatting.money),
+    Metric(_("Build cost (training)"), "training.cost", formatting.money),
     Metric(
         _("Accelerator time per request"),
-        _get("inference.per_request.accelerator_seconds"),
+        "inference.per_request.accelerator_seconds",
         formatting.seconds,
     ),
-    Metric(
-        _("User speed (latency)"), _get("inference.per_request.latency_seconds"), formatting.seconds
-    ),
-    Metric(_("Cost per request"), _get("inference.per_request.precise_cost"), formatting.money),
+    Metric(_("User speed (latency)"), "inference.per_request.latency_seconds", formatting.seconds),
+    Metric(_("Cost per request"), "inference.per_request.precise_cost", formatting.money),
     Metric(
         _("Inference accelerator-hours over the horizon"),
-        _get("inference.total.accelerator_hours"),
+        "inference.total.accelerator_hours",
         formatting.hours,
     ),
-    Metric(_("Run cost over the horizon"), _get("inference.total.cost"), formatting.money),
+    Metric(_("Run cost over the horizon"), "inference.total.cost", formatting.money),
     Metric(
         _("Accelerators needed at peak"),
-        _get("inference.peak_accelerators"),
+        "inference.peak_accelerators",
         lambda v: formatting.count(v, "accelerators"),
     ),
     Metric(
         _("Break-even (inference overtakes training)"),
-        _get("comparison.break_even_months"),
+        "comparison.break_even_months",
         formatting.months,
     ),
     Metric(
         _("Training share of accelerator-hours"),
-        _get("comparison.training_share"),
+        "comparison.training_share",
         formatting.percent,
     ),
-    Metric(_("Energy, training"), _get("training.energy_kwh"), formatting.energy_kwh),
+    Metric(_("Energy, training"), "training.energy_kwh", formatting.energy_kwh),
     Metric(
         _("Energy, inference over the horizon"),
-        _get("inference.total.energy_kwh"),
+        "inference.total.energy_kwh",
         formatting.energy_kwh,
     ),
 )
@@ -86,6 +86,7 @@ class Cell:
 class Row:
     label: str
     cells: list[Cell]
+    term: str  # the glossary term of the figure
 
 
 def compare_rows(estimates: list[tuple[object, EstimateResult | None]]) -> list[Row]:
@@ -99,5 +100,5 @@ def compare_rows(estimates: list[tuple[object, EstimateResult | None]]) -> list[
             for _, result in estimates
         ]
         first = figures[0].text
-        rows.append(Row(metric.label, [Cell(f, f.text != first) for f in figures]))
+        rows.append(Row(metric.label, [Cell(f, f.text != first) for f in figures], metric.term))
     return rows

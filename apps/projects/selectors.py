@@ -2,6 +2,7 @@
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 
 from apps.projects.models import Project, Scenario
 from apps.projects.roles import MANAGER
@@ -19,7 +20,7 @@ def scenario_for_user(user, scenario_id: int) -> Scenario:
     except Scenario.DoesNotExist:
         scenario = None
     if scenario is None or not is_member(user, scenario.project):
-        raise Http404("No scenario of yours has this number.")
+        raise Http404(gettext("No scenario of yours has this number."))
     return scenario
 
 

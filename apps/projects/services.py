@@ -20,7 +20,9 @@ class ScenarioConflict(Exception):
 
     def __init__(self, latest: ScenarioVersion) -> None:
         self.latest = latest
-        super().__init__(f"Version {latest.number} was saved in the meantime.")
+        super().__init__(
+            gettext("Version %(number)s was saved in the meantime.") % {"number": latest.number}
+        )
 
 
 TIMING_FIELDS = ("training_start", "service_start")

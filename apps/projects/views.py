@@ -71,7 +71,7 @@ def comparison_context(
         "view": view,
         "strip": bottom_strip(result, currency=currency, view=view),
         "description": describe(result, currency=currency, view=view),
-        "chart": chart_data(result),
+        "chart": chart_data(result, currency),
         "chart_rows": chart_rows(result),
     }
 
@@ -95,7 +95,7 @@ def project_list(request: HttpRequest) -> TemplateResponse:
 @require_http_methods(["GET", "POST"])
 def project_create(request: HttpRequest) -> HttpResponse:
     if not can_create_projects(request.user):
-        raise PermissionDenied("Only managers plan projects.")
+        raise PermissionDenied(gettext("Only managers plan projects."))
     form = NewProjectForm(request.POST or None, owner=request.user)
     if request.method == "POST" and form.is_valid():
         fields = {
@@ -148,7 +148,9 @@ def project_detail(request: HttpRequest, project_id: int) -> TemplateResponse:
 def project_edit(request: HttpRequest, project_id: int) -> HttpResponse:
     project = project_for_user(request.user, project_id)
     if project.owner_id != request.user.pk:
-        raise PermissionDenied("Only the project's owner changes its details and collaborators.")
+        raise PermissionDenied(
+            gettext("Only the project's owner changes its details and collaborators.")
+        )
     project.check_can_edit()  # before the form is shown, not only when it is saved
     form = ProjectForm(request.POST or None, instance=project, owner=request.user)
     if request.method == "POST" and form.is_valid():
@@ -464,7 +466,7 @@ def scenario_version_diff(request: HttpRequest, scenario_id: int) -> TemplateRes
         )
     }
     if old_number not in versions or new_number not in versions:
-        raise Http404("No such version of this scenario.")
+        raise Http404(gettext("No such version of this scenario."))
     old, new = versions[old_number], versions[new_number]
     return TemplateResponse(
         request,

@@ -4,6 +4,7 @@ a manager who tries to return or clear gets 403; a move the workflow does not al
 
 from collections.abc import Callable
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import (
     OpenApiResponse,
     extend_schema,
@@ -158,8 +159,11 @@ class ReviewQuerySerializer(serializers.Serializer):
         by_year = fiscal_year_sort(sort)
         if by_year is None or by_year[0] not in review_fiscal_years():
             raise serializers.ValidationError(
-                f"Sort by one of {', '.join(SORT_LABELS)}, or by a fiscal year in review "
-                '("-fy:FY2026" or "fy:FY2026").'
+                gettext(
+                    "Sort by one of %(sorts)s, or by a fiscal year in review "
+                    '("-fy:FY2026" or "fy:FY2026").'
+                )
+                % {"sorts": ", ".join(SORT_LABELS)}
             )
         return sort
 
@@ -188,7 +192,7 @@ class ReviewView(RefusalsAsAnswers, APIView):
 
     def check_reviewer(self, request: Request) -> None:
         if not can_review(request.user):
-            raise PermissionDenied("Only the front office reviews workplans.")
+            raise PermissionDenied(gettext("Only the front office reviews workplans."))
 
 
 class ReviewListView(ReviewView):

@@ -1,6 +1,7 @@
 """API for share links: create one for a scenario or a submitted project, list and revoke them."""
 
 from django.urls import reverse
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import api_view, permission_classes
@@ -123,7 +124,7 @@ def scenario_share_link_create(request: Request, scenario_id: int) -> Response:
     scenario = scenario_for_user(request.user, scenario_id)
     version = latest_version(scenario)
     if version is None:
-        raise NothingToShare("Save the scenario once before sharing it.")
+        raise NothingToShare(gettext("Save the scenario once before sharing it."))
     return _created(request, version)
 
 
@@ -142,7 +143,9 @@ def project_share_link_create(request: Request, project_id: int) -> Response:
     project = project_for_user(request.user, project_id)
     snapshot = latest_snapshot(project)
     if snapshot is None:
-        raise NothingToShare("Only a submitted project can be shared: submit it for review first.")
+        raise NothingToShare(
+            gettext("Only a submitted project can be shared: submit it for review first.")
+        )
     return _created(request, snapshot)
 
 

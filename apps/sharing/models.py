@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from apps.projects.models import Project, ProjectSnapshot, ScenarioVersion
 
@@ -15,10 +16,12 @@ TOKEN_BYTES = 32  # 256 bits from `secrets`; token_urlsafe writes them as 43 cha
 DEFAULT_EXPIRY_DAYS = 30
 MAX_EXPIRY_DAYS = 90
 EXPIRY_DAYS_VALIDATORS = [
-    MinValueValidator(1, "A link lasts at least 1 day."),
+    MinValueValidator(1, gettext_lazy("A link lasts at least 1 day.")),
     MaxValueValidator(
         MAX_EXPIRY_DAYS,
-        f"A link lasts at most {MAX_EXPIRY_DAYS} days; share a new one when it runs out.",
+        gettext_lazy(
+            "A link lasts at most %(limit_value)s days; share a new one when it runs out."
+        ),
     ),
 ]
 
@@ -109,7 +112,10 @@ class ShareLink(models.Model):
             <= self.created_at + timedelta(days=MAX_EXPIRY_DAYS)
         ):
             raise ValidationError(
-                {"expires_at": f"A link expires within {MAX_EXPIRY_DAYS} days of its creation."}
+                {
+                    "expires_at": gettext("A link expires within %(days)s days of its creation.")
+                    % {"days": MAX_EXPIRY_DAYS}
+                }
             )
 
     @property

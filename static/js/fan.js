@@ -118,6 +118,8 @@
       type: "line",
       data: { datasets },
       options: {
+        // Numbers on the axes and in tooltips as the page's language writes them.
+        locale: document.documentElement.lang,
         animation: false,
         transitions: { active: { animation: { duration: 0 } } },
         responsive: true,

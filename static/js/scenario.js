@@ -41,6 +41,8 @@
         ],
       },
       options: {
+        // Numbers on the axes and in tooltips as the page's language writes them.
+        locale: document.documentElement.lang,
         animation: reduceMotion.matches ? false : { duration: 300 },
         responsive: true,
         maintainAspectRatio: false,

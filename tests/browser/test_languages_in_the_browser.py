@@ -2,10 +2,14 @@
 and the French pages and the glossary are axe clean at desktop and phone widths."""
 
 import pytest
+from django.conf import settings
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations
+from apps.projects.models import Project
+from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations, login
+from tests.factories import SEED_000_TRAINING, make_manager, seed_000_inference
 
+PASSWORD = "a-long-test-password"
 FRENCH_PAGES = ["/", "/catalogue/", "/glossary/", "/glossary/kv-cache/", "/accounts/login/"]
 
 
@@ -50,3 +54,25 @@ def test_french_pages_have_no_axe_violations_and_fit_the_screen(
     assert_no_axe_violations(page, f"{path} in French at {viewport['width']}x{viewport['height']}")
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"{path} is {overflow} px wider than the screen"
+
+
+def test_the_charts_write_their_numbers_as_the_pages_language_does(new_page, live_server) -> None:
+    """A French page (chosen by the switcher's cookie) in an English browser: the charts' axes follow the page, not the browser
+    ("6 000", with a narrow no-break space; "6,000" in English)."""
+    owner = make_manager("maria", PASSWORD)
+    project = Project.objects.create(owner=owner, title="Assistant")
+    inputs = {"training": SEED_000_TRAINING, "inference": seed_000_inference(300_000)}
+    scenario = project.scenarios.create(name="Wider use", inputs=inputs, is_baseline=True)
+    for language, separator in (("fr", "\u202f"), ("en-gb", ",")):
+        page = new_page(locale="en-US")  # the browser's language is English; the page's:
+        cookie = {"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}
+        page.context.add_cookies([cookie])
+        login(page, live_server, "maria", PASSWORD, next_path=f"/scenarios/{scenario.pk}/")
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        page.wait_for_function("() => window.Chart && Chart.getChart('chart-hours')")
+        for canvas in ("chart-hours", "chart-cost", "budget-chart"):
+            chart = f"Chart.getChart('{canvas}')"
+            assert page.evaluate(f"{chart}.options.locale") == language, canvas
+        ticks = page.evaluate("Chart.getChart('chart-hours').scales.y.ticks.map(t => t.label)")
+        grouped = [tick for tick in ticks if len(tick.replace(separator, "")) > 3]
+        assert grouped and all(separator in tick for tick in grouped), (language, ticks)

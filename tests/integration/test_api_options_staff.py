@@ -54,5 +54,5 @@ def test_the_decision_page_has_a_staff_column(client):
     scenario = make_scenario(make_project(owner), inputs={"inference": INFERENCE})
     client.force_login(owner)
     html = client.get(f"/scenarios/{scenario.pk}/options/").content.decode()
-    assert '<th scope="col">Staff assumed</th>' in html
+    assert '<th scope="col">Staff assumed <a class="term-link"' in html
     assert html.count("<td>not given</td>") == html.count(">Use this option</button>") >= 3

@@ -4,6 +4,7 @@ import csv
 import re
 
 import pytest
+from babel.messages.pofile import read_po
 from django.conf import settings
 from django.template import Context, Template, TemplateSyntaxError
 from django.test import Client
@@ -44,12 +45,28 @@ REQUIRED = {
     "pay-per-use-vs-always-on",
     "fiscal-year",
     "contingency",
+    # and the rest the pages use: each figure's term (test_glossary_figure_links)
+    "energy",
+    "horizon",
+    "planning-period",
+    "annual-run-rate",
+    "one-off-cost",
+    "price-date",
+    "uncertainty-range",
+    "crossover",
+    "model-copy",
+    # and each hint's term on the budget settings, cost line and decision view forms
+    "indirect-costs",
+    "budget-category",
+    "external-api",
 }
 SEED_MISCONCEPTIONS = {
     "compute": "More compute always means a better AI system.",
     "inference-compute": "Once a model is trained, compute is no longer an issue.",
     "accelerator-hour": "GPU-hours are the whole cost.",
 }
+# Term names French writes as English does (the term file says so too).
+SAME_IN_FRENCH = {"Horizon"}
 TERM_FILE = settings.BASE_DIR / "docs" / "glossary-terms.csv"
 
 
@@ -66,13 +83,14 @@ def test_the_glossary_has_every_term_the_pages_need_with_a_plain_definition():
             assert belief in [str(m.belief) for m in TERMS[slug].misconceptions]
     for term in TERMS.values():
         assert all(slug in TERMS for slug in term.related), term.slug
-        texts = (term.name, term.definition, term.example, term.limits)
+        texts = [term.name, term.definition, term.example, term.limits]
+        texts += [text for m in term.misconceptions for text in (m.belief, m.correction)]
         for text in filter(None, texts):
             with translation.override("en-gb"):
                 english = str(text)
             with translation.override("fr"):
                 french = str(text)
-            assert french != english, english
+            assert french != english or english in SAME_IN_FRENCH, english
 
 
 @pytest.mark.parametrize("language", ["en-gb", "fr"])
@@ -153,6 +171,25 @@ def test_the_term_file_gives_each_term_its_french_name_source_and_status():
         assert row["status"] in {"official", "candidate"} and row["source"], row
     assert by_english["Large language model"]["french"] == "Grand modèle de langage"
     assert by_english["Large language model"]["status"] == "official"
+
+
+def test_the_term_file_is_the_vocabulary_the_french_interface_uses():
+    """Each French term of the file is in the French catalogue, and a message that is exactly a
+    term of the file is translated as the file says (not, say, "plage" here, "fourchette" there).
+    """
+    with TERM_FILE.open(encoding="utf-8", newline="") as file:
+        rows = list(csv.DictReader(file))
+    with (settings.BASE_DIR / "locale" / "fr" / "LC_MESSAGES" / "django.po").open("rb") as file:
+        catalogue = [message for message in read_po(file, locale="fr") if message.id]
+    french = " ".join(
+        " ".join([m.string] if isinstance(m.string, str) else m.string) for m in catalogue
+    ).casefold()
+    files = {row["english"].casefold(): row["french"] for row in rows}
+    for row in rows:
+        assert row["french"].casefold() in french, row
+    for message in catalogue:
+        if isinstance(message.id, str) and message.id.casefold() in files:
+            assert message.string.casefold() == files[message.id.casefold()].casefold(), message.id
 
 
 def test_no_page_speaks_of_seed_000(tmp_path):

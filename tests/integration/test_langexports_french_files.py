@@ -97,9 +97,20 @@ def test_a_french_pdf_has_french_headings(owner, scenario, via):
         "Section Chiffre Valeur Unité",
         "Données",
         "Page 1",
+        # the cumulative chart's axes and legend
+        "Heures-accélérateur cumulées",
+        "Entraînement (ponctuel)",
+        "Inférence (cumulée)",
     ):
         assert words in text
-    for words in ("Training against inference", "Compute workplan", "Inputs"):
+    for words in (
+        "Training against inference",
+        "Compute workplan",
+        "Inputs",
+        "Cumulative accelerator-hours",
+        "Inference (cumulative)",
+        "Months",
+    ):
         assert words not in text
 
 

@@ -49,7 +49,10 @@ AS_IS = re.compile(
     r"\b(?:FLOP|[kMG]?Wh|kg CO2e|t CO2e|ms|min|h|s|W)\b|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+|"
     # CLDR's short compact numbers of chart axes ("10k", "1m", "1bn"), the pseudo-locale's being
     # British English's (Babel writes them per locale: "10 k", "1 M", "1 Md" in French).
-    r"\b\d+(?:\.\d+)?(?:k|m|bn|tn)\b"
+    r"\b\d+(?:\.\d+)?(?:k|m|bn|tn)\b|"
+    # Dates by Babel (CLDR), whose month names are not gettext's: "xx" writes them as en_GB.
+    r"\b(?:January|February|March|April|May|June|July|August|September|October|November|"
+    r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Oct|Nov|Dec)\b"
 )
 
 

@@ -49,7 +49,11 @@ def test_the_scenario_page_shows_a_requests_cost_below_a_cent(client, owner, sce
         rf"</dt><dd>{re.escape(PRECISE)}</dd>",
         html,
     )
-    assert f"<dt>Cost per 1,000 requests</dt><dd>{PER_1000}</dd>" in html
+    assert re.search(
+        r'<dt>Cost per 1,000 requests <a class="term-link" href="/glossary/cost-per-request/">'
+        rf".*?</a></dt><dd>{re.escape(PER_1000)}</dd>",
+        html,
+    )
     assert "<dt>Cost per request</dt><dd>0.00166 USD</dd>" in html  # the exact values
     assert "$0.0017 per request" in html  # the bottom strip
     assert "it costs $0.0017 ($1.66 per 1,000 requests)" in html  # the description
