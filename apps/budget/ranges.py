@@ -3,12 +3,13 @@ between A and B)", each fiscal year's total as percentiles in a table, and the w
 chart's yearly bars. All from ScenarioBudget.uncertainty, live or as a version kept it."""
 
 from dataclasses import dataclass
+from decimal import Decimal
 
-from django.utils.formats import number_format
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, gettext_lazy
 
 from apps.budget.selectors import ScenarioBudget
+from apps.projects.locale_numbers import decimal_text
 from apps.projects.range_inputs import format_two_figures, range_lines, range_notes
 from apps.projects.templatetags.figures import figure_html
 
@@ -57,7 +58,7 @@ def budget_ranges(drawn_up: ScenarioBudget) -> dict | None:
             for year, figure in years
             if figure is not None
         ],
-        "samples": number_format(ranges.samples, force_grouping=True),
+        "samples": decimal_text(Decimal(ranges.samples)),
         "seed": ranges.seed,
         "currency": currency,
     }

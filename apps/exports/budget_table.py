@@ -7,7 +7,6 @@ so that CSV, XLSX, PDF and JSON carry the API's amounts to the cent.
 
 from decimal import Decimal
 
-from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from apps.budget.fiscal_labels import fiscal_year_text
@@ -16,6 +15,7 @@ from apps.estimates.budget import COMPUTED_KINDS
 from apps.exports.figures import Column, Table, Value
 from apps.exports.range_rows import STATISTICS
 from apps.projects.engine_text import engine_text
+from apps.projects.locale_numbers import decimal_text
 
 # The rows below the lines, in the API's `totals` order.
 TOTAL_ROWS = ("capex", "opex", "contingency", "indirect", "total")
@@ -129,7 +129,7 @@ def budget_ranges_table(answer: dict) -> Table | None:
     )
     title = _(
         "Budget ranges (90 %% intervals): percentiles of %(samples)s samples, seed %(seed)s"
-    ) % {"samples": number_format(stored["samples"], force_grouping=True), "seed": stored["seed"]}
+    ) % {"samples": decimal_text(Decimal(stored["samples"])), "seed": stored["seed"]}
     return Table(title=title, field="budget.uncertainty", columns=columns, rows=rows)
 
 

@@ -8,7 +8,6 @@ An answer without ranges gives none of them.
 
 from decimal import Decimal
 
-from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -16,6 +15,7 @@ from apps.exports.figures import Column, Table, Value
 from apps.exports.range_rows import STATISTICS, plain_text
 from apps.options.frozen import option_label
 from apps.options.ranges import option_ranges_context
+from apps.projects.locale_numbers import decimal_text
 
 # (figure of the answer, its name): the cost per request exactly as the options give it.
 FIGURES = (
@@ -98,7 +98,7 @@ def options_samples_sentence(answer: dict | None) -> str:
         "90 %% interval; in each sample the cheapest is the option with the lowest net present "
         "value in it."
     ) % {
-        "samples": number_format(uncertainty["samples"], force_grouping=True),
+        "samples": decimal_text(Decimal(uncertainty["samples"])),
         "seed": uncertainty["seed"],
     }
 

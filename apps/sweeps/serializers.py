@@ -50,7 +50,7 @@ class SweepCreateSerializer(StrictSerializer):
         many=True,
         required=False,
         help_text="Inputs to vary, in units of the estimate request (shares as 0–1). Every "
-        f"combination is a point; at most {MAX_POINTS:,} points in all.",
+        f"combination is a point; at most {MAX_POINTS} points in all.",
     )
     accelerators = serializers.ListField(
         child=serializers.SlugField(),

@@ -14,10 +14,6 @@ from pathlib import Path
 from django.conf import settings
 
 APPS = settings.BASE_DIR / "apps"
-# Not read here yet, each with its owner: the engine is pure Python with no Django, so its
-# messages are translated where they are shown (wip/enginefr); the sweeps' messages belong to
-# the sweep pages (wip/pseudofr).
-NOT_YET = ("estimates", "sweeps")
 GETTEXT = {
     "_", "gettext", "gettext_lazy", "ngettext", "ngettext_lazy", "pgettext", "pgettext_lazy",
     "npgettext", "npgettext_lazy", "format_lazy",
@@ -98,8 +94,7 @@ def _sources() -> list[Path]:
     return [
         path
         for path in sorted(APPS.rglob("*.py"))
-        if path.relative_to(APPS).parts[0] not in NOT_YET
-        and not {"migrations", "management"} & set(path.parts)
+        if not {"migrations", "management"} & set(path.parts)
     ]
 
 
