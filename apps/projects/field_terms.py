@@ -74,6 +74,11 @@ FIGURE_TERMS = {
     "build_cost": "training-compute",
     "run_cost": "inference-compute",
     "user_speed": "latency",
+    # the budget's summary, when it has ranges (apps.budget.ranges.HEADLINES)
+    "summary.total": "planning-period",
+    "summary.upfront": "capex-and-opex",
+    "summary.annual_run_rate": "annual-run-rate",
+    "summary.npv": "net-present-value",
 }
 
 # The project's budget settings (the project form), a cost line, and the decision view's choices.

@@ -154,7 +154,7 @@ CASES = {
     "a range of no input": Case(
         400,
         "Unknown input: no number of the request has this path.",
-        "Donnée inconnue\u00a0: aucun nombre de la requête n’a ce chemin.",
+        "Entrée inconnue\u00a0: aucun nombre de la requête n’a ce chemin.",
         _post(
             "/api/v1/estimate/",
             {"training": SEED_000_TRAINING, "ranges": {"training.nothing": {"low": 1, "high": 2}}},

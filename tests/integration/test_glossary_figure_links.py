@@ -50,6 +50,8 @@ DATA_TABLES = (
     "chart-table-caption",
     "budget-caption-",
     "budget-chart-table-caption",
+    "budget-ranges-caption-",  # the yearly bars' whiskers as a table; the lines above link
+    "option-ranges-caption",  # the options' percentiles; the lines above link
 )
 COLUMN_TABLES = ("options-caption", "frozen-options-caption")
 ROW_TABLES = ("compare-caption",)
