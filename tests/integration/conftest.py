@@ -1,18 +1,9 @@
-"""Fixtures for database tests: the real catalogue, loaded once per test database."""
+"""Fixtures for database tests (the real catalogue is loaded once per test database: see
+django_db_setup in tests/conftest.py)."""
 
 import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
-
-from apps.apiprices.loading import api_prices_load
-from apps.catalogue.loading import catalogue_load
-
-
-@pytest.fixture(scope="session")
-def django_db_setup(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock():
-        catalogue_load()
-        api_prices_load()
 
 
 @pytest.fixture(autouse=True)
