@@ -12,16 +12,7 @@ from apps.projects.models import Project
 from apps.projects.services import scenario_create
 from apps.sharing import services
 from tests.browser.conftest import AXE_JS, BOTH_VIEWPORTS, assert_no_axe_violations
-
-INFERENCE = {
-    "method": "tokens",
-    "parameters": 8e9,
-    "input_tokens": 1000,
-    "output_tokens": 500,
-    "accelerator": "nvidia-h100-sxm",
-    "requests_per_month": 300_000,
-    "months": 24,
-}
+from tests.factories import TRANSLATION_INFERENCE
 
 
 @pytest.fixture
@@ -35,7 +26,7 @@ def token(real_catalogue):
         period_end=datetime.date(2028, 12, 31),
     )
     scenario = scenario_create(
-        project=project, name="Wider use", inputs={"inference": INFERENCE}, user=user
+        project=project, name="Wider use", inputs={"inference": TRANSLATION_INFERENCE}, user=user
     )
     version = scenario.versions.get()
     return services.share_link_create(subject=version, user=user, label="Board")[1]
@@ -78,7 +69,7 @@ def test_the_decision_page_with_ranges_says_how_often_each_option_wins(
     scenario = scenario_create(
         project=project,
         name="Wider use",
-        inputs={"inference": INFERENCE, "ranges": ranges, "uncertainty": {"seed": 1}},
+        inputs={"inference": TRANSLATION_INFERENCE, "ranges": ranges, "uncertainty": {"seed": 1}},
         user=user,
     )
     login(

@@ -5,6 +5,8 @@ import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
+from tests.factories import make_manager
+
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
@@ -16,3 +18,15 @@ def _fresh_cache():
 @pytest.fixture
 def api_client() -> APIClient:
     return APIClient()
+
+
+@pytest.fixture
+def owner():
+    """A manager who owns the test's projects (a module may define its own)."""
+    return make_manager("owner")
+
+
+@pytest.fixture
+def stranger():
+    """Another manager, who neither owns nor shares the owner's projects."""
+    return make_manager("stranger")
