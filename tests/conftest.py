@@ -14,6 +14,16 @@ IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    from django.conf import settings
+    from django.test import override_settings
+
+    # The settings below hold for the rest of the session (of this process: each worker's own).
+    quick = "tests.hashers.QuickPBKDF2PasswordHasher"
+    override_settings(PASSWORD_HASHERS=[quick, *settings.PASSWORD_HASHERS]).enable()
+    _own_cache_keys_per_worker(settings, override_settings)
+
+
+def _own_cache_keys_per_worker(settings, override_settings) -> None:
     """Under pytest-xdist (`make test` runs two workers) each worker has its own test database
     (pytest-django names it test_<name>_gw0, …) and its own keys in the shared Redis cache: the
     prefix test-gw0, … (CACHE_KEY_PREFIX), so that one worker clearing its cache, or caching a
@@ -25,13 +35,10 @@ def pytest_configure(config: pytest.Config) -> None:
     prefix = os.environ["CACHE_KEY_PREFIX"] = (
         os.environ.get("CACHE_KEY_PREFIX", "") + f"test-{worker}"
     )
-    from django.conf import settings
-    from django.test import override_settings
-
     if "KEY_PREFIX" in settings.CACHES["default"]:  # the Redis cache (memory is per process)
         caches = {**settings.CACHES}
         caches["default"] = {**caches["default"], "KEY_PREFIX": prefix}
-        override_settings(CACHES=caches).enable()  # for the rest of this worker's session
+        override_settings(CACHES=caches).enable()
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
