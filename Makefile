@@ -18,7 +18,7 @@ $(BIN)/python:
 
 $(VENV)/.installed: $(BIN)/python pyproject.toml uv.lock
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
-	$(BIN)/uv sync --frozen --inexact --python $(BIN)/python
+	$(BIN)/uv sync --frozen --inexact --compile-bytecode --python $(BIN)/python
 	touch $@
 
 run: $(VENV)/.installed
@@ -26,8 +26,11 @@ run: $(VENV)/.installed
 	@echo "Compute Planner on http://127.0.0.1:$(PORT)/ (stop with Ctrl+C)"
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
+# The suite runs on TEST_WORKERS processes (pytest-xdist), each with its own test database and
+# its own keys in a shared Redis cache (tests/conftest.py); TEST_WORKERS=0 runs it in this one.
+TEST_WORKERS ?= 2
 test: $(VENV)/.installed
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 bench: $(VENV)/.installed
 	$(BIN)/python tests/bench/run.py

@@ -163,6 +163,9 @@ if REDIS_URL:
         "default": {
             "BACKEND": "apps.core.cache.DegradingRedisCache",
             "LOCATION": REDIS_URL,
+            # Several deployments (or test workers) can share one Redis database, each under its
+            # own prefix; clear() then empties only its own keys (apps.core.cache).
+            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", ""),
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
     }

@@ -1,5 +1,5 @@
 """Suite-wide rules: in CI (CI=true) a skipped test is a failure, and the database is PostgreSQL;
-every test starts in the default language."""
+every test starts in the default language, and from the same rows (tests/starting_data.py)."""
 
 import os
 
@@ -8,7 +8,37 @@ import pytest
 from django.utils import translation
 from hypothesis.vendor import pretty
 
+from tests.starting_data import starting_data_keep, transactional_tests_restore_the_starting_data
+
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    from django.conf import settings
+    from django.test import override_settings
+
+    # The settings below hold for the rest of the session (of this process: each worker's own).
+    quick = "tests.hashers.QuickPBKDF2PasswordHasher"
+    override_settings(PASSWORD_HASHERS=[quick, *settings.PASSWORD_HASHERS]).enable()
+    _own_cache_keys_per_worker(settings, override_settings)
+
+
+def _own_cache_keys_per_worker(settings, override_settings) -> None:
+    """Under pytest-xdist (`make test` runs two workers) each worker has its own test database
+    (pytest-django names it test_<name>_gw0, …) and its own keys in the shared Redis cache: the
+    prefix test-gw0, … (CACHE_KEY_PREFIX), so that one worker clearing its cache, or caching a
+    user's roles by id, never reaches the other's. The servers and Celery workers a test starts
+    inherit the prefix through the environment."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return
+    prefix = os.environ["CACHE_KEY_PREFIX"] = (
+        os.environ.get("CACHE_KEY_PREFIX", "") + f"test-{worker}"
+    )
+    if "KEY_PREFIX" in settings.CACHES["default"]:  # the Redis cache (memory is per process)
+        caches = {**settings.CACHES}
+        caches["default"] = {**caches["default"], "KEY_PREFIX": prefix}
+        override_settings(CACHES=caches).enable()
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -34,6 +64,23 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     soon as its pytest plugin loads; every other property test would then report its
     falsifying example as `n=,`. The fuzz test runs as fast with the real one."""
     hypothesis.core.RepresentationPrinter = pretty.RepresentationPrinter
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """The test database with the real catalogue and API prices: the rows every test starts
+    from, put back after each transactional test."""
+    from django.db import connection
+
+    from apps.apiprices.loading import api_prices_load
+    from apps.catalogue.loading import catalogue_load
+
+    with django_db_blocker.unblock():
+        catalogue_load()
+        api_prices_load()
+        starting_data_keep(connection)
+    with transactional_tests_restore_the_starting_data():
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -1,5 +1,7 @@
 """Test data builders shared by the integration tests."""
 
+import datetime
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
@@ -34,6 +36,19 @@ DEMAND_SWEEP = {
 }
 
 
+# The decision view's example: a translation assistant on an 8B model, 1,000 tokens in and 500
+# out, 300,000 requests a month for two years.
+TRANSLATION_INFERENCE = {
+    "method": "tokens",
+    "parameters": 8e9,
+    "input_tokens": 1000,
+    "output_tokens": 500,
+    "accelerator": "nvidia-h100-sxm",
+    "requests_per_month": 300_000,
+    "months": 24,
+}
+
+
 def make_manager(username: str = "manager", password: str = "a-long-test-password"):
     user = get_user_model().objects.create_user(username, password=password)
     user.groups.add(Group.objects.get_or_create(name=MANAGER)[0])
@@ -57,3 +72,18 @@ def make_scenario(project: Project, name: str = "Pilot", **fields) -> Scenario:
         "inputs", {"training": SEED_000_TRAINING, "inference": seed_000_inference(15_000)}
     )
     return scenario_create(project=project, name=name, user=project.owner, **fields)
+
+
+def make_translation_assistant(owner, *, inputs: dict | None = None, **project_fields) -> Scenario:
+    """The project "Translation assistant" (2027 and 2028) and its scenario "Wider use", which
+    serves TRANSLATION_INFERENCE unless other inputs are given."""
+    project = make_project(
+        owner,
+        "Translation assistant",
+        period_start=datetime.date(2027, 1, 1),
+        period_end=datetime.date(2028, 12, 31),
+        **project_fields,
+    )
+    return make_scenario(
+        project, "Wider use", inputs=inputs or {"inference": TRANSLATION_INFERENCE}
+    )

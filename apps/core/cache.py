@@ -7,6 +7,7 @@ are read from the database and rendered afresh.
 """
 
 import logging
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -20,6 +21,8 @@ logger = logging.getLogger(__name__)
 
 UNREACHABLE = (RedisConnectionError, RedisTimeoutError)
 WARNING_INTERVAL_SECONDS = 60
+# Keys looked at, and deleted, a round trip when clear() empties only a prefix's keys.
+SCAN_BATCH = 1000
 
 
 class DegradingRedisCache(RedisCache):
@@ -70,4 +73,15 @@ class DegradingRedisCache(RedisCache):
         return self._or(None, super().delete_many, keys, version)
 
     def clear(self):
-        return self._or(None, super().clear)
+        """Empty the Redis database, or with a KEY_PREFIX only the keys under it."""
+        if not self.key_prefix:
+            return self._or(None, super().clear)
+        return self._or(None, self._delete_prefixed)
+
+    def _delete_prefixed(self) -> None:
+        client = self._cache.get_client(write=True)
+        # Keys are "prefix:version:key" (Django's default KEY_FUNCTION); glob characters escaped.
+        pattern = re.sub(r"([*?\[\]\\])", r"\\\1", self.key_prefix) + ":*"
+        keys = list(client.scan_iter(match=pattern, count=SCAN_BATCH))
+        for start in range(0, len(keys), SCAN_BATCH):
+            client.delete(*keys[start : start + SCAN_BATCH])

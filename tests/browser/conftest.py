@@ -1,8 +1,9 @@
 """Browser tests: headless Chromium (Debian's package) driven by Playwright against the live server.
 
 One Chromium for the whole session, a fresh browser context (cookies, storage, viewport) for each
-test. Every test here is marked `browser`; each test that uses the live server gets a flushed,
-transactional database with the real catalogue loaded.
+test. Every test here is marked `browser`; each test that uses the live server gets a transactional
+database with the real catalogue, set back to the suite's starting rows after it
+(tests/starting_data.py).
 """
 
 import os
@@ -15,8 +16,6 @@ from django.conf import settings
 from django.core.cache import cache
 from django.urls import Resolver404, resolve
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
-
-from apps.catalogue.loading import catalogue_load
 
 # Playwright's sync API runs an asyncio event loop in the main thread (in a greenlet) from the
 # moment it starts until it stops, so for the rest of the session asyncio.get_running_loop()
@@ -118,18 +117,17 @@ def viewport(request: pytest.FixtureRequest) -> dict[str, int]:
 
 @pytest.fixture
 def real_catalogue(transactional_db) -> None:
-    """The real catalogue in a transactional database (flushed after the test).
+    """The real catalogue in a transactional database.
 
-    live_server makes a test transactional, and the database is flushed after each such test, so
-    the catalogue is loaded again for each one.
+    live_server makes a test transactional; the catalogue is among the suite's starting rows,
+    which are put back after each such test (tests/starting_data.py).
     """
     cache.clear()  # throttle counts left by other tests
-    catalogue_load()
 
 
 @pytest.fixture(autouse=True)
 def _real_catalogue_with_live_server(request: pytest.FixtureRequest) -> None:
-    """Load the catalogue for each test that uses live_server (the page fixtures load it too)."""
+    """The real catalogue for each test that uses live_server (the page fixtures ask for it too)."""
     if "live_server" in request.fixturenames:
         request.getfixturevalue("real_catalogue")
 

@@ -13,17 +13,9 @@ from apps.apiprices.loading import api_prices_load
 from apps.projects.models import Project
 from apps.projects.roles import MANAGER
 from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations, login
+from tests.factories import TRANSLATION_INFERENCE
 
 PASSWORD = "a-long-test-password"
-INFERENCE = {
-    "method": "tokens",
-    "parameters": 8e9,
-    "input_tokens": 1000,
-    "output_tokens": 500,
-    "accelerator": "nvidia-h100-sxm",
-    "requests_per_month": 300_000,
-    "months": 24,
-}
 
 
 @pytest.fixture
@@ -38,7 +30,7 @@ def scenario(real_catalogue, settings):
         period_start=datetime.date(2027, 1, 1),
         period_end=datetime.date(2028, 12, 31),
     )
-    return project.scenarios.create(name="Wider use", inputs={"inference": INFERENCE})
+    return project.scenarios.create(name="Wider use", inputs={"inference": TRANSLATION_INFERENCE})
 
 
 def test_a_manager_compares_switches_the_api_model_and_uses_the_cheapest(

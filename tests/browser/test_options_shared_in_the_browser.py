@@ -13,16 +13,7 @@ from apps.projects.models import Project
 from apps.projects.services import scenario_create
 from apps.sharing import services
 from tests.browser.conftest import AXE_JS, BOTH_VIEWPORTS, assert_no_axe_violations
-
-INFERENCE = {
-    "method": "tokens",
-    "parameters": 8e9,
-    "input_tokens": 1000,
-    "output_tokens": 500,
-    "accelerator": "nvidia-h100-sxm",
-    "requests_per_month": 300_000,
-    "months": 24,
-}
+from tests.factories import TRANSLATION_INFERENCE
 
 
 def shared_token(inputs: dict) -> str:
@@ -41,14 +32,14 @@ def shared_token(inputs: dict) -> str:
 
 @pytest.fixture
 def token(real_catalogue):
-    return shared_token({"inference": INFERENCE})
+    return shared_token({"inference": TRANSLATION_INFERENCE})
 
 
 @pytest.fixture
 def ranged_token(real_catalogue):
     return shared_token(
         {
-            "inference": INFERENCE,
+            "inference": TRANSLATION_INFERENCE,
             "ranges": {"inference.requests_per_month": {"low": 50_000, "high": 3_000_000}},
             "uncertainty": {"samples": 2_000, "seed": 3},
         }
@@ -126,7 +117,7 @@ def test_the_decision_page_with_ranges_says_how_often_each_option_wins(
     scenario = scenario_create(
         project=project,
         name="Wider use",
-        inputs={"inference": INFERENCE, "ranges": ranges, "uncertainty": {"seed": 1}},
+        inputs={"inference": TRANSLATION_INFERENCE, "ranges": ranges, "uncertainty": {"seed": 1}},
         user=user,
     )
     login(

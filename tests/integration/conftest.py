@@ -1,18 +1,11 @@
-"""Fixtures for database tests: the real catalogue, loaded once per test database."""
+"""Fixtures for database tests (the real catalogue is loaded once per test database: see
+django_db_setup in tests/conftest.py)."""
 
 import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
-from apps.apiprices.loading import api_prices_load
-from apps.catalogue.loading import catalogue_load
-
-
-@pytest.fixture(scope="session")
-def django_db_setup(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock():
-        catalogue_load()
-        api_prices_load()
+from tests.factories import make_manager
 
 
 @pytest.fixture(autouse=True)
@@ -25,3 +18,15 @@ def _fresh_cache():
 @pytest.fixture
 def api_client() -> APIClient:
     return APIClient()
+
+
+@pytest.fixture
+def owner():
+    """A manager who owns the test's projects (a module may define its own)."""
+    return make_manager("owner")
+
+
+@pytest.fixture
+def stranger():
+    """Another manager, who neither owns nor shares the owner's projects."""
+    return make_manager("stranger")

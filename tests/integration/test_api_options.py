@@ -7,21 +7,12 @@ from decimal import Decimal
 import pytest
 
 from apps.estimates.units import HOURS_PER_MONTH
-from tests.factories import make_manager, make_project, make_scenario
+from tests.factories import TRANSLATION_INFERENCE, make_manager, make_project, make_scenario
 
 pytestmark = pytest.mark.django_db
 
 # A translation assistant on an 8B model: 1,000 tokens in, 500 out, 300,000 requests a month.
-INFERENCE = {
-    "method": "tokens",
-    "parameters": 8e9,
-    "input_tokens": 1000,
-    "output_tokens": 500,
-    "accelerator": "nvidia-h100-sxm",
-    "requests_per_month": 300_000,
-    "monthly_growth": 0.02,
-    "months": 24,
-}
+INFERENCE = {**TRANSLATION_INFERENCE, "monthly_growth": 0.02}
 TRAINING = {
     "method": "accelerator_hours",
     "accelerator_hours": 200,

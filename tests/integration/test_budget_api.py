@@ -36,11 +36,6 @@ LINE_NAMES = {
 
 
 @pytest.fixture
-def owner():
-    return make_manager("owner")
-
-
-@pytest.fixture
 def scenario(owner):
     project = make_project(
         owner,

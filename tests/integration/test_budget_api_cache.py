@@ -12,8 +12,9 @@ from tests.integration.test_budget_models import STAFF
 
 pytestmark = pytest.mark.django_db
 
-# The budget API tests' fixtures: a manager, their scenario with a planning period, their client.
-owner, scenario, api, budget_url = base.owner, base.scenario, base.api, base.budget_url
+# The budget API tests' fixtures: their scenario with a planning period and the owner's client
+# (the owner is tests/integration/conftest.py's).
+scenario, api, budget_url = base.scenario, base.api, base.budget_url
 
 
 @pytest.fixture

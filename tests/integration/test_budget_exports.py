@@ -10,18 +10,13 @@ import pytest
 from openpyxl import load_workbook
 
 from apps.budget.services import cost_line_create
-from tests.factories import make_manager, make_project, make_scenario
+from tests.factories import make_project, make_scenario
 from tests.integration.test_budget_models import STAFF
 from tests.integration.test_budget_review import LICENCE
 from tests.integration.test_exports import PILOT, client_for, csv_rows, download
 from tests.pdf import pdf_text
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def owner():
-    return make_manager("owner")
 
 
 @pytest.fixture

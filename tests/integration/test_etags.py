@@ -11,11 +11,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def owner():
-    return make_manager("owner")
-
-
-@pytest.fixture
 def client(owner) -> APIClient:
     client = APIClient()
     client.force_authenticate(owner)

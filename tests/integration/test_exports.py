@@ -18,7 +18,6 @@ from apps.projects.presets import PRESETS_BY_SLUG
 from apps.projects.roles import FRONT_OFFICE
 from tests.factories import (
     SEED_000_TRAINING,
-    make_manager,
     make_project,
     make_scenario,
     seed_000_inference,
@@ -45,18 +44,8 @@ def client_for(user) -> APIClient:
 
 
 @pytest.fixture
-def owner():
-    return make_manager("owner")
-
-
-@pytest.fixture
 def colleague():
     return get_user_model().objects.create_user("colleague")
-
-
-@pytest.fixture
-def stranger():
-    return make_manager("stranger")
 
 
 @pytest.fixture

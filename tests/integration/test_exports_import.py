@@ -31,11 +31,6 @@ def client_for(user) -> APIClient:
 
 
 @pytest.fixture
-def owner():
-    return make_manager("owner")
-
-
-@pytest.fixture
 def importer():
     return make_manager("importer")
 

@@ -20,7 +20,6 @@ import pytest
 from django.db import connection
 
 from apps.accounts.services import api_token_create
-from apps.catalogue.loading import catalogue_load
 from apps.projects.presets import PRESETS_BY_SLUG
 from tests.factories import make_manager, make_project, make_scenario
 from tests.servers import (
@@ -48,7 +47,6 @@ def on_postgres(transactional_db, tmp_path) -> Iterator[tuple[Server, Api, int]]
     """gunicorn on the test database, an API client with a token, and a scenario of theirs."""
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL (CI runs it there)")
-    catalogue_load()  # an earlier transactional test flushed the database
     manager = make_manager()
     scenario = make_scenario(make_project(manager), inputs=PRESETS_BY_SLUG["fine-tune-7b"].inputs)
     _, key = api_token_create(user=manager, name="faults")

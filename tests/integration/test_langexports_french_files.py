@@ -12,7 +12,6 @@ from rest_framework.test import APIClient
 
 from tests.factories import (
     SEED_000_TRAINING,
-    make_manager,
     make_project,
     make_scenario,
     seed_000_inference,
@@ -21,11 +20,6 @@ from tests.pdf import pdf_text
 
 pytestmark = pytest.mark.django_db
 INPUTS = {"training": SEED_000_TRAINING, "inference": seed_000_inference(150_000)}
-
-
-@pytest.fixture
-def owner():
-    return make_manager("owner")
 
 
 @pytest.fixture

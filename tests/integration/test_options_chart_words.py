@@ -5,19 +5,9 @@ import re
 
 import pytest
 
-from tests.factories import make_manager, make_project, make_scenario
+from tests.factories import TRANSLATION_INFERENCE, make_manager, make_project, make_scenario
 
 pytestmark = pytest.mark.django_db
-
-INFERENCE = {
-    "method": "tokens",
-    "parameters": 8e9,
-    "input_tokens": 1000,
-    "output_tokens": 500,
-    "accelerator": "nvidia-h100-sxm",
-    "requests_per_month": 300_000,
-    "months": 24,
-}
 
 
 def test_the_chart_is_described_from_its_figures(client):
@@ -25,7 +15,7 @@ def test_the_chart_is_described_from_its_figures(client):
     project = make_project(
         owner, period_start=datetime.date(2027, 1, 1), period_end=datetime.date(2028, 12, 31)
     )
-    scenario = make_scenario(project, inputs={"inference": INFERENCE})
+    scenario = make_scenario(project, inputs={"inference": TRANSLATION_INFERENCE})
     client.force_login(owner)
     html = client.get(f"/scenarios/{scenario.pk}/options/").content.decode()
     section = re.search(r'<section class="chart-description".*?</section>', html, re.S).group()
@@ -47,7 +37,7 @@ def test_the_chart_and_its_words_are_in_french(client):
     project = make_project(
         owner, period_start=datetime.date(2027, 1, 1), period_end=datetime.date(2028, 12, 31)
     )
-    scenario = make_scenario(project, inputs={"inference": INFERENCE})
+    scenario = make_scenario(project, inputs={"inference": TRANSLATION_INFERENCE})
     client.force_login(owner)
     html = client.get(
         f"/scenarios/{scenario.pk}/options/", HTTP_ACCEPT_LANGUAGE="fr"

@@ -4,44 +4,22 @@ answers them (exports) or as they were when the version was saved (share links).
 
 import io
 import json
-from datetime import date
 from decimal import Decimal
 
 import pytest
 from openpyxl import load_workbook
 
 from apps.sharing import services
-from tests.factories import make_manager, make_project, make_scenario
+from tests.factories import make_translation_assistant
 from tests.integration.test_exports import client_for, csv_rows, download
 from tests.pdf import pdf_text
 
 pytestmark = pytest.mark.django_db
 
-INFERENCE = {
-    "method": "tokens",
-    "parameters": 8e9,
-    "input_tokens": 1000,
-    "output_tokens": 500,
-    "accelerator": "nvidia-h100-sxm",
-    "requests_per_month": 300_000,
-    "months": 24,
-}
-
-
-@pytest.fixture
-def owner():
-    return make_manager("owner")
-
 
 @pytest.fixture
 def scenario(owner):
-    project = make_project(
-        owner,
-        "Translation assistant",
-        period_start=date(2027, 1, 1),
-        period_end=date(2028, 12, 31),
-    )
-    return make_scenario(project, "Wider use", inputs={"inference": INFERENCE})
+    return make_translation_assistant(owner)
 
 
 def api_options(user, scenario) -> dict:

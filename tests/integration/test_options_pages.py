@@ -1,37 +1,18 @@
 """The decision page of a scenario: the options table, the chart and its table, "Use this option"."""
 
-import datetime
 import re
 
 import pytest
 
 from apps.projects.models import Classification, Project, Scenario
-from tests.factories import make_manager, make_project, make_scenario
+from tests.factories import TRANSLATION_INFERENCE, make_manager, make_translation_assistant
 
 pytestmark = pytest.mark.django_db
 
-INFERENCE = {
-    "method": "tokens",
-    "parameters": 8e9,
-    "input_tokens": 1000,
-    "output_tokens": 500,
-    "accelerator": "nvidia-h100-sxm",
-    "requests_per_month": 300_000,
-    "months": 24,
-}
-
 
 @pytest.fixture
-def scenario():
-    owner = make_manager("owner")
-    project = make_project(
-        owner,
-        title="Translation assistant",
-        period_start=datetime.date(2027, 1, 1),
-        period_end=datetime.date(2028, 12, 31),
-        classification=Classification.INTERNAL,
-    )
-    return make_scenario(project, name="Wider use", inputs={"inference": INFERENCE})
+def scenario(owner):
+    return make_translation_assistant(owner, classification=Classification.INTERNAL)
 
 
 def page(client, scenario, **query):
@@ -78,7 +59,7 @@ def test_using_an_option_creates_a_scenario_with_its_inputs(client, scenario):
     assert created.inputs["inference"]["requests_per_month"] == 300_000
     assert created.versions.get().results["inference"]["peak_accelerators"] is None
     scenario.refresh_from_db()
-    assert scenario.inputs == {"inference": INFERENCE}
+    assert scenario.inputs == {"inference": TRANSLATION_INFERENCE}
 
 
 def test_a_frozen_project_takes_no_new_scenario_and_others_get_a_404(client, scenario):

@@ -1,24 +1,14 @@
 """The decision page's training route: the options that train run on rented or owned accelerators."""
 
-import datetime
 import re
 
 import pytest
 
 from apps.projects.models import Classification
-from tests.factories import make_manager, make_project, make_scenario
+from tests.factories import TRANSLATION_INFERENCE, make_manager, make_translation_assistant
 
 pytestmark = pytest.mark.django_db
 
-INFERENCE = {
-    "method": "tokens",
-    "parameters": 8e9,
-    "input_tokens": 1000,
-    "output_tokens": 500,
-    "accelerator": "nvidia-h100-sxm",
-    "requests_per_month": 300_000,
-    "months": 24,
-}
 TRAINING = {
     "method": "accelerator_hours",
     "accelerator_hours": 1000,
@@ -31,16 +21,10 @@ TRAINING = {
 
 
 def _scenario(training):
-    owner = make_manager("owner")
-    project = make_project(
-        owner,
-        title="Translation assistant",
-        period_start=datetime.date(2027, 1, 1),
-        period_end=datetime.date(2028, 12, 31),
-        classification=Classification.PUBLIC,
+    inputs = {"inference": TRANSLATION_INFERENCE, **({"training": training} if training else {})}
+    return make_translation_assistant(
+        make_manager("owner"), inputs=inputs, classification=Classification.PUBLIC
     )
-    inputs = {"inference": INFERENCE, **({"training": training} if training else {})}
-    return make_scenario(project, name="Wider use", inputs=inputs)
 
 
 def _page(client, scenario, **query):

@@ -22,7 +22,6 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from apps.catalogue.loading import catalogue_load
 from apps.sharing.services import share_link_create
 from tests.factories import make_manager, make_project, make_scenario
 from tests.servers import Server, database_url_of_tests
@@ -155,7 +154,6 @@ def assets_of(html: str) -> list[str]:
 @pytest.fixture
 def pages() -> dict[str, str]:
     """The main pages, by name: the public ones and a signed-in manager's scenario."""
-    catalogue_load()  # an earlier transactional test flushed the database
     manager = make_manager(password=PASSWORD)
     scenario = make_scenario(make_project(manager, title="Support bot"), is_baseline=True)
     _, token = share_link_create(

@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 
 from apps.sharing import services as sharing
-from tests.factories import make_manager, make_project, make_scenario
+from tests.factories import make_project, make_scenario
 from tests.integration.test_exports import (
     api_estimate,
     csv_figure,
@@ -19,11 +19,6 @@ from tests.integration.test_scenario_page_ranges import RANGED_INPUTS, text
 from tests.pdf import pdf_text
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def owner():
-    return make_manager("owner")
 
 
 @pytest.fixture

@@ -49,11 +49,6 @@ def reviewer():
 
 
 @pytest.fixture
-def stranger():
-    return make_manager("stranger")
-
-
-@pytest.fixture
 def project(owner, colleague):
     project = make_project(owner, "Translation assistant", unit="Language services")
     project.collaborators.add(colleague)

@@ -8,7 +8,7 @@ from rest_framework.test import APIClient
 from apps.catalogue.uncertainty import MAX_SEED
 from apps.projects.conditional import scenario_etag
 from apps.projects.models import Project, Scenario
-from tests.factories import SEED_000_TRAINING, make_manager, make_project, seed_000_inference
+from tests.factories import SEED_000_TRAINING, make_project, seed_000_inference
 
 pytestmark = pytest.mark.django_db
 RANGES = {
@@ -27,11 +27,6 @@ def client_for(user) -> APIClient:
     client = APIClient()
     client.force_authenticate(user)
     return client
-
-
-@pytest.fixture
-def owner():
-    return make_manager("owner")
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from openpyxl import load_workbook
 
 from apps.reviews.services import project_submit
 from apps.sharing.services import share_link_create
-from tests.factories import make_front_office, make_manager, make_project, make_scenario
+from tests.factories import make_front_office, make_project, make_scenario
 from tests.integration.test_exports import csv_figure, csv_rows, download, pdf_text, xlsx_figures
 from tests.integration.test_project_pages import scenario_post
 
@@ -22,11 +22,6 @@ PRECISE = '<data value="0.00166">$0.0017</data>'
 PER_1000 = '<data value="1.66">$1.66</data>'
 # "$0" as a whole figure: not followed by a digit or a decimal point.
 ZERO_DOLLARS = re.compile(r"\$0(?![\d.])")
-
-
-@pytest.fixture
-def owner():
-    return make_manager("owner")
 
 
 @pytest.fixture

@@ -26,7 +26,6 @@ import pytest
 from django.conf import settings
 from django.db import connection, transaction
 
-from apps.catalogue.loading import catalogue_load
 from apps.catalogue.resolve import Catalogue, estimate_input_from_request
 from apps.estimates import evaluate
 from apps.projects.presets import PRESETS_BY_SLUG
@@ -155,7 +154,6 @@ def start_worker(tmp_path) -> Iterator[Callable[[], CeleryWorker]]:
 @pytest.fixture
 def scenario():
     """The fine-tune preset (tokens, roofline latency, two accelerators) with the catalogue."""
-    catalogue_load()  # an earlier transactional test flushed the database
     manager = make_manager()
     return make_scenario(make_project(manager), inputs=PRESETS_BY_SLUG["fine-tune-7b"].inputs)
 
