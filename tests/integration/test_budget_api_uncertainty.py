@@ -12,7 +12,7 @@ from tests.integration.test_budget_models import STAFF
 
 pytestmark = pytest.mark.django_db
 
-owner, scenario, api, budget_url = base.owner, base.scenario, base.api, base.budget_url
+scenario, api, budget_url = base.scenario, base.api, base.budget_url  # owner: the conftest's
 PLAIN = {"training": SEED_000_TRAINING, "inference": seed_000_inference(15_000)}
 RANGES = {
     "training.accelerator_hours": {"low": 100, "high": 400},

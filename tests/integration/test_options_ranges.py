@@ -17,26 +17,20 @@ from openpyxl import load_workbook
 
 from apps.reviews.services import project_submit
 from apps.sharing import services
-from tests.factories import make_manager, make_project, make_scenario
+from tests.factories import TRANSLATION_INFERENCE, make_project, make_scenario
 from tests.integration.test_exports import client_for, csv_rows, download
 from tests.integration.test_langexports_french_files import export
-from tests.integration.test_options_exports_and_links import INFERENCE
 from tests.integration.test_scenario_page_ranges import text
 from tests.pdf import pdf_text
 
 pytestmark = pytest.mark.django_db
 
 RANGED = {
-    "inference": INFERENCE,
+    "inference": TRANSLATION_INFERENCE,
     "ranges": {"inference.requests_per_month": {"low": 50_000, "high": 3_000_000}},
     "uncertainty": {"samples": 2_000, "seed": 3},
 }
 STATISTICS = ("p5", "p50", "p95", "mean")
-
-
-@pytest.fixture
-def owner():
-    return make_manager("owner")
 
 
 @pytest.fixture
@@ -104,7 +98,7 @@ def test_a_french_csv_names_the_ranges_in_french_with_the_same_numbers(owner, sc
 
 def test_csv_without_ranges_has_no_option_ranges(owner):
     project = make_project(owner, "Plain")
-    scenario = make_scenario(project, "Fixed", inputs={"inference": INFERENCE})
+    scenario = make_scenario(project, "Fixed", inputs={"inference": TRANSLATION_INFERENCE})
     rows = csv_rows(download(owner, "scenario", scenario, "csv", "api"))
     assert any(r["field"].startswith("options.options.") for r in rows)
     assert not any(r["field"].startswith("options.uncertainty") for r in rows)
@@ -292,7 +286,7 @@ def test_records_kept_before_the_ranges_or_the_cost_per_request_still_show(clien
 
 def test_each_version_page_of_a_submitted_project_shows_its_options_ranges(client, owner):
     project = make_project(owner, "Assistant")
-    make_scenario(project, "Fixed", inputs={"inference": INFERENCE}, is_baseline=True)
+    make_scenario(project, "Fixed", inputs={"inference": TRANSLATION_INFERENCE}, is_baseline=True)
     make_scenario(project, "Ranged", inputs=RANGED)
     snapshot = project_submit(project=project, user=owner)
     _link, token = services.share_link_create(subject=snapshot, user=owner, label="Board")
