@@ -25,6 +25,9 @@ from tests.pdf import pdf_text
 
 pytestmark = pytest.mark.django_db
 
+# French typography: a no-break space before the colon, a narrow one before the percent sign.
+FRENCH_RANGES_SECTION = "Options comparées\u00a0: plages (intervalles à 90\u202f%)"
+
 RANGED = {
     "inference": TRANSLATION_INFERENCE,
     "ranges": {"inference.requests_per_month": {"low": 50_000, "high": 3_000_000}},
@@ -84,7 +87,7 @@ def test_a_french_csv_names_the_ranges_in_french_with_the_same_numbers(owner, sc
     rows = csv_rows(export(owner, scenario, "csv", "fr"))
     by_field = {r["champ"]: r for r in rows if r["champ"].startswith("options.uncertainty.")}
     row = by_field["options.uncertainty.figures.options.own.npv.p5"]
-    assert row["section"] == "Options comparées : plages (intervalles à 90 %)"
+    assert row["section"] == FRENCH_RANGES_SECTION
     # Named as the options table's cells are ("option: column").
     assert row["indicateur"] == (
         "Héberger soi-même sur des accélérateurs en propriété: Valeur actuelle nette, 5e centile"
@@ -146,7 +149,7 @@ def test_xlsx_has_the_percentiles_and_cheapest_shares_as_numbers(owner, scenario
 def test_a_french_xlsx_titles_the_ranges_in_french(owner, scenario):
     book = load_workbook(io.BytesIO(export(owner, scenario, "xlsx", "fr")))
     cells = [[c.value for c in row] for row in book["Pilote"].iter_rows()]
-    header, body = _table(cells, "Options comparées : plages (intervalles à 90 %)")
+    header, body = _table(cells, FRENCH_RANGES_SECTION)
     assert header[2:6] == [
         "5e centile (USD)",
         "Médiane (estimation centrale) (USD)",

@@ -58,6 +58,28 @@ def test_placeholders_match_the_english():
             assert sorted(PLACEHOLDER.findall(string)) == expected, (message.id, string)
 
 
+# French typography (LANGUAGES.md): the typographic apostrophe; a no-break space before the colon
+# and inside « »; a narrow no-break space before ; ! ? and the percent sign. A plain space there
+# would let a line break strand the sign at the start of a line.
+FRENCH_TYPOGRAPHY = {
+    "a straight apostrophe (use ’)": re.compile(r"'"),
+    "a breaking space before : ; ! ? or »": re.compile(r" [:;!?»]"),
+    "a breaking space after «": re.compile(r"« "),
+    "a breaking space before a percent sign": re.compile(r"(\d|%\([a-z_]+\)[sd]) %(?![(sd])"),
+}
+
+
+def test_french_entries_follow_french_typography():
+    faults = [
+        (fault, string)
+        for message in messages(PO)
+        for string in (message.string if message.pluralizable else (message.string,))
+        for fault, pattern in FRENCH_TYPOGRAPHY.items()
+        if pattern.search(string)
+    ]
+    assert not faults, faults[:10]
+
+
 def _hashable(value):
     """A plural entry's forms as a tuple (the .mo reader gives lists)."""
     return tuple(value) if isinstance(value, list | tuple) else value
