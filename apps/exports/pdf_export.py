@@ -37,7 +37,8 @@ from apps.estimates import EstimateInputError, EstimateResult
 from apps.exports.budget_table import budget_ranges_table, budget_table
 from apps.exports.cells import has_arabic, pdf_markup, printable
 from apps.exports.figures import Table as FigureTable
-from apps.exports.figures import Value, input_rows, tables
+from apps.exports.figures import Value, tables
+from apps.exports.input_words import input_rows
 from apps.exports.options_ranges import options_range_story
 from apps.exports.options_table import options_sentences, options_table
 from apps.exports.pdf_chart import cumulative_chart
@@ -402,7 +403,7 @@ def _options(report: ScenarioReport) -> list:
 def _inputs(report: ScenarioReport) -> Table:
     rows = [[_("Section"), _("Input"), _("Value"), _("Meaning")]]
     rows += [
-        [item.section or _("(all)"), item.name, _exact_text(item.value), item.meaning]
+        [item.section, item.label, item.text, item.meaning]
         for item in input_rows(report.scenario.inputs)
     ]
     return _grid(rows, [22 * mm, 48 * mm, 32 * mm, WIDTH - 102 * mm])

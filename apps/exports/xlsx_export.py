@@ -17,7 +17,8 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from apps.exports.budget_table import budget_ranges_table, budget_table
 from apps.exports.cells import looks_like_formula, printable
-from apps.exports.figures import Table, Value, headline, headline_headings, input_rows, tables
+from apps.exports.figures import Table, Value, headline, headline_headings, tables
+from apps.exports.input_words import input_rows
 from apps.exports.options_ranges import (
     options_range_table,
     options_samples_sentence,
@@ -174,9 +175,7 @@ def _scenario(sheet: Worksheet, report: ScenarioReport, project_title: str) -> N
     _put_row(sheet, row + 1, headers, bold=True)
     row += 2
     for item in input_rows(scenario.inputs):
-        _put_row(
-            sheet, row, [item.section or gettext("(all)"), item.name, item.value, item.meaning]
-        )
+        _put_row(sheet, row, [item.section, item.label, item.value, item.meaning])
         row += 1
     if report.response is not None:
         row += 1
