@@ -13,9 +13,6 @@ fine-tuning, the decision view, and a submitted baseline summed in the portfolio
 import csv
 import io
 import re
-import shutil
-import subprocess
-import unicodedata
 from datetime import date
 from decimal import Decimal
 
@@ -44,6 +41,7 @@ from tests.integration.test_pseudo_locale import (  # noqa: F401 (a fixture)
     pseudo_locale,
     write_pseudo_catalog,
 )
+from tests.pdf import pdf_text
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("pseudo_locale")]
 
@@ -210,15 +208,7 @@ def pdf_leftovers(content: bytes) -> list[str]:
 
     The text is read in the order it is drawn (pdftotext -raw), so a cell's wrapped lines follow
     each other, and joined into one, so that a name or a message wrapped over lines is whole."""
-    if shutil.which("pdftotext") is None:
-        pytest.skip("reading a PDF's text needs pdftotext: apt-get install poppler-utils")
-    text = subprocess.run(
-        ["pdftotext", "-raw", "-enc", "UTF-8", "-", "-"],
-        input=content,
-        capture_output=True,
-        check=True,
-    ).stdout.decode("utf-8")
-    text = " ".join(unicodedata.normalize("NFKC", text).split())
+    text = " ".join(pdf_text(content, raw=True).split())
     assert len(text) > 10_000, "the whole report was read"
     while PDF_INNERMOST.search(text):
         text = PDF_INNERMOST.sub(" ", text)
