@@ -30,7 +30,6 @@ from apps.projects.engine_text import engine_text
 from apps.projects.formatting import money_decimal_places
 
 MONEY_FORMAT = "#,##0.00"
-SUMMARY = "Summary"
 MAX_SHEET_TITLE = 31
 # Characters Excel forbids in a sheet's name; "History" is a name Excel keeps for itself.
 _FORBIDDEN_IN_TITLE = re.compile(r"[\[\]:*?/\\]")
@@ -44,7 +43,7 @@ def sheet_titles(names: list[str], taken: set[str]) -> list[str]:
     titles = []
     for name in names:
         base = _FORBIDDEN_IN_TITLE.sub(" ", printable(name)).strip().strip("'")
-        base = base[:MAX_SHEET_TITLE].strip().strip("'") or "Scenario"
+        base = base[:MAX_SHEET_TITLE].strip().strip("'") or gettext("Scenario")
         title, number = base, 2
         while title.casefold() in taken:
             suffix = f" ({number})"

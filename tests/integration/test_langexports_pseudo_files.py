@@ -152,6 +152,7 @@ def world():
         )
     make_scenario(project, "Owned pilot", inputs=OWNED)
     make_scenario(project, "Vendor API", inputs=VENDOR)
+    make_scenario(project, "[?]")  # no character a sheet's name may hold: the sheet is named
     rented.refresh_from_db()
     project_submit(project=project, user=owner)
     return {"owner": owner, "project": project, "rented": rented}
