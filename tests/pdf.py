@@ -11,14 +11,19 @@ import pytest
 _DIRECTION_MARKS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
-def pdf_text(content: bytes) -> str:
+def pdf_text(content: bytes, *, raw: bool = False) -> str:
     """The PDF's text in reading order: Arabic in logical order (pdftotext reorders right-to-left
     runs), its presentation forms and ligatures folded back to letters (NFKC), without
-    direction marks."""
+    direction marks. `raw`: in the order it is drawn instead, so that the lines of a table's
+    cell follow each other rather than mingle with the next cell's."""
     if shutil.which("pdftotext") is None:
         pytest.skip("reading a PDF's text needs pdftotext: apt-get install poppler-utils")
+    options = ["-raw"] if raw else []
     extracted = subprocess.run(
-        ["pdftotext", "-enc", "UTF-8", "-", "-"], input=content, capture_output=True, check=True
+        ["pdftotext", *options, "-enc", "UTF-8", "-", "-"],
+        input=content,
+        capture_output=True,
+        check=True,
     ).stdout.decode("utf-8")
     return _DIRECTION_MARKS.sub("", unicodedata.normalize("NFKC", extracted))
 

@@ -10,6 +10,7 @@ from decimal import Decimal
 from django.utils.translation import gettext as _
 
 from apps.budget.fiscal_labels import fiscal_year_text
+from apps.budget.presentation import CLASS_LABELS, KIND_LABELS
 from apps.budget.ranges import HEADLINES
 from apps.estimates.budget import COMPUTED_KINDS
 from apps.exports.figures import Column, Table, Value
@@ -40,8 +41,9 @@ def _words(line: dict) -> tuple[str, str]:
 
 
 def budget_table(answer: dict) -> Table:
-    """Columns: line, kind, class, category, basis, one per fiscal year, total (money in the
-    budget's currency). Rows: the lines, then subtotals, contingency, indirect costs, total."""
+    """Columns: line, kind, class (their words, not the answer's codes), category, basis, one per
+    fiscal year, total (money in the budget's currency). Rows: the lines, then subtotals,
+    contingency, indirect costs, total."""
     currency = answer["currency"]
     years = answer["fiscal_years"]
     columns = (
@@ -59,8 +61,8 @@ def budget_table(answer: dict) -> Table:
     rows: list[tuple[Value, ...]] = [
         (
             name,
-            line["kind"],
-            line["budget_class"],
+            str(KIND_LABELS.get(line["kind"], line["kind"])),
+            str(CLASS_LABELS.get(line["budget_class"], line["budget_class"])),
             line["category"],
             basis,
             *(Decimal(amount) for amount in line["amounts"]),
@@ -105,7 +107,7 @@ def _range_labels(answer: dict) -> dict[str, str]:
         labels[f"totals.{name}"] = _("%(row)s, over the period") % {"row": rows[name]}
     for index, year in enumerate(answer["fiscal_years"]):
         for name in ("capex", "opex", "total"):
-            labels[f"totals.{name}.{index}"] = f"{year['label']}: {rows[name]}"
+            labels[f"totals.{name}.{index}"] = f"{fiscal_year_text(year['label'])}: {rows[name]}"
     return labels
 
 

@@ -19,7 +19,8 @@ from apps.exports.budget_table import (
     budget_table,
 )
 from apps.exports.cells import formula_safe
-from apps.exports.figures import Value, input_rows, tables
+from apps.exports.figures import Value, tables
+from apps.exports.input_words import input_rows
 from apps.exports.options_ranges import options_range_cells, options_range_table
 from apps.exports.options_table import options_cells, options_table
 from apps.exports.report import Report, ScenarioReport
@@ -60,9 +61,9 @@ def _scenario_rows(report: ScenarioReport) -> list[Row]:
         Row(
             name,
             gettext("Inputs"),
-            i.name,
+            gettext("%(section)s: %(input)s") % {"section": i.section, "input": i.label},
             i.value,
-            field=".".join(filter(None, ("inputs", i.section, i.name))),
+            field=i.field,
         )
         for i in input_rows(report.scenario.inputs)
     ]

@@ -15,10 +15,10 @@ from decimal import Decimal
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from apps.api.serializers import EstimateRequestSerializer
 from apps.catalogue.names import catalogue_name
 from apps.estimates.money import cost_of_one_request
 from apps.exports.serving_figures import serving_rows
+from apps.projects.describe import LATENCY_METHODS
 
 Value = Decimal | float | int | str | None
 
@@ -40,6 +40,12 @@ def _request_cost(per_request: dict) -> Decimal | None:
     if per_request["cost"] is None:  # a model that fits no replica: no cost can be true
         return None
     return cost_of_one_request(Decimal(per_request["cost"]), Decimal(per_request["cost_per_1000"]))
+
+
+def _latency_method(per_request: dict) -> str:
+    """How the latency is worked out, in words (the response gives a code: "roofline")."""
+    method = per_request["latency_method"]
+    return str(LATENCY_METHODS.get(method, method))
 
 
 @dataclass(frozen=True)
@@ -77,7 +83,7 @@ SECTIONS = (
                 "accelerator_seconds", _("Accelerator time per request"), _("accelerator-seconds")
             ),
             Spec("latency_seconds", _("User speed (latency)"), _("seconds")),
-            Spec("latency_method", _("How the latency is worked out"), ""),
+            Spec("latency_method", _("How the latency is worked out"), "", read=_latency_method),
             Spec("cost", _("Cost per request"), "{currency}", money=True, read=_request_cost),
             _money(
                 "cost_per_1000", _("Cost per 1,000 requests"), _("{currency} per 1,000 requests")
@@ -103,7 +109,7 @@ SECTIONS = (
         _("Inference, capacity and margin"),
         (
             Spec("peak_accelerators", _("Accelerators needed at peak"), _("accelerators")),
-            Spec("peak_requests_per_second", _("Requests per second at peak"), "requests/s"),
+            Spec("peak_requests_per_second", _("Requests per second at peak"), _("requests/s")),
             Spec("peak_concurrent_requests", _("Requests in progress at peak"), _("requests")),
             Spec("gross_margin", _("Gross margin"), _("share")),
             _money("revenue_total", _("Revenue over the horizon")),
@@ -301,47 +307,3 @@ def cumulative_table(response: dict) -> Table | None:
 
 def tables(response: dict) -> list[Table]:
     return [t for t in (monthly_table(response), cumulative_table(response)) if t is not None]
-
-
-@dataclass(frozen=True)
-class InputRow:
-    section: str  # "training", "inference" or "" for the request's top level
-    name: str  # the estimate request's field name
-    value: Value
-    meaning: str  # the request field's help text, with its unit
-
-
-# xgettext:no-python-format
-RANGE_MEANING = _("90 % interval of the input at this path: its 5th and 95th percentiles.")
-
-
-def input_rows(inputs: dict) -> list[InputRow]:
-    """A scenario's stored inputs, one row per field, in the estimate request's own words."""
-    request_fields = EstimateRequestSerializer().fields
-    rows = []
-    for name, value in inputs.items():
-        if name == "ranges":
-            rows.extend(
-                InputRow(
-                    name,
-                    path,
-                    gettext("between %(low)s and %(high)s") % {"low": r["low"], "high": r["high"]},
-                    str(RANGE_MEANING),
-                )
-                for path, r in value.items()
-            )
-        elif isinstance(value, dict):
-            section = request_fields.get(name)
-            fields = section.fields if section is not None else {}
-            rows.extend(
-                InputRow(name, key, _value(item, False), _help(fields, key))
-                for key, item in value.items()
-            )
-        else:
-            rows.append(InputRow("", name, _value(value, False), _help(request_fields, name)))
-    return rows
-
-
-def _help(fields, key: str) -> str:
-    field = fields.get(key)
-    return str(field.help_text or "") if field is not None else ""

@@ -134,7 +134,7 @@ def options_range_cells(answer: dict | None) -> list[tuple[str, Value, str, str]
             (
                 f"{label}: {cheapest}",
                 uncertainty["cheapest_share"].get(key, 0.0),
-                "share",
+                _("share"),
                 f"options.uncertainty.cheapest_share.{key}",
             )
         )

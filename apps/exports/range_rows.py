@@ -3,7 +3,7 @@ figure of the estimate response's `uncertainty` its 5th, 50th and 95th percentil
 for break-even, the share of samples that never break even), as figure rows that CSV, XLSX and
 PDF list with the other figures; and, for print, the scenario page's sentences.
 
-The input ranges themselves are in the inputs (apps.exports.figures.input_rows), and JSON holds
+The input ranges themselves are in the inputs (apps.exports.input_words.input_rows), and JSON holds
 the response as it is (`results.uncertainty`)."""
 
 import re
@@ -76,7 +76,7 @@ def uncertainty_rows(response: dict | None) -> list[FigureRow]:
                     section,
                     f"{name}, {never}",
                     figure["probability_never"],
-                    "share",
+                    gettext("share"),
                     f"uncertainty.figures.{path}.probability_never",
                 )
             )

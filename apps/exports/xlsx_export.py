@@ -17,7 +17,8 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from apps.exports.budget_table import budget_ranges_table, budget_table
 from apps.exports.cells import looks_like_formula, printable
-from apps.exports.figures import Table, Value, headline, headline_headings, input_rows, tables
+from apps.exports.figures import Table, Value, headline, headline_headings, tables
+from apps.exports.input_words import input_rows
 from apps.exports.options_ranges import (
     options_range_table,
     options_samples_sentence,
@@ -29,7 +30,6 @@ from apps.projects.engine_text import engine_text
 from apps.projects.formatting import money_decimal_places
 
 MONEY_FORMAT = "#,##0.00"
-SUMMARY = "Summary"
 MAX_SHEET_TITLE = 31
 # Characters Excel forbids in a sheet's name; "History" is a name Excel keeps for itself.
 _FORBIDDEN_IN_TITLE = re.compile(r"[\[\]:*?/\\]")
@@ -43,7 +43,7 @@ def sheet_titles(names: list[str], taken: set[str]) -> list[str]:
     titles = []
     for name in names:
         base = _FORBIDDEN_IN_TITLE.sub(" ", printable(name)).strip().strip("'")
-        base = base[:MAX_SHEET_TITLE].strip().strip("'") or "Scenario"
+        base = base[:MAX_SHEET_TITLE].strip().strip("'") or gettext("Scenario")
         title, number = base, 2
         while title.casefold() in taken:
             suffix = f" ({number})"
@@ -174,9 +174,7 @@ def _scenario(sheet: Worksheet, report: ScenarioReport, project_title: str) -> N
     _put_row(sheet, row + 1, headers, bold=True)
     row += 2
     for item in input_rows(scenario.inputs):
-        _put_row(
-            sheet, row, [item.section or gettext("(all)"), item.name, item.value, item.meaning]
-        )
+        _put_row(sheet, row, [item.section, item.label, item.value, item.meaning])
         row += 1
     if report.response is not None:
         row += 1

@@ -31,13 +31,15 @@ from apps.projects.formatting import (
 
 VIEWS = ("single", "many")
 
-_LATENCY_METHODS = {
+# How the latency is worked out, by the response's latency_method.
+LATENCY_METHODS = {
     "given": gettext_lazy("response time as given"),
     "roofline": gettext_lazy("roofline estimate at batch 1, excluding queueing and network"),
     "accelerator_seconds": gettext_lazy("taken as the accelerator time per request"),
     "serving": gettext_lazy(
         "first token plus every output token at the batch served, excluding network"
     ),
+    "not_published": gettext_lazy("not published by the API's provider"),
 }
 
 
@@ -114,7 +116,7 @@ def _user_speed(inference: InferenceResult, view: str) -> tuple[str, str]:
     per_request = inference.per_request
     latency = _("%(seconds)s a request") % {"seconds": seconds(per_request.latency_seconds).text}
     if view == "single":
-        method = _LATENCY_METHODS.get(per_request.latency_method, "")
+        method = LATENCY_METHODS.get(per_request.latency_method, "")
         return latency, str(method)
     accelerators = count(inference.peak_accelerators, "accelerators").text
     rate = per_second(inference.peak_requests_per_second).text

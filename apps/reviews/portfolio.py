@@ -14,11 +14,12 @@ from decimal import Decimal
 
 from django.db.models import JSONField, OuterRef, QuerySet, Subquery
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from openpyxl import Workbook
 
 from apps.budget.fiscal_labels import fiscal_year_text
 from apps.budget.models import Category
+from apps.budget.presentation import CLASS_LABELS
 from apps.estimates.budget import Portfolio, portfolio
 from apps.exports.cells import formula_safe
 from apps.exports.xlsx_export import put
@@ -35,7 +36,15 @@ STATUSES = [
     ("all", gettext_lazy("Any status")),
 ]
 DEFAULT_STATUSES = (Project.Status.SUBMITTED, Project.Status.CLEARED)
-CLASS_LABELS = {"capex": gettext_lazy("Capex"), "opex": gettext_lazy("Opex")}
+# The CSV's header row, in the reader's language (the columns' order is the rows').
+CSV_COLUMNS = (
+    pgettext_lazy("CSV column", "currency"),
+    pgettext_lazy("CSV column", "row"),
+    pgettext_lazy("CSV column", "class"),
+    pgettext_lazy("CSV column", "category"),
+    pgettext_lazy("CSV column", "fiscal year"),
+    pgettext_lazy("CSV column", "amount"),
+)
 
 
 def portfolio_projects(user, *, status: str = "", unit: str = "") -> QuerySet[Project]:
@@ -127,10 +136,12 @@ def table_lines(summed: Portfolio) -> list[Line]:
 
 
 def portfolio_csv(portfolios: list[CurrencyPortfolio]) -> bytes:
-    """One row per cell: currency, row, class, category, fiscal year, amount (UTF-8 with BOM)."""
+    """One row per cell: currency, row, class, category, fiscal year, amount (UTF-8 with BOM);
+    the header and the class in the reader's language; amounts, category numbers and fiscal
+    years' keys (apps.budget.fiscal_labels) as they are."""
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow(["currency", "row", "budget_class", "category", "fiscal_year", "amount"])
+    writer.writerow([str(column) for column in CSV_COLUMNS])
     for item in portfolios:
         for line in table_lines(item.portfolio):
             for label, amount in zip(item.portfolio.fiscal_years, line.amounts, strict=True):
@@ -138,7 +149,7 @@ def portfolio_csv(portfolios: list[CurrencyPortfolio]) -> bytes:
                     [
                         item.currency,
                         formula_safe(line.label),
-                        line.budget_class,
+                        str(CLASS_LABELS.get(line.budget_class, "")),
                         line.category or "",
                         formula_safe(label),
                         f"{amount:.2f}",

@@ -292,10 +292,16 @@ def test_xlsx_has_a_summary_and_a_sheet_per_scenario_with_numbers_as_numbers(
     figures = xlsx_figures(download(owner, "project", project, "xlsx", "page"), "Busy")
     for field in ("training.flop", "training.cost", "inference.total.requests"):
         assert isinstance(figures[field].value, int | float), field
-    # PostgreSQL's jsonb does not keep the order of the keys: look the inputs up by name.
-    inputs = {row[1]: row[2] for row in sheet.iter_rows(values_only=True) if row[0] == "training"}
-    assert inputs["accelerator_hours"] == 200
-    assert inputs["method"] == "accelerator_hours"
+    # PostgreSQL's jsonb does not keep the order of the keys: look the inputs up by name. They
+    # are in the scenario form's words: its section titles, labels and choices.
+    inputs = {
+        row[1]: row[2]
+        for row in sheet.iter_rows(values_only=True)
+        if row[0] == "Training (one-off)"
+    }
+    assert inputs["Accelerator-hours"] == 200
+    assert inputs["How do you know the training compute?"] == "I know the accelerator-hours"
+    assert inputs["Accelerator for training"] == "NVIDIA H100 SXM"
 
 
 # PDF: pages, chart and text for print.

@@ -201,13 +201,15 @@ PAGES: dict[str, tuple[Case, ...]] = {
 
 # Routes that answer no page for people, each with its reason.
 EXEMPT: dict[str, str] = {
-    "portfolio/export.csv": "a download: a tidy table (machine column names and keys)",
-    "portfolio/export.xlsx": "a download: a sheet per currency",
+    "portfolio/export.csv": "a download: test_langexports_pseudo_files reads every word",
+    "portfolio/export.xlsx": "a download: test_langexports_pseudo_files reads every word",
     "projects/<int:project_id>/export.<export_format:export_format>": (
-        "a download (CSV, XLSX, PDF, JSON): test_langexports_french_files reads each in French"
+        "a download (CSV, XLSX, PDF, JSON): test_langexports_pseudo_files reads every word of "
+        "each, test_langexports_french_files reads each in French"
     ),
     "scenarios/<int:scenario_id>/export.<export_format:export_format>": (
-        "a download (CSV, XLSX, PDF, JSON): test_langexports_french_files reads each in French"
+        "a download (CSV, XLSX, PDF, JSON): test_langexports_pseudo_files reads every word of "
+        "each, test_langexports_french_files reads each in French"
     ),
 }
 # Families of routes under one prefix, each with its reason.

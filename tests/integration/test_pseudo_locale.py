@@ -56,27 +56,30 @@ AS_IS = re.compile(
 )
 
 
-def _pseudo(text: str) -> str:
-    return f"⟦{text}⟧"
-
-
-@pytest.fixture
-def pseudo_locale(settings, tmp_path, monkeypatch):
+def write_pseudo_catalog(root: Path, marks: tuple[str, str] = ("⟦", "⟧")) -> None:
+    """The pseudo-locale's .mo under `root`: every message between the two marks."""
+    opening, closing = marks
     catalog = Catalog(locale="fr")
     for source in SOURCES:
         with source.open("rb") as file:
             for message in read_po(file):
                 if message.id and catalog.get(message.id, message.context) is None:
+                    forms = message.id[:1] + message.id[1:] * 2
                     strings = (
-                        tuple(_pseudo(form) for form in message.id[:1] + message.id[1:] * 2)
+                        tuple(f"{opening}{form}{closing}" for form in forms)
                         if message.pluralizable
-                        else _pseudo(message.id)
+                        else f"{opening}{message.id}{closing}"
                     )
                     catalog.add(message.id, strings, context=message.context)
-    directory = tmp_path / PSEUDO / "LC_MESSAGES"
+    directory = root / PSEUDO / "LC_MESSAGES"
     directory.mkdir(parents=True)
     with (directory / "django.mo").open("wb") as file:
         write_mo(file, catalog)
+
+
+@pytest.fixture
+def pseudo_locale(settings, tmp_path, monkeypatch):
+    write_pseudo_catalog(tmp_path)
     settings.LOCALE_PATHS = [tmp_path]
     settings.LANGUAGES = [*settings.LANGUAGES, (PSEUDO, "Pseudo")]
     # CLDR has no "xx": its numbers are written as British English writes them.
