@@ -131,6 +131,11 @@ class LanguageModel(Sourced):
         return self.name
 
     @property
+    def developer_and_name(self) -> str:
+        """ "Meta Llama 3.1 8B": how a list of models to choose from names each one."""
+        return f"{self.developer} {self.name}"
+
+    @property
     def total_parameters_billions(self) -> float:
         return self.total_parameters / 1e9
 
