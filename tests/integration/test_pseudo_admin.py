@@ -1,6 +1,7 @@
 """The admin in the reader's language: a superuser's pseudo-locale render of the admin's index and
 of every model the project registers (its list, its add form, an object's change form), every
-message written ⟦message⟧ (tests/integration/test_pseudo_locale.py explains the check).
+message written ⟦message⟧ (tests/integration/test_pseudo_locale.py explains the check), in the
+world of test_pseudo_every_page: one of every object a page shows.
 
 What the check leaves out, and why:
 - Django's own words go through Django's catalogues, which the pseudo-locale brackets like ours
@@ -23,14 +24,14 @@ import re
 import pytest
 from django.contrib import admin
 from django.contrib.auth import get_user_model
-from django.db import models, transaction
+from django.db import models
 from django.test import Client
 from django.utils import timezone, translation
 
-from apps.sweeps import tasks
 from apps.sweeps.models import ScenarioFreshness
-from tests.integration.pseudo_world import WORLD_DATA, world_build
+from tests.integration.pseudo_world import WORLD_DATA
 from tests.integration.test_langexports_pseudo_pages import catalogue_words
+from tests.integration.test_pseudo_every_page import world  # noqa: F401 (a fixture)
 from tests.integration.test_pseudo_locale import (  # noqa: F401 (a fixture)
     PSEUDO,
     pseudo_locale,
@@ -54,24 +55,17 @@ def project_admins() -> dict[type[models.Model], admin.ModelAdmin]:
     }
 
 
-@pytest.fixture(scope="module")
-def world(django_db_setup, django_db_blocker):
-    """Built once, in a transaction rolled back at the end; each test runs in a savepoint."""
-    with pytest.MonkeyPatch.context() as patch, django_db_blocker.unblock():
-        patch.setattr(tasks.sweep_run_chunk, "delay", lambda *args: None)
-        with transaction.atomic():
-            built = world_build()
-            ScenarioFreshness.objects.create(
-                scenario_id=built["ids"]["owned"],
-                version=1,
-                checked_at=timezone.now(),
-                problem="The accelerator left the catalogue.",
-            )
-            built["superuser"] = get_user_model().objects.create_superuser(
-                "admin-user", password="a-long-test-password"
-            )
-            yield built
-            transaction.set_rollback(True)
+@pytest.fixture
+def superuser(world):  # noqa: F811 (the fixture imported above)
+    """The world of every page (test_pseudo_every_page), with a scenario the catalogue no longer
+    serves, and a superuser who sees every model."""
+    ScenarioFreshness.objects.create(
+        scenario_id=world["ids"]["owned"],
+        version=1,
+        checked_at=timezone.now(),
+        problem="The accelerator left the catalogue.",
+    )
+    return get_user_model().objects.create_superuser("admin-user", password="a-long-test-password")
 
 
 def admin_data() -> list[str]:
@@ -92,9 +86,9 @@ def admin_data() -> list[str]:
     return sorted(words, key=len, reverse=True)
 
 
-def _paths(world) -> list[str]:
+def _paths(superuser) -> list[str]:
     paths = ["/admin/"]
-    request = type("Request", (), {"user": world["superuser"]})()
+    request = type("Request", (), {"user": superuser})()
     for model, model_admin in project_admins().items():
         base = f"/admin/{model._meta.app_label}/{model._meta.model_name}/"
         paths.append(base)
@@ -117,11 +111,11 @@ def _left_in_english(client: Client, path: str, data: list[str]) -> list[str]:
     return untranslated(BODY.sub(f"<body><h1>{title}</h1>", html, count=1), data)
 
 
-def test_every_word_of_the_admin_goes_through_gettext(world):
+def test_every_word_of_the_admin_goes_through_gettext(superuser):
     client = Client()
-    client.force_login(world["superuser"])
+    client.force_login(superuser)
     data = admin_data()
-    left = {path: _left_in_english(client, path, data) for path in _paths(world)}
+    left = {path: _left_in_english(client, path, data) for path in _paths(superuser)}
     assert {path: words for path, words in left.items() if words} == {}
 
 
