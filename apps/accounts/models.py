@@ -28,7 +28,10 @@ class ApiToken(models.Model):
     """A key an integrator sends as `Authorization: Bearer <key>` to act as its user."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="api_tokens",
+        verbose_name=_("user"),
     )
     name = models.CharField(
         _("token name"),
@@ -36,18 +39,28 @@ class ApiToken(models.Model):
         help_text=_("What the token is for, for example the script that uses it."),
     )
     prefix = models.CharField(
-        max_length=PREFIX_LENGTH, editable=False, help_text=_("The first characters of the key.")
+        _("prefix"),
+        max_length=PREFIX_LENGTH,
+        editable=False,
+        help_text=_("The first characters of the key."),
     )
-    key_hash = models.CharField(max_length=64, unique=True, editable=False)
-    created_at = models.DateTimeField(default=timezone.now, editable=False)
-    last_used_at = models.DateTimeField(null=True, blank=True, editable=False)
-    revoked_at = models.DateTimeField(null=True, blank=True, editable=False)
+    key_hash = models.CharField(
+        _("key hash"),
+        max_length=64,
+        unique=True,
+        editable=False,
+        help_text=_("The SHA-256 of the key: the key itself is never kept."),
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now, editable=False)
+    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True, editable=False)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True, editable=False)
 
     objects = ApiTokenQuerySet.as_manager()
 
     class Meta:
         ordering = ("-created_at", "-id")
         verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…)"
@@ -69,6 +82,7 @@ class Preferences(models.Model):
         on_delete=models.CASCADE,
         primary_key=True,
         related_name="preferences",
+        verbose_name=_("user"),
     )
     language = models.CharField(
         _("language"),

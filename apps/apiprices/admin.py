@@ -1,6 +1,7 @@
 """Admin pages where catalogue editors view and correct API prices."""
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from apps.apiprices.models import ApiModel, ApiPrice
 
@@ -18,5 +19,5 @@ class ApiModelAdmin(admin.ModelAdmin):
     inlines = [ApiPriceInline]
     fieldsets = (
         (None, {"fields": ("slug", "provider", "provider_name", "model", "name", "deprecated")}),
-        ("Source", {"fields": ("catalogue_version", "evidence", "source", "as_of", "notes")}),
+        (_("Source"), {"fields": ("catalogue_version", "evidence", "source", "as_of", "notes")}),
     )

@@ -31,7 +31,7 @@ class ApiModel(Sourced):
     """One model of one provider; `source` is the provider's pricing page, `as_of` the date the
     prices were checked, `catalogue_version` the genai-prices release they come from."""
 
-    slug = models.SlugField(max_length=200, unique=True)
+    slug = models.SlugField(_("slug"), max_length=200, unique=True)
     provider = models.CharField(_("provider"), max_length=60, db_index=True)
     provider_name = models.CharField(_("provider name"), max_length=120)
     model = models.CharField(_("model"), max_length=160)
@@ -44,6 +44,7 @@ class ApiModel(Sourced):
     class Meta:
         ordering = ["provider", "model"]
         verbose_name = _("API model")
+        verbose_name_plural = _("API models")
         constraints = [models.UniqueConstraint(fields=["provider", "model"], name="api_model_once")]
 
     def __str__(self) -> str:
@@ -63,7 +64,9 @@ class ApiModel(Sourced):
 class ApiPrice(models.Model):
     """A model's token prices from `valid_from` (empty: since before the catalogue's history)."""
 
-    api_model = models.ForeignKey(ApiModel, on_delete=models.CASCADE, related_name="prices")
+    api_model = models.ForeignKey(
+        ApiModel, on_delete=models.CASCADE, related_name="prices", verbose_name=_("API model")
+    )
     valid_from = models.DateField(_("valid from"), null=True, blank=True)
     input = _price_field(_("input"))
     cached_input = _price_field(_("cached input"), optional=True)
@@ -72,6 +75,7 @@ class ApiPrice(models.Model):
     class Meta:
         ordering = ["api_model", models.F("valid_from").asc(nulls_first=True)]
         verbose_name = _("API price")
+        verbose_name_plural = _("API prices")
         constraints = [
             models.UniqueConstraint(
                 fields=["api_model", "valid_from"], name="api_price_once_a_day"

@@ -1,6 +1,7 @@
 """Admin pages where catalogue editors keep figures, prices and thresholds current."""
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from apps.catalogue.models import (
     Accelerator,
@@ -36,10 +37,10 @@ class AcceleratorAdmin(admin.ModelAdmin):
     inlines = [PriceOfferInline]
     fieldsets = (
         (None, {"fields": ("slug", "vendor", "name", "year")}),
-        ("Memory and power", {"fields": ("memory_gb", "memory_bandwidth_tbps", "power_watts")}),
-        ("Node", {"fields": ("accelerators_per_node", "interconnect_gb_per_second")}),
+        (_("Memory and power"), {"fields": ("memory_gb", "memory_bandwidth_tbps", "power_watts")}),
+        (_("Node"), {"fields": ("accelerators_per_node", "interconnect_gb_per_second")}),
         (
-            "Dense peak TFLOP/s",
+            _("Dense peak TFLOP/s"),
             {
                 "fields": (
                     "peak_tflops_fp32",
@@ -52,7 +53,7 @@ class AcceleratorAdmin(admin.ModelAdmin):
                 )
             },
         ),
-        ("Source", {"fields": SOURCE_FIELDS}),
+        (_("Source"), {"fields": SOURCE_FIELDS}),
     )
 
 
@@ -105,7 +106,7 @@ class LanguageModelAdmin(admin.ModelAdmin):
     fieldsets = (
         (None, {"fields": ("slug", "name", "developer", "architecture", "licence")}),
         (
-            "Shape",
+            _("Shape"),
             {
                 "fields": (
                     "layers",
@@ -118,7 +119,7 @@ class LanguageModelAdmin(admin.ModelAdmin):
             },
         ),
         (
-            "Attention",
+            _("Attention"),
             {
                 "fields": (
                     "query_heads",
@@ -134,7 +135,7 @@ class LanguageModelAdmin(admin.ModelAdmin):
             },
         ),
         (
-            "Mixture of experts",
+            _("Mixture of experts"),
             {
                 "fields": (
                     "moe_ffn_hidden_size",
@@ -145,6 +146,6 @@ class LanguageModelAdmin(admin.ModelAdmin):
                 )
             },
         ),
-        ("Parameters", {"fields": ("total_parameters", "active_parameters")}),
-        ("Source", {"fields": SOURCE_FIELDS}),
+        (_("Parameters"), {"fields": ("total_parameters", "active_parameters")}),
+        (_("Source"), {"fields": SOURCE_FIELDS}),
     )

@@ -2,11 +2,12 @@
 
 from django.apps import AppConfig
 from django.db.models.signals import post_delete, post_save
+from django.utils.translation import gettext_lazy as _
 
 
 class CatalogueConfig(AppConfig):
     name = "apps.catalogue"
-    verbose_name = "Hardware catalogue"
+    verbose_name = _("Hardware catalogue")
 
     def ready(self) -> None:
         from apps.catalogue.models import CATALOGUE_MODELS, catalogue_row_changed

@@ -44,11 +44,15 @@ class LanguageModel(Sourced):
         MOE = "moe", _("Mixture of experts")
 
     slug = models.CharField(
-        max_length=80, unique=True, validators=[validate_model_slug], help_text="e.g. llama-3.1-8b"
+        _("slug"),
+        max_length=80,
+        unique=True,
+        validators=[validate_model_slug],
+        help_text=_("e.g. llama-3.1-8b"),
     )
-    name = models.CharField(max_length=80)
-    developer = models.CharField(max_length=80)
-    architecture = models.CharField(max_length=5, choices=Architecture)
+    name = models.CharField(_("name"), max_length=80)
+    developer = models.CharField(_("developer"), max_length=80)
+    architecture = models.CharField(_("architecture"), max_length=5, choices=Architecture)
     layers = _count_field(_("layers"))
     hidden_size = _count_field(_("hidden size"))
     query_heads = _count_field(_("query heads"))
@@ -116,14 +120,20 @@ class LanguageModel(Sourced):
         validators=[MinValueValidator(1)],
         help_text=_("Used per token: what the FLOP count uses (the total for a dense model)."),
     )
-    licence = models.CharField(max_length=120)
+    licence = models.CharField(_("licence"), max_length=120)
 
     class Meta:
         ordering = ["developer", "name"]
         verbose_name = _("language model")
+        verbose_name_plural = _("language models")
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def developer_and_name(self) -> str:
+        """ "Meta Llama 3.1 8B": how a list of models to choose from names each one."""
+        return f"{self.developer} {self.name}"
 
     @property
     def total_parameters_billions(self) -> float:

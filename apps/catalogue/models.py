@@ -6,6 +6,7 @@ from uuid import uuid4
 from django.core.cache import cache
 from django.core.validators import MinValueValidator
 from django.db import models, transaction
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from apps.catalogue.language_models import LanguageModel
@@ -19,11 +20,11 @@ PEAK_FORMATS = (*PRECISIONS, "fp4")
 
 def _tflops_field(precision: str) -> models.FloatField:
     return models.FloatField(
-        f"dense peak {precision.upper()} (TFLOP/s)",
+        format_lazy(_("dense peak {precision} (TFLOP/s)"), precision=precision.upper()),
         null=True,
         blank=True,
         validators=[MinValueValidator(0.001)],
-        help_text="Dense (no structured sparsity); empty where the format is unsupported.",
+        help_text=_("Dense (no structured sparsity); empty where the format is unsupported."),
     )
 
 
@@ -33,16 +34,16 @@ class AcceleratorQuerySet(models.QuerySet):
 
 
 class Accelerator(Sourced):
-    slug = models.SlugField(unique=True, help_text="e.g. nvidia-h100-sxm")
-    vendor = models.CharField(max_length=40)
-    name = models.CharField(max_length=80)
-    year = models.PositiveSmallIntegerField()
-    memory_gb = models.FloatField("memory (GB)", validators=[MinValueValidator(0.001)])
+    slug = models.SlugField(_("slug"), unique=True, help_text=_("e.g. nvidia-h100-sxm"))
+    vendor = models.CharField(_("vendor"), max_length=40)
+    name = models.CharField(_("name"), max_length=80)
+    year = models.PositiveSmallIntegerField(_("year"))
+    memory_gb = models.FloatField(_("memory (GB)"), validators=[MinValueValidator(0.001)])
     memory_bandwidth_tbps = models.FloatField(
-        "memory bandwidth (TB/s)", validators=[MinValueValidator(0.001)]
+        _("memory bandwidth (TB/s)"), validators=[MinValueValidator(0.001)]
     )
     power_watts = models.FloatField(
-        "maximum power (W)", null=True, blank=True, validators=[MinValueValidator(1)]
+        _("maximum power (W)"), null=True, blank=True, validators=[MinValueValidator(1)]
     )
     peak_tflops_fp32 = _tflops_field("fp32")
     peak_tflops_tf32 = _tflops_field("tf32")
@@ -52,19 +53,19 @@ class Accelerator(Sourced):
     peak_tflops_int8 = _tflops_field("int8")
     peak_tflops_fp4 = _tflops_field("fp4")
     accelerators_per_node = models.PositiveSmallIntegerField(
-        "accelerators per node",
+        _("accelerators per node"),
         validators=[MinValueValidator(1)],
-        help_text=(
+        help_text=_(
             "Accelerators in one server, or for TPUs in one host, that share the fast "
             "interconnect below; the notes say which."
         ),
     )
     interconnect_gb_per_second = models.FloatField(
-        "interconnect inside a node (GB/s)",
+        _("interconnect inside a node (GB/s)"),
         null=True,
         blank=True,
         validators=[MinValueValidator(0.001)],
-        help_text=(
+        help_text=_(
             "Per accelerator, both directions together, as the vendor quotes it (e.g. NVLink 4 "
             "on H100 SXM = 900); empty where not published."
         ),
@@ -74,6 +75,8 @@ class Accelerator(Sourced):
 
     class Meta:
         ordering = ["vendor", "name"]
+        verbose_name = _("accelerator")
+        verbose_name_plural = _("accelerators")
 
     def __str__(self) -> str:
         return f"{self.vendor} {self.name}"
@@ -100,14 +103,17 @@ class PriceOffer(Sourced):
         PURCHASE = "purchase", _("Purchase")
 
     accelerator = models.ForeignKey(
-        Accelerator, on_delete=models.CASCADE, related_name="price_offers"
+        Accelerator,
+        on_delete=models.CASCADE,
+        related_name="price_offers",
+        verbose_name=_("accelerator"),
     )
-    kind = models.CharField(max_length=10, choices=Kind)
-    provider = models.CharField(max_length=80)
-    region = models.CharField(max_length=40, blank=True)
-    description = models.CharField(max_length=200, blank=True)
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind)
+    provider = models.CharField(_("provider"), max_length=80)
+    region = models.CharField(_("region"), max_length=40, blank=True)
+    description = models.CharField(_("description"), max_length=200, blank=True)
     price_per_accelerator_hour = models.DecimalField(
-        "price per accelerator-hour",
+        _("price per accelerator-hour"),
         max_digits=12,
         decimal_places=4,
         null=True,
@@ -115,7 +121,7 @@ class PriceOffer(Sourced):
         validators=[MinValueValidator(Decimal("0"))],
     )
     purchase_price = models.DecimalField(
-        "purchase price per accelerator",
+        _("purchase price per accelerator"),
         max_digits=14,
         decimal_places=2,
         null=True,
@@ -123,12 +129,17 @@ class PriceOffer(Sourced):
         validators=[MinValueValidator(Decimal("0"))],
     )
     lifetime_years = models.FloatField(
-        "depreciation lifetime (years)", null=True, blank=True, validators=[MinValueValidator(0.1)]
+        _("depreciation lifetime (years)"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0.1)],
     )
-    currency = models.CharField(max_length=3, default="USD")
+    currency = models.CharField(_("currency"), max_length=3, default="USD")
 
     class Meta:
         ordering = ["accelerator", "kind", "price_per_accelerator_hour", "purchase_price"]
+        verbose_name = _("price offer")
+        verbose_name_plural = _("price offers")
         constraints = [
             models.CheckConstraint(
                 condition=(
@@ -149,24 +160,26 @@ class PriceOffer(Sourced):
 
 
 class EnergyProfile(Sourced):
-    slug = models.SlugField(unique=True)
-    name = models.CharField(max_length=120)
-    pue = models.FloatField("PUE", validators=[MinValueValidator(1.0)])
+    slug = models.SlugField(_("slug"), unique=True)
+    name = models.CharField(_("name"), max_length=120)
+    pue = models.FloatField(_("PUE"), validators=[MinValueValidator(1.0)])
     kg_co2e_per_kwh = models.FloatField(
-        "grid intensity (kg CO2e/kWh)", validators=[MinValueValidator(0.0)]
+        _("grid intensity (kg CO2e/kWh)"), validators=[MinValueValidator(0.0)]
     )
     electricity_price_per_kwh = models.DecimalField(
-        "electricity price per kWh",
+        _("electricity price per kWh"),
         max_digits=8,
         decimal_places=4,
         null=True,
         blank=True,
         validators=[MinValueValidator(Decimal("0"))],
     )
-    currency = models.CharField(max_length=3, default="USD")
+    currency = models.CharField(_("currency"), max_length=3, default="USD")
 
     class Meta:
         ordering = ["name"]
+        verbose_name = _("energy profile")
+        verbose_name_plural = _("energy profiles")
         constraints = [
             models.CheckConstraint(condition=models.Q(pue__gte=1), name="pue_at_least_1")
         ]
@@ -183,14 +196,18 @@ class ComputeThreshold(Sourced):
         VETOED = "vetoed", _("Vetoed")
         PROPOSED = "proposed", _("Proposed")
 
-    slug = models.SlugField(unique=True)
-    name = models.CharField(max_length=160)
-    jurisdiction = models.CharField(max_length=80)
-    flop = models.FloatField("training compute threshold (FLOP)", validators=[MinValueValidator(1)])
-    status = models.CharField(max_length=10, choices=Status)
+    slug = models.SlugField(_("slug"), unique=True)
+    name = models.CharField(_("name"), max_length=160)
+    jurisdiction = models.CharField(_("jurisdiction"), max_length=80)
+    flop = models.FloatField(
+        _("training compute threshold (FLOP)"), validators=[MinValueValidator(1)]
+    )
+    status = models.CharField(_("status"), max_length=10, choices=Status)
 
     class Meta:
         ordering = ["flop", "name"]
+        verbose_name = _("compute threshold")
+        verbose_name_plural = _("compute thresholds")
 
     def __str__(self) -> str:
         return f"{self.name} ({self.flop:.0e} FLOP)"

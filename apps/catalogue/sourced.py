@@ -14,11 +14,17 @@ class Evidence(models.TextChoices):
 class Sourced(models.Model):
     """Where the figures of a row come from."""
 
-    evidence = models.CharField(max_length=1, choices=Evidence, default=Evidence.SECONDARY)
-    source = models.TextField(help_text="The document the figures were taken from.")
-    as_of = models.DateField(help_text="Date of the source, or of the figures it gives.")
-    notes = models.TextField(blank=True, help_text="Conversions, conflicts, empty fields and why.")
-    updated_at = models.DateTimeField(auto_now=True)
+    evidence = models.CharField(
+        _("evidence"), max_length=1, choices=Evidence, default=Evidence.SECONDARY
+    )
+    source = models.TextField(_("source"), help_text=_("The document the figures were taken from."))
+    as_of = models.DateField(
+        _("as of"), help_text=_("Date of the source, or of the figures it gives.")
+    )
+    notes = models.TextField(
+        _("notes"), blank=True, help_text=_("Conversions, conflicts, empty fields and why.")
+    )
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
     class Meta:
         abstract = True

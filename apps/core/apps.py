@@ -2,11 +2,12 @@
 
 from django.apps import AppConfig
 from django.contrib.auth.signals import user_logged_in
+from django.utils.translation import gettext_lazy as _
 
 
 class CoreConfig(AppConfig):
     name = "apps.core"
-    verbose_name = "Core"
+    verbose_name = _("Core")
 
     def ready(self) -> None:
         from apps.core.middleware import stamp_sign_in_time

@@ -1,8 +1,9 @@
 """The decision view: an external API, rented or owned accelerators, fine-tuning or building."""
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class OptionsConfig(AppConfig):
     name = "apps.options"
-    verbose_name = "Options compared"
+    verbose_name = _("Options compared")

@@ -2,11 +2,12 @@
 
 from django.apps import AppConfig
 from django.db.models.signals import post_migrate
+from django.utils.translation import gettext_lazy as _
 
 
 class ProjectsConfig(AppConfig):
     name = "apps.projects"
-    verbose_name = "Projects and scenarios"
+    verbose_name = _("Projects and scenarios")
 
     def ready(self) -> None:
         from apps.projects.roles import connect_role_receivers, ensure_roles

@@ -1,5 +1,5 @@
-"""Which glossary term explains each input of the scenario form and each figure the pages show:
-a hint or a figure carries a "What is this?" link to /glossary/<term>/ (templates/includes/
+"""Which glossary term explains each input of the forms and each figure the pages show: a hint
+or a figure carries a "What is this?" link to /glossary/<term>/ (templates/includes/
 form_field.html and ranged_field.html for inputs; `{% term_link path|figure_term %}` for the
 figures that come from code rather than being written out in a template)."""
 
@@ -102,6 +102,16 @@ OPTIONS_TERMS = {
     "api_model": "external-api",
     "accelerator": "accelerator",
     "training_route": "capex-and-opex",
+}
+# The sweep form (apps.sweeps.forms): its choices, and a row of the inputs it varies, whose
+# count of values is what a sweep is made of; the varied inputs' own terms are FIELD_TERMS'.
+SWEEP_TERMS = {
+    "accelerators": "accelerator",
+    "models": "large-language-model",
+}
+SWEEP_INPUT_TERMS = {
+    "steps": "sweep",
+    "values": "sweep",
 }
 
 

@@ -89,12 +89,12 @@ class Project(models.Model):
         RETURNED = "returned", _("Returned for changes")
         CLEARED = "cleared", _("Cleared")
 
-    title = models.CharField(max_length=200)
+    title = models.CharField(_("title"), max_length=200)
     unit = models.CharField(_("organisational unit"), max_length=200, blank=True)
-    description = models.TextField(blank=True)
-    currency = models.CharField(max_length=3, default="USD")
-    period_start = models.DateField(null=True, blank=True)
-    period_end = models.DateField(null=True, blank=True)
+    description = models.TextField(_("description"), blank=True)
+    currency = models.CharField(_("currency"), max_length=3, default="USD")
+    period_start = models.DateField(_("planning period starts"), null=True, blank=True)
+    period_end = models.DateField(_("planning period ends"), null=True, blank=True)
     fiscal_year_start_month = models.PositiveSmallIntegerField(
         _("month the fiscal year starts"),
         default=1,
@@ -139,20 +139,28 @@ class Project(models.Model):
         choices=Classification,
         default=Classification.PUBLIC,
     )
-    status = models.CharField(max_length=20, choices=Status, default=Status.DRAFT)
+    status = models.CharField(_("status"), max_length=20, choices=Status, default=Status.DRAFT)
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_projects"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="owned_projects",
+        verbose_name=_("owner"),
     )
     collaborators = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, blank=True, related_name="shared_projects"
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="shared_projects",
+        verbose_name=_("collaborators"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
     objects = ProjectQuerySet.as_manager()
 
     class Meta:
         ordering = ["-updated_at"]
+        verbose_name = _("project")
+        verbose_name_plural = _("projects")
 
     def __str__(self) -> str:
         return self.title
@@ -254,10 +262,15 @@ STATUS_PHRASES = {
 class Scenario(models.Model):
     """Inputs are stored in the estimate API's request shape, so page and API share one format."""
 
-    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="scenarios")
-    name = models.CharField(max_length=200)
-    inputs = models.JSONField(help_text="An estimate request: training, inference, energy_profile.")
-    is_baseline = models.BooleanField(default=False)
+    project = models.ForeignKey(
+        Project, on_delete=models.CASCADE, related_name="scenarios", verbose_name=_("project")
+    )
+    name = models.CharField(_("name"), max_length=200)
+    inputs = models.JSONField(
+        _("inputs"),
+        help_text=_("An estimate request: training, inference, energy_profile."),
+    )
+    is_baseline = models.BooleanField(_("baseline"), default=False)
     training_start = models.DateField(
         _("training starts"),
         null=True,
@@ -271,13 +284,17 @@ class Scenario(models.Model):
         help_text=_("When requests start to be served; by default once training has ended."),
     )
     version = models.PositiveIntegerField(
-        default=0, help_text="The number of the latest saved version; every save adds one."
+        _("version"),
+        default=0,
+        help_text=_("The number of the latest saved version; every save adds one."),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
     class Meta:
         ordering = ["project", "-is_baseline", "name"]
+        verbose_name = _("scenario")
+        verbose_name_plural = _("scenarios")
         constraints = [
             models.UniqueConstraint(
                 fields=["project"],

@@ -10,7 +10,7 @@ class SweepAdmin(admin.ModelAdmin):
     list_display = ("name", "scenario", "status", "points_done", "total_points", "created_at")
     list_filter = ("status",)
     search_fields = ("name", "scenario__name")
-    readonly_fields = [field.name for field in Sweep._meta.fields]
+    readonly_fields = [field.name for field in Sweep._meta.fields if not field.primary_key]
 
     def has_add_permission(self, request) -> bool:
         return False

@@ -2,11 +2,12 @@
 
 from django.apps import AppConfig
 from django.db.models.signals import post_delete, post_save
+from django.utils.translation import gettext_lazy as _
 
 
 class SweepsConfig(AppConfig):
     name = "apps.sweeps"
-    verbose_name = "Scenario sweeps"
+    verbose_name = _("Scenario sweeps")
 
     def ready(self) -> None:
         from apps.catalogue.models import Accelerator, EnergyProfile, LanguageModel, PriceOffer

@@ -6,6 +6,7 @@ import re
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from apps.projects.field_terms import SWEEP_INPUT_TERMS, SWEEP_TERMS, attach_terms
 from apps.projects.forms import NumberField
 from apps.sweeps.definition import (
     MAX_POINTS,
@@ -60,6 +61,7 @@ class VariedInputForm(forms.Form):
     def __init__(self, *args, scenario_inputs: dict, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["field"].choices = input_choices(scenario_inputs)
+        attach_terms(self, SWEEP_INPUT_TERMS)
 
     def clean_values(self) -> list[float]:
         try:
@@ -136,10 +138,11 @@ class SweepForm(forms.Form):
     ) -> None:
         super().__init__(*args, **kwargs)
         self.fields["accelerators"].choices = [(a.slug, str(a)) for a in accelerators]
-        self.fields["models"].choices = [(m.slug, f"{m.developer} {m.name}") for m in models]
+        self.fields["models"].choices = [(m.slug, m.developer_and_name) for m in models]
         present = [s for s in SECTIONS if scenario_inputs.get(s)]
         self.fields["accelerator_sections"].choices = [(s, SECTION_LABELS[s]) for s in present]
         self.fields["accelerator_sections"].initial = present
+        attach_terms(self, SWEEP_TERMS)
 
 
 class SweepDefinitionForm:

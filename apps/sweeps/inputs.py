@@ -8,6 +8,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from apps.estimates.limits import RULES, Rule
+from apps.projects.field_terms import FIELD_TERMS
 from apps.projects.scenario_fields import NUMBER_FIELDS
 
 PRICING_NAMES = ("price_per_accelerator_hour", "purchase_price", "lifetime_years")
@@ -28,6 +29,7 @@ class SweepableInput:
     hint: str | Promise
     scale: float = 1.0  # the page shows value × scale (percentages), the API the value itself
     methods: tuple[str, ...] = ()  # empty: every method of the section uses it
+    term: str | None = None  # the glossary term that explains it; None: plain words
 
     @property
     def section(self) -> str | None:
@@ -102,6 +104,7 @@ def _from_scenario_form() -> tuple[SweepableInput, ...]:
             hint=spec.hint,
             scale=spec.scale,
             methods=spec.methods,
+            term=FIELD_TERMS.get(spec.field_name),
         )
         for spec in NUMBER_FIELDS
         if spec.name in RULES
@@ -109,16 +112,23 @@ def _from_scenario_form() -> tuple[SweepableInput, ...]:
 
 
 ENERGY_INPUTS = (
-    SweepableInput("pue", _("PUE"), _("Facility overhead: 1 for none, 1.1–1.6 in data centres.")),
+    SweepableInput(
+        "pue",
+        _("PUE"),
+        _("Facility overhead: 1 for none, 1.1–1.6 in data centres."),
+        term="pue",
+    ),
     SweepableInput(
         "kg_co2e_per_kwh",
         _("Grid carbon intensity (kg CO2e per kWh)"),
         _("About 0.05 for hydro or nuclear grids, 0.5 world average, 1 for coal."),
+        term="emissions",
     ),
     SweepableInput(
         "electricity_price_per_kwh",
         _("Electricity price (USD per kWh)"),
         _("Used for owned accelerators; typical 0.05–0.30."),
+        term="energy",
     ),
 )
 SWEEPABLE = {spec.path: spec for spec in (*_from_scenario_form(), *ENERGY_INPUTS)}

@@ -25,6 +25,7 @@ class Metric:
     label: str | Promise
     kind: str  # a `{% figure %}` kind: how the pages format it
     unit: str  # the unit of the stored value, for the API (a machine name) and the CSV header
+    term: str  # the glossary term that explains it: its "What is this?" link on the pages
 
     @property
     def unit_words(self) -> str:
@@ -33,51 +34,93 @@ class Metric:
 
 
 METRICS = (
-    Metric("total_cost", _("Total cost (training + inference)"), "money", "USD"),
-    Metric("training_flop", _("Training compute"), "flop", "FLOP"),
+    Metric("total_cost", _("Total cost (training + inference)"), "money", "USD", "compute"),
+    Metric("training_flop", _("Training compute"), "flop", "FLOP", "training-compute"),
     Metric(
-        "training_accelerator_hours", _("Training accelerator-hours"), "hours", "accelerator-hours"
+        "training_accelerator_hours",
+        _("Training accelerator-hours"),
+        "hours",
+        "accelerator-hours",
+        "accelerator-hour",
     ),
-    Metric("training_wall_clock_hours", _("Training wall-clock time"), "hours", "hours"),
-    Metric("training_cost", _("Training cost"), "money", "USD"),
-    Metric("training_energy_kwh", _("Training energy"), "kwh", "kWh"),
-    Metric("training_emissions_kg_co2e", _("Training emissions"), "co2e", "kg CO2e"),
+    Metric(
+        "training_wall_clock_hours", _("Training wall-clock time"), "hours", "hours", "wall-clock"
+    ),
+    Metric("training_cost", _("Training cost"), "money", "USD", "accelerator-hour"),
+    Metric("training_energy_kwh", _("Training energy"), "kwh", "kWh", "energy"),
+    Metric("training_emissions_kg_co2e", _("Training emissions"), "co2e", "kg CO2e", "emissions"),
     Metric(
         "inference_accelerator_seconds_per_request",
         _("Accelerator time per request"),
         "seconds",
         "s",
+        "accelerator-hour",
     ),
-    Metric("inference_latency_seconds", _("User speed (latency per request)"), "seconds", "s"),
-    Metric("inference_total_requests", _("Requests over the horizon"), "count", "requests"),
+    Metric(
+        "inference_latency_seconds",
+        _("User speed (latency per request)"),
+        "seconds",
+        "s",
+        "latency",
+    ),
+    Metric(
+        "inference_total_requests", _("Requests over the horizon"), "count", "requests", "horizon"
+    ),
     Metric(
         "inference_accelerator_hours",
         _("Inference accelerator-hours over the horizon"),
         "hours",
         "accelerator-hours",
+        "horizon",
     ),
-    Metric("inference_cost", _("Inference cost over the horizon"), "money", "USD"),
-    Metric("inference_energy_kwh", _("Inference energy over the horizon"), "kwh", "kWh"),
-    Metric("peak_accelerators", _("Accelerators needed at peak"), "count", "accelerators"),
-    Metric("cost_per_request", _("Cost per request"), "money", "USD"),
-    Metric("break_even_months", _("Break-even (accelerator-hours)"), "months", "months"),
-    Metric("training_share", _("Training share of accelerator-hours"), "percent", "share"),
+    Metric("inference_cost", _("Inference cost over the horizon"), "money", "USD", "horizon"),
+    Metric("inference_energy_kwh", _("Inference energy over the horizon"), "kwh", "kWh", "energy"),
+    Metric(
+        "peak_accelerators",
+        _("Accelerators needed at peak"),
+        "count",
+        "accelerators",
+        "peak-to-average",
+    ),
+    Metric("cost_per_request", _("Cost per request"), "money", "USD", "cost-per-request"),
+    Metric(
+        "break_even_months", _("Break-even (accelerator-hours)"), "months", "months", "break-even"
+    ),
+    Metric(
+        "training_share",
+        _("Training share of accelerator-hours"),
+        "percent",
+        "share",
+        "training-compute",
+    ),
     Metric(
         "serving_accelerators_per_replica",
         _("Accelerators per copy of the model"),
         "count",
         "accelerators",
+        "model-copy",
     ),
-    Metric("serving_batch_size", _("Requests served at once per copy"), "count", "requests"),
+    Metric(
+        "serving_batch_size", _("Requests served at once per copy"), "count", "requests", "batching"
+    ),
     Metric(
         "serving_output_tokens_per_second",
         _("Output speed per copy of the model"),
         "per_second",
         "tokens/s",
+        "time-per-output-token",
     ),
-    Metric("serving_ttft_seconds", _("Time to first token"), "seconds", "s"),
-    Metric("serving_tpot_seconds", _("Time per output token"), "seconds", "s"),
-    Metric("serving_replicas_at_peak", _("Copies of the model at peak"), "count", "copies"),
+    Metric("serving_ttft_seconds", _("Time to first token"), "seconds", "s", "first-token-time"),
+    Metric(
+        "serving_tpot_seconds", _("Time per output token"), "seconds", "s", "time-per-output-token"
+    ),
+    Metric(
+        "serving_replicas_at_peak",
+        _("Copies of the model at peak"),
+        "count",
+        "copies",
+        "model-copy",
+    ),
 )
 METRICS_BY_NAME = {metric.name: metric for metric in METRICS}
 

@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from apps.projects.models import Project, Scenario
@@ -31,33 +32,50 @@ class Sweep(models.Model):
 
     ACTIVE = (Status.QUEUED, Status.RUNNING)
 
-    scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="sweeps")
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    scenario = models.ForeignKey(
+        Scenario, on_delete=models.CASCADE, related_name="sweeps", verbose_name=_("scenario")
     )
-    name = models.CharField(max_length=200)
-    definition = models.JSONField(help_text="Varied inputs and accelerators, normalised.")
-    base_inputs = models.JSONField(help_text="The scenario's inputs when the sweep was made.")
-    # " accelerator:<slug> … energy:<slug> ": the catalogue rows whose change makes it stale.
-    catalogue_keys = models.TextField()
-    status = models.CharField(max_length=10, choices=Status, default=Status.QUEUED)
-    total_points = models.PositiveIntegerField()
-    chunk_size = models.PositiveIntegerField()
-    total_chunks = models.PositiveIntegerField()
-    chunks_done = models.PositiveIntegerField(default=0)
-    points_done = models.PositiveIntegerField(default=0)
-    run = models.PositiveIntegerField(default=1)
-    results_run = models.PositiveIntegerField(null=True, blank=True)
-    error = models.TextField(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    stale_since = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("defined by"),
+    )
+    name = models.CharField(_("name"), max_length=200)
+    definition = models.JSONField(
+        _("definition"), help_text=_("Varied inputs and accelerators, normalised.")
+    )
+    base_inputs = models.JSONField(
+        _("scenario inputs"), help_text=_("The scenario's inputs when the sweep was made.")
+    )
+    catalogue_keys = models.TextField(
+        _("catalogue rows used"),
+        help_text=_("The catalogue rows whose change makes the sweep stale."),
+    )
+    status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.QUEUED)
+    total_points = models.PositiveIntegerField(_("points"))
+    chunk_size = models.PositiveIntegerField(_("points per chunk"))
+    total_chunks = models.PositiveIntegerField(_("chunks"))
+    chunks_done = models.PositiveIntegerField(_("chunks computed"), default=0)
+    points_done = models.PositiveIntegerField(_("points computed"), default=0)
+    run = models.PositiveIntegerField(
+        _("run"), default=1, help_text=_("One more each time a catalogue change restarts it.")
+    )
+    results_run = models.PositiveIntegerField(_("run of the results shown"), null=True, blank=True)
+    error = models.TextField(_("error"), blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    stale_since = models.DateTimeField(_("stale since"), null=True, blank=True)
 
     objects = SweepQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at", "-pk"]
+        verbose_name = _("sweep")
+        verbose_name_plural = _("sweeps")
 
     def __str__(self) -> str:
         return f"{self.scenario}: {self.name}"
@@ -110,11 +128,21 @@ class SweepChunk(models.Model):
 class ScenarioFreshness(models.Model):
     """Whether a scenario's figures were recomputed since the catalogue rows it uses changed."""
 
-    scenario = models.OneToOneField(Scenario, on_delete=models.CASCADE, related_name="freshness")
-    version = models.PositiveIntegerField(default=0)  # one more each time it is marked stale
-    stale_since = models.DateTimeField(null=True, blank=True)
-    checked_at = models.DateTimeField(null=True, blank=True)
-    problem = models.TextField(blank=True, help_text="Why the catalogue no longer serves it.")
+    scenario = models.OneToOneField(
+        Scenario, on_delete=models.CASCADE, related_name="freshness", verbose_name=_("scenario")
+    )
+    version = models.PositiveIntegerField(
+        _("version"), default=0, help_text=_("One more each time it is marked stale.")
+    )
+    stale_since = models.DateTimeField(_("stale since"), null=True, blank=True)
+    checked_at = models.DateTimeField(_("checked"), null=True, blank=True)
+    problem = models.TextField(
+        _("problem"), blank=True, help_text=_("Why the catalogue no longer serves it.")
+    )
+
+    class Meta:
+        verbose_name = _("scenario freshness")
+        verbose_name_plural = _("scenario freshness")
 
     def __str__(self) -> str:
         return f"{self.scenario}: {'stale' if self.stale_since else 'fresh'}"

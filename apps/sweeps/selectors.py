@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 from django.shortcuts import get_object_or_404
 
-from apps.catalogue.models import Accelerator
+from apps.catalogue.models import Accelerator, LanguageModel
 from apps.sweeps.charts import heatmap, line_chart, samples_merge
 from apps.sweeps.definition import Definition, definition_load
 from apps.sweeps.metrics import METRICS
@@ -30,6 +30,13 @@ def sweep_definition(sweep: Sweep) -> Definition:
 
 def accelerator_names(slugs) -> dict[str, str]:
     names = {a.slug: str(a) for a in Accelerator.objects.filter(slug__in=slugs)}
+    return {slug: names.get(slug, slug) for slug in slugs}
+
+
+def model_names(slugs) -> dict[str, str]:
+    """Language models by slug, named as the sweep form lists them ("Meta Llama 3.1 8B"); a model
+    gone from the catalogue keeps its slug."""
+    names = {m.slug: m.developer_and_name for m in LanguageModel.objects.filter(slug__in=slugs)}
     return {slug: names.get(slug, slug) for slug in slugs}
 
 

@@ -24,6 +24,7 @@ from apps.sweeps.metrics import CHART_METRICS, METRICS_BY_NAME, RANKING_LABELS, 
 from apps.sweeps.models import ScenarioFreshness, Sweep
 from apps.sweeps.selectors import (
     accelerator_names,
+    model_names,
     sweep_chart,
     sweep_definition,
     sweep_for_user,
@@ -160,6 +161,7 @@ def _sweep_context(sweep: Sweep) -> dict:
         "project": sweep.scenario.project,
         "definition": definition,
         "accelerators": accelerator_names(definition.accelerators),
+        "models": model_names(definition.models),
         # where the listed accelerators are used, in words ("Inference")
         "accelerator_sections": [SECTION_LABELS[s] for s in definition.accelerator_sections],
         "milestone": milestone,

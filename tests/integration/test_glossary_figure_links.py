@@ -8,10 +8,12 @@ a new figure added without one, fails here. A figure is:
   serving) and `dl.budget-strip` (the budget's summary);
 - a marker of the bottom strip (`li.marker`), a line of the ranges (`ul.range-lines > li`) and of
   the fan's summary (`ul.fan-summary > li`);
-- a column of a table of figures (its header holds the link) or a row of the scenarios compared
-  side by side (its row header holds it). Every table whose cells hold figures (`<data>`) is one
+- a column of a table of figures (its header holds the link: the options, a sweep's best points
+  and every point) or a row (its row header holds it: the scenarios compared side by side, a
+  sweep's summary), or a table of one figure (its caption names it and holds the link: a sweep's
+  heatmap and its line chart's figures). Every table whose cells hold figures (`<data>`) is one
   of these, or one of the charts' own data tables (`DATA_TABLES`), whose figures are those above
-  month by month; a table of neither kind fails the test until it is classified.
+  month by month; a table of none of these kinds fails the test until it is classified.
 The exact values inside "How these figures are worked out" (`dl.exact`) repeat the figures above
 them and are not figures of their own.
 """
@@ -21,7 +23,15 @@ from django.test import Client
 
 from apps.glossary.terms import TERMS
 from apps.sharing.services import share_link_create
-from tests.factories import SEED_000_TRAINING, make_manager, make_project, make_scenario
+from apps.sweeps import runs, services, tasks
+from apps.sweeps.metrics import METRICS
+from tests.factories import (
+    DEMAND_SWEEP,
+    SEED_000_TRAINING,
+    make_manager,
+    make_project,
+    make_scenario,
+)
 from tests.html_tree import Element, parse
 
 pytestmark = pytest.mark.django_db
@@ -53,8 +63,10 @@ DATA_TABLES = (
     "budget-ranges-caption-",  # the yearly bars' whiskers as a table; the lines above link
     "option-ranges-caption",  # the options' percentiles; the lines above link
 )
-COLUMN_TABLES = ("options-caption", "frozen-options-caption")
-ROW_TABLES = ("compare-caption",)
+# Tables by their caption's id, or by their own id (a sweep's best points, under a heading).
+COLUMN_TABLES = ("options-caption", "frozen-options-caption", "sweep-ranking-", "sweep-points-")
+ROW_TABLES = ("compare-caption", "sweep-summary-caption")
+CAPTION_TABLES = ("heatmap-caption", "sweep-chart-table-caption")
 
 
 def has_term_link(element: Element) -> bool:
@@ -68,7 +80,7 @@ def has_term_link(element: Element) -> bool:
 
 def _caption_id(table: Element) -> str:
     captions = table.child_elements("caption")
-    return captions[0].attrs.get("id", "") if captions else ""
+    return captions[0].attrs.get("id", "") if captions else table.attrs.get("id", "")
 
 
 def _rows(table: Element) -> list[list[Element]]:
@@ -109,7 +121,10 @@ def unlinked_figures(html: str) -> list[str]:
             continue
         if caption in ROW_TABLES:
             missing += [f"row: {row[0].text()}" for row in rows if not has_term_link(row[0])]
-        elif caption in COLUMN_TABLES:
+        elif caption in CAPTION_TABLES:
+            if not has_term_link(table.child_elements("caption")[0]):
+                missing.append(f"caption: {table.child_elements('caption')[0].text()}")
+        elif caption.startswith(COLUMN_TABLES):
             head = [
                 cell
                 for row in table.child_elements("thead")[0].child_elements("tr")
@@ -189,8 +204,83 @@ def test_a_figure_without_its_link_is_found():
         "<dd>1 kWh</dd></div></dl>"
         '<table><caption id="new-caption">New</caption><tbody><tr><td><data value="2">2</data>'
         "</td></tr></tbody></table>"
+        '<table><caption id="heatmap-caption">Total cost</caption><tbody><tr><td><data value="3">'
+        "3</data></td></tr></tbody></table>"
+        '<table id="sweep-ranking-1"><thead><tr><th>Point</th><th>Total cost</th></tr></thead>'
+        '<tbody><tr><th>0</th><td><data value="4">4</data></td></tr></tbody></table>'
     )
     assert unlinked_figures(html) == [
         "figure: Cost",
         "a table of figures not classified: new-caption",
+        "caption: Total cost",
+        "column: Total cost",
     ]
+
+
+def test_every_figure_a_sweep_shows_has_its_term():
+    assert {metric.name: metric.term for metric in METRICS if metric.term not in TERMS} == {}
+
+
+def _finished_sweep(scenario, name: str, definition: dict):
+    sweep = services.sweep_create(
+        scenario=scenario, created_by=scenario.project.owner, definition=definition, name=name
+    )
+    for index in range(sweep.total_chunks):
+        runs.sweep_chunk_store(sweep_id=sweep.pk, run=sweep.run, chunk_index=index)
+    sweep.refresh_from_db()
+    return sweep
+
+
+@pytest.fixture
+def sweeps(world, monkeypatch) -> dict[str, str]:
+    """Finished sweeps with every kind of result: a line chart with a line per accelerator, a
+    heatmap, and language models compared; by name, their pages."""
+    monkeypatch.setattr(tasks.sweep_run_chunk, "delay", lambda *args: None)
+    rented = make_scenario(world["project"], "Rented")
+    utilisation = {"field": "inference.target_utilization", "kind": "list", "values": [0.5, 0.7]}
+    made = {
+        "line chart": _finished_sweep(
+            rented,
+            "Demand",
+            {"inputs": [DEMAND_SWEEP], "accelerators": ["nvidia-h100-sxm", "nvidia-l4"]},
+        ),
+        "heatmap": _finished_sweep(
+            rented, "Demand and utilisation", {"inputs": [DEMAND_SWEEP, utilisation]}
+        ),
+        "models": _finished_sweep(
+            world["served"],
+            "Two models",
+            {"inputs": [DEMAND_SWEEP], "models": ["llama-3.1-8b", "llama-3.3-70b"]},
+        ),
+    }
+    return {name: f"/sweeps/{sweep.pk}/" for name, sweep in made.items()}
+
+
+@pytest.mark.parametrize("language", ["en-gb", "fr"])
+def test_every_figure_of_a_sweep_links_to_its_glossary_term(world, sweeps, language):
+    for name, path in sweeps.items():
+        response = world["client"].get(path, headers={"accept-language": language})
+        assert response.status_code == 200, name
+        html = response.content.decode()
+        assert unlinked_figures(html) == [], name
+        # what the sweep varies and compares, above its figures
+        definition = parse(html).find_all(
+            lambda e: e.tag == "dl" and "sweep-definition" in e.classes
+        )[0]
+        terms = [dt for dt in definition.elements() if dt.tag == "dt" and has_term_link(dt)]
+        assert len(terms) >= 2, name
+
+
+def test_the_sweep_pages_checked_do_show_every_kind_of_figure(world, sweeps):
+    client = world["client"]
+    pages = {name: parse(client.get(path).content.decode()) for name, path in sweeps.items()}
+    for name, page in pages.items():
+        captions = [_caption_id(t) for t in page.find_all(lambda e: e.tag == "table")]
+        assert "sweep-summary-caption" in captions, name
+        assert "sweep-ranking-1" in captions and "sweep-points-caption" in captions, name
+    line_chart = [_caption_id(t) for t in pages["line chart"].find_all(lambda e: e.tag == "table")]
+    assert "sweep-chart-table-caption" in line_chart
+    heatmap = [_caption_id(t) for t in pages["heatmap"].find_all(lambda e: e.tag == "table")]
+    assert "heatmap-caption" in heatmap
+    models = pages["models"].text()
+    assert "Meta Llama 3.1 8B" in models and "llama-3.1-8b" not in models

@@ -220,8 +220,8 @@ EXEMPT_PREFIXES: dict[str, str] = {
         "schema with its Swagger UI, the API's contract, in English"
     ),
     "admin/": (
-        "Django's admin, for catalogue editors: Django's own words are in French, the catalogue "
-        "models' field names and help texts are not yet translated (issue 14)"
+        "Django's admin, for catalogue editors: rendered as a superuser, page by page for every "
+        "model the project registers, by test_pseudo_admin (and in French by test_admin_french)"
     ),
 }
 # The error pages Django renders outside any route, by handler name; the 500 page (and the

@@ -224,7 +224,7 @@ def test_a_completed_sweep_shows_summary_best_configurations_line_chart_and_page
     )
     run_chunks(sweep)
     page = client.get(f"/sweeps/{sweep.pk}/?page=2").content.decode()
-    assert "<caption>Each figure over all 120 points</caption>" in page
+    assert '<caption id="sweep-summary-caption">Each figure over all 120 points</caption>' in page
     assert (
         "Cheapest configurations (total cost)" in page
         and "Fastest answers (latency per request)" in page

@@ -54,7 +54,9 @@ def test_a_finished_sweep_reads_in_french(client_and_scenario):
     url = f"/sweeps/{sweep.pk}/?metric=inference_accelerator_hours"
     html = unescape(client.get(url, headers=FRENCH).content.decode())
     assert "<strong>Terminé</strong>" in html  # the status
-    assert "<dt>Accélérateurs (Inférence)</dt>" in html
+    assert (
+        '<dt>Accélérateurs (Inférence) <a class="term-link" href="/glossary/accelerator/">' in html
+    )
     assert 'data-unit="Heures-accélérateur d’inférence sur l’horizon (heures-accélérateur)"' in html
     chart = json.loads(re.search(r'id="sweep-chart-data"[^>]*>(.*?)</script>', html, re.S)[1])
     assert chart["x_label"] == "Inférence\u00a0: Demandes le premier mois"

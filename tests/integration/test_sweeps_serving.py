@@ -166,7 +166,7 @@ def test_the_sweep_page_offers_models_and_shows_them_per_point(client, monkeypat
     runs.sweep_chunk_store(sweep_id=sweep.pk, run=sweep.run, chunk_index=0)
     html = client.get(f"/sweeps/{sweep.pk}/").content.decode()
     assert '<th scope="col">Model</th>' in html
-    assert "<td>llama-3.3-70b</td>" in html
+    assert "<td>Meta Llama 3.3 70B Instruct</td>" in html  # by name, as the form lists it
 
 
 def test_a_change_to_a_catalogue_model_marks_the_sweeps_using_it_stale(

@@ -87,14 +87,15 @@ def axis_text(item) -> str:
 
 
 @register.simple_tag
-def point_cells(row, definition, accelerator_names: dict) -> SafeString:
-    """`<td>` cells of a point's accelerator and model (when listed) and varied inputs."""
+def point_cells(row, definition, accelerator_names: dict, model_names: dict) -> SafeString:
+    """`<td>` cells of a point's accelerator and model (when listed, by name) and varied inputs."""
     cells = []
     if definition.accelerators:
         slug = row.inputs["accelerator"]
         cells.append(accelerator_names.get(slug, slug))
     if definition.models:
-        cells.append(row.inputs["model"])
+        slug = row.inputs["model"]
+        cells.append(model_names.get(slug, slug))
     cells += [input_value(row.inputs[item.spec.path], item.spec.path) for item in definition.inputs]
     return format_html_join("", "<td>{}</td>", ((cell,) for cell in cells))
 
