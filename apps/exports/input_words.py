@@ -15,26 +15,11 @@ from django.utils.translation import gettext, gettext_lazy
 from apps.catalogue.names import catalogue_name, full_name
 from apps.catalogue.resolve import Catalogue
 from apps.exports.figures import Value
-from apps.projects.api_methods import API_NUMBER_FIELDS, METHOD_LABELS
 from apps.projects.forms import ScenarioForm
+from apps.projects.input_choices import INPUT_CHOICES, INPUT_NUMBERS
 from apps.projects.locale_numbers import exact_text, percent_value_text
-from apps.projects.scenario_fields import (
-    INFERENCE_METHODS,
-    NUMBER_FIELDS,
-    PRICING_MODES,
-    PROVISIONING,
-    SECTION_TITLES,
-    TRAINING_METHODS,
-)
+from apps.projects.scenario_fields import SECTION_TITLES
 
-_NUMBERS = {(spec.section, spec.name): spec for spec in (*NUMBER_FIELDS, *API_NUMBER_FIELDS)}
-_CHOICES = {
-    ("training", "method"): {**dict(TRAINING_METHODS), **METHOD_LABELS},
-    ("inference", "method"): {**dict(INFERENCE_METHODS), **METHOD_LABELS},
-    ("training", "pricing_mode"): dict(PRICING_MODES),
-    ("inference", "pricing_mode"): dict(PRICING_MODES),
-    ("inference", "provisioning"): dict(PROVISIONING),
-}
 # Inputs the API takes that the form does not show, labelled as the form would.
 _API_ONLY = {
     "utilization_of_owned": gettext_lazy("Busy share of an owned accelerator's lifetime (%)"),
@@ -68,14 +53,14 @@ def _section_title(section: str) -> str:
 
 
 def _scale(section: str, key: str) -> float:
-    spec = _NUMBERS.get((section, key))
+    spec = INPUT_NUMBERS.get((section, key))
     if spec is not None:
         return spec.scale
     return 100.0 if key in _SHARES else 1.0
 
 
 def _label(section: str, key: str) -> str:
-    spec = _NUMBERS.get((section, key))
+    spec = INPUT_NUMBERS.get((section, key))
     if spec is not None:
         return str(spec.label)
     form_field = ScenarioForm.base_fields.get(f"{section}_{key}" if section else key)
@@ -85,7 +70,7 @@ def _label(section: str, key: str) -> str:
 
 
 def _meaning(section: str, key: str) -> str:
-    spec = _NUMBERS.get((section, key))
+    spec = INPUT_NUMBERS.get((section, key))
     if spec is not None:
         return str(spec.hint)
     form_field = ScenarioForm.base_fields.get(f"{section}_{key}" if section else key)
@@ -110,8 +95,8 @@ def _words(section: str, key: str, value: object, catalogue: Catalogue) -> str |
     """A choice's or a catalogue slug's words; None for a number."""
     if isinstance(value, bool):
         return gettext("yes") if value else gettext("no")
-    if (section, key) in _CHOICES:
-        return str(_CHOICES[section, key].get(value, value))
+    if (section, key) in INPUT_CHOICES:
+        return str(INPUT_CHOICES[section, key].get(value, value))
     if key == "accelerator" and value in catalogue.accelerators:
         accelerator = catalogue.accelerators[value]
         return full_name(accelerator.vendor, accelerator.name)

@@ -11,17 +11,11 @@ from apps.estimates.budget import BudgetDiff, budget_diff
 from apps.projects import formatting
 from apps.projects.formatting import Figure
 from apps.projects.frozen_budget import budget_from_record, drawn_up_from_record
+from apps.projects.input_choices import INPUT_CHOICES, INPUT_NUMBERS
 from apps.projects.locale_numbers import decimal_text
 from apps.projects.models import ScenarioVersion
 from apps.projects.scenario_compare import compare_rows
-from apps.projects.scenario_fields import (
-    INFERENCE_METHODS,
-    NUMBER_FIELDS,
-    PRICING_MODES,
-    PROVISIONING,
-    SECTION_TITLES,
-    TRAINING_METHODS,
-)
+from apps.projects.scenario_fields import SECTION_TITLES
 from apps.projects.versions import result_from_response
 
 
@@ -103,13 +97,6 @@ def version_budget(version: ScenarioVersion) -> dict | None:
 
 
 NOT_SET = gettext_lazy("not set (default)")
-_CHOICES = {
-    ("training", "method"): dict(TRAINING_METHODS),
-    ("inference", "method"): dict(INFERENCE_METHODS),
-    ("training", "pricing_mode"): dict(PRICING_MODES),
-    ("inference", "pricing_mode"): dict(PRICING_MODES),
-    ("inference", "provisioning"): dict(PROVISIONING),
-}
 _LABELS = {
     "method": gettext_lazy("Method"),
     "accelerator": gettext_lazy("Accelerator"),
@@ -117,9 +104,8 @@ _LABELS = {
     "provisioning": gettext_lazy("How capacity is paid for"),
     "pricing_mode": gettext_lazy("Rent or own"),
 }
-_NUMBERS = {(spec.section, spec.name): spec for spec in NUMBER_FIELDS}
 # A section's inputs in the form's order: its choices first, then its numbers.
-_ORDER = [*_LABELS, *(spec.name for spec in NUMBER_FIELDS)]
+_ORDER = [*_LABELS, *dict.fromkeys(name for _section, name in INPUT_NUMBERS)]
 
 
 def _input_order(key: str) -> tuple[int, str]:
@@ -127,7 +113,7 @@ def _input_order(key: str) -> tuple[int, str]:
 
 
 def _input_label(section: str, key: str) -> str:
-    spec = _NUMBERS.get((section, key))
+    spec = INPUT_NUMBERS.get((section, key))
     return gettext("%(section)s: %(input)s") % {
         "section": SECTION_TITLES[section],
         "input": spec.label if spec else _LABELS.get(key, key),
@@ -142,9 +128,9 @@ def _input_text(version: ScenarioVersion, section: str, key: str, value: object)
         return version.catalogue.get("accelerators", {}).get(value, {}).get("name", value)
     if key == "precision":
         return str(value).upper()
-    if (section, key) in _CHOICES:
-        return str(_CHOICES[section, key].get(value, value))
-    spec = _NUMBERS.get((section, key))
+    if (section, key) in INPUT_CHOICES:
+        return str(INPUT_CHOICES[section, key].get(value, value))
+    spec = INPUT_NUMBERS.get((section, key))
     if spec and isinstance(value, int | float) and not isinstance(value, bool):
         return decimal_text(Decimal(format(value * spec.scale, ".10g")))
     return str(value)

@@ -7,7 +7,9 @@ import pytest
 
 from apps.estimates import ENGINE_VERSION
 from apps.projects.models import Scenario, ScenarioVersion
+from apps.projects.services import scenario_update
 from tests.factories import make_manager, make_project, make_scenario
+from tests.integration.pseudo_world import EXTERNAL_API
 from tests.integration.test_project_pages import scenario_post
 
 pytestmark = pytest.mark.django_db
@@ -183,3 +185,18 @@ def test_the_conflict_lists_every_save_since_the_form_was_opened(client, owner, 
     assert "What changed from version 1 to version 3" in html
     assert "<td>15,000</td><td>400,000</td>" in html
     assert ScenarioVersion.objects.filter(scenario=scenario).count() == 3
+
+
+def test_diff_names_an_external_apis_method_and_prices_in_words(client, owner, scenario):
+    """A move to an external model API reads as the form's words, not its machine names."""
+    scenario_update(
+        scenario=scenario,
+        name=scenario.name,
+        inputs={**scenario.inputs, "inference": EXTERNAL_API},
+        user=owner,
+        expected_version=scenario.version,
+    )
+    html = client.get(f"/scenarios/{scenario.pk}/versions/compare/?old=1&new=2").content.decode()
+    assert "Through an external model API, priced per token" in html
+    assert "Input price (USD per million tokens)" in html
+    assert "external_api" not in html and "price_per_million_input_tokens" not in html
