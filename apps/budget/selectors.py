@@ -21,6 +21,7 @@ from apps.estimates.budget import (
     Budget,
     BudgetInputError,
     BudgetRules,
+    CalendarError,
     CostLineInput,
     FiscalCalendar,
     budget,
@@ -199,7 +200,7 @@ def scenario_budget(
                     **timing,
                 )
             )
-    except (BudgetInputError, EstimateInputError) as error:
+    except (BudgetInputError, CalendarError, EstimateInputError) as error:
         raise BudgetUnavailable(engine_error_text(error.errors)) from None
     except ValueError as error:
         raise BudgetUnavailable(str(error)) from None

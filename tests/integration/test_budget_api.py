@@ -244,3 +244,23 @@ def test_the_project_and_scenario_carry_the_budget_fields(api, scenario):
     budget = api.get(budget_url(scenario)).json()
     (inference,) = [line for line in budget["lines"] if line["kind"] == "inference_compute"]
     assert "from June 2026" in inference["basis"]
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "The planning period must end after it starts."),
+        ("fr", "La période de planification doit finir après son début."),
+    ],
+)
+def test_a_calendar_no_year_can_be_drawn_from_is_said_in_the_readers_language(
+    api, scenario, language, words
+):
+    """A period stored ending before it starts (the forms refuse one; an old row or a manual
+    change may hold one) makes the budget unavailable, and says why in the reader's words."""
+    from apps.projects.models import Project
+
+    Project.objects.filter(pk=scenario.project.pk).update(period_end=date(2025, 6, 30))
+    response = api.get(budget_url(scenario), HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 409
+    assert words in response.json()["detail"], response.json()

@@ -16,6 +16,7 @@ from apps.estimates.budget.compute import (
 )
 from apps.estimates.budget.fiscal import (
     LABEL_RULES,
+    CalendarError,
     FiscalCalendar,
     FiscalYear,
     fiscal_years,
@@ -59,6 +60,7 @@ __all__ = [
     "BudgetInputError",
     "BudgetLine",
     "BudgetRules",
+    "CalendarError",
     "ChangedRow",
     "ComputedLines",
     "CostLineInput",

@@ -56,6 +56,15 @@ class FiscalYear:
     months: int
 
 
+class CalendarError(ValueError):
+    """A calendar no fiscal year can be drawn from; `errors` maps its fields to plain messages,
+    which the edges translate."""
+
+    def __init__(self, errors: dict[str, list[Message]]) -> None:
+        self.errors = errors
+        super().__init__("; ".join(f"{key}: {' '.join(m)}" for key, m in errors.items()))
+
+
 def calendar_errors(calendar: FiscalCalendar) -> dict[str, list[Message]]:
     """Plain-language problems of a calendar, by field name; empty when it is valid."""
     errors: dict[str, list[Message]] = {}
@@ -91,10 +100,10 @@ def fiscal_year_label(calendar: FiscalCalendar, first_month: int) -> str:
 
 
 def fiscal_years(calendar: FiscalCalendar) -> tuple[FiscalYear, ...]:
-    """The fiscal years of the planning period, in order; raises ValueError on a bad calendar."""
+    """The fiscal years of the planning period, in order; raises CalendarError on a bad one."""
     errors = calendar_errors(calendar)
     if errors:
-        raise ValueError("; ".join(f"{key}: {' '.join(m)}" for key, m in errors.items()))
+        raise CalendarError(errors)
     first, last = month_index(calendar.period_start), month_index(calendar.period_end)
     years = []
     year_start = fiscal_year_start(calendar, first)
