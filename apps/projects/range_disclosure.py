@@ -125,8 +125,9 @@ def disclosure(field: BoundField, low: BoundField, high: BoundField) -> Disclosu
         summary = format_html(
             gettext(
                 'Add a range<span class="visually-hidden"> for {label}</span> '
-                "(90 % sure it is between … and …)"
+                "({share} sure it is between … and …)"
             ),
             label=label,
+            share=percent_text("90"),
         )
     return Disclosure(open=is_open, summary=summary)
