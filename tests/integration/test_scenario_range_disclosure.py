@@ -6,24 +6,23 @@ import re
 
 import pytest
 
-from tests.factories import make_manager, make_project, make_scenario
+from tests.factories import make_project, make_scenario
 from tests.integration.test_project_pages import scenario_post
-from tests.integration.test_scenario_page_ranges import RANGED_INPUTS
+from tests.integration.test_scenario_page_ranges import RANGED_INPUTS, manager  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 NBSP, NNBSP = "\u00a0", "\u202f"
 
 
 @pytest.fixture
-def manager(client):
-    user = make_manager("maria")
-    client.force_login(user)
-    return user
+def scenario(manager):  # noqa: F811
+    return make_scenario(make_project(manager))
 
 
 @pytest.fixture
-def scenario(manager):
-    return make_scenario(make_project(manager))
+def ranged(manager):  # noqa: F811
+    """A scenario with ranges on its training hours and its first month's requests."""
+    return make_scenario(make_project(manager), inputs=RANGED_INPUTS)
 
 
 def disclosure(html: str, field_name: str) -> tuple[bool, str, str]:
@@ -55,9 +54,8 @@ def test_every_empty_range_is_closed_and_offers_to_add_one(client, scenario):
     assert re.search(r'<legend class="visually-hidden">Requests in the first month: I am 90', block)
 
 
-def test_a_stored_range_is_open_and_its_summary_says_it_with_its_values(client, manager):
-    scenario = make_scenario(make_project(manager), inputs=RANGED_INPUTS)
-    html = client.get(f"/scenarios/{scenario.pk}/").content.decode()
+def test_a_stored_range_is_open_and_its_summary_says_it_with_its_values(client, ranged):
+    html = client.get(f"/scenarios/{ranged.pk}/").content.decode()
     is_open, summary, _ = disclosure(html, "training_accelerator_hours")
     assert is_open
     assert summary == "Range for Accelerator-hours: between 100 and 400 accelerator-hours"
@@ -67,10 +65,9 @@ def test_a_stored_range_is_open_and_its_summary_says_it_with_its_values(client, 
     assert not disclosure(html, "training_mfu")[0]
 
 
-def test_the_summary_in_french_with_french_numbers(client, manager):
-    scenario = make_scenario(make_project(manager), inputs=RANGED_INPUTS)
+def test_the_summary_in_french_with_french_numbers(client, ranged):
     client.cookies["django_language"] = "fr"
-    html = client.get(f"/scenarios/{scenario.pk}/").content.decode()
+    html = client.get(f"/scenarios/{ranged.pk}/").content.decode()
     is_open, summary, _ = disclosure(html, "inference_requests_per_month")
     assert is_open
     assert summary == (
@@ -107,26 +104,24 @@ def test_percentages_and_money_are_written_in_their_units(client, scenario):
     )
 
 
-def test_a_range_with_an_error_is_open_with_the_error_beside_it(client, scenario):
-    html = post(client, scenario, training_mfu_low="50", training_mfu_high="30")
+@pytest.mark.parametrize(
+    ("low", "high", "summary_end", "end_at_fault", "message"),
+    [
+        ("50", "30", ": between 50% and 30%", "low", "is above the high end"),  # as typed
+        ("30", "", ": not complete", "low", "Give both ends, or neither."),
+        ("30", "lots", ": not complete", "high", "Enter a number"),  # High's own error
+    ],
+)
+def test_a_range_with_an_error_is_open_with_the_error_beside_its_end(
+    client, scenario, low, high, summary_end, end_at_fault, message
+):
+    html = post(client, scenario, training_mfu_low=low, training_mfu_high=high)
     is_open, summary, block = disclosure(html, "training_mfu")
     assert is_open
-    assert summary.endswith(": between 50% and 30%")  # as typed, beside its error
-    assert '<ul class="errorlist" id="id_training_mfu_low_error">' in block
-    assert 'aria-invalid="true" aria-describedby="id_training_mfu_low_error"' in block
-
-
-def test_half_a_range_or_a_high_end_that_is_no_number_is_open_and_not_complete(client, scenario):
-    html = post(client, scenario, training_mfu_low="30")
-    is_open, summary, block = disclosure(html, "training_mfu")
-    assert is_open and summary.endswith(": not complete")
-    assert "Give both ends, or neither." in block
-    html = post(client, scenario, training_mfu_low="30", training_mfu_high="lots")
-    is_open, summary, block = disclosure(html, "training_mfu")
-    assert is_open and summary.endswith(": not complete")
-    # High's own error is beside it and described by it, as Low's.
-    assert '<ul class="errorlist" id="id_training_mfu_high_error">' in block
-    assert 'aria-invalid="true" aria-describedby="id_training_mfu_high_error"' in block
+    assert summary.endswith(summary_end)
+    error_id = f"id_training_mfu_{end_at_fault}_error"
+    assert re.search(rf'<ul class="errorlist" id="{error_id}"><li>[^<]*{message}', block)
+    assert f'aria-invalid="true" aria-describedby="{error_id}"' in block
 
 
 def test_use_a_typical_range_opens_the_range_it_filled_or_the_one_it_could_not(client, scenario):
