@@ -125,7 +125,7 @@ def disclosure(field: BoundField, low: BoundField, high: BoundField) -> Disclosu
         summary = format_html(
             gettext(
                 'Add a range<span class="visually-hidden"> for {label}</span> '
-                "({share} sure it is between … and …)"
+                "({share} sure between … and …)"
             ),
             label=label,
             share=percent_text("90"),

@@ -47,7 +47,7 @@ def test_every_empty_range_is_closed_and_offers_to_add_one(client, scenario):
     is_open, summary, block = disclosure(html, "inference_requests_per_month")
     assert not is_open
     # The field's label is read by screen readers only: the summaries otherwise sound alike.
-    assert summary == "Add a range for Requests in the first month (90% sure it is between … and …)"
+    assert summary == "Add a range for Requests in the first month (90% sure between … and …)"
     assert '<span class="visually-hidden"> for Requests in the first month</span>' in block
     # Low and High keep their labels, in a group named after the number.
     assert '<label for="id_inference_requests_per_month_low">Low</label>' in block
