@@ -242,6 +242,11 @@ def hours(
     return _counted(value, unit, missing)
 
 
+def number(value: Number, *, missing: str = NOT_AVAILABLE) -> Figure:
+    """A number without a unit, by the rules above: "8.33", "15,000", "26.7 million"."""
+    return _counted(value, "", missing)
+
+
 def count(value: Number, unit: str, *, missing: str = NOT_AVAILABLE) -> Figure:
     """A count with its plural unit: "15,000 requests", "1 accelerator", "1.2 million requests"."""
     return _counted(value, unit, missing)

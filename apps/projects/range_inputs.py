@@ -23,6 +23,7 @@ from apps.estimates.uncertainty import FigureRange, UncertaintyResult, range_err
 from apps.projects import formatting
 from apps.projects.api_methods import API_NUMBER_FIELDS, read_by_api_method
 from apps.projects.engine_text import engine_errors
+from apps.projects.range_disclosure import disclosure
 from apps.projects.scenario_fields import NUMBER_FIELDS, FieldSpec
 from apps.projects.templatetags.figures import figure_html
 
@@ -110,13 +111,16 @@ def add_range_fields(form: forms.Form, number_field: type[forms.Field]) -> None:
 
 
 def range_pair(form: forms.Form, field_name: str) -> dict | None:
-    """The bound Low and High of a number, and whether it has a typical range, for the template."""
+    """The bound Low and High of a number, whether it has a typical range, and its disclosure
+    (open or not, and its summary), for the template."""
     if low_name(field_name) not in form.fields:
         return None
+    low, high = form[low_name(field_name)], form[high_name(field_name)]
     return {
-        "low": form[low_name(field_name)],
-        "high": form[high_name(field_name)],
+        "low": low,
+        "high": high,
         "typical": PRIORS.get(field_name),
+        "disclosure": disclosure(form[field_name], low, high),
     }
 
 

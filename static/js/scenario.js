@@ -91,10 +91,21 @@
     });
   }
 
+  // A range's disclosure stays open while either end holds something: its summary, written by
+  // the server, cannot say a value typed since, so closed it would hide that value.
+  function keepFilledRangesOpen(event) {
+    const details = event.target;
+    if (!details.matches || !details.matches("details.range-disclosure") || details.open) return;
+    const filled = [...details.querySelectorAll("input[type=text]")].some((input) => input.value.trim());
+    if (filled) details.open = true;
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
     drawCharts();
     showMethodFields();
     watchUnsavedChanges();
+    // "toggle" does not bubble: listen while it goes down.
+    document.addEventListener("toggle", keepFilledRangesOpen, true);
     document.addEventListener("change", (event) => {
       if (event.target.name && event.target.name.endsWith("_method")) showMethodFields();
     });

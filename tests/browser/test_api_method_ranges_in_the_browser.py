@@ -7,7 +7,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations, login
-from tests.browser.test_ranges import lines, range_group
+from tests.browser.test_ranges import lines, open_range, range_group, range_summary
 from tests.browser.test_scenario_api_method_in_the_browser import (  # noqa: F401 - fixture
     PASSWORD,
     choose_the_api,
@@ -30,11 +30,11 @@ def test_ranges_on_the_apis_price_and_tokens_show_live_and_after_saving(
     scenario,  # noqa: F811
 ) -> None:
     open_with_the_api(page, live_server, scenario)
-    price = range_group(page, OUTPUT_PRICE)
+    price = open_range(page, OUTPUT_PRICE)
     expect(price).to_be_visible()
     # A price has Epoch AI's price prior as its typical range; a token count has none.
     expect(price.get_by_text("applied here to API prices")).to_be_visible()
-    tokens = range_group(page, "Output tokens per request")
+    tokens = open_range(page, "Output tokens per request")
     expect(tokens.get_by_role("button", name="Use a typical range")).to_have_count(0)
     price.get_by_label("Low").fill("0.3")
     price.get_by_label("High").fill("1.2")
@@ -48,6 +48,9 @@ def test_ranges_on_the_apis_price_and_tokens_show_live_and_after_saving(
     expect(page.get_by_text("Scenario saved.")).to_be_visible()
     expect(lines(page)).to_contain_text("central estimate")
     expect(range_group(page, OUTPUT_PRICE).get_by_label("High")).to_have_value("1.2")
+    expect(range_summary(page, OUTPUT_PRICE)).to_have_text(
+        f"Range for {OUTPUT_PRICE}: between $0.30 and $1.20"
+    )
     assert_no_axe_violations(page, f"saved external API with ranges, {viewport['width']}px")
     scenario.refresh_from_db()
     assert scenario.inputs["ranges"] == {
@@ -64,7 +67,7 @@ def test_a_bad_range_on_the_apis_price_is_an_error_beside_it(
     scenario,  # noqa: F811
 ) -> None:
     open_with_the_api(page, live_server, scenario)
-    price = range_group(page, OUTPUT_PRICE)
+    price = open_range(page, OUTPUT_PRICE)
     price.get_by_label("Low").fill("1.2")
     price.get_by_label("High").fill("0.3")
     with page.expect_navigation():

@@ -24,6 +24,7 @@ from apps.budget.models import CostLine
 from apps.projects.models import Project
 from apps.projects.presets import PRESETS_BY_SLUG
 from tests.browser.conftest import BOTH_VIEWPORTS, VIEWPORTS, assert_no_axe_violations, login
+from tests.browser.test_ranges import range_summary
 from tests.factories import make_manager, make_project, make_scenario
 
 PASSWORD = "a-long-test-password"
@@ -175,6 +176,11 @@ def bad_field_then_save(page: Page) -> None:
 
 
 def add_ranges(page: Page) -> None:
+    summary = range_summary(page, REQUESTS)
+    expect(summary).to_have_text(
+        f"Ajouter une fourchette pour {REQUESTS} (entre … et …, avec 90{NBSP}% de certitude)"
+    )
+    summary.click()
     group = page.get_by_role(
         "group", name=re.compile(rf"^{re.escape(REQUESTS)} : je suis sûr à 90 %")
     )
@@ -187,6 +193,9 @@ def add_ranges(page: Page) -> None:
     expect(messages(page)).to_have_text("Scénario enregistré.")
     expect(ranges).to_contain_text("9 chances sur 10")
     expect(group.get_by_label("Bas")).to_have_value("1000000")
+    expect(summary).to_have_text(
+        f"Fourchette pour {REQUESTS}{NBSP}: entre 1 million et 1,5 million de demandes"
+    )
 
 
 def add_cost_line(page: Page) -> None:

@@ -35,7 +35,22 @@ def scenario(settings):
 
 
 def range_group(page: Page, label: str):
+    """The Low and High of a number's range, once its disclosure is open."""
     return page.get_by_role("group", name=re.compile(rf"^{re.escape(label)}: I am 90 % sure"))
+
+
+def range_summary(page: Page, label: str):
+    """The summary of a number's range disclosure, found by the words a screen reader reads in
+    it: "Add a range for <label> (…)" or "Range for <label>: …" (the label visually hidden)."""
+    return page.locator("details.range-disclosure > summary").filter(
+        has_text=re.compile(rf" {re.escape(label)}(?:\s*:| \()")
+    )
+
+
+def open_range(page: Page, label: str):
+    """Opens a number's range as a user does, by clicking its summary: its Low and High."""
+    range_summary(page, label).click()
+    return range_group(page, label)
 
 
 def lines(page: Page):
@@ -53,7 +68,10 @@ def test_ranges_typed_show_live_and_after_saving_and_pass_axe(
 ) -> None:
     login(page, live_server, USERNAME, PASSWORD, next_path=f"/scenarios/{scenario.pk}/")
     assert_no_axe_violations(page, "scenario form with range inputs")
-    requests = range_group(page, "Requests in the first month")
+    # Empty ranges are closed: their Low and High are out of sight until the summary is clicked.
+    expect(range_group(page, "Requests in the first month")).to_have_count(0)
+    requests = open_range(page, "Requests in the first month")
+    assert_no_axe_violations(page, "scenario form with a range open")
     requests.get_by_label("Low").fill("5,000")
     requests.get_by_label("High").fill("50,000")
     # The live preview shows the ranges while typing.
@@ -66,6 +84,10 @@ def test_ranges_typed_show_live_and_after_saving_and_pass_axe(
     expect(range_group(page, "Requests in the first month").get_by_label("Low")).to_have_value(
         "5000"
     )
+    # Saved, the range is drawn open and its summary says it in words.
+    expect(range_summary(page, "Requests in the first month")).to_have_text(
+        "Range for Requests in the first month: between 5,000 and 50,000 requests"
+    )
     assert_no_axe_violations(page, "saved scenario with ranges")
 
 
@@ -74,7 +96,7 @@ def test_a_bad_range_is_an_error_beside_it_and_its_summary_link_focuses_it(
     page: Page, live_server, scenario
 ) -> None:
     login(page, live_server, USERNAME, PASSWORD, next_path=f"/scenarios/{scenario.pk}/")
-    requests = range_group(page, "Requests in the first month")
+    requests = open_range(page, "Requests in the first month")
     requests.get_by_label("Low").fill("50,000")
     requests.get_by_label("High").fill("5,000")
     with page.expect_navigation():
@@ -92,14 +114,70 @@ def test_a_bad_range_is_an_error_beside_it_and_its_summary_link_focuses_it(
 
 def test_a_typical_range_is_filled_in_with_its_source(page: Page, live_server, scenario) -> None:
     login(page, live_server, USERNAME, PASSWORD, next_path=f"/scenarios/{scenario.pk}/")
-    price = range_group(page, "Accelerator-hours")
+    price = open_range(page, "Accelerator-hours")
     expect(price.get_by_text("Epoch AI's prior for training compute")).to_be_visible()
     with page.expect_navigation():
         price.get_by_role("button", name="Use a typical range").click()
     hours = range_group(page, "Accelerator-hours")
-    expect(hours.get_by_label("Low")).not_to_have_value("")
-    expect(hours.get_by_label("High")).not_to_have_value("")
+    expect(hours.get_by_label("Low")).to_have_value("66.66666667")
+    expect(hours.get_by_label("High")).to_have_value("600")
+    expect(range_summary(page, "Accelerator-hours")).to_have_text(
+        "Range for Accelerator-hours: between 66.7 and 600 accelerator-hours"
+    )
     expect(lines(page)).to_contain_text("Training accelerator-hours")
+
+
+def tab_until_focused(page: Page, target, presses: int = 4) -> None:
+    """Presses Tab until `target` has the focus, as a keyboard user moves through the form."""
+    for _ in range(presses):
+        if target.evaluate("(element) => element === document.activeElement"):
+            return
+        page.keyboard.press("Tab")
+    expect(target).to_be_focused()
+
+
+@BOTH_VIEWPORTS
+def test_a_keyboard_user_opens_a_range_with_enter_or_space_and_types_it(
+    page: Page, viewport: dict, live_server, scenario
+) -> None:
+    login(page, live_server, USERNAME, PASSWORD, next_path=f"/scenarios/{scenario.pk}/")
+    label = "Requests in the first month"
+    page.get_by_label(f"{label}:", exact=True).focus()  # Django's label ends with ":"
+    summary = range_summary(page, label)
+    tab_until_focused(page, summary)
+    page.keyboard.press("Enter")
+    group = range_group(page, label)
+    expect(group).to_be_visible()
+    assert_no_axe_violations(page, f"a range opened from the keyboard, {viewport['width']}px")
+    page.keyboard.press("Tab")
+    expect(group.get_by_label("Low")).to_be_focused()
+    page.keyboard.type("5,000")
+    page.keyboard.press("Tab")
+    expect(group.get_by_label("High")).to_be_focused()
+    page.keyboard.type("50,000")
+    # The live preview redraws the figures beside the form, not the form: the range stays
+    # open and the caret where it was.
+    expect(lines(page)).to_contain_text("9 in 10 chance between")
+    expect(group.get_by_label("High")).to_be_focused()
+    expect(group).to_be_visible()
+    # A range with a value does not close: its summary cannot say what was typed since.
+    summary.focus()
+    page.keyboard.press("Enter")
+    expect(group).to_be_visible()
+    # Space opens a summary too.
+    hours = range_summary(page, "Accelerator-hours")
+    hours.focus()
+    page.keyboard.press("Space")
+    expect(range_group(page, "Accelerator-hours")).to_be_visible()
+
+
+def test_nothing_moves_when_a_range_opens_under_reduced_motion(
+    new_page, live_server, scenario
+) -> None:
+    page = new_page(reduced_motion="reduce")
+    login(page, live_server, USERNAME, PASSWORD, next_path=f"/scenarios/{scenario.pk}/")
+    expect(open_range(page, "Requests in the first month")).to_be_visible()
+    assert page.evaluate("() => document.getAnimations().length") == 0
 
 
 def fan(page: Page):
@@ -156,7 +234,7 @@ def test_the_fan_and_its_table_appear_live_and_after_saving_and_pass_axe(
 ) -> None:
     login(page, live_server, USERNAME, PASSWORD, next_path=f"/scenarios/{scenario.pk}/")
     expect(fan(page)).to_have_count(0)  # no ranges, no fan
-    requests = range_group(page, "Requests in the first month")
+    requests = open_range(page, "Requests in the first month")
     requests.get_by_label("Low").fill("5,000")
     requests.get_by_label("High").fill("50,000")
     # While typing: the fan, its words and its table of percentiles.
@@ -173,7 +251,7 @@ def test_the_fan_and_its_table_appear_live_and_after_saving_and_pass_axe(
 def test_nothing_moves_on_the_fan_under_reduced_motion(new_page, live_server, scenario) -> None:
     page = new_page(reduced_motion="reduce")
     login(page, live_server, USERNAME, PASSWORD, next_path=f"/scenarios/{scenario.pk}/")
-    requests = range_group(page, "Requests in the first month")
+    requests = open_range(page, "Requests in the first month")
     requests.get_by_label("Low").fill("5,000")
     requests.get_by_label("High").fill("50,000")
     page.wait_for_function("() => window.Chart && window.Chart.getChart('chart-fan')")
