@@ -12,10 +12,10 @@ from dataclasses import replace
 from apps.catalogue.resolve import (
     INFERENCE_NUMBERS,
     TRAINING_NUMBERS,
-    Catalogue,
     estimate_input_from_request,
     request_key,
 )
+from apps.catalogue.snapshot import Catalogue
 from apps.estimates import EstimateInputError
 from apps.estimates.external_api import API_FINE_TUNE_NUMBERS, EXTERNAL_API_NUMBERS
 from apps.estimates.limits import RULES

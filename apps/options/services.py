@@ -15,7 +15,8 @@ from django.utils.translation import gettext
 
 from apps.api.serializers import EstimateRequestSerializer
 from apps.budget.selectors import budget_rules
-from apps.catalogue.resolve import Catalogue, estimate_input_from_request, request_key
+from apps.catalogue.resolve import estimate_input_from_request, request_key
+from apps.catalogue.snapshot import Catalogue
 from apps.catalogue.uncertainty import DEFAULT_SAMPLES, engine_path
 from apps.estimates import EstimateInputError, validate
 from apps.estimates.budget import BudgetRules, FiscalCalendar

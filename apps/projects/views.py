@@ -17,7 +17,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from apps.budget.presentation import budget_section, scenario_totals
 from apps.budget.selectors import budget_key, cost_lines_of
-from apps.catalogue.resolve import Catalogue, estimate_from_request
+from apps.catalogue.resolve import estimate_from_request
+from apps.catalogue.snapshot import Catalogue
 from apps.catalogue.uncertainty import uncertainty_from_request
 from apps.core.fragments import cached_fragment, fragment_key
 from apps.core.htmx import is_htmx
