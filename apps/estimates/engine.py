@@ -26,14 +26,14 @@ from apps.estimates.results import (
     ThresholdResult,
     TrainingResult,
 )
-from apps.estimates.sections import (
+from apps.estimates.section_figures import (
     NAN,
     ComparisonFigures,
     InferenceFigures,
     TrainingFigures,
-    compute,
     optional,
 )
+from apps.estimates.sections import compute
 from apps.estimates.serving_report import check_replica_fits, serving_result
 
 ENGINE_VERSION = "1.0.0"
