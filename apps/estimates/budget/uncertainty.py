@@ -23,7 +23,6 @@ from datetime import date, datetime, timedelta
 import numpy as np
 
 from apps.estimates import formulas as f
-from apps.estimates.budget.compute import default_service_start
 from apps.estimates.budget.fiscal import (
     FiscalCalendar,
     PeriodMonths,
@@ -32,6 +31,7 @@ from apps.estimates.budget.fiscal import (
 )
 from apps.estimates.budget.inputs import BudgetRules
 from apps.estimates.budget.lines import CostLineInput, decimal
+from apps.estimates.budget.months import default_service_start
 from apps.estimates.budget.table import budget
 from apps.estimates.engine import estimate, evaluate_with_sections, inference_cost_to_date
 from apps.estimates.inputs import EstimateInput
