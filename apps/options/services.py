@@ -29,7 +29,7 @@ from apps.estimates.options import (
     compare_options,
     estimate_option,
 )
-from apps.estimates.uncertainty import Range
+from apps.estimates.uncertainty_draws import Range
 from apps.options.uncertainty import OptionsUncertainty, options_uncertainty
 from apps.projects.models import Scenario
 from apps.projects.services import scenario_create

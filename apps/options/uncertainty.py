@@ -32,16 +32,10 @@ from apps.estimates.engine import evaluate
 from apps.estimates.inputs import EstimateInput, with_value
 from apps.estimates.money import to_money
 from apps.estimates.options import OptionEstimate, OptionInput, _staff_line, unit_cost
+from apps.estimates.quantiles import _quantiles
 from apps.estimates.results import Figures
-from apps.estimates.uncertainty import (
-    SHIFT,
-    FigureRange,
-    Range,
-    _draw,
-    _drivers,
-    _quantiles,
-    _value_at,
-)
+from apps.estimates.uncertainty import FigureRange
+from apps.estimates.uncertainty_draws import SHIFT, Range, _draw, _drivers, _value_at
 
 # A figure's samples: an array, or a float when no range moves it.
 Samples = float | np.ndarray

@@ -80,7 +80,7 @@ def test_the_collector_finds_every_family_of_engine_message():
         "%(label)s must be a whole number from %(low)s to %(high)s.",  # limits.py
         "%(label)s is needed for this method.",  # input_validation.py
         "Active experts must be fewer than the experts in total.",  # serving_checks.py
-        "The low end is above the high end.",  # uncertainty.py
+        "The low end is above the high end.",  # uncertainty_draws.py
     ):
         assert expected in msgids
 

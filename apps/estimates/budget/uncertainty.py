@@ -36,14 +36,10 @@ from apps.estimates.budget.table import budget
 from apps.estimates.engine import estimate, evaluate_with_sections, inference_cost_to_date
 from apps.estimates.inputs import EstimateInput
 from apps.estimates.money import to_money
+from apps.estimates.quantiles import _quantiles
 from apps.estimates.results import EstimateResult
-from apps.estimates.uncertainty import (
-    FigureRange,
-    Range,
-    UncertaintyResult,
-    _quantiles,
-    draw_inputs,
-)
+from apps.estimates.uncertainty import FigureRange, UncertaintyResult
+from apps.estimates.uncertainty_draws import Range, draw_inputs
 
 _HOUR = timedelta(hours=1)
 # The summary's figures and the rows below the lines, as the budget API names them.
