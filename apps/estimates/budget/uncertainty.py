@@ -1,16 +1,17 @@
 """Ranges on a budget: percentiles of its totals and of each fiscal year's rows, from budgets
 drawn up sample by sample.
 
-The inputs are drawn as the estimate's ranges draw them (apps.estimates.uncertainty.draw_inputs:
-the same seed gives the same draws for the same input, so the budget's samples are the
-estimate's), evaluated once through the vectorised engine, and each sample's compute lines are
-placed in the months the central budget places them (`compute_lines`), but from the sample's own
-figures: its training cost spread over its own wall-clock hours, its service starting the month
-after its own training ends (unless the scenario fixes the start), its own monthly inference
-cost, purchase and power. The lines people add carry no range: they are the same in every
-sample. Each sample's subtotals, contingency, indirect costs, totals, run-rate and net present
-value follow from its own lines by the budget's own rules (`budget`), so every figure is a
-percentile of per-sample figures, never a sum of percentiles or a corner.
+The inputs are drawn as the estimate's ranges draw them
+(apps.estimates.uncertainty_draws.draw_inputs: the same seed gives the same draws for the same
+input, so the budget's samples are the estimate's), evaluated once through the vectorised engine,
+and each sample's compute lines are placed in the months the central budget places them
+(`compute_lines`), but from the sample's own figures: its training cost spread over its own
+wall-clock hours, its service starting the month after its own training ends (unless the scenario
+fixes the start), its own monthly inference cost, purchase and power. The lines people add carry no
+range: they are the same in every sample. Each sample's subtotals, contingency, indirect costs,
+totals, run-rate and net present value follow from its own lines by the budget's own rules
+(`budget`), so every figure is a percentile of per-sample figures, never a sum of percentiles or a
+corner.
 
 The samples are not rounded to the cent month by month as the central budget is: a sample's
 figures can differ from the central arithmetic by a few cents, far below the sampling error.
