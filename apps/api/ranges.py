@@ -7,7 +7,8 @@ from apps.api.fields import FiniteFloatField, MoneyField, StrictIntegerField
 from apps.api.strict import StrictSerializer, StrictTypes
 from apps.catalogue import uncertainty
 from apps.estimates.limits import RULES
-from apps.estimates.uncertainty import BREAK_EVEN, FIGURES, MONEY_FIGURES, range_errors
+from apps.estimates.uncertainty import BREAK_EVEN, FIGURES, MONEY_FIGURES
+from apps.estimates.uncertainty_draws import range_errors
 from apps.projects.engine_text import engine_texts
 
 RANGE_PATH_SET = frozenset(uncertainty.RANGE_PATHS)

@@ -5,17 +5,14 @@
 """
 
 import datetime
-from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext
 
 from apps.apiprices.selectors import PriceInForce, price_in_force
+from apps.catalogue.resolution import RequestErrors, Resolution
 from apps.estimates import InferenceInput, TrainingInput
 from apps.estimates.external_api import API_FINE_TUNE_NUMBERS, EXTERNAL_API_NUMBERS
 from apps.projects.locale_numbers import date_text, decimal_text
-
-if TYPE_CHECKING:
-    from apps.catalogue.resolve import Resolution, _Errors
 
 PRICE_FIELDS = {
     "price_per_million_input_tokens": "input",
@@ -52,8 +49,8 @@ def api_price_note(row: PriceInForce, day: datetime.date) -> str:
 
 def external_api_inference(
     data: dict,
-    errors: "_Errors",
-    resolution: "Resolution",
+    errors: RequestErrors,
+    resolution: Resolution,
     day: datetime.date | None = None,
 ) -> InferenceInput:
     """The inference input of an external API: the catalogue's prices for `api_model` on `day`

@@ -24,7 +24,7 @@ from apps.budget.selectors import (
     scenario_budget,
 )
 from apps.budget.serializers import BudgetSerializer, CostLineSerializer
-from apps.catalogue.resolve import Catalogue
+from apps.catalogue.snapshot import Catalogue
 from apps.core.fragments import cached_fragment, fragment_key
 from apps.projects.api import RefusalsAsAnswers
 from apps.projects.conditional import FROZEN_RESPONSE

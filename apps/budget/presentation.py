@@ -12,7 +12,7 @@ from apps.budget.line_templates import LINE_TEMPLATES
 from apps.budget.models import BudgetClass, Category, CostLine, Kind
 from apps.budget.ranges import budget_ranges, chart_range
 from apps.budget.selectors import BudgetUnavailable, ScenarioBudget, cost_lines_of, scenario_budget
-from apps.catalogue.resolve import Catalogue
+from apps.catalogue.snapshot import Catalogue
 from apps.projects.engine_text import engine_text, engine_texts
 from apps.projects.models import Scenario
 

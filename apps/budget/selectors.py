@@ -13,7 +13,9 @@ from django.utils import timezone
 
 from apps.budget.models import CostLine
 from apps.budget.records import line_record
-from apps.catalogue.resolve import Catalogue, Resolution, estimate_input_from_request
+from apps.catalogue.resolution import Resolution
+from apps.catalogue.resolve import estimate_input_from_request
+from apps.catalogue.snapshot import Catalogue
 from apps.catalogue.uncertainty import request_sampling, with_request_paths
 from apps.core.fragments import fragment_key
 from apps.estimates import EstimateInput, EstimateInputError, EstimateResult, estimate

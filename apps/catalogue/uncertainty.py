@@ -12,14 +12,15 @@ from dataclasses import replace
 from apps.catalogue.resolve import (
     INFERENCE_NUMBERS,
     TRAINING_NUMBERS,
-    Catalogue,
     estimate_input_from_request,
     request_key,
 )
+from apps.catalogue.snapshot import Catalogue
 from apps.estimates import EstimateInputError
 from apps.estimates.external_api import API_FINE_TUNE_NUMBERS, EXTERNAL_API_NUMBERS
 from apps.estimates.limits import RULES
-from apps.estimates.uncertainty import Range, UncertaintyResult, check_ranges, sample
+from apps.estimates.uncertainty import UncertaintyResult, sample
+from apps.estimates.uncertainty_draws import Range, check_ranges
 
 DEFAULT_SAMPLES = 100_000
 MIN_SAMPLES = 1_000

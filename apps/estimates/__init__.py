@@ -1,6 +1,7 @@
 """The estimate engine: training and inference compute, cost and energy (Python and NumPy)."""
 
 from apps.estimates.engine import ENGINE_VERSION, estimate, evaluate
+from apps.estimates.input_validation import validate
 from apps.estimates.inputs import (
     EnergyProfile,
     EstimateInput,
@@ -10,7 +11,6 @@ from apps.estimates.inputs import (
     Pricing,
     Threshold,
     TrainingInput,
-    validate,
 )
 from apps.estimates.results import (
     ComparisonResult,

@@ -3,7 +3,7 @@
 from apps.estimates.inputs import EnergyProfile, InferenceInput, Pricing, TrainingInput
 from apps.estimates.messages import Message, _, g6, number
 from apps.estimates.results import ServingResult
-from apps.estimates.sections import InferenceFigures
+from apps.estimates.section_figures import InferenceFigures
 from apps.estimates.serving_report import serving_assumptions
 from apps.estimates.units import HOURS_PER_MONTH
 

@@ -9,10 +9,8 @@ from apps.estimates import external_api as api
 from apps.estimates import formulas as f
 from apps.estimates.assumptions import inference_assumptions, training_assumptions
 from apps.estimates.formulas import Quantity
-from apps.estimates.inputs import (
-    EstimateInput,
-    validate,
-)
+from apps.estimates.input_validation import validate
+from apps.estimates.inputs import EstimateInput
 from apps.estimates.money import to_money
 from apps.estimates.results import (
     ComparisonResult,
@@ -26,14 +24,14 @@ from apps.estimates.results import (
     ThresholdResult,
     TrainingResult,
 )
-from apps.estimates.sections import (
+from apps.estimates.section_figures import (
     NAN,
     ComparisonFigures,
     InferenceFigures,
     TrainingFigures,
-    compute,
     optional,
 )
+from apps.estimates.sections import compute
 from apps.estimates.serving_report import check_replica_fits, serving_result
 
 ENGINE_VERSION = "1.0.0"

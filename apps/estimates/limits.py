@@ -1,79 +1,10 @@
-"""Accepted range of every input number, and the plain-language message for a value outside it."""
+"""Accepted range of every input number, and the plain-language message for a value outside it.
 
-from dataclasses import dataclass
+Each is a Rule (apps.estimates.limit_rule).
+"""
 
-import numpy as np
-
-from apps.estimates.messages import Message, _, number
-
-
-@dataclass(frozen=True)
-class Rule:
-    """The accepted range of one number, and the message shown when a value falls outside it.
-
-    Upper bounds, and floors slightly above 0 for shares and divisors, are chosen so that no
-    valid combination can overflow a float (1.8e308) or divide by zero; the worst case stays
-    below about 1e300 (tests/unit/estimates/test_estimate_validation.py checks the extremes).
-    """
-
-    label: Message
-    low: float
-    high: float
-    message: Message
-    zero_allowed: bool = False  # 0 accepted below `low` (e.g. "no revenue")
-    low_open: bool = False
-    whole: bool = False
-
-    def accepts(self, values: np.ndarray) -> bool:
-        in_range = (values > self.low) if self.low_open else (values >= self.low)
-        accepted = in_range & (values <= self.high)
-        if self.zero_allowed:
-            accepted |= values == 0
-        if self.whole:
-            accepted &= values == np.floor(values)
-        # One np.all per rule keeps validation cheap on million-point sweeps.
-        return bool(np.all(accepted))
-
-    def accepts_number(self, value: float) -> bool:
-        """`accepts` for one float, without the cost of an array (NaN and infinities fail)."""
-        in_range = (value > self.low) if self.low_open else (value >= self.low)
-        accepted = in_range and value <= self.high
-        if self.zero_allowed:
-            accepted = accepted or value == 0
-        if self.whole:
-            accepted = accepted and value.is_integer()
-        return accepted
-
-
-def _share(label: Message, typical_low: float, typical_high: float) -> Rule:
-    return Rule(
-        label,
-        0.001,
-        1.0,
-        _(
-            "%(label)s must be more than 0 (at least 0.001) and at most 1 (typical "
-            "%(typical_low)s–%(typical_high)s).",
-            label=label,
-            typical_low=number(typical_low, "plain"),
-            typical_high=number(typical_high, "plain"),
-        ),
-    )
-
-
-def _whole(label: Message, low: int, high: int) -> Rule:
-    return Rule(
-        label,
-        float(low),
-        float(high),
-        _(
-            "%(label)s must be a whole number from %(low)s to %(high)s.",
-            label=label,
-            low=number(low, "whole"),
-            high=number(high, "whole"),
-        ),
-        whole=True,
-    )
-
+from apps.estimates.limit_rule import Rule, share_rule, whole_rule
+from apps.estimates.messages import _
 
 RULES = {
     "peak_flops_per_second": Rule(
@@ -139,7 +70,7 @@ RULES = {
             "accelerators are usually written off over 3–5 years."
         ),
     ),
-    "utilization_of_owned": _share(_("Utilisation of owned accelerators"), 0.5, 0.8),
+    "utilization_of_owned": share_rule(_("Utilisation of owned accelerators"), 0.5, 0.8),
     "parameters": Rule(
         _("Parameters"),
         0.0,
@@ -172,8 +103,8 @@ RULES = {
         1e7,
         _("Accelerator count must be at least 1 and at most 10 million."),
     ),
-    "mfu": _share(_("MFU"), 0.3, 0.5),
-    "goodput": _share(_("Goodput"), 0.85, 1),
+    "mfu": share_rule(_("MFU"), 0.3, 0.5),
+    "goodput": share_rule(_("Goodput"), 0.85, 1),
     "accelerator_seconds_per_request": Rule(
         _("Accelerator-seconds per request"),
         0.0,
@@ -195,7 +126,7 @@ RULES = {
         8.0,
         _("Bytes per parameter must be between 0 and 8 (2 for bf16, 1 for fp8 or int8)."),
     ),
-    "utilization": _share(_("Serving utilisation of peak FLOP/s"), 0.1, 0.5),
+    "utilization": share_rule(_("Serving utilisation of peak FLOP/s"), 0.1, 0.5),
     "latency_seconds": Rule(
         _("Latency"), 0.0, 1e6, _("Latency must be between 0 and 1,000,000 seconds per request.")
     ),
@@ -225,7 +156,7 @@ RULES = {
         1000.0,
         _("Peak-to-average ratio must be at least 1 (steady demand) and at most 1,000."),
     ),
-    "target_utilization": _share(_("Target utilisation"), 0.6, 0.8),
+    "target_utilization": share_rule(_("Target utilisation"), 0.6, 0.8),
     "revenue_per_request": Rule(
         _("Revenue per request"),
         1e-6,
@@ -241,7 +172,7 @@ RULES = {
         1e13,
         _("Accelerator memory must be between 0.1 GB and 10,000 GB."),
     ),
-    "accelerators_per_node": _whole(_("Accelerators per node"), 1, 1024),
+    "accelerators_per_node": whole_rule(_("Accelerators per node"), 1, 1024),
     "interconnect_bytes_per_second": Rule(
         _("Interconnect bandwidth"),
         1e8,
@@ -254,16 +185,16 @@ RULES = {
         1e15,
         _("Total parameters must be between 1 and 1e15 (all experts of a mixture included)."),
     ),
-    "layers": _whole(_("Layers"), 1, 10_000),
-    "kv_heads": _whole(_("KV heads"), 1, 10_000),
-    "head_dim": _whole(_("Head dimension"), 1, 100_000),
-    "query_heads": _whole(_("Query heads"), 1, 10_000),
-    "hidden_size": _whole(_("Hidden size"), 1, 10_000_000),
-    "kv_latent_width": _whole(_("Latent KV width"), 1, 10_000_000),
-    "sliding_window": _whole(_("Sliding window"), 1, 100_000_000),
-    "sliding_window_layers": _whole(_("Sliding-window layers"), 1, 10_000),
-    "experts_total": _whole(_("Experts in total"), 1, 100_000),
-    "experts_active": _whole(_("Active experts"), 1, 100_000),
+    "layers": whole_rule(_("Layers"), 1, 10_000),
+    "kv_heads": whole_rule(_("KV heads"), 1, 10_000),
+    "head_dim": whole_rule(_("Head dimension"), 1, 100_000),
+    "query_heads": whole_rule(_("Query heads"), 1, 10_000),
+    "hidden_size": whole_rule(_("Hidden size"), 1, 10_000_000),
+    "kv_latent_width": whole_rule(_("Latent KV width"), 1, 10_000_000),
+    "sliding_window": whole_rule(_("Sliding window"), 1, 100_000_000),
+    "sliding_window_layers": whole_rule(_("Sliding-window layers"), 1, 10_000),
+    "experts_total": whole_rule(_("Experts in total"), 1, 100_000),
+    "experts_active": whole_rule(_("Active experts"), 1, 100_000),
     "kv_cache_bytes_per_token": Rule(
         _("KV cache bytes per token"),
         1.0,
@@ -279,15 +210,15 @@ RULES = {
         8.0,
         _("KV cache bytes per element must be between 0.125 and 8 (2 for bf16, 1 for fp8)."),
     ),
-    "memory_utilization": _share(_("Usable share of accelerator memory"), 0.85, 0.95),
-    "memory_efficiency": _share(_("Achieved share of memory bandwidth"), 0.55, 0.8),
+    "memory_utilization": share_rule(_("Usable share of accelerator memory"), 0.85, 0.95),
+    "memory_efficiency": share_rule(_("Achieved share of memory bandwidth"), 0.55, 0.8),
     "overhead_bytes_per_accelerator": Rule(
         _("Memory overhead per accelerator"),
         0.0,
         1e13,
         _("Memory overhead per accelerator must be between 0 and 1e13 bytes."),
     ),
-    "accelerators_per_replica": _whole(_("Accelerators per replica"), 1, 100_000),
+    "accelerators_per_replica": whole_rule(_("Accelerators per replica"), 1, 100_000),
     "ttft_target_seconds": Rule(
         _("Time-to-first-token target"),
         1e-4,

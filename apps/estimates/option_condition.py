@@ -15,7 +15,7 @@ from decimal import Decimal
 
 from apps.estimates import formulas as f
 from apps.estimates.inputs import EstimateInput
-from apps.estimates.sections import optional
+from apps.estimates.section_figures import optional
 
 FIXED_COST = ("rent_always_on", "own")
 PER_USE = ("external_api", "rent_pay_per_use")

@@ -51,7 +51,7 @@ from apps.estimates.option_condition import (
     owning_beats_renting_utilisation,
 )
 from apps.estimates.results import EstimateResult, Figures
-from apps.estimates.sections import optional
+from apps.estimates.section_figures import optional
 
 OPTION_KEYS = ("external_api", "rent_pay_per_use", "rent_always_on", "own", "fine_tune", "build")
 LABELS = {

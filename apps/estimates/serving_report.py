@@ -6,8 +6,9 @@ from dataclasses import replace
 from apps.estimates.inputs import EstimateInputError, InferenceInput
 from apps.estimates.messages import Message, Number, _, number
 from apps.estimates.results import ServingResult
-from apps.estimates.sections import InferenceFigures, serving_model
+from apps.estimates.section_figures import InferenceFigures
 from apps.estimates.serving import LIMITED_BY, ServingFigures
+from apps.estimates.serving_model import serving_model
 from apps.estimates.serving_plan import plan
 
 GB = 1e9

@@ -72,7 +72,7 @@ class OptionsForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.training = training
         attach_terms(self, OPTIONS_TERMS)
-        from apps.catalogue.resolve import Catalogue
+        from apps.catalogue.snapshot import Catalogue
 
         self.fields["accelerator"].choices = [
             ("", _("The scenario's accelerator")),

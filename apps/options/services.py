@@ -15,7 +15,8 @@ from django.utils.translation import gettext
 
 from apps.api.serializers import EstimateRequestSerializer
 from apps.budget.selectors import budget_rules
-from apps.catalogue.resolve import Catalogue, estimate_input_from_request, request_key
+from apps.catalogue.resolve import estimate_input_from_request, request_key
+from apps.catalogue.snapshot import Catalogue
 from apps.catalogue.uncertainty import DEFAULT_SAMPLES, engine_path
 from apps.estimates import EstimateInputError, validate
 from apps.estimates.budget import BudgetRules, FiscalCalendar
@@ -28,7 +29,7 @@ from apps.estimates.options import (
     compare_options,
     estimate_option,
 )
-from apps.estimates.uncertainty import Range
+from apps.estimates.uncertainty_draws import Range
 from apps.options.uncertainty import OptionsUncertainty, options_uncertainty
 from apps.projects.models import Scenario
 from apps.projects.services import scenario_create

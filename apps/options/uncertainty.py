@@ -3,7 +3,7 @@ per request, and the share of samples in which each option is the cheapest.
 
 Every option is sampled through the vectorised engine (`evaluate`) with the scenario's seed and
 the same draws for the same input (common random numbers: the streams of
-apps.estimates.uncertainty, keyed by seed and input path, each input drawn once for all the
+apps.estimates.uncertainty_draws, keyed by seed and input path, each input drawn once for all the
 options), so that in each sample the options face the same demand and prices. A price that the
 scenario's training and inference share is one driver, drawn as the inference's, so that an
 option without training (renting, owning) draws the same price as one with it (building). An
@@ -32,16 +32,10 @@ from apps.estimates.engine import evaluate
 from apps.estimates.inputs import EstimateInput, with_value
 from apps.estimates.money import to_money
 from apps.estimates.options import OptionEstimate, OptionInput, _staff_line, unit_cost
+from apps.estimates.quantiles import _quantiles
 from apps.estimates.results import Figures
-from apps.estimates.uncertainty import (
-    SHIFT,
-    FigureRange,
-    Range,
-    _draw,
-    _drivers,
-    _quantiles,
-    _value_at,
-)
+from apps.estimates.uncertainty import FigureRange
+from apps.estimates.uncertainty_draws import SHIFT, Range, _draw, _drivers, _value_at
 
 # A figure's samples: an array, or a float when no range moves it.
 Samples = float | np.ndarray

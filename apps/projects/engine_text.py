@@ -142,10 +142,10 @@ def engine_errors(errors: dict[str, list]) -> dict[str, list[str]]:
 
 
 # Recognising a plain str as an engine message, or as one of the catalogue's notes that go
-# first in the same list (apps/catalogue/resolve.py: `resolution.note(…)`), which a stored
+# first in the same list (apps/catalogue/resolve*.py: `resolution.note(…)`), which a stored
 # version keeps in the language it was saved in.
 
-RESOLVE = ENGINE.parent / "catalogue" / "resolve.py"
+RESOLVE = tuple(sorted((ENGINE.parent / "catalogue").glob("resolve*.py")))
 
 
 @dataclass(frozen=True)
@@ -170,13 +170,14 @@ def _counted(call: ast.Call) -> str:
 
 @cache
 def catalogue_note_msgids() -> tuple[str | _Plural, ...]:
-    """The catalogue's notes as apps/catalogue/resolve.py words them."""
-    tree = ast.parse(RESOLVE.read_text(), filename=str(RESOLVE))
-    for node in ast.walk(tree):
-        for child in ast.iter_child_nodes(node):
-            child.parent = node
+    """The catalogue's notes as apps/catalogue/resolve*.py word them."""
+    trees = [ast.parse(path.read_text(), filename=str(path)) for path in RESOLVE]
+    for tree in trees:
+        for node in ast.walk(tree):
+            for child in ast.iter_child_nodes(node):
+                child.parent = node
     found: list[str | _Plural] = []
-    for node in ast.walk(tree):
+    for node in (node for tree in trees for node in ast.walk(tree)):
         if not (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)

@@ -9,7 +9,8 @@ from django.utils.translation import gettext_lazy as _
 from apps.budget.forms import BudgetSettingsFields
 from apps.catalogue.models import PRECISIONS
 from apps.catalogue.names import catalogue_name, full_name
-from apps.catalogue.resolve import DEFAULT_ENERGY_PROFILE, Catalogue, estimate_from_request
+from apps.catalogue.resolve import estimate_from_request
+from apps.catalogue.snapshot import DEFAULT_ENERGY_PROFILE, Catalogue
 from apps.estimates import EstimateInputError, EstimateResult
 from apps.estimates.uncertainty import UncertaintyResult
 from apps.projects.api_methods import add_api_fields, api_section_values, with_api_fields

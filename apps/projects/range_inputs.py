@@ -19,7 +19,8 @@ from apps.catalogue.uncertainty import (
     RangesError,
     uncertainty_from_request,
 )
-from apps.estimates.uncertainty import FigureRange, UncertaintyResult, range_errors
+from apps.estimates.uncertainty import FigureRange, UncertaintyResult
+from apps.estimates.uncertainty_draws import range_errors
 from apps.projects import formatting
 from apps.projects.api_methods import API_NUMBER_FIELDS, read_by_api_method
 from apps.projects.engine_text import engine_errors

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from apps.projects import views
+from apps.projects import views, views_scenario, views_versions
 
 urlpatterns = [
     path("projects/", views.project_list, name="project-list"),
@@ -11,25 +11,35 @@ urlpatterns = [
     path("projects/<int:project_id>/edit/", views.project_edit, name="project-edit"),
     path("projects/<int:project_id>/scenarios/new/", views.scenario_add, name="scenario-add"),
     path("projects/<int:project_id>/compare/", views.project_compare, name="project-compare"),
-    path("scenarios/<int:scenario_id>/", views.scenario_detail, name="scenario-detail"),
-    path("scenarios/<int:scenario_id>/preview/", views.scenario_preview, name="scenario-preview"),
+    path("scenarios/<int:scenario_id>/", views_scenario.scenario_detail, name="scenario-detail"),
+    path(
+        "scenarios/<int:scenario_id>/preview/",
+        views_scenario.scenario_preview,
+        name="scenario-preview",
+    ),
     path(
         "scenarios/<int:scenario_id>/duplicate/",
-        views.scenario_duplicate,
+        views_scenario.scenario_duplicate,
         name="scenario-duplicate",
     ),
     path(
         "scenarios/<int:scenario_id>/baseline/",
-        views.scenario_set_baseline,
+        views_scenario.scenario_set_baseline,
         name="scenario-baseline",
     ),
-    path("scenarios/<int:scenario_id>/delete/", views.scenario_delete, name="scenario-delete"),
     path(
-        "scenarios/<int:scenario_id>/versions/", views.scenario_versions, name="scenario-versions"
+        "scenarios/<int:scenario_id>/delete/",
+        views_scenario.scenario_delete,
+        name="scenario-delete",
+    ),
+    path(
+        "scenarios/<int:scenario_id>/versions/",
+        views_versions.scenario_versions,
+        name="scenario-versions",
     ),
     path(
         "scenarios/<int:scenario_id>/versions/compare/",
-        views.scenario_version_diff,
+        views_versions.scenario_version_diff,
         name="scenario-version-diff",
     ),
 ]

@@ -7,7 +7,7 @@ from itertools import accumulate
 from apps.api.views import estimate_response
 from apps.apiprices.selectors import price_in_force
 from apps.budget.records import budget_record
-from apps.catalogue.resolve import Catalogue
+from apps.catalogue.snapshot import Catalogue
 from apps.estimates import (
     ENGINE_VERSION,
     ComparisonResult,

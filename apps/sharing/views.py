@@ -25,7 +25,7 @@ from apps.projects.range_results import shared_ranges_context, uncertainty_from_
 from apps.projects.selectors import project_for_user, scenario_for_user
 from apps.projects.version_diff import version_budget
 from apps.projects.versions import result_from_response
-from apps.projects.views import comparison_context
+from apps.projects.views_scenario import comparison_context
 from apps.sharing import services
 from apps.sharing.forms import ShareLinkForm
 from apps.sharing.models import ShareLink, ShareLinkQuerySet

@@ -117,7 +117,8 @@ def check_points(sweep, count: int) -> list[str]:
     """Recompute sampled points one by one, in-process, and compare with the stored figures."""
     import copy
 
-    from apps.catalogue.resolve import Catalogue, estimate_input_from_request
+    from apps.catalogue.resolve import estimate_input_from_request
+    from apps.catalogue.snapshot import Catalogue
     from apps.estimates import evaluate
     from apps.sweeps.selectors import sweep_rows
 

@@ -33,7 +33,8 @@ from apps.estimates import (  # noqa: E402
     Pricing,
     TrainingInput,
 )
-from apps.estimates.uncertainty import Range, sample  # noqa: E402
+from apps.estimates.uncertainty import sample  # noqa: E402
+from apps.estimates.uncertainty_draws import Range  # noqa: E402
 from config.allocator import keep_freed_memory  # noqa: E402
 from tests.bench.common import PYTHON, fmt_seconds, say  # noqa: E402
 from tests.bench.http_bench import throwaway_database  # noqa: E402

@@ -9,7 +9,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from apps.catalogue import resolve
+from apps.catalogue import snapshot
 from apps.catalogue.loading import catalogue_load
 from apps.catalogue.models import (
     CATALOGUE_VERSION_KEY,
@@ -17,7 +17,7 @@ from apps.catalogue.models import (
     PriceOffer,
     catalogue_version,
 )
-from apps.catalogue.resolve import Catalogue
+from apps.catalogue.snapshot import Catalogue
 from tests.factories import SEED_000_TRAINING
 
 pytestmark = pytest.mark.django_db
@@ -137,8 +137,8 @@ def test_a_change_no_signal_announces_is_seen_once_the_snapshot_is_old(api_clien
         price_per_accelerator_hour=Decimal("2")
     )
     assert training_cost(api_client, L4_TRAINING) != "200.00"
-    later = resolve.time.monotonic() + resolve.SNAPSHOT_MAX_AGE_SECONDS
-    monkeypatch.setattr(resolve.time, "monotonic", lambda: later)
+    later = snapshot.time.monotonic() + snapshot.SNAPSHOT_MAX_AGE_SECONDS
+    monkeypatch.setattr(snapshot.time, "monotonic", lambda: later)
     assert training_cost(api_client, L4_TRAINING) == "200.00"
 
 
@@ -147,5 +147,5 @@ def test_the_catalogue_for_a_request_holds_only_the_rows_it_names():
         {"training": SEED_000_TRAINING, "inference": {"accelerator": "nvidia-l4"}}
     )
     assert set(catalogue.accelerators) == {"nvidia-h100-sxm", "nvidia-l4"}
-    assert list(catalogue.energy_profiles) == [resolve.DEFAULT_ENERGY_PROFILE]
+    assert list(catalogue.energy_profiles) == [snapshot.DEFAULT_ENERGY_PROFILE]
     assert len(Catalogue.load().accelerators) > 2

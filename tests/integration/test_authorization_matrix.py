@@ -44,7 +44,7 @@ from apps.catalogue.models import (
     LanguageModel,
     PriceOffer,
 )
-from apps.catalogue.resolve import Catalogue
+from apps.catalogue.snapshot import Catalogue
 from apps.exports.json_export import project_json
 from apps.exports.report import project_report
 from apps.projects.forms import ScenarioForm

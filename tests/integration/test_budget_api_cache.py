@@ -115,7 +115,7 @@ def test_the_cache_key_follows_the_ranges_and_the_seed_even_at_the_same_version(
     """The drawn-up budget's own key (what `budget_payload` caches) reads the inputs, ranges
     and seed included, not just the version and save times."""
     from apps.budget.selectors import budget_cache_key, cost_lines_of
-    from apps.catalogue.resolve import Catalogue
+    from apps.catalogue.snapshot import Catalogue
 
     catalogue, lines = Catalogue.load(), cost_lines_of(scenario)
     keys = set()

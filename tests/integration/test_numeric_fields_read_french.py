@@ -8,7 +8,7 @@ from django import forms
 from django.utils import translation
 
 from apps.budget.forms import CostLineForm
-from apps.catalogue.resolve import Catalogue
+from apps.catalogue.snapshot import Catalogue
 from apps.projects.forms import NewProjectForm, NumberField, ProjectForm, ScenarioForm
 from apps.sharing.forms import ShareLinkForm
 from apps.sweeps.forms import VariedInputForm

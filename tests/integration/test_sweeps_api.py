@@ -12,7 +12,8 @@ from django.core.management import call_command
 from django.db import OperationalError
 from rest_framework.test import APIClient
 
-from apps.catalogue.resolve import Catalogue, estimate_input_from_request
+from apps.catalogue.resolve import estimate_input_from_request
+from apps.catalogue.snapshot import Catalogue
 from apps.estimates import evaluate
 from apps.sweeps import runs, services, tasks
 from apps.sweeps.models import Sweep, SweepChunk

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from apps.catalogue.resolve import Catalogue
+from apps.catalogue.snapshot import Catalogue
 from apps.sweeps.compute import base_inputs, evaluate_range
 from apps.sweeps.definition import DefinitionError, definition_parse
 from apps.sweeps.inputs import SWEEPABLE

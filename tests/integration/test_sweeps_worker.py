@@ -26,7 +26,8 @@ import pytest
 from django.conf import settings
 from django.db import connection, transaction
 
-from apps.catalogue.resolve import Catalogue, estimate_input_from_request
+from apps.catalogue.resolve import estimate_input_from_request
+from apps.catalogue.snapshot import Catalogue
 from apps.estimates import evaluate
 from apps.projects.presets import PRESETS_BY_SLUG
 from apps.sweeps import services

@@ -11,7 +11,8 @@ SECOND_REQUEST_FAULTS = """
 import resource, sys
 if sys.argv[1] == "served":
     import config.wsgi  # what gunicorn loads
-from apps.estimates.uncertainty import Range, sample
+from apps.estimates.uncertainty_draws import Range
+from apps.estimates.uncertainty import sample
 from tests.unit.estimates.test_uncertainty_closed_forms import INPUTS
 ranges = {"training.mfu": Range(0.3, 0.5), "inference.requests_per_month": Range(2e5, 4e6)}
 sample(INPUTS, ranges, 100_000, fan=True)

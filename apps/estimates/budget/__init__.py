@@ -8,12 +8,7 @@ from apps.estimates.budget.compare import (
     budget_diff,
     portfolio,
 )
-from apps.estimates.budget.compute import (
-    compute_lines,
-    default_service_start,
-    spread,
-    training_end,
-)
+from apps.estimates.budget.compute import compute_lines
 from apps.estimates.budget.fiscal import (
     LABEL_RULES,
     CalendarError,
@@ -42,6 +37,7 @@ from apps.estimates.budget.lines import (
     line_errors,
     schedule,
 )
+from apps.estimates.budget.months import default_service_start, spread, training_end
 from apps.estimates.budget.results import Budget, BudgetLine, Memo, Summary, Totals
 from apps.estimates.budget.table import budget
 

@@ -1,16 +1,17 @@
 """Ranges on a budget: percentiles of its totals and of each fiscal year's rows, from budgets
 drawn up sample by sample.
 
-The inputs are drawn as the estimate's ranges draw them (apps.estimates.uncertainty.draw_inputs:
-the same seed gives the same draws for the same input, so the budget's samples are the
-estimate's), evaluated once through the vectorised engine, and each sample's compute lines are
-placed in the months the central budget places them (`compute_lines`), but from the sample's own
-figures: its training cost spread over its own wall-clock hours, its service starting the month
-after its own training ends (unless the scenario fixes the start), its own monthly inference
-cost, purchase and power. The lines people add carry no range: they are the same in every
-sample. Each sample's subtotals, contingency, indirect costs, totals, run-rate and net present
-value follow from its own lines by the budget's own rules (`budget`), so every figure is a
-percentile of per-sample figures, never a sum of percentiles or a corner.
+The inputs are drawn as the estimate's ranges draw them
+(apps.estimates.uncertainty_draws.draw_inputs: the same seed gives the same draws for the same
+input, so the budget's samples are the estimate's), evaluated once through the vectorised engine,
+and each sample's compute lines are placed in the months the central budget places them
+(`compute_lines`), but from the sample's own figures: its training cost spread over its own
+wall-clock hours, its service starting the month after its own training ends (unless the scenario
+fixes the start), its own monthly inference cost, purchase and power. The lines people add carry no
+range: they are the same in every sample. Each sample's subtotals, contingency, indirect costs,
+totals, run-rate and net present value follow from its own lines by the budget's own rules
+(`budget`), so every figure is a percentile of per-sample figures, never a sum of percentiles or a
+corner.
 
 The samples are not rounded to the cent month by month as the central budget is: a sample's
 figures can differ from the central arithmetic by a few cents, far below the sampling error.
@@ -23,7 +24,6 @@ from datetime import date, datetime, timedelta
 import numpy as np
 
 from apps.estimates import formulas as f
-from apps.estimates.budget.compute import default_service_start
 from apps.estimates.budget.fiscal import (
     FiscalCalendar,
     PeriodMonths,
@@ -32,18 +32,15 @@ from apps.estimates.budget.fiscal import (
 )
 from apps.estimates.budget.inputs import BudgetRules
 from apps.estimates.budget.lines import CostLineInput, decimal
+from apps.estimates.budget.months import default_service_start
 from apps.estimates.budget.table import budget
 from apps.estimates.engine import estimate, evaluate_with_sections, inference_cost_to_date
 from apps.estimates.inputs import EstimateInput
 from apps.estimates.money import to_money
+from apps.estimates.quantiles import _quantiles
 from apps.estimates.results import EstimateResult
-from apps.estimates.uncertainty import (
-    FigureRange,
-    Range,
-    UncertaintyResult,
-    _quantiles,
-    draw_inputs,
-)
+from apps.estimates.uncertainty import FigureRange, UncertaintyResult
+from apps.estimates.uncertainty_draws import Range, draw_inputs
 
 _HOUR = timedelta(hours=1)
 # The summary's figures and the rows below the lines, as the budget API names them.

@@ -26,7 +26,8 @@ from apps.estimates.budget import (
 )
 from apps.estimates.budget.uncertainty import budget_uncertainty, figure_paths
 from apps.estimates.inputs import with_value
-from apps.estimates.uncertainty import Range, draw_inputs, sample
+from apps.estimates.uncertainty import sample
+from apps.estimates.uncertainty_draws import Range, draw_inputs
 from tests.unit.estimates.test_budget_compute import (
     ENERGY,
     OCTOBER,

@@ -28,7 +28,7 @@ from apps.estimates.budget import (
 )
 from apps.estimates.limits import RULES
 from apps.estimates.messages import Alternatives, Day, Message, Number, _
-from apps.estimates.uncertainty import range_errors
+from apps.estimates.uncertainty_draws import range_errors
 
 H100 = Hardware(peak_flops_per_second=989e12, power_watts=700.0)
 ENERGY = EnergyProfile(pue=1.2, kg_co2e_per_kwh=0.4, electricity_price_per_kwh=0.15)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from apps.estimates import formulas as f
-from apps.estimates.inputs import _Errors
+from apps.estimates.input_validation import _Errors
 from apps.estimates.limits import RULES
 
 TINY = 5e-324  # the smallest subnormal float

@@ -7,7 +7,8 @@ import pytest
 
 from apps.estimates import EstimateInputError, estimate, evaluate
 from apps.estimates import serving as s
-from apps.estimates.sections import compute, serving_model
+from apps.estimates.sections import compute
+from apps.estimates.serving_model import serving_model
 from tests.unit.estimates.serving_cases import serving_input
 
 GIB = 2**30

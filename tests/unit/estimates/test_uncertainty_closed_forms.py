@@ -15,9 +15,10 @@ from apps.estimates import (
     Pricing,
     TrainingInput,
     estimate,
-    uncertainty,
+    uncertainty_draws,
 )
-from apps.estimates.uncertainty import Range, sample
+from apps.estimates.uncertainty import sample
+from apps.estimates.uncertainty_draws import Range
 
 PEAK = 989.4e12
 H100 = Hardware(peak_flops_per_second=PEAK, memory_bandwidth_bytes_per_second=3.35e12)
@@ -107,7 +108,7 @@ def test_training_accelerator_hours_of_lognormal_tokens_parameters_and_mfu_are_l
 
 def test_the_check_fails_when_sigma_is_ten_percent_off(monkeypatch):
     mu, sigma = training_hours_distribution()
-    monkeypatch.setattr(uncertainty, "Z_95", uncertainty.Z_95 / 1.1)  # σ 10 % too wide
+    monkeypatch.setattr(uncertainty_draws, "Z_95", uncertainty_draws.Z_95 / 1.1)  # σ 10 % too wide
     figure = sample(INPUTS, TRAINING_RANGES, SAMPLES, seed=0).figures["training.accelerator_hours"]
     assert not within_sampling_error(figure, lognormal_percentiles(mu, sigma), sigma, SAMPLES)
 

@@ -9,7 +9,8 @@ from apps.estimates.engine import inference_cost_to_date
 from apps.estimates.inputs import EstimateInput, with_value
 from apps.estimates.quantiles import _linear_quantiles
 from apps.estimates.sections import compute
-from apps.estimates.uncertainty import Range, _draw, _drivers, sample
+from apps.estimates.uncertainty import sample
+from apps.estimates.uncertainty_draws import Range, _draw, _drivers
 from apps.estimates.uncertainty_fan import fan_months
 from tests.unit.estimates.test_uncertainty_closed_forms import INPUTS, SERVING
 

@@ -6,7 +6,8 @@ from dataclasses import replace
 import pytest
 
 from apps.estimates import EstimateInput, EstimateInputError, estimate
-from apps.estimates.uncertainty import Range, range_errors, sample
+from apps.estimates.uncertainty import sample
+from apps.estimates.uncertainty_draws import Range, range_errors
 from tests.unit.estimates.test_uncertainty_closed_forms import INPUTS, SAMPLES, TRAINING
 
 RANGES = {

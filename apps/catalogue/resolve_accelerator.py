@@ -1,0 +1,132 @@
+"""A request section's accelerator, resolved against the catalogue: its hardware figures at the
+chosen precision, and its price (given, or the median of the catalogue's offers, with a note)."""
+
+from decimal import Decimal
+
+from django.utils.translation import gettext, ngettext
+
+from apps.catalogue.models import Accelerator
+from apps.catalogue.resolution import RequestErrors, Resolution
+from apps.catalogue.snapshot import Catalogue, Prices
+from apps.estimates import Hardware, Pricing
+from apps.projects.locale_numbers import decimal_text
+
+DEFAULT_LIFETIME_YEARS = 5.0
+
+
+def pricing_for(
+    section: str,
+    data: dict,
+    accelerator: Accelerator | None,
+    catalogue: Catalogue,
+    errors: RequestErrors,
+    resolution: Resolution,
+) -> Pricing:
+    mode = data.get("pricing_mode", "rent")
+    prices = catalogue.prices[accelerator.slug] if accelerator else Prices()
+    if mode == "rent":
+        price = data.get("price_per_accelerator_hour")
+        if price is None:
+            price = prices.rent
+            if price is None:
+                errors.add(
+                    f"{section}.price_per_accelerator_hour",
+                    gettext(
+                        "Give a price per accelerator-hour: the catalogue has no rental price for "
+                        "%(accelerator)s."
+                    )
+                    % {"accelerator": accelerator}
+                    if accelerator
+                    else gettext(
+                        "Give a price per accelerator-hour: the catalogue has no rental price "
+                        "without an accelerator."
+                    ),
+                )
+                return Pricing(mode="rent")
+            resolution.note(
+                section,
+                ngettext(
+                    "Price %(price)s USD per accelerator-hour: the median of %(offers)s rental "
+                    "offer for %(accelerator)s in the catalogue.",
+                    "Price %(price)s USD per accelerator-hour: the median of %(offers)s rental "
+                    "offers for %(accelerator)s in the catalogue.",
+                    prices.rent_offers,
+                )
+                % {
+                    "price": decimal_text(Decimal(str(price))),
+                    "offers": prices.rent_offers,
+                    "accelerator": accelerator,
+                },
+            )
+        return Pricing(mode="rent", price_per_accelerator_hour=float(price))
+    purchase_price = data.get("purchase_price")
+    lifetime = data.get("lifetime_years")
+    if purchase_price is None:
+        purchase_price = prices.purchase
+        if purchase_price is None:
+            errors.add(
+                f"{section}.purchase_price",
+                gettext(
+                    "Give a purchase price: the catalogue has no purchase price for "
+                    "%(accelerator)s."
+                )
+                % {"accelerator": accelerator}
+                if accelerator
+                else gettext(
+                    "Give a purchase price: the catalogue has no purchase price without an "
+                    "accelerator."
+                ),
+            )
+            return Pricing(mode="own")
+        if lifetime is None:
+            lifetime = prices.lifetime_years
+        resolution.note(
+            section,
+            ngettext(
+                "Purchase price %(price)s USD per accelerator: the median of %(offers)s purchase "
+                "price for %(accelerator)s in the catalogue.",
+                "Purchase price %(price)s USD per accelerator: the median of %(offers)s purchase "
+                "prices for %(accelerator)s in the catalogue.",
+                prices.purchase_offers,
+            )
+            % {
+                "price": decimal_text(Decimal(str(purchase_price))),
+                "offers": prices.purchase_offers,
+                "accelerator": accelerator,
+            },
+        )
+    return Pricing(
+        mode="own",
+        purchase_price=float(purchase_price),
+        lifetime_years=float(lifetime if lifetime is not None else DEFAULT_LIFETIME_YEARS),
+        utilization_of_owned=data.get("utilization_of_owned", 0.7),
+    )
+
+
+def accelerator_for(
+    section: str, data: dict, catalogue: Catalogue, errors: RequestErrors, resolution: Resolution
+) -> tuple[Accelerator | None, Hardware | None]:
+    slug = data.get("accelerator")
+    if not slug:
+        return None, None
+    accelerator = catalogue.accelerators.get(slug)
+    if accelerator is None:
+        errors.add(
+            f"{section}.accelerator",
+            gettext("No accelerator %(slug)s in the catalogue.") % {"slug": repr(slug)},
+        )
+        return None, None
+    resolution.accelerators[slug] = accelerator
+    precision = data.get("precision", "bf16")
+    hardware = catalogue.hardware.get((slug, precision))
+    if hardware is None:
+        supported = ", ".join(accelerator.supported_precisions) or gettext("none recorded")
+        errors.add(
+            f"{section}.precision",
+            gettext(
+                "%(accelerator)s has no published dense %(precision)s figure; choose one of: "
+                "%(supported)s."
+            )
+            % {"accelerator": accelerator, "precision": precision, "supported": supported},
+        )
+    return accelerator, hardware

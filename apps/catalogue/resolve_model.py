@@ -1,0 +1,86 @@
+"""A request's language model, resolved against the model catalogue: the figures it fills in
+where the request gives none, and notes saying where they came from."""
+
+from decimal import Decimal
+
+from django.utils.translation import gettext
+
+from apps.catalogue.models import LanguageModel
+from apps.catalogue.resolution import RequestErrors, Resolution
+from apps.catalogue.snapshot import Catalogue
+from apps.projects.locale_numbers import date_text, decimal_text
+
+
+def _model_numbers(model: LanguageModel) -> dict:
+    """A catalogue model's figures as inference inputs (active parameters as `parameters`)."""
+    numbers = {
+        "parameters": model.active_parameters,
+        "total_parameters": model.total_parameters,
+        "layers": model.layers,
+        "query_heads": model.query_heads,
+        "head_dim": model.head_dim,
+        "hidden_size": model.hidden_size,
+        "experts_total": model.experts_total,
+        "experts_active": model.experts_active,
+        "sliding_window": model.sliding_window,
+        "sliding_window_layers": model.sliding_window_layers,
+    }
+    if model.uses_mla:
+        numbers["kv_latent_width"] = model.mla_kv_lora_rank + model.mla_rope_head_dim
+    else:
+        numbers["kv_heads"] = model.kv_heads
+    return {name: value for name, value in numbers.items() if value is not None}
+
+
+def _billions(parameters: float) -> str:
+    """Parameters in billions to four significant figures, as the active language writes them."""
+    return decimal_text(Decimal(f"{parameters / 1e9:.4g}"))
+
+
+def model_numbers_for(
+    data: dict, catalogue: Catalogue, errors: RequestErrors, resolution: Resolution
+) -> dict:
+    """The numbers the chosen catalogue model fills in, where the request gives none."""
+    slug = data.get("model")
+    if not slug:
+        return {}
+    model = catalogue.models.get(slug)
+    if model is None:
+        errors.add(
+            "inference.model", gettext("No model %(slug)s in the catalogue.") % {"slug": repr(slug)}
+        )
+        return {}
+    resolution.model = model
+    filled = {
+        name: value for name, value in _model_numbers(model).items() if data.get(name) is None
+    }
+    resolution.note(
+        "inference",
+        gettext(
+            "Model %(name)s: %(attention)s attention, %(layers)s layers, %(total)s B parameters "
+            "(%(active)s B active) from the model catalogue (%(source)s, as of %(date)s)."
+        )
+        % {
+            "name": model.name,
+            "attention": model.attention_kind,
+            "layers": decimal_text(Decimal(model.layers)),
+            "total": _billions(model.total_parameters),
+            "active": _billions(model.active_parameters),
+            "source": model.source,
+            "date": date_text(model.as_of),
+        },
+    )
+    if model.sliding_window is not None and model.sliding_window_layers is not None:
+        resolution.note(
+            "inference",
+            gettext(
+                "%(sliding)s of its %(layers)s layers keep only the last %(window)s tokens in "
+                "their KV cache (sliding window)."
+            )
+            % {
+                "sliding": decimal_text(Decimal(model.sliding_window_layers)),
+                "layers": decimal_text(Decimal(model.layers)),
+                "window": decimal_text(Decimal(model.sliding_window)),
+            },
+        )
+    return filled

@@ -1,0 +1,177 @@
+"""Serializers of the project and scenario API: a project's details, and a scenario whose inputs
+are an estimate request that both the request serializer and the engine accept."""
+
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext, gettext_lazy
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
+from drf_spectacular.plumbing import append_meta
+from rest_framework import serializers
+
+from apps.api.errors import nest_errors
+from apps.api.fields import SafeSlugRelatedField
+from apps.api.serializers import EstimateRequestSerializer
+from apps.api.strict import StrictTypes
+from apps.budget.serializers import rate
+from apps.catalogue.resolve import estimate_from_request
+from apps.catalogue.uncertainty import RangesError, check_request_ranges
+from apps.estimates import EstimateInputError
+from apps.projects.engine_text import engine_errors
+from apps.projects.models import Project, Scenario
+from apps.projects.presets import DEFAULT_PRESET, PRESETS
+
+User = get_user_model()
+
+
+def as_sent(validated: dict, sent: dict) -> dict:
+    """The validated values of the fields the client sent: defaults stay implicit, so a scenario
+    reads back exactly as it was written and later default changes still reach it."""
+    return {
+        key: as_sent(value, sent[key]) if isinstance(value, dict) else value
+        for key, value in validated.items()
+        if key in sent
+    }
+
+
+class EstimateRequestField(serializers.Field):
+    """An estimate request that both the request serializer and the engine accept."""
+
+    def to_internal_value(self, data):
+        request = EstimateRequestSerializer(data=data)
+        if not request.is_valid():
+            raise serializers.ValidationError(request.errors)
+        try:
+            estimate_from_request(request.validated_data)
+            check_request_ranges(request.validated_data)
+        except RangesError as error:
+            raise serializers.ValidationError({"ranges": engine_errors(error.errors)}) from None
+        except EstimateInputError as error:
+            raise serializers.ValidationError(nest_errors(engine_errors(error.errors))) from None
+        return as_sent(request.validated_data, data)
+
+    def to_representation(self, value: dict) -> dict:
+        return value
+
+
+class EstimateRequestFieldSchema(OpenApiSerializerFieldExtension):
+    """Documents a scenario's inputs by the estimate request's own component, when read and when
+    written alike: one shape, one schema (a response copy would duplicate its enums)."""
+
+    target_class = EstimateRequestField
+
+    def map_serializer_field(self, auto_schema, direction):
+        component = auto_schema.resolve_serializer(EstimateRequestSerializer, "request")
+        return append_meta(component.ref, {"description": self.target.help_text})
+
+
+class ProjectSerializer(StrictTypes, serializers.ModelSerializer):
+    currency = serializers.ChoiceField(
+        choices=[("USD", "US dollar")],
+        default="USD",
+        help_text="Catalogue prices are in US dollars; other currencies need exchange rates.",
+    )
+    owner = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    collaborators = SafeSlugRelatedField(
+        slug_field="username",
+        queryset=User.objects.filter(is_active=True),
+        many=True,
+        required=False,
+        error_messages={"does_not_exist": gettext_lazy("No active user named {value}.")},
+        help_text="Usernames of colleagues who may read the project and change its scenarios.",
+    )
+    fiscal_year_start_month = serializers.IntegerField(
+        min_value=1, max_value=12, required=False, help_text="1 for January … 12 [1]."
+    )
+    capitalisation_threshold = serializers.DecimalField(
+        max_digits=14,
+        decimal_places=2,
+        min_value=0,
+        required=False,
+        help_text="In the project's currency, a decimal string: a line of at least this much "
+        'is capex unless its class is set ["5000.00"].',
+    )
+    discount_rate = rate("A year, real, as a fraction [0.035].", required=False)
+    contingency_capex = rate("On capex, as a fraction [0].", required=False)
+    contingency_opex = rate("On opex, as a fraction [0].", required=False)
+    indirect_rate = rate(
+        "Indirect support costs on direct costs and contingency, as a fraction [0].",
+        required=False,
+    )
+    hosting_warning = serializers.SerializerMethodField()
+    scenarios_url = serializers.HyperlinkedIdentityField(
+        view_name="api:project-scenario-list", lookup_url_kwarg="project_id"
+    )
+
+    class Meta:
+        model = Project
+        fields = (
+            "id", "title", "unit", "description", "currency", "classification", "status",
+            "owner", "collaborators", "period_start", "period_end", "fiscal_year_start_month",
+            "fiscal_year_label", "capitalisation_threshold", "discount_rate", "contingency_capex",
+            "contingency_opex", "indirect_rate", "hosting_warning",
+            "created_at", "updated_at", "scenarios_url",
+        )  # fmt: skip
+        read_only_fields = ("status",)
+
+    def get_hosting_warning(self, project: Project) -> str | None:
+        """Set when a scenario rents hosting that the project's data classification rules out."""
+        return project.hosting_warning(scenario.inputs for scenario in project.scenarios.all())
+
+    def validate(self, attrs: dict) -> dict:
+        start = attrs.get("period_start", getattr(self.instance, "period_start", None))
+        end = attrs.get("period_end", getattr(self.instance, "period_end", None))
+        if start and end and end < start:
+            raise serializers.ValidationError(
+                {"period_end": gettext("The end of the planning period is before its start.")}
+            )
+        return attrs
+
+
+class ProjectCreateSerializer(ProjectSerializer):
+    preset = serializers.ChoiceField(
+        choices=[(preset.slug, preset.name) for preset in PRESETS],
+        default=DEFAULT_PRESET.slug,
+        write_only=True,
+        help_text="The figures the first scenario, the baseline, starts from.",
+    )
+
+    class Meta(ProjectSerializer.Meta):
+        fields = (*ProjectSerializer.Meta.fields, "preset")
+
+
+class ScenarioSerializer(StrictTypes, serializers.ModelSerializer):
+    inputs = EstimateRequestField(
+        help_text="An estimate request, as POST /api/v1/estimate/ takes it; stored as sent."
+    )
+    is_baseline = serializers.BooleanField(
+        required=False,
+        help_text="Send true to make this scenario the project's baseline in place of the "
+        "current one; a baseline stops being one only when another takes its place.",
+    )
+    training_start = serializers.DateField(
+        allow_null=True,
+        required=False,
+        help_text="When training starts [the planning period's start].",
+    )
+    service_start = serializers.DateField(
+        allow_null=True,
+        required=False,
+        help_text="When serving starts [the first of the month after training ends].",
+    )
+    estimate_url = serializers.HyperlinkedIdentityField(
+        view_name="api:scenario-estimate", lookup_url_kwarg="scenario_id"
+    )
+
+    class Meta:
+        model = Scenario
+        fields = (
+            "id", "project", "name", "is_baseline", "inputs", "training_start", "service_start",
+            "version", "created_at", "updated_at", "estimate_url",
+        )  # fmt: skip
+        read_only_fields = ("project", "version")
+
+    def validate_is_baseline(self, value: bool) -> bool:
+        if not value and self.instance is not None and self.instance.is_baseline:
+            raise serializers.ValidationError(
+                gettext("Make another scenario the baseline instead; this one then stops being it.")
+            )
+        return value

@@ -1,0 +1,257 @@
+"""One scenario's page: its form and figures (saved, previewed while typing, or in conflict
+with a save made meanwhile), and duplicating, making the baseline and deleting it."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.loader import render_to_string
+from django.template.response import TemplateResponse
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext
+from django.views.decorators.http import require_http_methods, require_POST
+
+from apps.budget.presentation import budget_section
+from apps.budget.selectors import budget_key, cost_lines_of
+from apps.catalogue.resolve import estimate_from_request
+from apps.catalogue.snapshot import Catalogue
+from apps.catalogue.uncertainty import uncertainty_from_request
+from apps.core.fragments import cached_fragment, fragment_key
+from apps.core.htmx import is_htmx
+from apps.estimates import EstimateInputError
+from apps.projects import services
+from apps.projects.comparison import chart_data, chart_rows
+from apps.projects.describe import bottom_strip, describe
+from apps.projects.engine_text import engine_error_text
+from apps.projects.fan import fan_context
+from apps.projects.forms import ScenarioForm
+from apps.projects.models import ProjectFrozen, Scenario
+from apps.projects.range_inputs import range_lines, range_notes, with_typical_range
+from apps.projects.selectors import scenario_for_user
+from apps.projects.version_diff import inputs_changes
+from apps.projects.views import refuses_frozen_projects
+
+
+def comparison_context(
+    result, *, notes: dict, view: str, currency: str = "USD", ranges=None
+) -> dict:
+    """Everything the two-column comparison partial needs, derived from one estimate result
+    (and the percentiles of its ranges, when it has some)."""
+    return {
+        "range_lines": range_lines(ranges, currency),
+        "range_notes": range_notes(ranges),
+        "fan": fan_context(ranges, currency),
+        "result": result,
+        "notes": notes,
+        "view": view,
+        "strip": bottom_strip(result, currency=currency, view=view),
+        "description": describe(result, currency=currency, view=view),
+        "chart": chart_data(result, currency),
+        "chart_rows": chart_rows(result),
+    }
+
+
+def _view_mode(request: HttpRequest) -> str:
+    return "single" if request.GET.get("view") == "single" else "many"
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def scenario_detail(request: HttpRequest, scenario_id: int) -> HttpResponse:
+    scenario = scenario_for_user(request.user, scenario_id)
+    catalogue = Catalogue.load()
+    view = _view_mode(request)
+    status, conflict = 200, None
+    if request.method == "POST":
+        form = ScenarioForm(request.POST, catalogue=catalogue)
+        # "Use a typical range" fills a Low and High in and shows the figures; it saves nothing.
+        typical = request.POST.get("typical_range")
+        if typical:
+            data, typical_error = with_typical_range(form, typical)
+            form = ScenarioForm(data, catalogue=catalogue)
+        if form.is_valid() and not typical:
+            try:
+                services.scenario_update(
+                    scenario=scenario,
+                    name=form.cleaned_data["name"],
+                    inputs=form.to_request(),
+                    user=request.user,
+                    expected_version=form.cleaned_data["version"],
+                    timing=form.timing(),
+                )
+            except ProjectFrozen as frozen:
+                form.add_error(None, str(frozen))
+                status = 409
+            except services.ScenarioConflict as stale:
+                conflict = edit_conflict(scenario, form.cleaned_data["version"], stale.latest)
+                # The form now stands on the latest version: saving again replaces it knowingly.
+                form.data = form.data.copy()
+                form.data["version"] = stale.latest.number
+                status = 409
+            else:
+                messages.success(request, gettext("Scenario saved."))
+                return redirect(f"{scenario.get_absolute_url()}?view={view}")
+        if typical and typical_error:
+            form.add_error(typical if typical in form.fields else None, typical_error)
+        parts = (
+            comparison_context(
+                form.result,
+                notes=form.notes,
+                view=view,
+                currency=scenario.project.currency,
+                ranges=form.uncertainty,
+            )
+            if form.result
+            else {}
+        )
+    else:
+        form = None  # drawn from the saved scenario inside the cached page
+        if is_htmx(request):  # the comparison alone
+            context = {"scenario": scenario, "project": scenario.project, "view": view}
+            context.update(saved_figures(scenario, catalogue, view))
+            response = TemplateResponse(request, "projects/scenario.html#comparison", context)
+            patch_vary_headers(response, ["HX-Request"])
+            return response
+        parts = {"saved_html": saved_scenario_page(request, scenario, catalogue, view)}
+    if form is not None:  # the page drawn afresh around the form: its budget too
+        parts.update(budget_section(scenario, catalogue=catalogue))
+    context = {
+        "scenario": scenario,
+        "project": scenario.project,
+        "form": form,
+        "conflict": conflict,
+        "view": view,
+        **parts,
+    }
+    response = TemplateResponse(request, "projects/scenario.html", context, status=status)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def saved_figures(scenario: Scenario, catalogue: Catalogue, view: str) -> dict:
+    """The comparison's context for the saved inputs, or the problem the catalogue now finds."""
+    try:
+        result, resolution = estimate_from_request(scenario.inputs, catalogue)
+        ranges = uncertainty_from_request(scenario.inputs, catalogue, fan=True)
+    except EstimateInputError as error:
+        return {"stored_error": engine_error_text(error.errors)}
+    return comparison_context(
+        result,
+        notes=resolution.notes,
+        view=view,
+        currency=scenario.project.currency,
+        ranges=ranges,
+    )
+
+
+def saved_scenario_page(
+    request: HttpRequest, scenario: Scenario, catalogue: Catalogue, view: str
+) -> str:
+    """The page of the saved scenario but its CSRF tokens, rendered: from the fragment cache
+    while nothing it is drawn from has changed (the scenario and its version, its timing and
+    cost lines, the project's title, status, currency and budget settings, the catalogue's
+    rows, the view, and the month when the project sets no planning period)."""
+    project = scenario.project
+    lines = cost_lines_of(scenario)
+
+    def render() -> str:
+        initial = ScenarioForm.initial_from_request(
+            scenario.name, scenario.inputs, scenario.version
+        )
+        initial.update(training_start=scenario.training_start, service_start=scenario.service_start)
+        context = {
+            "scenario": scenario,
+            "project": project,
+            "form": ScenarioForm(initial=initial, catalogue=catalogue),
+            "view": view,
+            **saved_figures(scenario, catalogue, view),
+            **budget_section(scenario, catalogue=catalogue, lines=lines),
+        }
+        return render_to_string("projects/scenario.html#scenario_page", context, request)
+
+    key = fragment_key(
+        "scenario-page",
+        scenario.pk,
+        scenario.version,
+        scenario.name,
+        scenario.inputs,
+        scenario.is_baseline,
+        project.pk,
+        project.title,
+        project.status,
+        project.currency,
+        project.classification,
+        budget_key(scenario, lines),
+        catalogue.digest,
+        view,
+    )
+    return cached_fragment(key, render)
+
+
+def edit_conflict(scenario: Scenario, base_number: int, latest) -> dict:
+    """Who saved the scenario since the version a form was based on, and what they changed."""
+    versions = list(
+        scenario.versions.filter(number__gte=base_number, number__lte=latest.number)
+        .select_related("created_by")
+        .order_by("number")
+    )
+    base = versions[0] if versions and versions[0].number == base_number else None
+    return {
+        "base_number": base_number,
+        "saved_since": [v for v in versions if v.number > base_number],
+        "latest": latest,
+        "changes": inputs_changes(base, latest) if base else [],
+    }
+
+
+@login_required
+@require_POST
+def scenario_preview(request: HttpRequest, scenario_id: int) -> TemplateResponse:
+    """The live figures while a manager types: the comparison for the form as it stands."""
+    scenario = scenario_for_user(request.user, scenario_id)
+    form = ScenarioForm(request.POST, catalogue=Catalogue.load())
+    view = _view_mode(request)
+    valid = form.is_valid()
+    context = {"scenario": scenario, "form": form, "preview": True, "view": view}
+    if valid:
+        context.update(
+            comparison_context(
+                form.result,
+                notes=form.notes,
+                view=view,
+                currency=scenario.project.currency,
+                ranges=form.uncertainty,
+            )
+        )
+    return TemplateResponse(request, "projects/scenario.html#comparison", context)
+
+
+@login_required
+@require_POST
+@refuses_frozen_projects
+def scenario_duplicate(request: HttpRequest, scenario_id: int) -> HttpResponse:
+    scenario = scenario_for_user(request.user, scenario_id)
+    copy = services.scenario_duplicate(scenario=scenario, user=request.user)
+    messages.success(request, gettext("“%(name)s” created.") % {"name": copy.name})
+    return redirect("scenario-detail", scenario_id=copy.pk)
+
+
+@login_required
+@require_POST
+@refuses_frozen_projects
+def scenario_set_baseline(request: HttpRequest, scenario_id: int) -> HttpResponse:
+    scenario = scenario_for_user(request.user, scenario_id)
+    services.scenario_set_baseline(scenario=scenario)
+    messages.success(request, gettext("“%(name)s” is now the baseline.") % {"name": scenario.name})
+    return redirect("project-detail", project_id=scenario.project_id)
+
+
+@login_required
+@require_POST
+@refuses_frozen_projects
+def scenario_delete(request: HttpRequest, scenario_id: int) -> HttpResponse:
+    scenario = scenario_for_user(request.user, scenario_id)
+    project_id = scenario.project_id
+    services.scenario_delete(scenario=scenario)
+    messages.success(request, gettext("Scenario “%(name)s” deleted.") % {"name": scenario.name})
+    return redirect("project-detail", project_id=project_id)
