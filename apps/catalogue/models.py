@@ -213,7 +213,7 @@ class ComputeThreshold(Sourced):
         return f"{self.name} ({self.flop:.0e} FLOP)"
 
 
-# Every process keeps a snapshot of these rows for estimates (apps.catalogue.resolve) and rebuilds
+# Every process keeps a snapshot of these rows for estimates (apps.catalogue.snapshot) and rebuilds
 # it when the catalogue version in the shared cache changes.
 CATALOGUE_MODELS = (Accelerator, PriceOffer, EnergyProfile, ComputeThreshold, LanguageModel)
 CATALOGUE_VERSION_KEY = "catalogue:version"

@@ -13,8 +13,8 @@ from apps.api.serializers import EstimateResponseSerializer, StrictSerializer
 from apps.budget.serializers import BudgetSerializer
 from apps.exports.json_export import FORMAT, FORMAT_VERSION, MAX_SCENARIOS
 from apps.options.serializers import OptionsResponseSerializer
-from apps.projects.api import EstimateRequestField
 from apps.projects.models import Classification
+from apps.projects.serializers import EstimateRequestField
 
 
 def _text(max_length: int | None = None, **kwargs) -> serializers.CharField:

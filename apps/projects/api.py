@@ -31,9 +31,6 @@ from apps.projects.conditional import (
 from apps.projects.models import Project, ProjectFrozen, Scenario, StatusChangeRefused
 from apps.projects.presets import PRESETS_BY_SLUG
 from apps.projects.selectors import can_create_projects, project_for_user, scenario_for_user
-
-# apps.exports.serializers still reads the field from here.
-from apps.projects.serializers import EstimateRequestField as EstimateRequestField
 from apps.projects.serializers import (
     ProjectCreateSerializer,
     ProjectSerializer,
