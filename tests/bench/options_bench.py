@@ -84,7 +84,7 @@ def timed(inputs):
         walls.append(time.perf_counter() - wall)
         cpus.append(time.process_time() - cpu)
     runs, compute = [], engine.compute
-    engine.compute = lambda inp: runs.append(engine._input_shape(inp)) or compute(inp)
+    engine.compute = lambda inp, **kw: runs.append(engine._input_shape(inp)) or compute(inp, **kw)
     tracemalloc.start()
     client.get(path)
     _, peak = tracemalloc.get_traced_memory()
