@@ -235,6 +235,13 @@ def budget_key(scenario: Scenario, lines: list[CostLine], today: date | None = N
     ]
 
 
+def budget_stamp(scenario: Scenario, today: date | None = None) -> list:
+    """`budget_key` without reading the cost lines, for a key on a hot path: when the scenario
+    was last saved stands for them, as a cost line saved or deleted by any path marks its
+    scenario changed (apps.budget.signals)."""
+    return [str(scenario.updated_at), *budget_key(scenario, [], today)]
+
+
 def budget_cache_key(scenario: Scenario, lines: list[CostLine], catalogue: Catalogue) -> str:
     """The cache key of a scenario's drawn-up budget: a digest of everything `scenario_budget`
     reads (the scenario, its version and inputs, its timing and cost lines, the project's

@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from apps.budget.presentation import budget_section
-from apps.budget.selectors import budget_key, cost_lines_of
+from apps.budget.selectors import budget_stamp, cost_lines_of
 from apps.catalogue.resolve import estimate_from_request
 from apps.catalogue.snapshot import Catalogue
 from apps.catalogue.uncertainty import uncertainty_from_request
@@ -148,11 +148,11 @@ def saved_scenario_page(
     request: HttpRequest, scenario: Scenario, catalogue: Catalogue, view: str
 ) -> str:
     """The page of the saved scenario but its CSRF tokens, rendered: from the fragment cache
-    while nothing it is drawn from has changed (the scenario and its version, its timing and
-    cost lines, the project's title, status, currency and budget settings, the catalogue's
-    rows, the view, and the month when the project sets no planning period)."""
+    while nothing it is drawn from has changed (the scenario and its version, its timing, its
+    cost lines by when it was last saved, the project's title, status, currency and budget
+    settings, the catalogue's rows, the view, and the month when the project sets no planning
+    period). Two queries when warm: the user and the scenario with its project."""
     project = scenario.project
-    lines = cost_lines_of(scenario)
 
     def render() -> str:
         initial = ScenarioForm.initial_from_request(
@@ -165,7 +165,7 @@ def saved_scenario_page(
             "form": ScenarioForm(initial=initial, catalogue=catalogue),
             "view": view,
             **saved_figures(scenario, catalogue, view),
-            **budget_section(scenario, catalogue=catalogue, lines=lines),
+            **budget_section(scenario, catalogue=catalogue, lines=cost_lines_of(scenario)),
         }
         return render_to_string("projects/scenario.html#scenario_page", context, request)
 
@@ -181,7 +181,7 @@ def saved_scenario_page(
         project.status,
         project.currency,
         project.classification,
-        budget_key(scenario, lines),
+        budget_stamp(scenario),
         catalogue.digest,
         view,
     )
