@@ -18,6 +18,7 @@ from apps.catalogue.snapshot import Catalogue
 from apps.catalogue.uncertainty import uncertainty_from_request
 from apps.core.fragments import cached_fragment, fragment_key
 from apps.core.htmx import is_htmx
+from apps.core.pages import cached_page
 from apps.estimates import EstimateInputError
 from apps.projects import services
 from apps.projects.comparison import chart_data, chart_rows
@@ -30,6 +31,7 @@ from apps.projects.range_inputs import range_lines, range_notes, with_typical_ra
 from apps.projects.selectors import scenario_for_user
 from apps.projects.version_diff import inputs_changes
 from apps.projects.views import refuses_frozen_projects
+from apps.reviews.selectors import navigation_of
 
 
 def comparison_context(
@@ -61,68 +63,74 @@ def scenario_detail(request: HttpRequest, scenario_id: int) -> HttpResponse:
     scenario = scenario_for_user(request.user, scenario_id)
     catalogue = Catalogue.load()
     view = _view_mode(request)
-    status, conflict = 200, None
     if request.method == "POST":
-        form = ScenarioForm(request.POST, catalogue=catalogue)
-        # "Use a typical range" fills a Low and High in and shows the figures; it saves nothing.
-        typical = request.POST.get("typical_range")
-        if typical:
-            data, typical_error = with_typical_range(form, typical)
-            form = ScenarioForm(data, catalogue=catalogue)
-        if form.is_valid() and not typical:
-            try:
-                services.scenario_update(
-                    scenario=scenario,
-                    name=form.cleaned_data["name"],
-                    inputs=form.to_request(),
-                    user=request.user,
-                    expected_version=form.cleaned_data["version"],
-                    timing=form.timing(),
-                )
-            except ProjectFrozen as frozen:
-                form.add_error(None, str(frozen))
-                status = 409
-            except services.ScenarioConflict as stale:
-                conflict = edit_conflict(scenario, form.cleaned_data["version"], stale.latest)
-                # The form now stands on the latest version: saving again replaces it knowingly.
-                form.data = form.data.copy()
-                form.data["version"] = stale.latest.number
-                status = 409
-            else:
-                messages.success(request, gettext("Scenario saved."))
-                return redirect(f"{scenario.get_absolute_url()}?view={view}")
-        if typical and typical_error:
-            form.add_error(typical if typical in form.fields else None, typical_error)
-        parts = (
-            comparison_context(
-                form.result,
-                notes=form.notes,
-                view=view,
-                currency=scenario.project.currency,
-                ranges=form.uncertainty,
+        return scenario_save(request, scenario, catalogue, view)
+    if is_htmx(request):  # the comparison alone
+        context = {"scenario": scenario, "project": scenario.project, "view": view}
+        context.update(saved_figures(scenario, catalogue, view))
+        response = TemplateResponse(request, "projects/scenario.html#comparison", context)
+        patch_vary_headers(response, ["HX-Request"])
+        return response
+    return saved_scenario_response(request, scenario, catalogue, view)
+
+
+def scenario_save(
+    request: HttpRequest, scenario: Scenario, catalogue: Catalogue, view: str
+) -> HttpResponse:
+    """The form posted: saved (then back to the page), else the page around it with its figures
+    (and why it was not saved: an error, a frozen project, or a save made meanwhile)."""
+    status, conflict = 200, None
+    form = ScenarioForm(request.POST, catalogue=catalogue)
+    # "Use a typical range" fills a Low and High in and shows the figures; it saves nothing.
+    typical = request.POST.get("typical_range")
+    if typical:
+        data, typical_error = with_typical_range(form, typical)
+        form = ScenarioForm(data, catalogue=catalogue)
+    if form.is_valid() and not typical:
+        try:
+            services.scenario_update(
+                scenario=scenario,
+                name=form.cleaned_data["name"],
+                inputs=form.to_request(),
+                user=request.user,
+                expected_version=form.cleaned_data["version"],
+                timing=form.timing(),
             )
-            if form.result
-            else {}
+        except ProjectFrozen as frozen:
+            form.add_error(None, str(frozen))
+            status = 409
+        except services.ScenarioConflict as stale:
+            conflict = edit_conflict(scenario, form.cleaned_data["version"], stale.latest)
+            # The form now stands on the latest version: saving again replaces it knowingly.
+            form.data = form.data.copy()
+            form.data["version"] = stale.latest.number
+            status = 409
+        else:
+            messages.success(request, gettext("Scenario saved."))
+            return redirect(f"{scenario.get_absolute_url()}?view={view}")
+    if typical and typical_error:
+        form.add_error(typical if typical in form.fields else None, typical_error)
+    parts = (
+        comparison_context(
+            form.result,
+            notes=form.notes,
+            view=view,
+            currency=scenario.project.currency,
+            ranges=form.uncertainty,
         )
-    else:
-        form = None  # drawn from the saved scenario inside the cached page
-        if is_htmx(request):  # the comparison alone
-            context = {"scenario": scenario, "project": scenario.project, "view": view}
-            context.update(saved_figures(scenario, catalogue, view))
-            response = TemplateResponse(request, "projects/scenario.html#comparison", context)
-            patch_vary_headers(response, ["HX-Request"])
-            return response
-        parts = {"saved_html": saved_scenario_page(request, scenario, catalogue, view)}
-    if form is not None:  # the page drawn afresh around the form: its budget too
-        parts.update(budget_section(scenario, catalogue=catalogue))
-    context = {
-        "scenario": scenario,
-        "project": scenario.project,
-        "form": form,
-        "conflict": conflict,
-        "view": view,
-        **parts,
-    }
+        if form.result
+        else {}
+    )
+    parts.update(budget_section(scenario, catalogue=catalogue))
+    context = {"form": form, "conflict": conflict, **parts}
+    return scenario_response(request, scenario, view, context, status=status)
+
+
+def scenario_response(
+    request: HttpRequest, scenario: Scenario, view: str, context: dict, status: int = 200
+) -> TemplateResponse:
+    """The scenario's whole page around its form (or around the saved page's HTML)."""
+    context = {"scenario": scenario, "project": scenario.project, "view": view, **context}
     response = TemplateResponse(request, "projects/scenario.html", context, status=status)
     patch_vary_headers(response, ["HX-Request"])
     return response
@@ -144,32 +152,46 @@ def saved_figures(scenario: Scenario, catalogue: Catalogue, view: str) -> dict:
     )
 
 
-def saved_scenario_page(
+# The addresses of a saved scenario's page that are cached whole: the page and its two views (any
+# other query string is drawn as usual rather than filling the cache).
+CACHED_QUERY_STRINGS = frozenset({"", "view=many", "view=single"})
+
+
+def saved_scenario_response(
     request: HttpRequest, scenario: Scenario, catalogue: Catalogue, view: str
-) -> str:
-    """The page of the saved scenario but its CSRF tokens, rendered: from the fragment cache
-    while nothing it is drawn from has changed (the scenario and its version, its timing, its
-    cost lines by when it was last saved, the project's title, status, currency and budget
-    settings, the catalogue's rows, the view, and the month when the project sets no planning
-    period). Two queries when warm: the user and the scenario with its project."""
-    project = scenario.project
+) -> HttpResponse:
+    """The saved scenario's page, whole from the cache (apps.core.pages) while its body's key
+    (saved_page_key), the user's name and review role as the navigation shows them, and the
+    address are the same. Two queries when warm: the user and the scenario with its project."""
+    body_key = saved_page_key(scenario, catalogue, view)
 
-    def render() -> str:
-        initial = ScenarioForm.initial_from_request(
-            scenario.name, scenario.inputs, scenario.version
+    def render(context: dict) -> TemplateResponse:
+        html = cached_fragment(
+            body_key, lambda: saved_page_body(request, scenario, catalogue, view)
         )
-        initial.update(training_start=scenario.training_start, service_start=scenario.service_start)
-        context = {
-            "scenario": scenario,
-            "project": project,
-            "form": ScenarioForm(initial=initial, catalogue=catalogue),
-            "view": view,
-            **saved_figures(scenario, catalogue, view),
-            **budget_section(scenario, catalogue=catalogue, lines=cost_lines_of(scenario)),
-        }
-        return render_to_string("projects/scenario.html#scenario_page", context, request)
+        return scenario_response(request, scenario, view, {"saved_html": html, **context})
 
+    if request.META.get("QUERY_STRING", "") not in CACHED_QUERY_STRINGS:
+        return render({})
     key = fragment_key(
+        "scenario-whole-page",
+        body_key,
+        request.user.pk,
+        navigation_of(request.user),
+        request.get_full_path(),
+    )
+    response = cached_page(request, key, render)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def saved_page_key(scenario: Scenario, catalogue: Catalogue, view: str) -> str:
+    """The key of the saved scenario's page but its CSRF tokens and layout: a digest of all it is
+    drawn from (the scenario and its version, its timing, its cost lines by when it was last
+    saved, the project's title, status, currency and budget settings, the catalogue's rows, the
+    view, and the month when the project sets no planning period)."""
+    project = scenario.project
+    return fragment_key(
         "scenario-page",
         scenario.pk,
         scenario.version,
@@ -185,7 +207,23 @@ def saved_scenario_page(
         catalogue.digest,
         view,
     )
-    return cached_fragment(key, render)
+
+
+def saved_page_body(
+    request: HttpRequest, scenario: Scenario, catalogue: Catalogue, view: str
+) -> str:
+    """The saved scenario's page but its CSRF tokens and layout, rendered."""
+    initial = ScenarioForm.initial_from_request(scenario.name, scenario.inputs, scenario.version)
+    initial.update(training_start=scenario.training_start, service_start=scenario.service_start)
+    context = {
+        "scenario": scenario,
+        "project": scenario.project,
+        "form": ScenarioForm(initial=initial, catalogue=catalogue),
+        "view": view,
+        **saved_figures(scenario, catalogue, view),
+        **budget_section(scenario, catalogue=catalogue, lines=cost_lines_of(scenario)),
+    }
+    return render_to_string("projects/scenario.html#scenario_page", context, request)
 
 
 def edit_conflict(scenario: Scenario, base_number: int, latest) -> dict:

@@ -30,6 +30,16 @@ def can_review(user, *, cached: bool = False) -> bool:
     return user.groups.filter(name=FRONT_OFFICE).exists()
 
 
+def navigation_of(user) -> dict:
+    """What the signed-in navigation shows of its user: their name, and the review queue when
+    their role reviews (roles read from the cache: to show the way, never to let in). A page
+    cached whole for one user digests these too (apps.core.pages)."""
+    return {
+        "username": user.get_username(),
+        "reviews": can_review(user, cached=True),
+    }
+
+
 def projects_for_review(user) -> QuerySet[Project]:
     """Projects submitted at least once whose review this user may see: all of them for the
     front office, whose job it is; otherwise only the user's own or shared ones."""

@@ -1,8 +1,9 @@
 """The scenario page's cached parts are never out of date, and its queries stay few.
 
 The page keeps its rendered form, comparison and header in the cache under a digest of what they
-are drawn from (apps.projects.fragments); every test here changes one of those things and expects
-the page to show it on the next request, with nothing invalidated by hand.
+are drawn from (apps.core.fragments), and the whole page per user, language and address
+(apps.core.pages); every test here changes one of those things and expects the page to show it
+on the next request, with nothing invalidated by hand.
 """
 
 import re
@@ -12,12 +13,14 @@ import pytest
 from django.contrib.auth.models import Group
 from django.core.cache import cache
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from apps.catalogue.models import Accelerator, PriceOffer
 from apps.projects import services
 from apps.projects.roles import FRONT_OFFICE
-from tests.factories import make_manager, make_project, make_scenario
+from tests.factories import make_front_office, make_manager, make_project, make_scenario
+from tests.integration.test_project_pages import scenario_post
 
 pytestmark = pytest.mark.django_db
 
@@ -173,7 +176,7 @@ def test_the_page_runs_few_queries_with_a_cold_or_a_warm_cache(client, manager):
     with CaptureQueriesContext(connection) as warm:
         page(client, scenario)
     # Warm: the user, and the scenario with its project (when it was last saved stands for its
-    # cost lines in the cache key); the session and roles are cached.
+    # cost lines in the cache key); the session and roles are cached, the page comes whole.
     assert len(warm) == 2, [q["sql"] for q in warm.captured_queries]
     cache.clear()
     with CaptureQueriesContext(connection) as cold:
@@ -208,3 +211,112 @@ def test_htmx_restoring_the_page_from_history_gets_the_whole_page(client, manage
         headers={"HX-Request": "true", "HX-History-Restore-Request": "true"},
     ).content.decode()
     assert restored.startswith("<!doctype html>") and 'id="scenario-form"' in restored
+
+
+CSRF_TOKENS = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"|"X-CSRFToken": "([^"]+)"')
+
+
+def csrf_tokens(html: str) -> set[str]:
+    """Every CSRF token the page carries (its forms' fields and the HTMX header)."""
+    return {field or header for field, header in CSRF_TOKENS.findall(html)}
+
+
+def from_the_cache(client, scenario, query: str = "") -> bool:
+    """Whether the page came whole from the cache: no template was rendered for it."""
+    response = client.get(f"/scenarios/{scenario.pk}/{query}")
+    assert response.status_code == 200
+    return not response.templates
+
+
+def test_the_whole_page_comes_from_the_cache_with_a_fresh_csrf_token_each_time(client, manager):
+    scenario = make_scenario(make_project(manager))
+    assert not from_the_cache(client, scenario)
+    assert from_the_cache(client, scenario)
+    tokens = [csrf_tokens(page(client, scenario)) for _ in range(3)]
+    for each in tokens:  # one token per page, in all six places, masked as Django masks it
+        assert len(each) == 1 and len(next(iter(each))) == 64, each
+    assert len(set.union(*tokens)) == 3, "a cached page must not repeat a token"
+
+
+def test_the_actions_post_with_the_token_of_a_page_from_the_cache(manager):
+    scenario = make_scenario(make_project(manager))
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(manager)
+    page(browser, scenario)
+    assert from_the_cache(browser, scenario)
+    (token,) = csrf_tokens(page(browser, scenario))
+    refused = browser.post(f"/scenarios/{scenario.pk}/duplicate/")
+    assert refused.status_code == 403
+    response = browser.post(f"/scenarios/{scenario.pk}/duplicate/", {"csrfmiddlewaretoken": token})
+    assert response.status_code == 302
+    assert scenario.project.scenarios.count() == 2
+
+
+def test_a_page_cached_for_one_member_never_reaches_another(client, manager):
+    project = make_project(manager)
+    scenario = make_scenario(project)
+    reviewer = make_front_office("rita")
+    colleague = make_manager("colin")
+    project.collaborators.add(reviewer, colleague)
+    html = page(client, scenario)
+    assert "(maria)" in html and "Review queue" not in html
+    for user, name, reviews in ((reviewer, "rita", True), (colleague, "colin", False)):
+        other = Client()
+        other.force_login(user)
+        page(other, scenario)
+        html = page(other, scenario)
+        assert f"({name})" in html and "(maria)" not in html
+        assert ("Review queue" in html) is reviews
+    html = page(client, scenario)
+    assert "(maria)" in html and "(rita)" not in html and "(colin)" not in html
+
+
+def test_each_language_gets_its_own_whole_page(client, manager):
+    scenario = make_scenario(make_project(manager))
+    for _ in range(2):
+        for language, lang, save in (
+            ("fr", "fr", "Enregistrer le scénario"),
+            ("en", "en-gb", "Save scenario"),
+        ):
+            response = client.get(
+                f"/scenarios/{scenario.pk}/", headers={"accept-language": language}
+            )
+            html = response.content.decode()
+            assert f'<html lang="{lang}"' in html and f">{save}</button>" in html
+    assert (
+        "Save scenario"
+        not in client.get(
+            f"/scenarios/{scenario.pk}/", headers={"accept-language": "fr"}
+        ).content.decode()
+    )
+
+
+def test_the_language_switcher_returns_to_the_address_it_was_on(client, manager):
+    scenario = make_scenario(make_project(manager))
+    for query in ("", "?view=single", "?view=many", "", "?view=single"):
+        html = page(client, scenario, query)
+        assert f'name="next" value="/scenarios/{scenario.pk}/{query}"' in html
+    # Other query strings are drawn as usual, not cached (no cache entry per made-up address).
+    for _ in range(2):
+        assert not from_the_cache(client, scenario, "?utm=1")
+
+
+def test_a_waiting_message_is_shown_once_even_over_a_cached_page(client, manager):
+    project = make_project(manager)
+    scenario = make_scenario(project, name="Pilot")
+    page(client, scenario)
+    assert from_the_cache(client, scenario)
+    # A message queued by another page, then this one opened: shown here, once.
+    other = make_scenario(project, name="Other")
+    client.post(f"/scenarios/{other.pk}/duplicate/")
+    response = client.get(f"/scenarios/{scenario.pk}/")
+    assert "“Copy of Other” created." in response.content.decode()
+    assert response.templates, "a page with a message is drawn, not read from the cache"
+    html = page(client, scenario)
+    assert "created." not in html and 'class="messages"' not in html
+    # Saving: the message on the page the save returns to, then never again.
+    data = {**scenario_post("Renamed"), "version": scenario.version}
+    response = client.post(f"/scenarios/{scenario.pk}/", data, follow=True)
+    assert response.content.decode().count("Scenario saved.") == 1
+    for _ in range(2):
+        assert "Scenario saved." not in page(client, scenario, "?view=many")

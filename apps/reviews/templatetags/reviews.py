@@ -15,11 +15,7 @@ def signed_in_navigation(context: template.Context) -> str:
     shows the review queue), rendered once per user and role; its sign-out button submits the
     layout's #sign-out form, which carries the request's CSRF token."""
     user, nav = context["user"], context["nav"]
-    values = {
-        "nav": nav,
-        "username": user.get_username(),
-        "reviews": selectors.can_review(user, cached=True),
-    }
+    values = {"nav": nav, **selectors.navigation_of(user)}
     return cached_fragment(
         fragment_key(
             "signed-in-navigation",
