@@ -1,54 +1,51 @@
 """Numbers for people: each figure as readable text with its unit, spoken text and exact value."""
 
 # Digits, magnitude words, currencies and percent signs are written as the active language
-# writes them, by Babel (CLDR; see apps.projects.locale_numbers): the examples below are English,
-# French reads "8,33", "15 000" (U+202F), "26,7 millions", "4,3 milliards", "24,92 $US", "67 %".
+# writes them, by Babel (CLDR; see apps.projects.locale_numbers); how a number is rounded and
+# written (significant figures, magnitude words, scientific notation, the minus sign) is in
+# apps.projects.figure_numbers, the same for every unit. The examples below are English.
 #
-# Rules, applied the same way to every unit:
-#
-# - Below 1,000: three significant figures, without trailing zeros (8.333 → "8.33", 166.67 →
-#   "167", 200 → "200", 0.5 → "0.5"). Below 0.001: scientific notation ("1.5 × 10⁻⁴").
-# - 1,000 to a million: whole numbers with thousands separators ("15,000", "58,958").
-# - A million and more: three significant figures and a word ("26.7 million", "1.2 billion",
-#   "3 trillion"); from 10¹⁵ on, scientific notation with Unicode superscripts.
-# - FLOP from a million on: scientific notation ("3.15 × 10²³ FLOP").
 # - Money: cents below 1,000 unless the amount is whole ("$24.92", "$598"), whole units up to a
 #   million ("$147,396"), words above ("$53.4 million"); below a cent two significant figures
 #   ("$0.0017"), so that a cost is never shown as $0, down to a millionth ("less than
 #   $0.000001"). Rounding is half up, as in the engine.
-# - Negative values get a minus sign (U+2212); None, NaN and infinity are never shown as numbers
-#   but as "not available" or the explanation given.
+# - Percent: whole percent ("67%"), "less than 1%" and "more than 99%" at the ends.
+# - None, NaN and infinity are never shown as numbers but as "not available" or the
+#   explanation given.
 #
 # `Figure.exact` and `Figure.unit` describe the value as given (seconds, kWh, kg CO2e, a share),
 # whatever scale the text uses, so that `<data value>` and exports stay machine-readable.
 
-import math
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Context, Decimal
+from decimal import Decimal
 
 from django.utils.translation import gettext, gettext_lazy
 
 from apps.projects import units
-from apps.projects.locale_numbers import (
-    SUPERSCRIPTS,
-    currency_name,
-    currency_text,
-    decimal_text,
-    percent_text,
-    words_text,
+from apps.projects.figure_numbers import (
+    MILLION,
+    MINUS,
+    THOUSAND,
+    exact_text,
+    finite_decimal,
+    large_text,
+    magnitude_text,
+    number_text,
+    plain_digits,
+    plain_value,
+    plural_count,
+    round_half_up,
+    scientific_text,
+    signed_text,
+    significant,
 )
+from apps.projects.locale_numbers import currency_name, currency_text, decimal_text, percent_text
 
 NOT_AVAILABLE = gettext_lazy("not available")
-MINUS = "−"
-SIGNIFICANT_DIGITS = 3
 
 Number = float | Decimal | None  # ints and NumPy floats too; anything else is "not available"
 
-_CONTEXT = Context(prec=400)
 _CENT = Decimal("0.01")
-_THOUSAND = Decimal(1000)
-_MILLION = Decimal(10**6)
-_SMALLEST_PLAIN = Decimal("0.001")
 SUB_CENT_SIGNIFICANT_DIGITS = 2
 _SMALLEST_MONEY = Decimal("0.000001")
 # Characters that screen readers read badly, so `Figure.aria` is read instead of the text.
@@ -78,98 +75,6 @@ class Figure:
         return self.text != self.text.translate(_UNSPOKEN)
 
 
-def _decimal(value: object) -> Decimal | None:
-    """The value as a finite Decimal, or None for None, NaN, infinity and non-numbers."""
-    if value is None or isinstance(value, bool | str | bytes):
-        return None
-    if isinstance(value, Decimal):
-        return value if value.is_finite() else None
-    if isinstance(value, int):
-        return Decimal(value)
-    try:
-        number = float(value)
-    except (TypeError, ValueError, OverflowError):
-        return None
-    # repr is the shortest decimal form, so 2.675 stays 2.675 rather than 2.67499999…
-    return Decimal(repr(number)) if math.isfinite(number) else None
-
-
-def _exact(value: object, number: Decimal) -> str:
-    if isinstance(value, Decimal | int):
-        return str(value)
-    return repr(float(number))
-
-
-def _plain_value(value: object, number: Decimal) -> float | Decimal:
-    return value if isinstance(value, Decimal) else float(number)
-
-
-def _round(number: Decimal, exponent: int) -> Decimal:
-    return number.quantize(Decimal(1).scaleb(exponent), rounding=ROUND_HALF_UP, context=_CONTEXT)
-
-
-def _significant(number: Decimal) -> Decimal:
-    if number.is_zero():
-        return Decimal(0)
-    return _round(number, number.adjusted() - SIGNIFICANT_DIGITS + 1)
-
-
-def _digits(number: Decimal) -> str:
-    """A rounded Decimal without exponent or trailing zeros ("200", "8.33", "15,000")."""
-    return decimal_text(number.normalize(_CONTEXT))
-
-
-def _scientific(magnitude: Decimal) -> tuple[str, str]:
-    rounded = _significant(magnitude)
-    exponent = rounded.adjusted()
-    mantissa = _digits(rounded.scaleb(-exponent))
-    if exponent < 0:
-        spoken_exponent = gettext("minus %(number)s") % {"number": -exponent}
-    else:
-        spoken_exponent = str(exponent)
-    return (
-        f"{mantissa} × 10{str(exponent).translate(SUPERSCRIPTS)}",
-        gettext("%(mantissa)s times 10 to the power %(exponent)s")
-        % {"mantissa": mantissa, "exponent": spoken_exponent},
-    )
-
-
-def _large(magnitude: Decimal) -> tuple[str, str]:
-    """Text and spoken text of a magnitude of 1,000 or more."""
-    if magnitude.adjusted() >= 15:
-        return _scientific(magnitude)
-    whole = _round(magnitude, 0)
-    if whole < _MILLION:
-        text = _digits(whole)
-        return text, text
-    text = words_text(_significant(magnitude))
-    return text, text
-
-
-def _magnitude(magnitude: Decimal) -> tuple[str, str]:
-    """Text and spoken text of a non-negative number, by the rules in the module docstring."""
-    if magnitude.is_zero():
-        return "0", "0"
-    if magnitude < _SMALLEST_PLAIN:
-        return _scientific(magnitude)
-    rounded = _significant(magnitude)
-    if rounded >= _THOUSAND:
-        return _large(magnitude)
-    text = _digits(rounded)
-    return text, text
-
-
-def _signed(number: Decimal, words: tuple[str, str]) -> tuple[str, str]:
-    text, spoken = words
-    if number < 0 and text != "0":
-        return f"{MINUS}{text}", gettext("minus %(number)s") % {"number": spoken}
-    return text, spoken
-
-
-def _number(number: Decimal) -> tuple[str, str]:
-    return _signed(number, _magnitude(abs(number)))
-
-
 def _missing(unit: str, explanation: str) -> Figure:
     explanation = str(explanation)
     return Figure(text=explanation, exact="", unit=unit, value=None, aria=explanation)
@@ -179,29 +84,13 @@ def _singular(plural: str) -> str:
     return plural.removesuffix("s")
 
 
-def plural_count(number: Decimal, text: str) -> int:
-    """The count gettext picks a unit's plural form by, for `number` shown as `text`: 1 for
-    "1", a multiple of a million after a magnitude word ("26.7 million"), the whole number
-    shown, or 2 for a fraction or scientific notation ("1.5 hours")."""
-    shown = text.removeprefix(MINUS)
-    if shown in ("0", "1"):
-        return int(shown)
-    magnitude = abs(number)
-    if magnitude.adjusted() < 15 and _significant(magnitude) >= _MILLION:
-        return units.MAGNITUDE_WORD
-    whole = _round(magnitude, 0) if magnitude >= _THOUSAND else _significant(magnitude)
-    if magnitude >= _SMALLEST_PLAIN and whole == whole.to_integral_value():
-        return int(whole)
-    return 2
-
-
 def _counted(value: Number, unit: str, missing: str) -> Figure:
     """A figure whose unit follows the number, singular after exactly 1 ("1 accelerator"),
     in the active language's words for the units it knows (apps.projects.units)."""
-    number = _decimal(value)
+    number = finite_decimal(value)
     if number is None:
         return _missing(unit, missing)
-    text, spoken = _number(number)
+    text, spoken = number_text(number)
     if units.known(unit):
         count = plural_count(number, text)
         shown = units.with_unit(unit, text, count)
@@ -211,26 +100,30 @@ def _counted(value: Number, unit: str, missing: str) -> Figure:
         shown, aria = f"{text} {name}".strip(), f"{spoken} {name}".strip()
     return Figure(
         text=shown,
-        exact=_exact(value, number),
+        exact=exact_text(value, number),
         unit=unit,
-        value=_plain_value(value, number),
+        value=plain_value(value, number),
         aria=aria,
     )
 
 
 def flop(value: Number, *, missing: str = NOT_AVAILABLE) -> Figure:
     """Floating-point operations: "3.15 × 10²³ FLOP" from a million on, "512 FLOP" below."""
-    number = _decimal(value)
+    number = finite_decimal(value)
     if number is None:
         return _missing("FLOP", missing)
     magnitude = abs(number)
-    words = _scientific(magnitude) if _significant(magnitude) >= _MILLION else _magnitude(magnitude)
-    text, spoken = _signed(number, words)
+    words = (
+        scientific_text(magnitude)
+        if significant(magnitude) >= MILLION
+        else magnitude_text(magnitude)
+    )
+    text, spoken = signed_text(number, words)
     return Figure(
         text=f"{text} FLOP",
-        exact=_exact(value, number),
+        exact=exact_text(value, number),
         unit="FLOP",
-        value=_plain_value(value, number),
+        value=plain_value(value, number),
         aria=f"{spoken} FLOP",
     )
 
@@ -243,7 +136,8 @@ def hours(
 
 
 def number(value: Number, *, missing: str = NOT_AVAILABLE) -> Figure:
-    """A number without a unit, by the rules above: "8.33", "15,000", "26.7 million"."""
+    """A number without a unit, as apps.projects.figure_numbers writes it: "8.33", "15,000",
+    "26.7 million"."""
     return _counted(value, "", missing)
 
 
@@ -282,20 +176,20 @@ class _Scale:
 
 def _scaled(value: Number, unit: str, scales: tuple[_Scale, ...], missing: str) -> Figure:
     """A figure shown in the first of `scales` that fits it; zero in the unit given."""
-    number = _decimal(value)
+    number = finite_decimal(value)
     if number is None:
         return _missing(unit, missing)
-    rounded = _significant(abs(number))
+    rounded = significant(abs(number))
     if rounded.is_zero():
         scale = next(scale for scale in scales if scale.divisor == 1)
     else:
         scale = next(scale for scale in scales if rounded < scale.below)
-    text, spoken = _number(number / scale.divisor)
+    text, spoken = number_text(number / scale.divisor)
     return Figure(
         text=f"{text} {scale.symbol}",
-        exact=_exact(value, number),
+        exact=exact_text(value, number),
         unit=unit,
-        value=_plain_value(value, number),
+        value=plain_value(value, number),
         aria=f"{spoken} {scale.spoken_singular if spoken == '1' else scale.spoken}",
     )
 
@@ -304,20 +198,20 @@ _ = gettext_lazy
 _ALWAYS = Decimal("Infinity")
 _ENERGY_SCALES = (
     _Scale(Decimal(1), Decimal("0.001"), "Wh", _("watt-hours"), _("watt-hour")),
-    _Scale(_THOUSAND, Decimal(1), "kWh", _("kilowatt-hours"), _("kilowatt-hour")),
-    _Scale(_MILLION, _THOUSAND, "MWh", _("megawatt-hours"), _("megawatt-hour")),
-    _Scale(_ALWAYS, _MILLION, "GWh", _("gigawatt-hours"), _("gigawatt-hour")),
+    _Scale(THOUSAND, Decimal(1), "kWh", _("kilowatt-hours"), _("kilowatt-hour")),
+    _Scale(MILLION, THOUSAND, "MWh", _("megawatt-hours"), _("megawatt-hour")),
+    _Scale(_ALWAYS, MILLION, "GWh", _("gigawatt-hours"), _("gigawatt-hour")),
 )
 _EMISSION_SCALES = (
     _Scale(
-        _THOUSAND,
+        THOUSAND,
         Decimal(1),
         "kg CO2e",
         _("kilograms of CO2 equivalent"),
         _("kilogram of CO2 equivalent"),
     ),
     _Scale(
-        _ALWAYS, _THOUSAND, "t CO2e", _("tonnes of CO2 equivalent"), _("tonne of CO2 equivalent")
+        _ALWAYS, THOUSAND, "t CO2e", _("tonnes of CO2 equivalent"), _("tonne of CO2 equivalent")
     ),
 )
 _DURATION_SCALES = (
@@ -345,7 +239,7 @@ def seconds(value: Number, *, missing: str = NOT_AVAILABLE) -> Figure:
 
 def percent(share: Number, *, missing: str = NOT_AVAILABLE) -> Figure:
     """A share (0.667) as whole percent ("67%"); "less than 1%" and "more than 99%" at the ends."""
-    number = _decimal(share)
+    number = finite_decimal(share)
     if number is None:
         return _missing("share", missing)
     hundredths = number * 100
@@ -353,24 +247,26 @@ def percent(share: Number, *, missing: str = NOT_AVAILABLE) -> Figure:
         text = gettext("less than %(percent)s") % {"percent": percent_text("1")}
         spoken = gettext("less than %(number)s percent") % {"number": 1}
     elif 99 < hundredths < 100:
-        text = gettext("more than %(percent)s") % {"percent": percent_text(_digits(Decimal(99)))}
+        text = gettext("more than %(percent)s") % {
+            "percent": percent_text(plain_digits(Decimal(99)))
+        }
         spoken = gettext("more than %(number)s percent") % {"number": 99}
     else:
-        digits, spoken_digits = _signed(hundredths, _large_or_whole(abs(hundredths)))
+        digits, spoken_digits = signed_text(hundredths, _large_or_whole(abs(hundredths)))
         text = percent_text(digits)
         spoken = gettext("%(number)s percent") % {"number": spoken_digits}
     return Figure(
         text=text,
-        exact=_exact(share, number),
+        exact=exact_text(share, number),
         unit="share",
-        value=_plain_value(share, number),
+        value=plain_value(share, number),
         aria=spoken,
     )
 
 
 def _large_or_whole(magnitude: Decimal) -> tuple[str, str]:
-    whole = magnitude if magnitude >= _THOUSAND else _round(magnitude, 0)
-    return _large(whole) if whole >= _THOUSAND else (_digits(whole), _digits(whole))
+    whole = magnitude if magnitude >= THOUSAND else round_half_up(magnitude, 0)
+    return large_text(whole) if whole >= THOUSAND else (plain_digits(whole), plain_digits(whole))
 
 
 def money_decimal_places(amount: Decimal) -> int:
@@ -380,7 +276,7 @@ def money_decimal_places(amount: Decimal) -> int:
     if magnitude.is_zero() or magnitude < _SMALLEST_MONEY:
         return 2
     places = SUB_CENT_SIGNIFICANT_DIGITS - 1 - magnitude.adjusted()
-    return places if _round(magnitude, -places) < _CENT else 2
+    return places if round_half_up(magnitude, -places) < _CENT else 2
 
 
 def money(value: Number, currency: str = "USD", *, missing: str = NOT_AVAILABLE) -> Figure:
@@ -390,7 +286,7 @@ def money(value: Number, currency: str = "USD", *, missing: str = NOT_AVAILABLE)
     `exact` keeps the cents ("53400000.00"), or more digits when the amount has them.
     """
     code = currency.upper()
-    number = _decimal(value)
+    number = finite_decimal(value)
     if number is None:
         return _missing(code, missing)
     magnitude = abs(number)
@@ -398,13 +294,13 @@ def money(value: Number, currency: str = "USD", *, missing: str = NOT_AVAILABLE)
     if 0 < magnitude < _SMALLEST_MONEY:
         below, shown = True, _SMALLEST_MONEY
         digits = decimal_text(shown)
-    elif magnitude >= _THOUSAND or _round(magnitude, 0) >= _THOUSAND:
-        shown, digits = magnitude, _large(magnitude)[0]
+    elif magnitude >= THOUSAND or round_half_up(magnitude, 0) >= THOUSAND:
+        shown, digits = magnitude, large_text(magnitude)[0]
     else:
         places = money_decimal_places(magnitude)
-        shown = _round(magnitude, -places)
+        shown = round_half_up(magnitude, -places)
         whole = places == 2 and shown == shown.to_integral_value()
-        digits = _digits(shown) if whole else decimal_text(shown, places)
+        digits = plain_digits(shown) if whole else decimal_text(shown, places)
     negative = number < 0 and not below and not shown.is_zero()
     text = f"{MINUS if negative else ''}{currency_text(digits, code)}"
     aria = f"{digits} {currency_name(code, 1 if digits == '1' else shown)}"

@@ -15,7 +15,8 @@ from apps.estimates import (
     estimate,
 )
 from apps.estimates.results import EstimateResult
-from apps.projects.describe import bottom_strip, describe
+from apps.projects.cost_strip import bottom_strip
+from apps.projects.describe import describe
 
 RENT = Pricing(mode="rent", price_per_accelerator_hour=2.99)
 H100 = Hardware(
