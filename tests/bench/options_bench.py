@@ -22,39 +22,18 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.bench.common import PYTHON, fmt_seconds, say  # noqa: E402
+from tests.bench.common import PYTHON, RANGED_ESTIMATE, fmt_seconds, say  # noqa: E402
 from tests.bench.http_bench import _manage, _server_env  # noqa: E402
 
 RUNS = 7
 SAMPLES = 100_000
-# A 7B model pre-trained on 2T tokens and served on rented H100s, with ranges on five inputs:
-# training tokens, its utilisation, the accelerator-hour price, the demand and its growth.
+# The ranges benchmark's estimate (tests/bench/common.py), with its price range on inference's
+# price: the options replace how inference is bought, and price it from there.
 INPUTS = {
-    "training": {
-        "method": "parameters_tokens",
-        "parameters": 7e9,
-        "tokens": 2e12,
-        "accelerator": "nvidia-h100-sxm",
-        "accelerator_count": 1024,
-        "price_per_accelerator_hour": 2.5,
-    },
-    "inference": {
-        "method": "tokens",
-        "parameters": 7e9,
-        "input_tokens": 500,
-        "output_tokens": 300,
-        "accelerator": "nvidia-h100-sxm",
-        "requests_per_month": 3e7,
-        "monthly_growth": 0.05,
-        "months": 24,
-        "price_per_accelerator_hour": 2.5,
-    },
+    **RANGED_ESTIMATE,
     "ranges": {
-        "training.tokens": {"low": 1e12, "high": 4e12},
-        "training.mfu": {"low": 0.25, "high": 0.55},
-        "inference.price_per_accelerator_hour": {"low": 1.8, "high": 4.0},
-        "inference.requests_per_month": {"low": 5e6, "high": 1e8},
-        "inference.monthly_growth": {"low": -0.02, "high": 0.12},
+        path.replace("training.price", "inference.price"): interval
+        for path, interval in RANGED_ESTIMATE["ranges"].items()
     },
     "uncertainty": {"samples": SAMPLES, "seed": 0},
 }
