@@ -29,14 +29,7 @@
       ctx.arc(4, 4, 1.5, 0, 2 * Math.PI);
       ctx.fill();
     } else {
-      ctx.beginPath();
-      ctx.moveTo(0, 8);
-      ctx.lineTo(8, 0);
-      ctx.moveTo(-2, 2);
-      ctx.lineTo(2, -2);
-      ctx.moveTo(6, 10);
-      ctx.lineTo(10, 6);
-      ctx.stroke();
+      window.computePlanner.strokeDiagonals(ctx);
     }
     return ctx.createPattern(tile, "repeat");
   }

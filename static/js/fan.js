@@ -26,14 +26,7 @@
       ctx.translate(8, 0);
       ctx.scale(-1, 1);
     }
-    ctx.beginPath();
-    ctx.moveTo(0, 8);
-    ctx.lineTo(8, 0);
-    ctx.moveTo(-2, 2);
-    ctx.lineTo(2, -2);
-    ctx.moveTo(6, 10);
-    ctx.lineTo(10, 6);
-    ctx.stroke();
+    window.computePlanner.strokeDiagonals(ctx);
     return tile.getContext("2d").createPattern(tile, "repeat");
   }
 
