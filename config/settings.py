@@ -1,5 +1,6 @@
 """Django settings for Compute Planner, read from the environment (see README, "Configuration")."""
 
+import ipaddress
 import os
 from pathlib import Path
 
@@ -41,6 +42,18 @@ def env_int(name: str, default: int) -> int:
 
 def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def env_networks(name: str) -> list[str]:
+    networks = env_list(name)
+    for network in networks:
+        try:
+            ipaddress.ip_network(network, strict=False)
+        except ValueError as error:
+            raise ImproperlyConfigured(
+                f"{name} must list networks such as 172.30.0.2/32 or 10.0.0.0/8, not {network!r}."
+            ) from error
+    return networks
 
 
 # "local" gives safe defaults for one person on their own machine; "production" refuses to start
@@ -178,11 +191,16 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Every password check is limited per account and per client address (apps/core/login_limits.py).
+# Every password check is limited per account at one client address, per address, and, for an
+# account failing from many addresses, slowed for addresses it never signed in from
+# (apps/core/login_limits.py).
 AUTHENTICATION_BACKENDS = ["apps.core.login_limits.LoginLimitedModelBackend"]
-LOGIN_FAILURES_PER_ACCOUNT = 5
+LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS = 5
 LOGIN_FAILURES_PER_ADDRESS = 20
 LOGIN_FAILURE_WINDOW_SECONDS = 15 * 60
+LOGIN_ACCOUNT_FAILURES_BEFORE_SLOWING = 10
+LOGIN_SLOWED_SECONDS_PER_ATTEMPT = 30
+LOGIN_KNOWN_ADDRESS_SECONDS = 90 * 24 * 60 * 60
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "project-list"
 LOGOUT_REDIRECT_URL = "home"
@@ -252,7 +270,6 @@ REST_FRAMEWORK = {
         "user": env_str("API_USER_RATE", "600/minute"),
     },
     "EXCEPTION_HANDLER": "apps.api.errors.exception_handler",
-    "NUM_PROXIES": env_int("NUM_PROXIES", 0),
     "STRICT_JSON": True,
 }
 
@@ -296,6 +313,14 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
+
+# The reverse proxies whose X-Forwarded-For is believed, as networks (apps/core/client_address.py):
+# in docker-compose.yml, the proxy's address. Empty: every client is the peer of the connection.
+TRUSTED_PROXIES = env_networks("TRUSTED_PROXIES")
+if "NUM_PROXIES" in os.environ:
+    raise ImproperlyConfigured(
+        "NUM_PROXIES is no longer read: set TRUSTED_PROXIES to the proxies' networks instead."
+    )
 
 # HTTPS and cookies: on in production, where a TLS-terminating proxy sets X-Forwarded-Proto.
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", PRODUCTION)

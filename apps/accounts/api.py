@@ -14,6 +14,7 @@ from apps.accounts.models import ApiToken
 from apps.accounts.services import api_token_create, api_token_revoke
 from apps.api.schema import error_response, validation_error_response
 from apps.api.strict import StrictTypes
+from apps.api.throttling import ClientAddressThrottle
 
 
 class AuthTokenRequestSerializer(StrictTypes, serializers.Serializer):
@@ -59,7 +60,7 @@ class ApiTokenSerializer(serializers.ModelSerializer):
         fields = ("id", "name", "prefix", "created_at", "last_used_at", "revoked_at", "is_active")
 
 
-class AuthTokenThrottle(ScopedRateThrottle):
+class AuthTokenThrottle(ClientAddressThrottle, ScopedRateThrottle):
     """Limits password guessing per client address; REST_FRAMEWORK's rate for the scope wins."""
 
     rate = "10/minute"

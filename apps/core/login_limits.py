@@ -1,13 +1,24 @@
-"""Limits on failed sign-ins, per account and per client address, in the shared cache.
+"""Limits on failed sign-ins that stop a guesser without locking out the account's owner.
 
 Every password check goes through `LoginLimitedModelBackend` (settings.AUTHENTICATION_BACKENDS):
-the sign-in page, the admin's and the API's token endpoint alike. Each failure spends one attempt
-of the account's budget and one of the address's; once either is spent, the password is not even
-checked and the caller gets 429 with Retry-After until the window ends. Windows are fixed (see
-`ratelimit`), so across the edge of one a guesser gets at most twice a budget in a row.
+the sign-in page, the admin's and the API's token endpoint alike. Failures are counted in the
+shared cache, each in three budgets of the same window:
 
-A success refills the account's budget (its owner knows the password) but never the address's:
-otherwise one valid account would let a guesser at that address start again after each success.
+- the account *at this client address*: once spent, that address may not try the account again
+  until the window ends (429 with Retry-After). Another address is not concerned, so a stranger
+  who fails five times on someone's name locks only themselves out;
+- the client address, whatever the account: a guesser trying many names from one address;
+- the account from every address: once spent, the account is attacked from many addresses, and
+  attempts from an address it has never signed in from are slowed to one per
+  LOGIN_SLOWED_SECONDS_PER_ATTEMPT for the whole account (the others get 429 until the next).
+  The account is not locked: its owner signs in as usual from an address they signed in from
+  before (remembered for LOGIN_KNOWN_ADDRESS_SECONDS after each success).
+
+A success refills the account's budget at its address (its owner knows the password), never the
+address's own budget: otherwise one valid account would let a guesser at that address start again
+after each success. Nor does it refill the account's budget over every address, which the
+guessers spend. Windows are fixed (see `ratelimit`), so across the edge of one a guesser gets at
+most twice a budget in a row. The client address is the one every limit uses (`client_address`).
 """
 
 import hashlib
@@ -15,29 +26,53 @@ import hashlib
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
+from django.core.cache import cache
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy
 from rest_framework.exceptions import Throttled
 
-from apps.core.ratelimit import Budget, client_address
+from apps.core.client_address import client_address
+from apps.core.ratelimit import Budget
 
 
 class TooManyLoginAttempts(Throttled):
     """Raised instead of checking a password while a budget is spent.
 
     A DRF `Throttled`, so that the API answers 429 with Retry-After by itself;
-    `LoginLimitMiddleware` answers the sign-in pages with the 429 page.
+    `LoginLimitMiddleware` answers the sign-in pages with the 429 page and `default_detail`.
     """
 
     default_detail = gettext_lazy("Too many failed sign-in attempts.")
 
 
-def _budgets() -> tuple[Budget, Budget]:
-    window_seconds = settings.LOGIN_FAILURE_WINDOW_SECONDS
-    return (
-        Budget("login-account", settings.LOGIN_FAILURES_PER_ACCOUNT, window_seconds),
-        Budget("login-address", settings.LOGIN_FAILURES_PER_ADDRESS, window_seconds),
+class SignInSlowed(TooManyLoginAttempts):
+    """Raised for an address the account never signed in from while the account is attacked."""
+
+    default_detail = gettext_lazy(
+        "This account has had many failed sign-in attempts from elsewhere, so sign-ins from "
+        "places it has not been used from are slowed down. Try again shortly, or sign in from "
+        "a network where you signed in before."
     )
+
+
+def _window_budget(name: str, failures: int) -> Budget:
+    return Budget(name, failures, settings.LOGIN_FAILURE_WINDOW_SECONDS)
+
+
+def _at_address_budget() -> Budget:
+    return _window_budget("login-account-address", settings.LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS)
+
+
+def _address_budget() -> Budget:
+    return _window_budget("login-address", settings.LOGIN_FAILURES_PER_ADDRESS)
+
+
+def _account_budget() -> Budget:
+    return _window_budget("login-account", settings.LOGIN_ACCOUNT_FAILURES_BEFORE_SLOWING)
+
+
+def _slowed_budget() -> Budget:
+    return Budget("login-account-slowed", 1, settings.LOGIN_SLOWED_SECONDS_PER_ATTEMPT)
 
 
 def _digest(text: str) -> str:
@@ -45,37 +80,45 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def _subjects(request: HttpRequest | None, username: str) -> tuple[str, str | None]:
-    # One budget for every spelling of a name: "Manager" and "manager" are the same guess.
-    account = _digest(username.casefold())
-    address = _digest(client_address(request)) if request is not None else None
-    return account, address
+class _Attempt:
+    """The subjects one password check counts against: its account, its client address, both."""
+
+    def __init__(self, request: HttpRequest | None, username: str) -> None:
+        # One account for every spelling of a name: "Manager" and "manager" are the same guess.
+        self.account = _digest(username.casefold())
+        self.address = _digest(client_address(request) if request is not None else "")
+        self.account_at_address = f"{self.account}:{self.address}"
+        self.known_address_key = f"login-known-address:{self.account_at_address}"
 
 
 def check_login_allowed(request: HttpRequest | None, username: str) -> None:
-    """Raise TooManyLoginAttempts if the account's or the address's budget is spent."""
-    account_budget, address_budget = _budgets()
-    account, address = _subjects(request, username)
-    waits = [account_budget.spent(account)]
-    if address is not None:
-        waits.append(address_budget.spent(address))
+    """Raise TooManyLoginAttempts if this address has spent its budget, on this account or on
+    all; SignInSlowed if the account is attacked and this address has to wait its turn."""
+    attempt = _Attempt(request, username)
+    waits = [
+        _at_address_budget().spent(attempt.account_at_address),
+        _address_budget().spent(attempt.address),
+    ]
     retry_after = max((wait for wait in waits if wait), default=None)
     if retry_after:
         raise TooManyLoginAttempts(wait=retry_after)
+    if _account_budget().spent(attempt.account) and cache.get(attempt.known_address_key) is None:
+        retry_after = _slowed_budget().spend(attempt.account)
+        if retry_after:
+            raise SignInSlowed(wait=retry_after)
 
 
 def record_login_failure(request: HttpRequest | None, username: str) -> None:
-    account_budget, address_budget = _budgets()
-    account, address = _subjects(request, username)
-    account_budget.spend(account)
-    if address is not None:
-        address_budget.spend(address)
+    attempt = _Attempt(request, username)
+    _at_address_budget().spend(attempt.account_at_address)
+    _address_budget().spend(attempt.address)
+    _account_budget().spend(attempt.account)
 
 
 def record_login_success(request: HttpRequest | None, username: str) -> None:
-    account_budget, _ = _budgets()
-    account, _ = _subjects(request, username)
-    account_budget.refill(account)
+    attempt = _Attempt(request, username)
+    _at_address_budget().refill(attempt.account_at_address)
+    cache.set(attempt.known_address_key, True, timeout=settings.LOGIN_KNOWN_ADDRESS_SECONDS)
 
 
 class LoginLimitedModelBackend(ModelBackend):

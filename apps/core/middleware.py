@@ -111,5 +111,7 @@ class LoginLimitMiddleware:
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, TooManyLoginAttempts):
-            return too_many_requests(request, retry_after_seconds=exception.wait)
+            return too_many_requests(
+                request, retry_after_seconds=exception.wait, reason=exception.default_detail
+            )
         return None

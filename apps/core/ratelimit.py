@@ -10,8 +10,6 @@ import time
 from dataclasses import dataclass
 
 from django.core.cache import cache
-from django.http import HttpRequest
-from rest_framework.throttling import BaseThrottle
 
 
 @dataclass(frozen=True)
@@ -45,9 +43,3 @@ class Budget:
     def refill(self, subject: str) -> None:
         """Forget what the subject spent in this window."""
         cache.delete(self._key(subject, time.time())[0])
-
-
-def client_address(request: HttpRequest) -> str:
-    """The client's address by the API throttles' rule (REST_FRAMEWORK["NUM_PROXIES"]); "" when
-    the server gave none (REMOTE_ADDR is optional in WSGI), which then counts as one client."""
-    return BaseThrottle().get_ident(request) or ""

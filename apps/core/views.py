@@ -64,13 +64,15 @@ def server_error(request: HttpRequest) -> HttpResponse:
     )
 
 
-def too_many_requests(request: HttpRequest, *, retry_after_seconds: float) -> HttpResponse:
-    """The 429 page, with Retry-After in whole seconds."""
+def too_many_requests(
+    request: HttpRequest, *, retry_after_seconds: float, reason: str = ""
+) -> HttpResponse:
+    """The 429 page, with Retry-After in whole seconds, and `reason` (what is limited) if given."""
     retry_after = max(math.ceil(retry_after_seconds), 1)
     response = render(
         request,
         "429.html",
-        {"retry_after_minutes": math.ceil(retry_after / 60)},
+        {"retry_after_minutes": math.ceil(retry_after / 60), "reason": reason},
         status=429,
     )
     response["Retry-After"] = str(retry_after)

@@ -16,7 +16,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from apps.budget.presentation import table
 from apps.budget.ranges import budget_ranges
-from apps.core.ratelimit import Budget, client_address
+from apps.core.client_address import client_address
+from apps.core.ratelimit import Budget
 from apps.core.views import too_many_requests
 from apps.options.frozen import frozen_options_context, version_options
 from apps.projects.frozen_budget import drawn_up_from_record

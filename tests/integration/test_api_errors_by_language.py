@@ -280,7 +280,7 @@ def test_throttling_is_said_in_the_readers_language(settings, world):
 
 
 def test_too_many_failed_sign_ins_are_said_in_the_readers_language(settings, world):
-    settings.LOGIN_FAILURES_PER_ACCOUNT = 1
+    settings.LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS = 1
     client = APIClient(headers={"accept-language": "fr"})
     first = _token(client, world)
     assert first.status_code == 400

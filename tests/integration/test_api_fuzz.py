@@ -236,8 +236,9 @@ def generous_limits(settings, monkeypatch):
     }
     # The token endpoint's throttle reads the rates DRF had at import time (a class attribute).
     monkeypatch.setattr(AuthTokenThrottle, "THROTTLE_RATES", {"auth-token": "100000/minute"})
-    settings.LOGIN_FAILURES_PER_ACCOUNT = 100_000
+    settings.LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS = 100_000
     settings.LOGIN_FAILURES_PER_ADDRESS = 100_000
+    settings.LOGIN_ACCOUNT_FAILURES_BEFORE_SLOWING = 100_000
     # Each unknown username still costs a password hash; the fast hasher keeps the run quick.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # A server error fails the case with its exception and traceback rather than a bare 500.

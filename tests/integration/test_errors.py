@@ -111,7 +111,7 @@ def test_a_form_without_its_csrf_token_gets_the_403_page_in_the_layout():
 
 def test_too_many_sign_in_attempts_get_the_429_page(client, settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed only
-    for _ in range(settings.LOGIN_FAILURES_PER_ACCOUNT + 1):
+    for _ in range(settings.LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS + 1):
         response = client.post("/accounts/login/", {"username": "someone", "password": "x"})
     assert_friendly_page(response, 429, "Too many attempts")
     assert int(response["Retry-After"]) > 0
