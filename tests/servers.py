@@ -62,10 +62,13 @@ def free_port() -> int:
 
 
 class Server:
-    """A server process on a free port, logging to a file; `command` gets the port."""
+    """A server process on a free port (or `port`, where its configuration already names it),
+    logging to a file; `command` gets the port."""
 
-    def __init__(self, command: list[str], env: dict[str, str], log: Path) -> None:
-        self.port = free_port()
+    def __init__(
+        self, command: list[str], env: dict[str, str], log: Path, port: int | None = None
+    ) -> None:
+        self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_path = log
         with open(log, "ab") as output:

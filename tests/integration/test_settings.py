@@ -49,6 +49,9 @@ def test_check_deploy_reports_nothing_with_production_values():
         ({"REDIS_URL": ""}, "Production needs REDIS_URL"),
         ({"DJANGO_DEBUG": "true"}, "DJANGO_DEBUG must be off"),
         ({"DJANGO_DEBUG": "maybe"}, "DJANGO_DEBUG must be true or false"),
+        ({"TRUSTED_PROXIES": "172.30.0.2/33"}, "TRUSTED_PROXIES must list networks"),
+        ({"TRUSTED_PROXIES": "proxy"}, "TRUSTED_PROXIES must list networks"),
+        ({"NUM_PROXIES": "1"}, "set TRUSTED_PROXIES to the proxies' networks instead"),
     ],
 )
 def test_production_refuses_to_start_with_an_unsafe_setting(change, message):
