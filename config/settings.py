@@ -192,7 +192,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 # Every password check is limited per account at one client address, per address, and, for an
-# account failing from many addresses, slowed for addresses it never signed in from
+# account failing from many addresses, slowed for addresses and browsers it never signed in from
 # (apps/core/login_limits.py).
 AUTHENTICATION_BACKENDS = ["apps.core.login_limits.LoginLimitedModelBackend"]
 LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS = 5
@@ -200,7 +200,7 @@ LOGIN_FAILURES_PER_ADDRESS = 20
 LOGIN_FAILURE_WINDOW_SECONDS = 15 * 60
 LOGIN_ACCOUNT_FAILURES_BEFORE_SLOWING = 10
 LOGIN_SLOWED_SECONDS_PER_ATTEMPT = 30
-LOGIN_KNOWN_ADDRESS_SECONDS = 90 * 24 * 60 * 60
+LOGIN_KNOWN_SECONDS = 90 * 24 * 60 * 60
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "project-list"
 LOGOUT_REDIRECT_URL = "home"

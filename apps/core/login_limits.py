@@ -12,7 +12,8 @@ shared cache, each in three budgets of the same window:
   attempts from an address it has never signed in from are slowed to one per
   LOGIN_SLOWED_SECONDS_PER_ATTEMPT for the whole account (the others get 429 until the next).
   The account is not locked: its owner signs in as usual from an address they signed in from
-  before (remembered for LOGIN_KNOWN_ADDRESS_SECONDS after each success).
+  before, or from a browser they signed in with before, whatever its address now (a signed
+  cookie naming the account); both are remembered for LOGIN_KNOWN_SECONDS after each success.
 
 A success refills the account's budget at its address (its owner knows the password), never the
 address's own budget: otherwise one valid account would let a guesser at that address start again
@@ -26,13 +27,21 @@ import hashlib
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
+from django.core import signing
 from django.core.cache import cache
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy
 from rest_framework.exceptions import Throttled
 
 from apps.core.client_address import client_address
 from apps.core.ratelimit import Budget
+
+KNOWN_BROWSER_COOKIE = "known_browser"
+KNOWN_BROWSER_SALT = "apps.core.login_limits.known_browser"
+# A browser shared by a family or a team remembers its last few accounts.
+KNOWN_BROWSER_ACCOUNTS = 5
+# Where the backend leaves the account just signed in, for LoginLimitMiddleware's cookie.
+SIGNED_IN_ACCOUNT = "login_limits_signed_in_account"
 
 
 class TooManyLoginAttempts(Throttled):
@@ -46,12 +55,13 @@ class TooManyLoginAttempts(Throttled):
 
 
 class SignInSlowed(TooManyLoginAttempts):
-    """Raised for an address the account never signed in from while the account is attacked."""
+    """Raised, while the account is attacked, for an address and a browser it never signed in
+    from, when another such attempt took the account's turn."""
 
     default_detail = gettext_lazy(
         "This account has had many failed sign-in attempts from elsewhere, so sign-ins from "
         "places it has not been used from are slowed down. Try again shortly, or sign in from "
-        "a network where you signed in before."
+        "a browser or a network where you signed in before."
     )
 
 
@@ -80,6 +90,20 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
+def _known_browser_accounts(request: HttpRequest | None) -> list[str]:
+    """The accounts whose sign-ins the browser's cookie vouches for (digests, newest first)."""
+    cookie = request.COOKIES.get(KNOWN_BROWSER_COOKIE) if request is not None else None
+    if not cookie:
+        return []
+    try:
+        accounts = signing.loads(
+            cookie, salt=KNOWN_BROWSER_SALT, max_age=settings.LOGIN_KNOWN_SECONDS
+        )
+    except signing.BadSignature:
+        return []
+    return accounts if isinstance(accounts, list) else []
+
+
 class _Attempt:
     """The subjects one password check counts against: its account, its client address, both."""
 
@@ -89,6 +113,13 @@ class _Attempt:
         self.address = _digest(client_address(request) if request is not None else "")
         self.account_at_address = f"{self.account}:{self.address}"
         self.known_address_key = f"login-known-address:{self.account_at_address}"
+        self.request = request
+
+    def is_known(self) -> bool:
+        """Whether the account signed in from this address or this browser before."""
+        return cache.get(
+            self.known_address_key
+        ) is not None or self.account in _known_browser_accounts(self.request)
 
 
 def check_login_allowed(request: HttpRequest | None, username: str) -> None:
@@ -102,7 +133,7 @@ def check_login_allowed(request: HttpRequest | None, username: str) -> None:
     retry_after = max((wait for wait in waits if wait), default=None)
     if retry_after:
         raise TooManyLoginAttempts(wait=retry_after)
-    if _account_budget().spent(attempt.account) and cache.get(attempt.known_address_key) is None:
+    if _account_budget().spent(attempt.account) and not attempt.is_known():
         retry_after = _slowed_budget().spend(attempt.account)
         if retry_after:
             raise SignInSlowed(wait=retry_after)
@@ -118,7 +149,26 @@ def record_login_failure(request: HttpRequest | None, username: str) -> None:
 def record_login_success(request: HttpRequest | None, username: str) -> None:
     attempt = _Attempt(request, username)
     _at_address_budget().refill(attempt.account_at_address)
-    cache.set(attempt.known_address_key, True, timeout=settings.LOGIN_KNOWN_ADDRESS_SECONDS)
+    cache.set(attempt.known_address_key, True, timeout=settings.LOGIN_KNOWN_SECONDS)
+    if request is not None:
+        setattr(request, SIGNED_IN_ACCOUNT, attempt.account)
+
+
+def remember_browser(request: HttpRequest, response: HttpResponse) -> None:
+    """After a sign-in through a page, the cookie that vouches for this browser next time."""
+    account = getattr(request, SIGNED_IN_ACCOUNT, None)
+    if account is None:
+        return
+    others = [known for known in _known_browser_accounts(request) if known != account]
+    accounts = [account, *others][:KNOWN_BROWSER_ACCOUNTS]
+    response.set_cookie(
+        KNOWN_BROWSER_COOKIE,
+        signing.dumps(accounts, salt=KNOWN_BROWSER_SALT),
+        max_age=settings.LOGIN_KNOWN_SECONDS,
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
 
 
 class LoginLimitedModelBackend(ModelBackend):

@@ -12,7 +12,7 @@ from django.contrib.auth import SESSION_KEY, logout
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext
 
-from apps.core.login_limits import TooManyLoginAttempts
+from apps.core.login_limits import TooManyLoginAttempts, remember_browser
 from apps.core.logs import current_request_id, without_share_tokens
 from apps.core.views import too_many_requests
 
@@ -98,7 +98,8 @@ class SessionLifetimeMiddleware:
 
 
 class LoginLimitMiddleware:
-    """Answers a sign-in page with the 429 page once a login budget is spent (see login_limits).
+    """Answers a sign-in page with the 429 page once a login budget is spent, and after a sign-in
+    gives the browser the cookie that vouches for it next time (see login_limits).
 
     The API's token endpoint answers through DRF instead: the exception is a DRF Throttled.
     """
@@ -107,7 +108,9 @@ class LoginLimitMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)
+        response = self.get_response(request)
+        remember_browser(request, response)
+        return response
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, TooManyLoginAttempts):

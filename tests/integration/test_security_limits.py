@@ -172,15 +172,44 @@ def test_an_account_failing_from_many_addresses_is_slowed_not_locked(way, clock,
     assert attempt(way, "203.0.113.9").status_code == SUCCESS[way]
 
 
+def attack_from_many_addresses(username: str = "manager") -> None:
+    """Eleven failures, one from each of eleven addresses: the account's turn is taken."""
+    for count in range(11):
+        attempt("page", f"198.51.100.{count}", username, password="wrong")
+
+
+def test_a_browser_its_owner_signed_in_with_is_not_slowed_on_a_new_network(clock, manager):
+    clock.advance_to_a_window_start()
+    laptop = Client(REMOTE_ADDR="192.0.2.10")
+    assert sign_in(laptop).status_code == 302
+    laptop.post("/accounts/logout/")
+    attack_from_many_addresses()
+    assert attempt("page", "203.0.113.9").status_code == 429  # a stranger's browser is slowed
+    assert sign_in(laptop, REMOTE_ADDR="203.0.113.50").status_code == 302  # at a café now
+
+
+def test_the_browser_cookie_vouches_only_for_the_accounts_signed_in_with_it(clock, manager):
+    clock.advance_to_a_window_start()
+    make_manager("mallory", password=PASSWORD)
+    attacker = Client(REMOTE_ADDR="203.0.113.66")
+    assert sign_in(attacker, username="mallory").status_code == 302
+    attacker.post("/accounts/logout/")
+    attack_from_many_addresses()
+    assert sign_in(attacker, REMOTE_ADDR="203.0.113.67").status_code == 429
+    attacker.cookies["known_browser"] = "forged"
+    assert sign_in(attacker, REMOTE_ADDR="203.0.113.68").status_code == 429
+
+
 def test_a_slowed_sign_in_says_why_and_what_to_do_in_the_readers_language(clock, manager):
     clock.advance_to_a_window_start()
-    for count in range(11):
-        attempt("page", f"198.51.100.{count}", password="wrong")
+    attack_from_many_addresses()
     page = Client(REMOTE_ADDR="203.0.113.9", headers={"accept-language": "fr"}).post(
         "/accounts/login/", {"username": "manager", "password": PASSWORD}
     )
     assert page.status_code == 429
-    assert "depuis un réseau où vous vous êtes déjà connecté" in page.content.decode()
+    assert (
+        "depuis un navigateur ou un réseau où vous vous êtes déjà connecté" in page.content.decode()
+    )
     token = attempt("token", "203.0.113.10")
     assert token.status_code == 429
     assert token.json()["detail"].startswith(
