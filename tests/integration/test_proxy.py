@@ -8,6 +8,7 @@ import http.client
 import json
 import os
 import pwd
+import secrets
 import shutil
 import ssl
 import subprocess
@@ -21,6 +22,7 @@ from string import Template
 import pytest
 from django.conf import settings
 
+from apps.sharing.views import UNKNOWN_TOKEN_BUDGET
 from tests.servers import Server, demo_credentials, embedded_env, embedded_setup, free_port
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -162,6 +164,18 @@ def test_behind_the_proxy_failed_sign_ins_lock_only_the_client_that_failed(deplo
     assert [token(guesser, "wrong") for _ in range(5)] == [400] * 5
     assert token(guesser, deployment.password) == 429
     assert token(owner, deployment.password) == 201
+
+
+def test_behind_the_proxy_guessing_share_links_blocks_only_the_guesser(deployment):
+    guesser, board = "127.0.0.7", "127.0.0.8"
+
+    def shared_page(client_address: str) -> int:
+        link = f"/s/{secrets.token_urlsafe(32)}/"
+        return request(through_proxy(deployment, client_address), "GET", link).status
+
+    guesses = [shared_page(guesser) for _ in range(UNKNOWN_TOKEN_BUDGET.requests + 1)]
+    assert guesses == [404] * UNKNOWN_TOKEN_BUDGET.requests + [429]
+    assert shared_page(board) == 404  # not refused: its own budget
 
 
 def test_a_client_connecting_directly_cannot_choose_its_address(deployment):
