@@ -115,3 +115,11 @@ def test_deepseek_v3s_training_flop_on_h800_gives_accelerator_hours(api_client):
     result = response.json()["training"]
     assert result["flop"] == pytest.approx(6 * 37e9 * 14.8e12)
     assert result["accelerator_hours"] > 0 and result["energy_kwh"] is None
+
+
+def test_tpu_v4_has_googles_dated_on_demand_price_per_chip_hour():
+    offer = PriceOffer.objects.get(accelerator__slug="google-tpu-v4", provider="Google Cloud")
+    assert offer.price_per_accelerator_hour == pytest.approx(3.22)
+    assert (
+        offer.as_of == datetime.date(2022, 8, 11) and "cloud.google.com/tpu/pricing" in offer.source
+    )
