@@ -3,6 +3,7 @@ Llama 2 70B (the MLPerf model) and Llama 3.1 70B, each sourced, each resolving a
 
 import datetime
 import json
+from decimal import Decimal
 
 import pytest
 
@@ -119,7 +120,7 @@ def test_deepseek_v3s_training_flop_on_h800_gives_accelerator_hours(api_client):
 
 def test_tpu_v4_has_googles_dated_on_demand_price_per_chip_hour():
     offer = PriceOffer.objects.get(accelerator__slug="google-tpu-v4", provider="Google Cloud")
-    assert offer.price_per_accelerator_hour == pytest.approx(3.22)
+    assert offer.price_per_accelerator_hour == Decimal("3.22")
     assert (
         offer.as_of == datetime.date(2022, 8, 11) and "cloud.google.com/tpu/pricing" in offer.source
     )
