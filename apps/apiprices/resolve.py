@@ -5,9 +5,11 @@
 """
 
 import datetime
+from decimal import Decimal
 
 from django.utils.translation import gettext
 
+from apps.apiprices.models import ApiPrice, PriceTier
 from apps.apiprices.selectors import PriceInForce, price_in_force
 from apps.catalogue.resolution import RequestErrors, Resolution
 from apps.estimates import InferenceInput, TrainingInput
@@ -29,8 +31,28 @@ def _decimal(value) -> str:
     return gettext("not published") if value is None else decimal_text(value.normalize())
 
 
-def api_price_note(row: PriceInForce, day: datetime.date) -> str:
-    api_model, price = row.api_model, row.price
+def tier_names(row: PriceInForce) -> str:
+    """The tiers a model has on the day of `row`, by their request value: "standard, off_peak"."""
+    return ", ".join(row.tiers)
+
+
+def tier_note(tier: str, price: ApiPrice) -> str:
+    """What the chosen tier other than the standard price means, in the reader's language."""
+    if tier == PriceTier.LONG_PROMPT:
+        return gettext(
+            "Long-prompt price tier: every token of a prompt above %(tokens)s tokens is billed "
+            "at these prices."
+        ) % {"tokens": decimal_text(Decimal(price.above_input_tokens or 0))}
+    return gettext(
+        "Off-peak price tier: the provider's discount for requests sent in its off-peak hours "
+        "(the hours are in the price catalogue's notes); the standard price applies at other "
+        "times."
+    )
+
+
+def api_price_note(row: PriceInForce, day: datetime.date, price: ApiPrice | None = None) -> str:
+    """Where the prices of an estimate come from: `price` (the standard price by default)."""
+    api_model, price = row.api_model, price or row.price
     return gettext(
         "%(model)s: prices in force on %(day)s (USD per million tokens) input %(input)s, "
         "cached input %(cached)s, output %(output)s; prices as of %(as_of)s, %(version)s, "
@@ -58,23 +80,46 @@ def external_api_inference(
     day = day or datetime.date.today()
     numbers = _numbers(data, EXTERNAL_API_NUMBERS)
     slug = data.get("api_model")
+    tier = data.get("api_price_tier") or PriceTier.STANDARD
     overridden = all(name in numbers for name in PRICE_FIELDS)
     if slug:
         row = price_in_force(slug, day)
+        chosen = None if row is None else row.tier_price(tier)
         if row is None:
             errors.add(
                 "inference.api_model",
                 gettext("No API model %(slug)s with a price on %(day)s in the price catalogue.")
                 % {"slug": repr(slug), "day": date_text(day)},
             )
+        elif chosen is None:
+            errors.add(
+                "inference.api_price_tier",
+                gettext(
+                    "%(model)s has no %(tier)s price on %(day)s; choose one of its price tiers: "
+                    "%(tiers)s."
+                )
+                % {
+                    "model": f"{row.api_model.provider_name} {row.api_model.name}",
+                    "tier": repr(tier),
+                    "day": date_text(day),
+                    "tiers": tier_names(row),
+                },
+            )
         else:
             resolution.api_models[slug] = row
             for name, attribute in PRICE_FIELDS.items():
-                price = getattr(row.price, attribute)
+                price = getattr(chosen, attribute)
                 if name not in numbers and price is not None:
                     numbers[name] = float(price)
             if not overridden:
-                resolution.note("inference", api_price_note(row, day))
+                resolution.note("inference", api_price_note(row, day, chosen))
+                if tier != PriceTier.STANDARD:
+                    resolution.note("inference", tier_note(tier, chosen))
+    elif tier != PriceTier.STANDARD:
+        errors.add(
+            "inference.api_price_tier",
+            gettext("A price tier is read from the price catalogue: choose an API model."),
+        )
     elif not overridden:
         for name in ("price_per_million_input_tokens", "price_per_million_output_tokens"):
             if name not in numbers:
