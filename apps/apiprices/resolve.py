@@ -69,6 +69,37 @@ def api_price_note(row: PriceInForce, day: datetime.date, price: ApiPrice | None
     }
 
 
+def _whole_or_normal(amount: Decimal) -> Decimal:
+    return amount.quantize(1) if amount == amount.to_integral() else amount.normalize()
+
+
+def _note_a_long_prompt(data: dict, row: PriceInForce, tier: str, resolution: Resolution) -> None:
+    """Say so when the prompt is longer than the model's long-prompt tier starts but another
+    tier was chosen: the provider bills such prompts at the long-prompt price."""
+    long_prompt = row.tiers.get(PriceTier.LONG_PROMPT)
+    input_tokens = data.get("input_tokens")
+    if (
+        tier == PriceTier.LONG_PROMPT
+        or long_prompt is None
+        or long_prompt.above_input_tokens is None
+        or input_tokens is None
+        or input_tokens <= long_prompt.above_input_tokens
+    ):
+        return
+    resolution.note(
+        "inference",
+        gettext(
+            "Prompts of %(tokens)s input tokens are above %(threshold)s: the provider bills them "
+            "at its long-prompt price tier (api_price_tier long_prompt), not at the prices used "
+            "here."
+        )
+        % {
+            "tokens": decimal_text(_whole_or_normal(Decimal(str(input_tokens)))),
+            "threshold": decimal_text(Decimal(long_prompt.above_input_tokens)),
+        },
+    )
+
+
 def external_api_inference(
     data: dict,
     errors: RequestErrors,
@@ -92,6 +123,7 @@ def external_api_inference(
                 % {"slug": repr(slug), "day": date_text(day)},
             )
         elif chosen is None:
+            model_name = f"{row.api_model.provider_name} {row.api_model.name}"
             errors.add(
                 "inference.api_price_tier",
                 gettext(
@@ -99,7 +131,7 @@ def external_api_inference(
                     "%(tiers)s."
                 )
                 % {
-                    "model": f"{row.api_model.provider_name} {row.api_model.name}",
+                    "model": model_name,
                     "tier": repr(tier),
                     "day": date_text(day),
                     "tiers": tier_names(row),
@@ -115,6 +147,7 @@ def external_api_inference(
                 resolution.note("inference", api_price_note(row, day, chosen))
                 if tier != PriceTier.STANDARD:
                     resolution.note("inference", tier_note(tier, chosen))
+                _note_a_long_prompt(data, row, tier, resolution)
     elif tier != PriceTier.STANDARD:
         errors.add(
             "inference.api_price_tier",

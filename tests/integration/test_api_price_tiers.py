@@ -235,3 +235,11 @@ def test_the_scenario_form_offers_the_tier_saves_it_and_refuses_one_the_model_la
     )
     assert response.status_code == 200
     assert "choose one of its price tiers: standard, long_prompt." in response.content.decode()
+
+
+def test_a_prompt_above_the_long_prompt_threshold_at_the_standard_price_says_so(api_client):
+    response = estimate(api_client, {"api_model": "google-gemini-2-5-pro"})
+    notes = " ".join(response.json()["inference"]["assumptions"])
+    assert "Prompts of 1,000,000 input tokens are above 200,000" in notes
+    short = estimate(api_client, {"api_model": "google-gemini-2-5-pro", "input_tokens": 1000})
+    assert "long-prompt price tier" not in " ".join(short.json()["inference"]["assumptions"])
