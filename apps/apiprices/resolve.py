@@ -10,8 +10,9 @@ from decimal import Decimal
 from django.utils.translation import gettext
 
 from apps.apiprices.models import ApiPrice, PriceTier
-from apps.apiprices.selectors import PriceInForce, price_in_force
+from apps.apiprices.selectors import PriceInForce, api_model_slugs, price_in_force
 from apps.catalogue.resolution import RequestErrors, Resolution
+from apps.catalogue.suggestions import unknown_slug_message
 from apps.estimates import InferenceInput, TrainingInput
 from apps.estimates.external_api import API_FINE_TUNE_NUMBERS, EXTERNAL_API_NUMBERS
 from apps.projects.locale_numbers import date_text, decimal_text
@@ -119,8 +120,12 @@ def external_api_inference(
         if row is None:
             errors.add(
                 "inference.api_model",
-                gettext("No API model %(slug)s with a price on %(day)s in the price catalogue.")
-                % {"slug": repr(slug), "day": date_text(day)},
+                unknown_slug_message(
+                    gettext("No API model %(slug)s with a price on %(day)s in the price catalogue.")
+                    % {"slug": repr(slug), "day": date_text(day)},
+                    slug,
+                    (known for known in api_model_slugs() if known != slug),
+                ),
             )
         elif chosen is None:
             model_name = f"{row.api_model.provider_name} {row.api_model.name}"

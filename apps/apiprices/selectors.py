@@ -45,3 +45,8 @@ def price_in_force(slug: str, day: datetime.date) -> PriceInForce | None:
     """The model with this slug and its price on `day`; None if either is missing."""
     rows = prices_in_force(day, slug=slug)
     return rows[0] if rows else None
+
+
+def api_model_slugs() -> list[str]:
+    """Every API model's slug, to suggest the closest to one that is not in the catalogue."""
+    return list(ApiModel.objects.values_list("slug", flat=True))

@@ -86,3 +86,18 @@ def test_the_suggestion_is_in_french_for_a_french_reader():
     assert message == (
         "Aucun accélérateur 'h800' dans le catalogue. Vouliez-vous dire 'nvidia-h800-sxm'\u202f?"
     )
+
+
+def test_an_unknown_api_model_suggests_the_closest_of_the_price_catalogue(api_client):
+    inference = {
+        "method": "external_api",
+        "api_model": "openai-gpt4o",
+        "input_tokens": 300,
+        "output_tokens": 300,
+        "requests_per_month": 1000,
+    }
+    response = post(api_client, {"inference": inference})
+    assert response.status_code == 400
+    [message] = response.json()["inference"]["api_model"]
+    assert message.startswith("No API model 'openai-gpt4o' with a price on ")
+    assert "Did you mean 'openai-gpt-4o'" in message
