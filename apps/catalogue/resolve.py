@@ -112,8 +112,8 @@ def estimate_input_from_request(
             "training", training_data, catalogue, errors, resolution
         )
         if (
-            hardware is None
-            and accelerator is None
+            accelerator is None
+            and not training_data.get("accelerator")
             and training_data["method"] != ("accelerator_hours")
         ):
             errors.add(

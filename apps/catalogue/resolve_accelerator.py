@@ -8,6 +8,7 @@ from django.utils.translation import gettext, ngettext
 from apps.catalogue.models import Accelerator
 from apps.catalogue.resolution import RequestErrors, Resolution
 from apps.catalogue.snapshot import Catalogue, Prices
+from apps.catalogue.suggestions import unknown_slug_message
 from apps.estimates import Hardware, Pricing
 from apps.projects.locale_numbers import decimal_text
 
@@ -23,6 +24,9 @@ def pricing_for(
     resolution: Resolution,
 ) -> Pricing:
     mode = data.get("pricing_mode", "rent")
+    if accelerator is None and data.get("accelerator"):
+        # An accelerator the catalogue lacks is reported once, on its own field.
+        return Pricing(mode=mode)
     prices = catalogue.prices[accelerator.slug] if accelerator else Prices()
     if mode == "rent":
         price = data.get("price_per_accelerator_hour")
@@ -113,7 +117,11 @@ def accelerator_for(
     if accelerator is None:
         errors.add(
             f"{section}.accelerator",
-            gettext("No accelerator %(slug)s in the catalogue.") % {"slug": repr(slug)},
+            unknown_slug_message(
+                gettext("No accelerator %(slug)s in the catalogue.") % {"slug": repr(slug)},
+                slug,
+                catalogue.accelerators,
+            ),
         )
         return None, None
     resolution.accelerators[slug] = accelerator
