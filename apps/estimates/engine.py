@@ -82,16 +82,13 @@ def evaluate(inp: EstimateInput) -> Figures:
     if len(shape) != 1 or shape[0] <= BLOCK_POINTS:
         return _figures(inp, shape)[0]
     count = shape[0]
-    blocks = [
-        _figures(_points(inp, start, min(start + BLOCK_POINTS, count), count), None)[0]
-        for start in range(0, count, BLOCK_POINTS)
-    ]
-    return Figures(
-        **{
-            name: np.concatenate([getattr(block, name) for block in blocks])
-            for name in Figures.__dataclass_fields__
-        }
-    )
+    columns = {name: np.empty(count) for name in Figures.__dataclass_fields__}
+    for start in range(0, count, BLOCK_POINTS):
+        stop = min(start + BLOCK_POINTS, count)
+        block = _figures(_points(inp, start, stop, count), (stop - start,))[0]
+        for name, column in columns.items():
+            column[start:stop] = getattr(block, name)
+    return Figures(**columns)
 
 
 def _points(node: object, start: int, stop: int, count: int) -> object:
