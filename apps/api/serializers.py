@@ -113,7 +113,8 @@ class InferenceRequestSerializer(PricingFields):
     accelerators_per_replica = StrictIntegerField(
         required=False,
         help_text="Fixes the accelerators per copy of the model; refused if the model does not "
-        "fit. Otherwise the smallest replica that fits.",
+        "fit. Otherwise the size with the fewest accelerators at peak among those that fit and "
+        "meet the latency targets (`serving.replica_choice` lists the sizes considered).",
         min_value=-(10**6),
         max_value=10**6,
     )
