@@ -7,6 +7,7 @@ The snapshot is rebuilt when the catalogue version in the shared cache changes
 
 import hashlib
 import time
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from statistics import median
@@ -122,13 +123,23 @@ class Catalogue:
         )
 
     @classmethod
-    def from_database(cls) -> "Catalogue":
-        """The catalogue as the database holds it now (five queries), no snapshot."""
+    def from_database(
+        cls, accelerators: Collection[str] | None = None, models: Collection[str] | None = None
+    ) -> "Catalogue":
+        """The catalogue as the database holds it now (five queries), no snapshot; only the
+        accelerators and language models named, when their slugs are given (a sweep's chunk
+        reads what it uses, not every row with its digest)."""
+        accelerator_rows = Accelerator.objects.with_offers()
+        model_rows = LanguageModel.objects.all()
+        if accelerators is not None:
+            accelerator_rows = accelerator_rows.filter(slug__in=accelerators)
+        if models is not None:
+            model_rows = model_rows.filter(slug__in=models)
         return cls.from_rows(
-            list(Accelerator.objects.with_offers()),
+            list(accelerator_rows),
             list(EnergyProfile.objects.all()),
             list(ComputeThreshold.objects.all()),
-            list(LanguageModel.objects.all()),
+            list(model_rows),
         )
 
     @classmethod

@@ -106,7 +106,7 @@ class InferenceInput:
     memory_utilization: Quantity = 0.9
     memory_efficiency: Quantity = 0.7  # share of memory bandwidth achieved
     overhead_bytes_per_accelerator: Quantity = DEFAULT_OVERHEAD_BYTES
-    accelerators_per_replica: Quantity | None = None  # None: the smallest replica that fits
+    accelerators_per_replica: Quantity | None = None  # None: chosen (fewest accelerators at peak)
     ttft_target_seconds: Quantity | None = None
     tpot_target_seconds: Quantity | None = None
 

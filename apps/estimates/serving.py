@@ -14,6 +14,9 @@ H100 SXM in FP8 with an FP8 KV cache at 1000 input / 1000 output tokens for Llam
 2,919; model ~2,900) (TensorRT-LLM docs/source/performance/perf-overview.md, v1.0, 2025). For
 prefill-heavy loads (2048 in / 128 out) it reads low, about half the published figure, because
 prefill achieves more of peak than the 0.3 used for decode: treat those figures as conservative.
+At the replica the planner chooses (apps.estimates.serving_plan), Llama 2 70B in FP8 on H100 at
+MLPerf's lengths (about 300 in / 291 out) reads about 2,100 output tokens/s per accelerator,
+against about 3,000 in MLPerf Inference's offline results on 8 × H100: within 2×.
 """
 
 from dataclasses import dataclass
@@ -36,6 +39,27 @@ MEMORY, COMPUTE, LATENCY_TARGET = 0.0, 1.0, 2.0
 
 
 @dataclass(frozen=True)
+class ReplicaOption:
+    """One replica size considered: what a copy of that size would give at the peak.
+
+    `considered` is False where a point cannot run the size (its tensor-parallel degree does
+    not divide the query heads or exceeds the node; more stages than the limit); `fits` is False
+    there too. Where `fits` is False the other figures mean nothing.
+    """
+
+    considered: Flag
+    accelerators_per_replica: Quantity
+    tensor_parallel: Quantity
+    pipeline_parallel: Quantity
+    fits: Flag
+    meets_targets: Flag
+    batch_size: Quantity
+    output_tokens_per_second: Quantity
+    replicas_at_peak: Quantity
+    peak_accelerators: Quantity
+
+
+@dataclass(frozen=True)
 class ServingFigures:
     """Serving figures of one replica and of the fleet at peak.
 
@@ -45,6 +69,7 @@ class ServingFigures:
     """
 
     fits: Flag
+    meets_targets: Flag  # fits, and within the TTFT and TPOT targets given
     limited_by: Quantity
     weights_bytes: Quantity
     kv_cache_bytes_per_token: Quantity  # whole model, one token
@@ -65,6 +90,8 @@ class ServingFigures:
     replicas_at_peak: Quantity
     peak_accelerators: Quantity
     accelerator_seconds_per_request: Quantity  # busy: g / μ
+    # The replica sizes considered, smallest first, when none was given (else empty).
+    options: tuple[ReplicaOption, ...] = ()
 
 
 # Memory
@@ -109,23 +136,6 @@ def kv_shards(tensor_parallel: Quantity, kv_heads: Quantity) -> Quantity:
     Past n_kv the heads are replicated: each rank keeps a whole head (max(n_kv / t, 1) heads).
     """
     return np.minimum(tensor_parallel, kv_heads)
-
-
-def replica_fits(
-    weights: Quantity,
-    kv_bytes_per_token: Quantity,
-    tokens_per_sequence: Quantity,
-    tensor_parallel: Quantity,
-    pipeline_parallel: Quantity,
-    shards: Quantity,
-    usable_bytes: Quantity,
-    overhead_bytes: Quantity,
-) -> Flag:
-    """W / (t · p) + O + one full sequence's KV share ≤ M · u, on every accelerator."""
-    kv_share = kv_bytes_per_token * tokens_per_sequence / (pipeline_parallel * shards)
-    return weights / (tensor_parallel * pipeline_parallel) + overhead_bytes + kv_share <= (
-        usable_bytes
-    )
 
 
 def pipeline_stages_needed(
@@ -179,14 +189,23 @@ class StepCoefficients:
     communication_per_sequence: Quantity
 
 
-def step_coefficients(
+@dataclass(frozen=True)
+class StepBases:
+    """The decode step's terms for one copy on a single accelerator, in seconds (per sequence
+    where named so); `step_coefficients` splits them over t and p."""
+
+    weights_read: Quantity  # W_read / (BW · η_m)
+    kv_read_per_sequence: Quantity  # S̄ · kv / (BW · η_m)
+    compute_per_sequence: Quantity  # 2 · N_act / (F · η_c)
+    all_reduces: Quantity  # 2 · L all-reduce latencies
+    activations_per_sequence: Quantity  # 2 · L · hidden · activation bytes / link
+
+
+def step_bases(
     weights_read: Quantity,
     kv_bytes_per_token: Quantity,
     mean_context_tokens: Quantity,
     active_parameters: Quantity,
-    tensor_parallel: Quantity,
-    pipeline_parallel: Quantity,
-    shards: Quantity,
     layers: Quantity,
     hidden_size: Quantity,
     bandwidth: Quantity,
@@ -194,6 +213,27 @@ def step_coefficients(
     peak_flops: Quantity,
     utilization: Quantity,
     link_bytes_per_second: Quantity,
+) -> StepBases:
+    """The decode step of B sequences on one accelerator: reading the weights and each
+    sequence's KV cache at the achieved bandwidth, 2 · N_act FLOP a sequence at the achieved
+    FLOP/s; and what tensor parallelism would add, two all-reduces per layer (a latency each
+    plus the sequence's activations over the link)."""
+    effective_bandwidth = bandwidth * memory_efficiency
+    return StepBases(
+        weights_read=weights_read / effective_bandwidth,
+        kv_read_per_sequence=mean_context_tokens * kv_bytes_per_token / effective_bandwidth,
+        compute_per_sequence=2.0 * active_parameters / (peak_flops * utilization),
+        all_reduces=2.0 * layers * ALL_REDUCE_LATENCY_SECONDS,
+        activations_per_sequence=2.0
+        * layers
+        * hidden_size
+        * ACTIVATION_BYTES
+        / link_bytes_per_second,
+    )
+
+
+def step_coefficients(
+    bases: StepBases, tensor_parallel: Quantity, pipeline_parallel: Quantity, shards: Quantity
 ) -> StepCoefficients:
     """Coefficients of the time per output token on the roofline, for B sequences decoding.
 
@@ -202,22 +242,14 @@ def step_coefficients(
     the compute term 2 · N_act · B / (t · p · F · η_c). Tensor parallelism adds two all-reduces
     per layer: a latency each plus the micro-batch's activations over the link (ring, 2(t−1)/t).
     """
-    effective_bandwidth = bandwidth * memory_efficiency
     ring = 2.0 * (tensor_parallel - 1.0) / tensor_parallel
-    per_layer_seconds = (
-        ring * hidden_size * ACTIVATION_BYTES / (pipeline_parallel * link_bytes_per_second)
-    )
     return StepCoefficients(
-        memory=weights_read / (tensor_parallel * effective_bandwidth),
-        memory_per_sequence=mean_context_tokens
-        * kv_bytes_per_token
-        / (pipeline_parallel * shards * effective_bandwidth),
-        compute_per_sequence=2.0
-        * active_parameters
-        / (tensor_parallel * pipeline_parallel * peak_flops * utilization),
+        memory=bases.weights_read / tensor_parallel,
+        memory_per_sequence=bases.kv_read_per_sequence / (pipeline_parallel * shards),
+        compute_per_sequence=bases.compute_per_sequence / (tensor_parallel * pipeline_parallel),
         # (t > 1) is 0 or 1: no all-reduce without tensor parallelism (the ring term is 0 too).
-        communication=(tensor_parallel > 1) * (2.0 * layers * ALL_REDUCE_LATENCY_SECONDS),
-        communication_per_sequence=2.0 * layers * per_layer_seconds,
+        communication=(tensor_parallel > 1) * bases.all_reduces,
+        communication_per_sequence=ring * bases.activations_per_sequence / pipeline_parallel,
     )
 
 
@@ -245,26 +277,23 @@ def prefill_seconds(
     input_tokens: Quantity,
     attention_flop_per_token_squared: Quantity,
     weights: Quantity,
-    accelerators: Quantity,
     peak_flops: Quantity,
     utilization: Quantity,
     bandwidth: Quantity,
     memory_efficiency: Quantity,
 ) -> Quantity:
-    """T_pf = max((2 · N_act · S_in + a · S_in²) / (n · F · η_c), W / (n · BW · η_m)).
+    """T_pf on one accelerator = max((2 · N_act · S_in + a · S_in²) / (F · η_c), W / (BW · η_m)).
 
     a = 2 · L · n_h · d_h, the causal attention's FLOP per squared input token (0 when the query
-    heads are unknown). n = t for the time a request waits (its stages run one after another),
-    n = g for the replica's busy time (the stages work on different requests).
+    heads are unknown). On n accelerators it takes T_pf / n: n = t for the time a request waits
+    (its stages run one after another), n = g for the replica's busy time (the stages work on
+    different requests).
     """
     flop = (
         2.0 * active_parameters * input_tokens
         + attention_flop_per_token_squared * input_tokens * input_tokens
     )
-    return np.maximum(
-        flop / (accelerators * peak_flops * utilization),
-        weights / (accelerators * bandwidth * memory_efficiency),
-    )
+    return np.maximum(flop / (peak_flops * utilization), weights / (bandwidth * memory_efficiency))
 
 
 def output_tokens_per_second(

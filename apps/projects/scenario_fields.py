@@ -215,7 +215,10 @@ NUMBER_FIELDS = (
             (
                 "accelerators_per_replica",
                 _("Accelerators per copy of the model"),
-                _("Leave empty for the smallest number that holds the model."),
+                _(
+                    "Leave empty to let the planner choose: the size that needs the fewest "
+                    "accelerators at peak while meeting the latency targets."
+                ),
                 None,
                 1.0,
                 True,

@@ -45,6 +45,19 @@ def requests_by_accelerator(definition: Definition, request: dict) -> list[dict]
     return requests
 
 
+def names_used(requests: list[dict]) -> tuple[set[str], set[str]]:
+    """The accelerators and language models (slugs) the requests name: what their catalogue
+    must hold."""
+    accelerators, models = set(), set()
+    for request in requests:
+        for section in (request.get("training"), request.get("inference")):
+            if isinstance(section, dict) and section.get("accelerator"):
+                accelerators.add(section["accelerator"])
+            if isinstance(section, dict) and section.get("model"):
+                models.add(section["model"])
+    return accelerators, models
+
+
 def base_inputs(definition: Definition, request: dict, catalogue: Catalogue) -> list[EstimateInput]:
     """Engine inputs per accelerator; raises EstimateInputError when the catalogue cannot serve."""
     requests = requests_by_accelerator(definition, request)

@@ -10,7 +10,12 @@ from django.utils import timezone
 from apps.catalogue.resolve import Catalogue, estimate_from_request
 from apps.estimates import EstimateInputError
 from apps.sweeps.charts import chunk_samples
-from apps.sweeps.compute import base_inputs, evaluate_range
+from apps.sweeps.compute import (
+    base_inputs,
+    evaluate_range,
+    names_used,
+    requests_by_accelerator,
+)
 from apps.sweeps.definition import definition_parse
 from apps.sweeps.models import ScenarioFreshness, Sweep, SweepChunk
 from apps.sweeps.storage import chunk_summary, columns_encode
@@ -27,7 +32,9 @@ def _compute(sweep: Sweep, chunk_index: int) -> tuple[int, dict, dict, bytes]:
         definition = definition_parse(sweep.definition, sweep.base_inputs)
         # The catalogue as of now, not a snapshot: a completed run clears "stale since", and a
         # snapshot may lag a change by up to a minute where processes share no cache.
-        bases = base_inputs(definition, sweep.base_inputs, Catalogue.from_database())
+        accelerators, models = names_used(requests_by_accelerator(definition, sweep.base_inputs))
+        catalogue = Catalogue.from_database(accelerators=accelerators, models=models)
+        bases = base_inputs(definition, sweep.base_inputs, catalogue)
     except (ValueError, KeyError, TypeError) as error:
         message = "; ".join(m for ms in getattr(error, "errors", {}).values() for m in ms)
         raise SweepCannotRun(message or str(error)) from error

@@ -16,10 +16,11 @@ from apps.estimates import (
     evaluate,
     validate,
 )
+from apps.estimates.engine import BLOCK_POINTS
 from apps.estimates.limits import RULES
 from apps.estimates.sections import compute
 from apps.estimates.serving_plan import largest_tensor_parallel
-from tests.unit.estimates.serving_cases import H100, serving_input
+from tests.unit.estimates.serving_cases import H100, LLAMA_33_70B, serving_input
 
 POINTS = 6
 
@@ -76,14 +77,20 @@ def scenario(model: dict, memory: float, **extra) -> EstimateInput:
     more=st.floats(0.0, 500e9),
     tokens=st.floats(1, 200_000),
 )
-def test_more_memory_per_accelerator_never_needs_more_accelerators_per_replica(
+def test_more_memory_per_accelerator_never_makes_the_smallest_fitting_replica_larger(
     model, memory, more, tokens
 ):
     small = plan_of(scenario(model, memory, input_tokens=tokens))
     large = plan_of(scenario(model, memory + more, input_tokens=tokens))
     if small.fits:
         assert large.fits
-        assert large.accelerators_per_replica <= small.accelerators_per_replica
+        assert _smallest_fitting(large).accelerators_per_replica <= (
+            _smallest_fitting(small).accelerators_per_replica
+        )
+
+
+def _smallest_fitting(serving):
+    return next(option for option in serving.options if option.fits)
 
 
 def _same(a: object, b: object) -> bool:
@@ -116,14 +123,20 @@ def test_scalar_and_vectorised_serving_agree_exactly(model, memory, output, tpot
     for index in range(POINTS):
         one = scenario(model, memory[index], output_tokens=output[index], **extra)
         scalar = plan_of(one)
-        for field in fields(scalar):
-            assert _same(
-                getattr(scalar, field.name),
-                np.broadcast_to(getattr(vector, field.name), (POINTS,))[index],
-            )
+        _assert_same_at(scalar, vector, index, skip="options")
+        assert len(scalar.options) == len(vector.options)
+        for scalar_option, vector_option in zip(scalar.options, vector.options, strict=True):
+            _assert_same_at(scalar_option, vector_option, index)
         single = evaluate(one)
         for field in fields(single):
             assert _same(getattr(single, field.name), getattr(figures, field.name)[index])
+
+
+def _assert_same_at(scalar: object, vector: object, index: int, skip: str = "") -> None:
+    for field in fields(scalar):
+        if field.name != skip:
+            value = np.broadcast_to(getattr(vector, field.name), (POINTS,))[index]
+            assert _same(getattr(scalar, field.name), value), field.name
 
 
 def _any(name: str) -> st.SearchStrategy:
@@ -194,3 +207,17 @@ def test_any_valid_serving_input_gives_finite_figures_or_none(
         assert result.per_request.accelerator_seconds is None
         assert result.per_request.latency_seconds is None
         assert result.peak_accelerators is None and result.total.cost is None
+
+
+def test_a_long_run_of_points_is_computed_in_blocks_with_the_same_figures():
+    # Past BLOCK_POINTS evaluate() works block by block; a 2-D shape takes the whole arrays.
+    count = BLOCK_POINTS + 1_000
+    rng = np.random.default_rng(7)
+    memory = rng.uniform(16e9, 200e9, count)
+    requests = np.exp(rng.uniform(np.log(1e3), np.log(1e9), count))
+    blocks = evaluate(scenario(LLAMA_33_70B, memory, requests_per_month=requests))
+    whole = evaluate(scenario(LLAMA_33_70B, memory[:, None], requests_per_month=requests[:, None]))
+    for field in fields(blocks):
+        assert np.array_equal(
+            getattr(blocks, field.name), getattr(whole, field.name)[:, 0], equal_nan=True
+        ), field.name
