@@ -72,8 +72,7 @@ class InferenceRequestSerializer(PricingFields):
     input_tokens = number("Input (prompt) tokens per request.")
     output_tokens = number("Output (generated) tokens per request, the visible answer.")
     reasoning_tokens = number(
-        "Hidden reasoning (thinking) tokens per request: decoded and billed as output tokens "
-        "[0].",
+        "Hidden reasoning (thinking) tokens per request: decoded and billed as output tokens [0].",
         default=0.0,
     )
     cached_input_tokens = number(
@@ -207,6 +206,14 @@ class PerRequestSerializer(serializers.Serializer):
     cost = MoneyField(allow_null=True)
     cost_per_1000 = MoneyField(allow_null=True)
     energy_kwh = serializers.FloatField(allow_null=True)
+    output_tokens = serializers.FloatField(
+        allow_null=True, help_text="The visible answer's tokens; null with accelerator-seconds."
+    )
+    reasoning_tokens = serializers.FloatField(
+        allow_null=True,
+        help_text="Hidden reasoning tokens, decoded and billed as output beside the visible "
+        "output; null with accelerator-seconds.",
+    )
 
 
 class MonthSerializer(serializers.Serializer):
