@@ -97,7 +97,7 @@ SHARED = {
 }
 # Where the new fields go in each section: after the field named here.
 PLACE_AFTER = {
-    "inference_api_model": "inference_output_tokens",
+    "inference_api_model": "inference_reasoning_tokens",
     "inference_price_per_million_input_tokens": "inference_api_model",
     "inference_price_per_million_cached_input_tokens": "inference_price_per_million_input_tokens",
     "inference_price_per_million_output_tokens": "inference_price_per_million_cached_input_tokens",
