@@ -5,8 +5,10 @@ import re
 
 import numpy as np
 import pytest
+from django.utils import translation
 
 from apps.catalogue.snapshot import Catalogue
+from apps.exports.input_words import input_rows
 from apps.projects.input_choices import INPUT_NUMBERS
 from apps.sweeps.compute import base_inputs, evaluate_range
 from apps.sweeps.definition import definition_parse
@@ -237,3 +239,40 @@ def test_a_sweep_varies_cached_input_tokens_and_the_first_token_comes_sooner():
     figures = sweep("inference.cached_input_tokens", [0, 900])
     assert figures["serving_ttft_seconds"][1] < figures["serving_ttft_seconds"][0]
     assert figures["serving_batch_size"][1] == figures["serving_batch_size"][0]
+
+
+def test_a_sweep_varies_reasoning_tokens_of_an_external_api_at_the_output_price():
+    request = {
+        "inference": {
+            "method": "external_api",
+            "input_tokens": 1000,
+            "output_tokens": 500,
+            "price_per_million_input_tokens": 2.5,
+            "price_per_million_output_tokens": 10.0,
+            "requests_per_month": 10_000,
+        }
+    }
+    assert SWEEPABLE["inference.reasoning_tokens"].unused_by(request) is None
+    definition = definition_parse(
+        {"inputs": [{"field": "inference.reasoning_tokens", "kind": "list", "values": [0, 1500]}]},
+        request,
+    )
+    bases = base_inputs(definition, request, Catalogue.from_database())
+    cost = evaluate_range(definition, bases, 0, 2)["cost_per_request"]
+    # (1,000 × 2.50 + (500 + reasoning) × 10) / 1e6
+    assert cost.tolist() == pytest.approx([0.0075, 0.0225], rel=1e-12)
+
+
+def test_the_exports_name_the_new_inputs_in_each_language():
+    inputs = {
+        "inference": {"method": "tokens", "reasoning_tokens": 800, "kv_latent_width": 576},
+        "ranges": {"inference.reasoning_tokens": {"low": 300, "high": 3000}},
+    }
+    for language, words in (
+        ("en-gb", ("Reasoning tokens per request", "Latent KV width")),
+        ("fr", ("Jetons de raisonnement par demande", "Largeur latente clé/valeur")),
+    ):
+        with translation.override(language):
+            labels = [row.label for row in input_rows(inputs, Catalogue.from_database())]
+        for word in words:
+            assert any(label.startswith(word) for label in labels), (language, word, labels)
