@@ -7,6 +7,8 @@ from decimal import Decimal
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from apps.estimates import (
     EstimateInput,
@@ -21,6 +23,7 @@ from apps.estimates.sections import compute
 from apps.estimates.uncertainty import sample
 from apps.estimates.uncertainty_draws import Range
 from tests.unit.estimates.serving_cases import H100_FP8, LLAMA_31_8B, serving_input
+from tests.unit.estimates.test_serving_properties import POINTS, models
 
 OVERHEAD = 2 * 2**30
 # 1,000 input tokens of which 400 cached, 500 visible output, 1,500 reasoning; 2.50 / 1.25 / 10
@@ -272,3 +275,57 @@ def test_a_self_hosted_estimate_says_what_reasoning_and_cached_tokens_do():
     ) in notes
     plain = [str(note) for note in estimate(serving_input(LLAMA_31_8B)).inference.assumptions]
     assert not any("reasoning tokens" in note for note in plain)
+
+
+# Properties over random models (the serving properties' own generator)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    model=models(),
+    output=st.floats(1, 5_000),
+    reasoning=st.floats(0, 20_000),
+    cached_share=st.floats(0.0, 1.0),
+)
+def test_reasoning_tokens_are_served_as_output_and_cached_ones_never_slow_the_prefill(
+    model, output, reasoning, cached_share
+):
+    cached = 2000 * cached_share
+    with_reasoning = serving_input(
+        model, output_tokens=output, reasoning_tokens=reasoning, input_tokens=2000
+    )
+    as_output = serving_input(model, output_tokens=output + reasoning, input_tokens=2000)
+    for name, value in vars(plan_of(with_reasoning)).items():
+        np.testing.assert_array_equal(value, getattr(plan_of(as_output), name), err_msg=name)
+    hit = plan_of(replace_cached(with_reasoning, cached))
+    miss = plan_of(with_reasoning)
+    if miss.fits:
+        assert hit.fits
+        assert hit.prefill_seconds <= miss.prefill_seconds
+        assert hit.kv_cache_capacity_tokens == miss.kv_cache_capacity_tokens
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    model=models(),
+    reasoning=st.lists(st.floats(0, 20_000), min_size=POINTS, max_size=POINTS),
+    cached=st.lists(st.floats(0, 1000), min_size=POINTS, max_size=POINTS),
+)
+def test_scalar_and_vectorised_agree_exactly_on_random_models(model, reasoning, cached):
+    arrays = evaluate(
+        serving_input(
+            model, reasoning_tokens=np.array(reasoning), cached_input_tokens=np.array(cached)
+        )
+    )
+    for index in range(POINTS):
+        one = evaluate(
+            serving_input(
+                model, reasoning_tokens=reasoning[index], cached_input_tokens=cached[index]
+            )
+        )
+        for name, value in vars(one).items():
+            np.testing.assert_array_equal(getattr(arrays, name)[index], value, err_msg=name)
+
+
+def replace_cached(inp: EstimateInput, cached: float) -> EstimateInput:
+    return replace(inp, inference=replace(inp.inference, cached_input_tokens=cached))
