@@ -261,11 +261,9 @@ def prefill_seconds(
     time a request waits (its stages run one after another), n = g for the replica's busy time
     (the stages work on different requests).
     """
-    flop = 2.0 * active_parameters * (
-        input_tokens - cached_input_tokens
-    ) + attention_flop_per_token_squared * (
-        input_tokens * input_tokens - cached_input_tokens * cached_input_tokens
-    )
+    a = attention_flop_per_token_squared
+    attention = a * input_tokens * input_tokens - a * cached_input_tokens * cached_input_tokens
+    flop = 2.0 * active_parameters * (input_tokens - cached_input_tokens) + attention
     return np.maximum(
         flop / (accelerators * peak_flops * utilization),
         weights / (accelerators * bandwidth * memory_efficiency),
