@@ -87,11 +87,13 @@ def _computed_tokens(inference: InferenceInput) -> tuple[Quantity, Quantity, Qua
 
 
 def _latency(
-    inference: InferenceInput, hardware: Hardware | None, accelerator_seconds: Quantity
+    inference: InferenceInput,
+    hardware: Hardware | None,
+    accelerator_seconds: Quantity,
+    tokens: tuple[Quantity, Quantity, Quantity] | None,
 ) -> tuple[Quantity, str]:
     if inference.latency_seconds is not None:
         return number(inference.latency_seconds), "given"
-    tokens = _computed_tokens(inference)
     if (
         hardware is not None
         and hardware.memory_bandwidth_bytes_per_second is not None
@@ -126,7 +128,7 @@ def inference_figures(inference: InferenceInput, energy: EnergyProfile) -> Infer
         )
     else:
         seconds = number(inference.accelerator_seconds_per_request)
-    latency, latency_method = _latency(inference, hardware, seconds)
+    latency, latency_method = _latency(inference, hardware, seconds, tokens)
     first_month = number(inference.requests_per_month)
     growth, months = number(inference.monthly_growth), number(inference.months)
     peak_requests = f.requests_in_month(first_month, growth, f.peak_month(growth, months))
