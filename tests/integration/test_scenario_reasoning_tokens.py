@@ -10,6 +10,7 @@ from django.utils import translation
 from apps.catalogue.snapshot import Catalogue
 from apps.exports.input_words import input_rows
 from apps.projects.input_choices import INPUT_NUMBERS
+from apps.projects.services import scenario_update
 from apps.sweeps.compute import base_inputs, evaluate_range
 from apps.sweeps.definition import definition_parse
 from apps.sweeps.inputs import SWEEPABLE
@@ -276,3 +277,31 @@ def test_the_exports_name_the_new_inputs_in_each_language():
             labels = [row.label for row in input_rows(inputs, Catalogue.from_database())]
         for word in words:
             assert any(label.startswith(word) for label in labels), (language, word, labels)
+
+
+def test_version_differences_name_reasoning_tokens_and_the_architecture_in_words(
+    client, manager, scenario
+):
+    first = {**scenario.inputs, "inference": {**SWEEP_REQUEST["inference"]}}
+    scenario_update(
+        scenario=scenario,
+        name=scenario.name,
+        inputs=first,
+        user=manager,
+        expected_version=scenario.version,
+    )
+    second = {
+        **first,
+        "inference": {**first["inference"], "reasoning_tokens": 800, "query_heads": 32},
+    }
+    scenario_update(
+        scenario=scenario,
+        name=scenario.name,
+        inputs=second,
+        user=manager,
+        expected_version=scenario.version,
+    )
+    html = client.get(f"/scenarios/{scenario.pk}/versions/compare/?old=2&new=3")
+    html = html.content.decode()
+    assert "Reasoning tokens per request" in html and "Query heads" in html
+    assert "reasoning_tokens" not in html and "query_heads" not in html
