@@ -109,6 +109,8 @@ def _inference(inference: InferenceResult) -> dict:
             "cost": optional_money(per_request.cost),
             "cost_per_1000": optional_money(per_request.cost_per_1000),
             "energy_kwh": per_request.energy_kwh,
+            "output_tokens": per_request.output_tokens,
+            "reasoning_tokens": per_request.reasoning_tokens,
         },
         "monthly": [_month(month) for month in inference.monthly],
         "total": {

@@ -71,7 +71,17 @@ class InferenceRequestSerializer(PricingFields):
     accelerator_seconds_per_request = number("Accelerator-seconds each request uses.")
     parameters = number("Parameters active per token.")
     input_tokens = number("Input (prompt) tokens per request.")
-    output_tokens = number("Output (generated) tokens per request.")
+    output_tokens = number("Output (generated) tokens per request, the visible answer.")
+    reasoning_tokens = number(
+        "Hidden reasoning (thinking) tokens per request: decoded and billed as output tokens [0].",
+        default=0.0,
+    )
+    cached_input_tokens = number(
+        "Input tokens per request served from a cache (≤ input tokens): billed at the cached "
+        "rate by an external API; self-hosted (tokens), their prefill compute is skipped while "
+        "their KV cache is still held [0].",
+        default=0.0,
+    )
     accelerator = serializers.SlugField(required=False, help_text="Catalogue slug.")
     precision = serializers.ChoiceField(choices=PRECISIONS, default="bf16")
     utilization = number("Share of peak FLOP/s achieved while serving, 0–1 [0.3].", default=0.3)
@@ -103,6 +113,14 @@ class InferenceRequestSerializer(PricingFields):
     layers = number("Transformer layers (L).")
     kv_heads = number("Key/value heads (n_kv): as many as the query heads for MHA, 1 for MQA.")
     head_dim = number("Dimension of one attention head (d_h).")
+    query_heads = number("Query (attention) heads (n_h); tensor parallelism must divide them.")
+    hidden_size = number("Model (hidden) width: the activations the all-reduces exchange.")
+    kv_latent_width = number(
+        "Multi-head latent attention: KV cache width per layer and token, latent + RoPE "
+        "(d_c + d_r; 576 for DeepSeek-V3); replaces kv_heads × head_dim."
+    )
+    experts_total = number("Mixture of experts: routed experts in total (E); with experts_active.")
+    experts_active = number("Mixture of experts: routed experts per token (k).")
     kv_cache_bytes_per_token = number("KV-cache bytes per token; overrides the computed value.")
     sliding_window = number(
         "Tokens a sliding-window layer keeps in its KV cache (W); with sliding_window_layers."
@@ -134,9 +152,6 @@ class InferenceRequestSerializer(PricingFields):
         "price in force, `off_peak` (a time-of-day discount, e.g. DeepSeek's) or `long_prompt` "
         "(prompts above a length, e.g. Gemini's above 200,000 tokens); refused, naming the "
         "tiers it has, where the model has no such tier on the day.",
-    )
-    cached_input_tokens = number(
-        "external_api: input tokens billed at the cached rate (≤ input tokens) [0].", default=0.0
     )
     price_per_million_input_tokens = number("external_api: USD; overrides the catalogue.")
     price_per_million_cached_input_tokens = number("external_api: USD; overrides the catalogue.")
@@ -201,6 +216,14 @@ class PerRequestSerializer(serializers.Serializer):
     cost = MoneyField(allow_null=True)
     cost_per_1000 = MoneyField(allow_null=True)
     energy_kwh = serializers.FloatField(allow_null=True)
+    output_tokens = serializers.FloatField(
+        allow_null=True, help_text="The visible answer's tokens; null with accelerator-seconds."
+    )
+    reasoning_tokens = serializers.FloatField(
+        allow_null=True,
+        help_text="Hidden reasoning tokens, decoded and billed as output beside the visible "
+        "output; null with accelerator-seconds.",
+    )
 
 
 class MonthSerializer(serializers.Serializer):

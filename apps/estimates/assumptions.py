@@ -69,6 +69,18 @@ def _latency_note(method: str) -> Message:
     return _("Latency: the user's wait in the serving plan where the model fits.")
 
 
+def _tokens_note(inference: InferenceInput) -> Message:
+    return _(
+        "Per request: %(output)s output tokens and %(reasoning)s reasoning tokens, both "
+        "decoded one by one; %(cached)s of the %(input)s input tokens come from a prefix cache, "
+        "so their prefill is skipped while their KV cache is still held in memory.",
+        output=g6(inference.output_tokens),
+        reasoning=g6(inference.reasoning_tokens),
+        cached=g6(inference.cached_input_tokens),
+        input=g6(inference.input_tokens),
+    )
+
+
 def inference_assumptions(
     inference: InferenceInput,
     energy: EnergyProfile,
@@ -81,11 +93,16 @@ def inference_assumptions(
     elif inference.method == "tokens":
         notes.append(
             _(
-                "FLOP per request = 2 × active parameters × (input + output tokens); "
-                "accelerator-seconds = FLOP ÷ (peak FLOP/s × utilisation %(utilisation)s).",
+                "FLOP per request = 2 × active parameters × (input − cached input + output + "
+                "reasoning tokens); accelerator-seconds = FLOP ÷ (peak FLOP/s × utilisation "
+                "%(utilisation)s).",
                 utilisation=g6(inference.utilization),
             )
         )
+    if inference.method == "tokens" and (
+        inference.reasoning_tokens or inference.cached_input_tokens
+    ):
+        notes.append(_tokens_note(inference))
     else:
         notes.append(_("Accelerator-seconds per request given directly."))
     notes.append(_latency_note(figures.latency_method))

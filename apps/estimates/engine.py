@@ -326,6 +326,7 @@ def _inference_result(
         None if inference.serving is None else serving_result(inp.inference, inference.serving)
     )
     peak_accelerators = _known(inference.peak_accelerators)
+    reads_tokens = inp.inference.method != "accelerator_seconds"
     return InferenceResult(
         per_request=PerRequest(
             flop=_known(inference.flop_per_request),
@@ -335,6 +336,8 @@ def _inference_result(
             cost=_money(inference.cost_per_request),
             cost_per_1000=_money(1000 * inference.cost_per_request),
             energy_kwh=None if request_energy is None else _known(request_energy),
+            output_tokens=optional(inp.inference.output_tokens) if reads_tokens else None,
+            reasoning_tokens=float(inp.inference.reasoning_tokens) if reads_tokens else None,
         ),
         monthly=_months(inference, to_date),
         total=InferenceTotal(

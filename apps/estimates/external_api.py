@@ -1,9 +1,9 @@
 """External model APIs priced per token, and fine-tuning through a vendor's API (no accelerators).
 
 Inference through an external API costs, per request,
-    ((input − cached input) · input price + cached input · cached price + output · output price)
-    ÷ 1,000,000 · (1 − batch discount),
-prices being per million tokens; reasoning tokens are billed as output, so count them there.
+    ((input − cached input) · input price + cached input · cached price
+     + (output + reasoning) · output price) ÷ 1,000,000 · (1 − batch discount),
+prices being per million tokens: a reasoning model's hidden reasoning tokens are billed as output.
 Cache writes, which some providers bill apart, are not included. The organisation runs no
 accelerators, so accelerator-hours, capacity and energy are not published (NaN, None at the edge).
 
@@ -25,6 +25,8 @@ TOKENS_PER_MILLION = 1e6
 SHARED_INFERENCE_NUMBERS = (
     "input_tokens",
     "output_tokens",
+    "reasoning_tokens",
+    "cached_input_tokens",
     "latency_seconds",
     "requests_per_month",
     "monthly_growth",
@@ -33,7 +35,6 @@ SHARED_INFERENCE_NUMBERS = (
     "revenue_per_request",
 )
 EXTERNAL_API_OWN_NUMBERS = (
-    "cached_input_tokens",
     "price_per_million_input_tokens",
     "price_per_million_cached_input_tokens",
     "price_per_million_output_tokens",
@@ -50,6 +51,7 @@ def api_cost_per_request(
     input_tokens: Quantity,
     cached_input_tokens: Quantity,
     output_tokens: Quantity,
+    reasoning_tokens: Quantity,
     price_per_million_input_tokens: Quantity,
     price_per_million_cached_input_tokens: Quantity,
     price_per_million_output_tokens: Quantity,
@@ -59,7 +61,7 @@ def api_cost_per_request(
     undiscounted = (
         (input_tokens - cached_input_tokens) * price_per_million_input_tokens
         + cached_input_tokens * price_per_million_cached_input_tokens
-        + output_tokens * price_per_million_output_tokens
+        + (output_tokens + reasoning_tokens) * price_per_million_output_tokens
     ) / TOKENS_PER_MILLION
     return undiscounted * (1.0 - batch_discount)
 
@@ -92,21 +94,26 @@ def inference_assumptions(inference: InferenceInput) -> tuple[Message, ...]:
     notes = [
         _(
             "Cost per request = ((input − cached input) tokens × input price + cached input "
-            "tokens × cached price + output tokens × output price) ÷ 1,000,000 × (1 − batch "
-            "discount %(discount)s).",
+            "tokens × cached price + (output + reasoning) tokens × output price) ÷ 1,000,000 × "
+            "(1 − batch discount %(discount)s).",
             discount=g6(inference.batch_discount),
         )
         if inference.batch_discount
         else _(
             "Cost per request = ((input − cached input) tokens × input price + cached input "
-            "tokens × cached price + output tokens × output price) ÷ 1,000,000."
+            "tokens × cached price + (output + reasoning) tokens × output price) ÷ 1,000,000."
         ),
         _(
             "Prices per million tokens: input %(input)s, cached input %(cached)s, output "
             "%(output)s.",
             **prices,
         ),
-        _("Reasoning tokens are billed as output; cache writes are not included."),
+        _(
+            "Per request: %(output)s output tokens and %(reasoning)s reasoning tokens, both "
+            "billed as output; cache writes are not included.",
+            output=g6(inference.output_tokens),
+            reasoning=g6(inference.reasoning_tokens),
+        ),
     ]
     if inference.price_per_million_cached_input_tokens is None:
         notes.append(_("No cached-input price: cached input is billed at the input price."))

@@ -127,10 +127,24 @@ def emissions_kg_co2e(energy: Quantity, kg_co2e_per_kwh: Quantity) -> Quantity:
 # Inference, per request
 
 
+def prefilled_tokens(input_tokens: Quantity, cached_input_tokens: Quantity) -> Quantity:
+    """Input tokens a request computes = input − cached input: a prefix served from a cache
+    (a shared system prompt, an agent's context) skips the prefill compute."""
+    return input_tokens - cached_input_tokens
+
+
+def decoded_tokens(output_tokens: Quantity, reasoning_tokens: Quantity) -> Quantity:
+    """Tokens a request generates one by one = visible output + hidden reasoning tokens."""
+    return output_tokens + reasoning_tokens
+
+
 def inference_flop_per_request(
     parameters: Quantity, input_tokens: Quantity, output_tokens: Quantity
 ) -> Quantity:
-    """FLOP of one request ≈ 2 · N_active · (input + output tokens) (forward pass only)."""
+    """FLOP of one request ≈ 2 · N_active · (input + output tokens) (forward pass only).
+
+    Give the tokens computed: `prefilled_tokens` as input, `decoded_tokens` as output.
+    """
     return 2.0 * parameters * (input_tokens + output_tokens)
 
 

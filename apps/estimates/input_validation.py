@@ -218,6 +218,8 @@ def _validate_inference(errors: _Errors, inference: InferenceInput) -> None:
         "parameters",
         "input_tokens",
         "output_tokens",
+        "reasoning_tokens",
+        "cached_input_tokens",
         "bytes_per_parameter",
         "utilization",
         "latency_seconds",
@@ -228,7 +230,6 @@ def _validate_inference(errors: _Errors, inference: InferenceInput) -> None:
         "target_utilization",
         "revenue_per_request",
         *SERVING_NUMBERS,
-        "cached_input_tokens",
         "price_per_million_input_tokens",
         "price_per_million_cached_input_tokens",
         "price_per_million_output_tokens",
@@ -240,9 +241,8 @@ def _validate_inference(errors: _Errors, inference: InferenceInput) -> None:
         # After the ranges: these checks compare numbers already known to be in range.
         for key, message in serving_errors(inference):
             errors.add(key, message)
-    if inference.method == "external_api":
-        _validate_cached_input(errors, inference)
-    else:
+    _validate_cached_input(errors, inference)
+    if inference.method != "external_api":
         _validate_pricing(errors, "inference", inference.pricing)
 
 

@@ -68,7 +68,12 @@ class InferenceInput:
     accelerator_seconds_per_request: Quantity | None = None
     parameters: Quantity | None = None  # active parameters
     input_tokens: Quantity | None = None
-    output_tokens: Quantity | None = None
+    output_tokens: Quantity | None = None  # visible output
+    # Hidden thinking tokens of a reasoning model: decoded and billed as output tokens.
+    reasoning_tokens: Quantity = 0.0
+    # Input tokens per request served from a cache: an external API bills them at its cached
+    # rate; a self-hosted server skips their prefill compute (their KV cache is still held).
+    cached_input_tokens: Quantity = 0.0
     bytes_per_parameter: Quantity = 2.0
     utilization: Quantity = 0.3  # share of peak FLOP/s achieved while serving
     latency_seconds: Quantity | None = None  # else roofline when possible, else accelerator-s
@@ -80,9 +85,8 @@ class InferenceInput:
     provisioning: str = "pay_per_use"  # which of the two costs `cost` reports
     pricing: Pricing = Pricing()
     revenue_per_request: Quantity | None = None
-    # external_api: tokens billed at the cached rate (≤ input_tokens), prices per million tokens
-    # (None cached price: billed as input), and the share taken off for batch processing.
-    cached_input_tokens: Quantity = 0.0
+    # external_api: prices per million tokens (None cached price: billed as input), and the
+    # share taken off for batch processing.
     price_per_million_input_tokens: Quantity | None = None
     price_per_million_cached_input_tokens: Quantity | None = None
     price_per_million_output_tokens: Quantity | None = None

@@ -120,6 +120,12 @@ RULES = {
         1e7,
         _("Output tokens per request must be between 0 and 10 million."),
     ),
+    "reasoning_tokens": Rule(
+        _("Reasoning tokens"),
+        0.0,
+        1e7,
+        _("Reasoning tokens per request must be between 0 and 10 million."),
+    ),
     "bytes_per_parameter": Rule(
         _("Bytes per parameter"),
         0.0,

@@ -10,7 +10,8 @@ runs the estimate engine and the budget arithmetic on the same fiscal calendar a
   total and net present value (its convention: the first fiscal year undiscounted);
 - cost_per_request: inference cost over the horizon ÷ requests over the horizon, so that
   always-on and owned capacity count their idle hours; cost_per_million_output_tokens: the same
-  ÷ output tokens per request × 1,000,000 (None without output tokens);
+  ÷ visible output tokens per request × 1,000,000 (None without output tokens; reasoning
+  tokens count in the cost, not in the tokens: a price per million tokens of answer);
 - accelerators: the accelerators at peak (None for an external API);
 - flags: "data_leaves_organisation" and "lock_in" for an external API, "hardware_lead_time" for
   owned accelerators.

@@ -38,6 +38,11 @@ class PerRequest:
     cost: Decimal | None
     cost_per_1000: Decimal | None
     energy_kwh: float | None
+    # Tokens one request generates, apart: the visible answer and the hidden reasoning, both
+    # decoded and billed as output. None: the method does not read them (accelerator-seconds
+    # given) or a stored response from before they were reported.
+    output_tokens: float | None = None
+    reasoning_tokens: float | None = None
 
     @property
     def precise_cost(self) -> Decimal | None:

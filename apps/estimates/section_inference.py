@@ -31,6 +31,7 @@ def external_api_figures(inference: InferenceInput, energy: EnergyProfile) -> In
         number(inference.input_tokens),
         number(inference.cached_input_tokens),
         number(inference.output_tokens),
+        number(inference.reasoning_tokens),
         number(inference.price_per_million_input_tokens),
         number(api.cached_price(inference)),
         number(inference.price_per_million_output_tokens),
@@ -71,19 +72,35 @@ def external_api_figures(inference: InferenceInput, energy: EnergyProfile) -> In
     )
 
 
+def _computed_tokens(inference: InferenceInput) -> tuple[Quantity, Quantity, Quantity] | None:
+    """Active parameters, input tokens prefilled (less the cached ones) and tokens decoded
+    (output and reasoning) of one request; None where one of them is not given."""
+    given = (inference.parameters, inference.input_tokens, inference.output_tokens)
+    if _missing(given):
+        return None
+    parameters, input_tokens, output_tokens = map(number, given)
+    return (
+        parameters,
+        f.prefilled_tokens(input_tokens, number(inference.cached_input_tokens)),
+        f.decoded_tokens(output_tokens, number(inference.reasoning_tokens)),
+    )
+
+
 def _latency(
-    inference: InferenceInput, hardware: Hardware | None, accelerator_seconds: Quantity
+    inference: InferenceInput,
+    hardware: Hardware | None,
+    accelerator_seconds: Quantity,
+    tokens: tuple[Quantity, Quantity, Quantity] | None,
 ) -> tuple[Quantity, str]:
     if inference.latency_seconds is not None:
         return number(inference.latency_seconds), "given"
-    tokens = (inference.parameters, inference.input_tokens, inference.output_tokens)
     if (
         hardware is not None
         and hardware.memory_bandwidth_bytes_per_second is not None
-        and not _missing(tokens)
+        and tokens is not None
     ):
         latency = f.roofline_latency_seconds(
-            *(number(value) for value in tokens),
+            *tokens,
             number(hardware.peak_flops_per_second),
             number(inference.utilization),
             number(inference.bytes_per_parameter),
@@ -103,15 +120,15 @@ def _where_fits(serving: ServingFigures | None, served: Quantity, otherwise: Qua
 
 def inference_figures(inference: InferenceInput, energy: EnergyProfile) -> InferenceFigures:
     hardware = inference.hardware
-    tokens = (inference.parameters, inference.input_tokens, inference.output_tokens)
-    flop = NAN if _missing(tokens) else f.inference_flop_per_request(*map(number, tokens))
+    tokens = _computed_tokens(inference)
+    flop = NAN if tokens is None else f.inference_flop_per_request(*tokens)
     if inference.method == "tokens":
         seconds = f.accelerator_seconds_from_flop(
             flop, number(hardware.peak_flops_per_second), number(inference.utilization)
         )
     else:
         seconds = number(inference.accelerator_seconds_per_request)
-    latency, latency_method = _latency(inference, hardware, seconds)
+    latency, latency_method = _latency(inference, hardware, seconds, tokens)
     first_month = number(inference.requests_per_month)
     growth, months = number(inference.monthly_growth), number(inference.months)
     peak_requests = f.requests_in_month(first_month, growth, f.peak_month(growth, months))

@@ -275,6 +275,7 @@ def largest_batch_within(step: StepCoefficients, seconds_per_token: Quantity) ->
 def prefill_seconds(
     active_parameters: Quantity,
     input_tokens: Quantity,
+    cached_input_tokens: Quantity,
     attention_flop_per_token_squared: Quantity,
     weights: Quantity,
     peak_flops: Quantity,
@@ -282,17 +283,18 @@ def prefill_seconds(
     bandwidth: Quantity,
     memory_efficiency: Quantity,
 ) -> Quantity:
-    """T_pf on one accelerator = max((2 · N_act · S_in + a · S_in²) / (F · η_c), W / (BW · η_m)).
+    """T_pf on one accelerator = max((2 · N_act · (S_in − S_c) + a · (S_in² − S_c²)) / (F · η_c),
+    W / (BW · η_m)).
 
     a = 2 · L · n_h · d_h, the causal attention's FLOP per squared input token (0 when the query
-    heads are unknown). On n accelerators it takes T_pf / n: n = t for the time a request waits
-    (its stages run one after another), n = g for the replica's busy time (the stages work on
-    different requests).
+    heads are unknown). The first S_c input tokens come from a prefix cache: their KV is held,
+    so only the others are computed, each attending to every token before it. On n accelerators
+    it takes T_pf / n: n = t for the time a request waits (its stages run one after another),
+    n = g for the replica's busy time (the stages work on different requests).
     """
-    flop = (
-        2.0 * active_parameters * input_tokens
-        + attention_flop_per_token_squared * input_tokens * input_tokens
-    )
+    a = attention_flop_per_token_squared
+    attention = a * input_tokens * input_tokens - a * cached_input_tokens * cached_input_tokens
+    flop = 2.0 * active_parameters * (input_tokens - cached_input_tokens) + attention
     return np.maximum(flop / (peak_flops * utilization), weights / (bandwidth * memory_efficiency))
 
 

@@ -4,7 +4,7 @@ attention and experts, and the accelerator's memory, bandwidth and links."""
 
 import math
 
-from apps.estimates.formulas import Quantity
+from apps.estimates.formulas import Quantity, decoded_tokens
 from apps.estimates.inputs import InferenceInput
 from apps.estimates.section_figures import NAN, number, optional
 from apps.estimates.serving import kv_cache_bytes_per_token as kv_bytes_per_token
@@ -56,7 +56,11 @@ def serving_model(inference: InferenceInput) -> ServingModel:
     """The plain numbers `plan` needs, from an inference input that serves a language model."""
     hardware = inference.hardware
     kv, kv_heads = _kv_cache(inference)
-    input_tokens, output_tokens = number(inference.input_tokens), number(inference.output_tokens)
+    input_tokens = number(inference.input_tokens)
+    # Reasoning tokens are decoded like the visible output: the serving plan counts both.
+    output_tokens = decoded_tokens(
+        number(inference.output_tokens), number(inference.reasoning_tokens)
+    )
     kv_full = _windowed(inference, kv, input_tokens + output_tokens)
     kv = _windowed(inference, kv, input_tokens + output_tokens / 2.0)
     active = number(inference.parameters)
@@ -90,8 +94,8 @@ def serving_model(inference: InferenceInput) -> ServingModel:
         hidden_size=hidden,
         attention_flop_per_token_squared=attention,
         expert_share=expert_share,
-        input_tokens=number(inference.input_tokens),
-        output_tokens=number(inference.output_tokens),
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
         memory_bytes=number(hardware.memory_bytes),
         memory_utilization=number(inference.memory_utilization),
         overhead_bytes=number(inference.overhead_bytes_per_accelerator),
@@ -106,4 +110,5 @@ def serving_model(inference: InferenceInput) -> ServingModel:
         ttft_target_seconds=optional(inference.ttft_target_seconds),
         tpot_target_seconds=optional(inference.tpot_target_seconds),
         kv_bytes_per_token_full=kv_full,
+        cached_input_tokens=number(inference.cached_input_tokens),
     )

@@ -35,8 +35,8 @@ class ServingModel:
     hidden_size: Quantity  # 0 when unknown: no activation bytes in the all-reduces
     attention_flop_per_token_squared: Quantity
     expert_share: Quantity | None
-    input_tokens: Quantity
-    output_tokens: Quantity
+    input_tokens: Quantity  # all of them, the cached ones included (their KV is held)
+    output_tokens: Quantity  # decoded: the visible output and the reasoning tokens
     memory_bytes: Quantity
     memory_utilization: Quantity
     overhead_bytes: Quantity
@@ -52,6 +52,7 @@ class ServingModel:
     # KV bytes per token of a full-length sequence (S_in + S_out), what the fit needs; None:
     # the same as kv_bytes_per_token (no sliding window).
     kv_bytes_per_token_full: Quantity | None = None
+    cached_input_tokens: Quantity = 0.0  # of input_tokens, from a prefix cache: no prefill
 
     @property
     def kv_full(self) -> Quantity:
@@ -139,6 +140,7 @@ def _base(m: ServingModel) -> _Base:
         prefill=s.prefill_seconds(
             m.active_parameters,
             m.input_tokens,
+            m.cached_input_tokens,
             m.attention_flop_per_token_squared,
             weights,
             m.peak_flops,

@@ -185,7 +185,7 @@ def _cached_within_input(sampled: EstimateInput, clipped: dict[str, float]) -> E
     (counting once a sample also clipped to the field's bounds). Fixed values are the
     inputs' own check."""
     inference = sampled.inference
-    if inference is None or inference.method != EXTERNAL_API or inference.input_tokens is None:
+    if inference is None or inference.input_tokens is None:
         return sampled
     cached, tokens = inference.cached_input_tokens, inference.input_tokens
     if np.ndim(cached) == 0 and np.ndim(tokens) == 0:

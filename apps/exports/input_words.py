@@ -23,8 +23,6 @@ from apps.projects.scenario_fields import SECTION_TITLES
 # Inputs the API takes that the form does not show, labelled as the form would.
 _API_ONLY = {
     "utilization_of_owned": gettext_lazy("Busy share of an owned accelerator's lifetime (%)"),
-    "sliding_window": gettext_lazy("Sliding window (tokens)"),
-    "sliding_window_layers": gettext_lazy("Layers with a sliding window"),
     "pue": gettext_lazy("Power usage effectiveness (PUE)"),
     "electricity_price_per_kwh": gettext_lazy("Electricity price (USD per kWh)"),
     "api_model": gettext_lazy("API model"),

@@ -23,7 +23,42 @@ TERMS = (
                 ),
             ),
         ),
-        related=("inference-compute", "six-n-d", "kv-cache", "large-language-model"),
+        related=(
+            "inference-compute",
+            "six-n-d",
+            "kv-cache",
+            "large-language-model",
+            "reasoning-tokens",
+        ),
+    ),
+    Term(
+        slug="reasoning-tokens",
+        name=_("Reasoning tokens"),
+        definition=_(
+            "The tokens a reasoning model writes for itself before it answers: it works the "
+            "problem through step by step, and the user usually sees only the answer. They are "
+            "written one by one like the answer, so they take the same accelerator time and "
+            "make the user wait; external APIs bill them at the output price."
+        ),
+        example=_(
+            "Like the rough working on the back of an exam paper: nobody marks it, yet it took "
+            "as long to write as the answer."
+        ),
+        limits=_(
+            "A student chooses how much rough work to write; a model's reasoning varies from "
+            "request to request, and is often several times longer than the answer, which is "
+            "why a range suits it."
+        ),
+        misconceptions=(
+            Misconception(
+                _("Only the answer I see is paid for."),
+                _(
+                    "Reasoning tokens are generated and billed like the answer: forgetting them "
+                    "can make an estimate of a reasoning model's cost several times too low."
+                ),
+            ),
+        ),
+        related=("tokens", "time-per-output-token", "cost-per-request", "uncertainty-range"),
     ),
     Term(
         slug="large-language-model",

@@ -27,8 +27,12 @@ class OptionChoiceSerializer(StrictSerializer):
         required=False, help_text="external_api: slug of the API price catalogue [gpt-4o-mini]."
     )
     input_tokens = number("Input tokens per request, when the request has none.")
-    cached_input_tokens = number("external_api: input tokens billed at the cached rate.")
+    cached_input_tokens = number(
+        "Input tokens per request served from a cache: billed at the cached rate by an API, "
+        "without prefill compute when self-hosted."
+    )
     output_tokens = number("Output tokens per request, when the request has none.")
+    reasoning_tokens = number("Reasoning tokens per request, decoded and billed as output.")
     price_per_million_input_tokens = number("external_api: USD; overrides the catalogue.")
     price_per_million_cached_input_tokens = number("external_api: USD; overrides the catalogue.")
     price_per_million_output_tokens = number("external_api: USD; overrides the catalogue.")

@@ -45,7 +45,7 @@ DEMAND = (
     "peak_to_average",
     "revenue_per_request",
 )
-TOKENS = ("input_tokens", "cached_input_tokens", "output_tokens")
+TOKENS = ("input_tokens", "cached_input_tokens", "output_tokens", "reasoning_tokens")
 # The language model served, whose memory and speed size always-on and owned capacity (replicas
 # at peak × accelerators per replica, the engine's `inference.serving`).
 SERVING = (
@@ -54,6 +54,13 @@ SERVING = (
     "layers",
     "kv_heads",
     "head_dim",
+    "query_heads",
+    "hidden_size",
+    "kv_latent_width",
+    "experts_total",
+    "experts_active",
+    "sliding_window",
+    "sliding_window_layers",
     "kv_cache_bytes_per_token",
     "kv_cache_bytes_per_element",
     "bytes_per_parameter",
@@ -149,7 +156,6 @@ def _self_hosted(base: dict, choice: dict, hosting: str) -> dict:
     if "method" not in inference:  # the scenario uses an API: the choice says how to self-host
         given = "accelerator_seconds_per_request" in inference
         inference["method"] = "accelerator_seconds" if given else "tokens"
-    inference.pop("cached_input_tokens", None)
     inference["pricing_mode"] = "own" if hosting == "own" else "rent"
     inference["provisioning"] = "pay_per_use" if hosting == "rent_pay_per_use" else "always_on"
     return inference

@@ -43,16 +43,6 @@ I, T = "inference", "training"  # noqa: E741
 API_NUMBER_FIELDS = (
     FieldSpec(
         I,
-        "cached_input_tokens",
-        _("Cached input tokens per request"),
-        _(
-            "The part of the input billed at the provider's cached rate, such as instructions "
-            "repeated in every request; at most the input tokens. Leave empty for none."
-        ),
-        methods=(EXTERNAL_API,),
-    ),
-    FieldSpec(
-        I,
         "price_per_million_input_tokens",
         _("Input price (USD per million tokens)"),
         _("Leave empty for the price catalogue's price of the model, in force today."),
@@ -69,7 +59,7 @@ API_NUMBER_FIELDS = (
         I,
         "price_per_million_output_tokens",
         _("Output price (USD per million tokens)"),
-        _("Leave empty for the catalogue's price; reasoning tokens are billed as output."),
+        _("Leave empty for the catalogue's price; reasoning tokens are billed at it too."),
         methods=(EXTERNAL_API,),
     ),
     FieldSpec(
@@ -113,8 +103,7 @@ SHARED = {
 }
 # Where the new fields go in each section: after the field named here.
 PLACE_AFTER = {
-    "inference_cached_input_tokens": "inference_input_tokens",
-    "inference_api_model": "inference_output_tokens",
+    "inference_api_model": "inference_reasoning_tokens",
     "inference_api_price_tier": "inference_api_model",
     "inference_price_per_million_input_tokens": "inference_api_price_tier",
     "inference_price_per_million_cached_input_tokens": "inference_price_per_million_input_tokens",

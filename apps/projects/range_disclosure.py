@@ -25,6 +25,7 @@ COUNTED_UNITS = {
     "inference_input_tokens": "tokens",
     "inference_output_tokens": "tokens",
     "inference_cached_input_tokens": "tokens",
+    "inference_reasoning_tokens": "tokens",
     "inference_requests_per_month": "requests",
 }
 MONEY = frozenset(

@@ -136,9 +136,30 @@ NUMBER_FIELDS = (
     ),
     FieldSpec(
         I,
+        "cached_input_tokens",
+        _("Cached input tokens per request"),
+        _(
+            "The part of the input served from a cache, such as instructions repeated in every "
+            "request: an API bills it at its cached rate; your own server skips reading it again "
+            "but keeps it in memory. At most the input tokens; leave empty for none."
+        ),
+        methods=("tokens",),
+    ),
+    FieldSpec(
+        I,
         "output_tokens",
         _("Output tokens per request"),
         _("Answer length; a paragraph is about 100–200 tokens."),
+        methods=("tokens",),
+    ),
+    FieldSpec(
+        I,
+        "reasoning_tokens",
+        _("Reasoning tokens per request"),
+        _(
+            "Hidden thinking a reasoning model writes before its answer, billed and computed "
+            "as output; often 2–10 times the answer, 0 for other models. Leave empty for none."
+        ),
         methods=("tokens",),
     ),
     FieldSpec(
@@ -184,6 +205,68 @@ NUMBER_FIELDS = (
                 "head_dim",
                 _("Head dimension"),
                 _("Width of one attention head; usually 128."),
+                None,
+                1.0,
+                True,
+            ),
+            (
+                "query_heads",
+                _("Query heads"),
+                _("Attention heads, from the model's config; 32 for Llama 3.1 8B."),
+                None,
+                1.0,
+                True,
+            ),
+            (
+                "hidden_size",
+                _("Hidden size"),
+                _("Width of the model, from its config; 4096 for Llama 3.1 8B."),
+                None,
+                1.0,
+                True,
+            ),
+            (
+                "kv_latent_width",
+                _("Latent KV width"),
+                _(
+                    "Only for latent attention (DeepSeek): cache width per layer, latent plus "
+                    "rotary part; 576 for DeepSeek-V3. Leave empty otherwise."
+                ),
+                None,
+                1.0,
+                True,
+            ),
+            (
+                "experts_total",
+                _("Experts in total"),
+                _("Only for a mixture of experts: routed experts per layer; 256 for DeepSeek-V3."),
+                None,
+                1.0,
+                True,
+            ),
+            (
+                "experts_active",
+                _("Active experts per token"),
+                _(
+                    "Only for a mixture of experts: routed experts each token uses; 8 for "
+                    "DeepSeek-V3."
+                ),
+                None,
+                1.0,
+                True,
+            ),
+            (
+                "sliding_window",
+                _("Sliding window (tokens)"),
+                _("Only when some layers keep just the last tokens; 4096 for Gemma 2."),
+                None,
+                1.0,
+                True,
+            ),
+            (
+                "sliding_window_layers",
+                _("Layers with a sliding window"),
+                _("How many of the layers keep only the window; 21 of 42 for Gemma 2 9B."),
                 None,
                 1.0,
                 True,

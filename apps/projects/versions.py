@@ -219,6 +219,9 @@ def _inference(inference: dict, comparison: ComparisonResult | None) -> Inferenc
             cost=_money(per_request["cost"]),
             cost_per_1000=_money(per_request["cost_per_1000"]),
             energy_kwh=per_request["energy_kwh"],
+            # Responses stored before reasoning tokens were reported have neither key.
+            output_tokens=per_request.get("output_tokens"),
+            reasoning_tokens=per_request.get("reasoning_tokens"),
         ),
         monthly=tuple(
             Month(

@@ -8,8 +8,9 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from apps.estimates.limits import RULES, Rule
+from apps.projects.api_methods import API_METHODS, read_by_api_method
 from apps.projects.field_terms import FIELD_TERMS
-from apps.projects.scenario_fields import NUMBER_FIELDS
+from apps.projects.scenario_fields import NUMBER_FIELDS, FieldSpec
 
 PRICING_NAMES = ("price_per_accelerator_hour", "purchase_price", "lifetime_years")
 # Pricing inputs the engine only reads in one pricing mode.
@@ -96,6 +97,19 @@ UNUSED_MESSAGES = {
 }
 
 
+def _methods(spec: FieldSpec) -> tuple[str, ...]:
+    """The methods that read the number: the form's, and the API method that shares it (tokens
+    per request are read by an external API too); empty stays every method."""
+    if not spec.methods:
+        return ()
+    shared = tuple(
+        method
+        for method in API_METHODS.values()
+        if method not in spec.methods and read_by_api_method(spec, method)
+    )
+    return (*spec.methods, *shared)
+
+
 def _from_scenario_form() -> tuple[SweepableInput, ...]:
     return tuple(
         SweepableInput(
@@ -103,7 +117,7 @@ def _from_scenario_form() -> tuple[SweepableInput, ...]:
             field_label=spec.label,
             hint=spec.hint,
             scale=spec.scale,
-            methods=spec.methods,
+            methods=_methods(spec),
             term=FIELD_TERMS.get(spec.field_name),
         )
         for spec in NUMBER_FIELDS

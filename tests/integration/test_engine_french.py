@@ -72,7 +72,7 @@ def test_the_collector_finds_every_family_of_engine_message():
     for expected in (
         "Accelerator-hours given directly.",  # assumptions.py
         "KV cache: %(bytes)s bytes per token (given).",  # serving_report.py
-        "Reasoning tokens are billed as output; cache writes are not included.",  # external_api
+        "Prices per million tokens: input %(input)s, cached input %(cached)s, output %(output)s.",
         "Staff to run the option",  # options.py
         "Power and cooling of serving hardware",  # budget/accelerator_lines.py
         "%(line)s: %(months)s month(s) outside the planning period left out (%(amount)s).",
