@@ -20,8 +20,12 @@ from datetime import date
 from functools import cache
 from pathlib import Path
 
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
 from apps.catalogue.resolve import estimate_from_request
 from apps.catalogue.snapshot import Catalogue
+from apps.catalogue.sourced import Evidence
 from apps.estimates import EstimateInputError, EstimateResult
 from apps.estimates.units import PRECISIONS
 
@@ -33,6 +37,12 @@ BOUNDS: dict[str, tuple[float, float]] = {
     THROUGHPUT: (0.5, 2.0),
     FLOP: (0.99, 1.01),
     ACCELERATOR_HOURS: (0.5, 2.0),
+}
+
+SCENARIOS = {
+    "offline": _("Offline: every request at once, no latency bound"),
+    "server": _("Server: requests arrive at random, with latency bounds"),
+    "training": _("Training run"),
 }
 
 
@@ -74,14 +84,23 @@ class CalibrationCase:
     def bounds(self) -> tuple[float, float]:
         return BOUNDS[self.kind]
 
+    @property
+    def scenario_label(self) -> str:
+        return SCENARIOS[self.scenario]
+
+    @property
+    def evidence_label(self) -> str:
+        return Evidence(self.evidence).label
+
 
 @dataclass(frozen=True)
 class CalibrationRow:
-    """A case and what the planner gives for it; `errors` where the request is refused."""
+    """A case and what the planner gives for it; `errors` where the request is refused (the
+    engine's Messages or translated text, as the API would answer them)."""
 
     case: CalibrationCase
     computed: float | None
-    errors: tuple[str, ...] = ()
+    errors: tuple[object, ...] = ()
     accelerators_per_replica: int | None = None  # throughput cases: the replica compared
 
     @property
@@ -122,12 +141,17 @@ def calibrate_case(case: CalibrationCase, catalogue: Catalogue) -> CalibrationRo
         return CalibrationRow(
             case=case,
             computed=None,
-            errors=(f"{case.precision!r} is not a valid choice (valid: {', '.join(PRECISIONS)}).",),
+            errors=(
+                gettext(
+                    "%(precision)s is not a precision the planner offers; choose one of: %(valid)s."
+                )
+                % {"precision": repr(case.precision), "valid": ", ".join(PRECISIONS)},
+            ),
         )
     try:
         result, _ = estimate_from_request(case.request, catalogue)
     except EstimateInputError as error:
-        messages = tuple(str(m) for messages in error.errors.values() for m in messages)
+        messages = tuple(m for messages in error.errors.values() for m in messages)
         return CalibrationRow(case=case, computed=None, errors=messages)
     computed, replica = _computed(case, result)
     return CalibrationRow(case=case, computed=computed, accelerators_per_replica=replica)
