@@ -75,12 +75,27 @@ SERVING_FIELDS = (
     "tpot_seconds",
     "replicas_at_peak",
 )
+REPLICA_CHOICE_FIELDS = (
+    "accelerators_per_replica",
+    "fits",
+    "batch_size",
+    "output_tokens_per_second",
+    "replicas_at_peak",
+    "meets_targets",
+)
 
 
 def _serving(serving: ServingResult | None) -> dict | None:
     if serving is None:
         return None
-    return {name: getattr(serving, name) for name in SERVING_FIELDS}
+    return {
+        **{name: getattr(serving, name) for name in SERVING_FIELDS},
+        "replica_choice": [
+            {name: getattr(option, name) for name in REPLICA_CHOICE_FIELDS}
+            for option in serving.replica_choice
+        ],
+        "replica_chosen_because": serving.replica_chosen_because,
+    }
 
 
 def _inference(inference: InferenceResult) -> dict:

@@ -211,6 +211,20 @@ class InferenceTotalSerializer(serializers.Serializer):
     emissions_kg_co2e = serializers.FloatField(allow_null=True)
 
 
+class ReplicaChoiceSerializer(serializers.Serializer):
+    accelerators_per_replica = serializers.IntegerField()
+    fits = serializers.BooleanField()
+    batch_size = serializers.IntegerField(allow_null=True)
+    output_tokens_per_second = serializers.FloatField(
+        allow_null=True, help_text="Output tokens/s of one copy of this size."
+    )
+    replicas_at_peak = serializers.IntegerField(allow_null=True)
+    meets_targets = serializers.BooleanField(
+        help_text="It fits and is within the TTFT and TPOT targets given (any size that fits, "
+        "without targets)."
+    )
+
+
 class ServingResultSerializer(serializers.Serializer):
     fits = serializers.BooleanField()
     limited_by = serializers.ChoiceField(choices=("memory", "compute", "latency_target"))
@@ -227,6 +241,14 @@ class ServingResultSerializer(serializers.Serializer):
     ttft_seconds = serializers.FloatField(allow_null=True)
     tpot_seconds = serializers.FloatField(allow_null=True)
     replicas_at_peak = serializers.IntegerField(allow_null=True)
+    replica_choice = ReplicaChoiceSerializer(
+        many=True,
+        help_text="The replica sizes considered, smallest first, when accelerators_per_replica "
+        "was not given (empty when it was); null figures where the model does not fit a size.",
+    )
+    replica_chosen_because = serializers.CharField(
+        help_text="Why this replica size was used, in one sentence."
+    )
 
 
 class InferenceResultSerializer(serializers.Serializer):

@@ -72,6 +72,22 @@ class InferenceTotal:
 
 
 @dataclass(frozen=True)
+class ReplicaChoice:
+    """One replica size considered for a language model, and what it would give at the peak.
+
+    None where the model does not fit that size. `meets_targets`: it fits and is within the
+    TTFT and TPOT targets given (any size that fits, without targets).
+    """
+
+    accelerators_per_replica: int
+    fits: bool
+    batch_size: int | None
+    output_tokens_per_second: float | None
+    replicas_at_peak: int | None
+    meets_targets: bool
+
+
+@dataclass(frozen=True)
 class ServingResult:
     """How a language model is served: one replica (copy of the model) and the copies at peak.
 
@@ -102,6 +118,10 @@ class ServingResult:
     ttft_target_seconds: float | None = None
     tpot_target_seconds: float | None = None
     replica_derived: bool = True  # False: accelerators_per_replica was given
+    # The sizes considered, smallest first (empty when accelerators_per_replica was given), and
+    # why the one used was chosen (None in responses stored before the choice).
+    replica_choice: tuple[ReplicaChoice, ...] = ()
+    replica_chosen_because: str | None = None
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,27 @@ MEMORY, COMPUTE, LATENCY_TARGET = 0.0, 1.0, 2.0
 
 
 @dataclass(frozen=True)
+class ReplicaOption:
+    """One replica size considered: what a copy of that size would give at the peak.
+
+    `considered` is False where a point cannot run the size (its tensor-parallel degree does
+    not divide the query heads or exceeds the node; more stages than the limit); `fits` is False
+    there too. Where `fits` is False the other figures mean nothing.
+    """
+
+    considered: Flag
+    accelerators_per_replica: Quantity
+    tensor_parallel: Quantity
+    pipeline_parallel: Quantity
+    fits: Flag
+    meets_targets: Flag
+    batch_size: Quantity
+    output_tokens_per_second: Quantity
+    replicas_at_peak: Quantity
+    peak_accelerators: Quantity
+
+
+@dataclass(frozen=True)
 class ServingFigures:
     """Serving figures of one replica and of the fleet at peak.
 
@@ -45,6 +66,7 @@ class ServingFigures:
     """
 
     fits: Flag
+    meets_targets: Flag  # fits, and within the TTFT and TPOT targets given
     limited_by: Quantity
     weights_bytes: Quantity
     kv_cache_bytes_per_token: Quantity  # whole model, one token
@@ -65,6 +87,12 @@ class ServingFigures:
     replicas_at_peak: Quantity
     peak_accelerators: Quantity
     accelerator_seconds_per_request: Quantity  # busy: g / μ
+    # The replica sizes considered, smallest first, when none was given (else empty).
+    options: tuple[ReplicaOption, ...] = ()
+
+
+# The figures of one plan, every field but the options.
+PLAN_FIGURES = tuple(name for name in ServingFigures.__dataclass_fields__ if name != "options")
 
 
 # Memory

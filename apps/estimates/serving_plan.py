@@ -76,65 +76,46 @@ def largest_tensor_parallel(accelerators_per_node: Quantity, query_heads: Quanti
     return _unwrap(np.asarray(largest))
 
 
-def _derived_replica(m: ServingModel, weights: Quantity, usable: Quantity) -> tuple:
-    """Smallest t within a node that fits, else the largest t and the fewest stages p that do.
+def _replica_sizes(m: ServingModel, weights: Quantity, usable: Quantity) -> list[tuple]:
+    """The replica sizes a deployment would run, as (t, p, considered), smallest first.
 
-    Every degree is tried on every point (np.where keeps the first that fits), so floats and
-    arrays take the same steps.
+    Tensor parallel within one node at each degree that divides the query heads (p = 1); then
+    whole nodes at the largest such degree, with the fewest pipeline stages that hold the model
+    (at least 2) and twice as many, up to the stage limit. `considered` is False where a point
+    cannot run the size; floats and arrays take the same steps.
     """
-    full = m.input_tokens + m.output_tokens
-    found, chosen, largest = False, NAN, 1.0
+    sizes = []
     widest_node = np.max(m.accelerators_per_node)
     for degree in s.TENSOR_PARALLEL_DEGREES:
-        # Skipping a degree no point can take, or once every point has fitted, changes nothing.
-        if degree > widest_node or np.all(found):
+        if degree > widest_node:
             break
-        valid = (degree <= m.accelerators_per_node) & _divides(m.query_heads, degree)
-        largest = np.where(valid, degree, largest)
-        fits = valid & s.replica_fits(
-            weights,
-            m.kv_full,
-            full,
-            degree,
-            1.0,
-            s.kv_shards(degree, m.kv_heads),
-            usable,
-            m.overhead_bytes,
+        sizes.append(
+            (degree, 1.0, (degree <= m.accelerators_per_node) & _divides(m.query_heads, degree))
         )
-        chosen = np.where(fits & np.logical_not(found), degree, chosen)
-        found = found | fits
+    largest = largest_tensor_parallel(m.accelerators_per_node, m.query_heads)
     stages = s.pipeline_stages_needed(
         weights,
         m.kv_full,
-        full,
+        m.input_tokens + m.output_tokens,
         largest,
         s.kv_shards(largest, m.kv_heads),
         usable,
         m.overhead_bytes,
     )
     stage_limit = np.fmin(s.MAX_PIPELINE_STAGES, m.layers)  # fmin: NaN layers, no limit
-    tensor = np.where(found, chosen, largest)
-    pipeline = np.where(found, 1.0, stages)
-    return tensor, pipeline, found | (stages <= stage_limit)
+    fewest = np.maximum(2.0, stages)
+    for pipeline in (fewest, 2.0 * fewest):
+        sizes.append((largest, pipeline, pipeline <= stage_limit))
+    return sizes
 
 
-def _fixed_replica(m: ServingModel, weights: Quantity, usable: Quantity) -> tuple:
-    """The chosen g: t = g within a node, else the largest t and p = g / t. Does it fit?"""
+def _fixed_replica(m: ServingModel) -> tuple:
+    """The chosen g: t = g within a node, else the largest t and p = g / t; can it run?"""
     accelerators = m.accelerators_per_replica
     largest = largest_tensor_parallel(m.accelerators_per_node, m.query_heads)
     tensor = np.where(accelerators <= m.accelerators_per_node, accelerators, largest)
     pipeline = accelerators / tensor
-    fits = s.replica_fits(
-        weights,
-        m.kv_full,
-        m.input_tokens + m.output_tokens,
-        tensor,
-        pipeline,
-        s.kv_shards(tensor, m.kv_heads),
-        usable,
-        m.overhead_bytes,
-    )
-    return tensor, pipeline, fits & np.logical_not(pipeline > m.layers)
+    return tensor, pipeline, np.logical_not(pipeline > m.layers)
 
 
 def _seconds_per_token_allowed(m: ServingModel, ttft_prefill: Quantity) -> Quantity:
@@ -148,23 +129,112 @@ def _seconds_per_token_allowed(m: ServingModel, ttft_prefill: Quantity) -> Quant
     return allowed
 
 
+def _meets_targets(m: ServingModel, ttft: Quantity, tpot: Quantity) -> Flag:
+    meets = True
+    if m.tpot_target_seconds is not None:
+        meets = tpot <= m.tpot_target_seconds
+    if m.ttft_target_seconds is not None:
+        meets = meets & (ttft <= m.ttft_target_seconds)
+    return meets
+
+
 def plan(m: ServingModel, arrival_rate_per_second: Quantity, target_utilization: Quantity):
     """Every serving figure of `m` at the peak arrival rate (requests/s), as
-    apps.estimates.serving.ServingFigures. Where `fits` is False the replica figures mean
-    nothing: read them through `fits` (masking them all here cost more than the plan itself)."""
+    apps.estimates.serving.ServingFigures, for the given replica size or else the one chosen
+    (`choose`). Where `fits` is False the replica figures mean nothing: read them through
+    `fits` (masking them all here cost more than the plan itself)."""
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        return _plan(m, arrival_rate_per_second, target_utilization)
+        weights = s.weights_bytes(m.total_parameters, m.bytes_per_parameter)
+        usable = m.memory_bytes * m.memory_utilization
+
+        def at(tensor: Quantity, pipeline: Quantity, considered: Flag) -> s.ServingFigures:
+            return _figures(
+                m,
+                weights,
+                usable,
+                tensor,
+                pipeline,
+                considered,
+                arrival_rate_per_second,
+                target_utilization,
+            )
+
+        if m.accelerators_per_replica is not None:
+            return at(*_fixed_replica(m))
+        sizes = _replica_sizes(m, weights, usable)
+        return choose([at(*size) for size in sizes], [considered for *_, considered in sizes])
 
 
-def _plan(m: ServingModel, arrival_rate: Quantity, target_utilization: Quantity):
-    weights = s.weights_bytes(m.total_parameters, m.bytes_per_parameter)
-    usable = m.memory_bytes * m.memory_utilization
-    if m.accelerators_per_replica is None:
-        tensor, pipeline, fits = _derived_replica(m, weights, usable)
-    else:
-        tensor, pipeline, fits = _fixed_replica(m, weights, usable)
+def _better(option: s.ServingFigures, best: s.ServingFigures) -> Flag:
+    """Does `option` beat `best`: it meets the targets where `best` does not, or as well and
+    with fewer accelerators at peak (a tie keeps `best`, the smaller replica)."""
+    meets, best_meets = option.fits & option.meets_targets, best.fits & best.meets_targets
+    peak = np.where(option.fits, option.peak_accelerators, np.inf)
+    best_peak = np.where(best.fits, best.peak_accelerators, np.inf)
+    return (meets & np.logical_not(best_meets)) | ((meets == best_meets) & (peak < best_peak))
+
+
+def choose(options: list[s.ServingFigures], considered: list[Flag]) -> s.ServingFigures:
+    """Of the replica sizes considered (smallest first), the one with the fewest accelerators
+    at peak among those that fit and meet the latency targets; if none meets them, among those
+    that fit (ties: the smaller replica). Its figures, with every option in `options`."""
+    best = options[0]
+    for option in options[1:]:
+        best = _pick(_better(option, best), option, best)
+    summary = tuple(
+        s.ReplicaOption(
+            considered=_unwrap(np.asarray(runs)),
+            accelerators_per_replica=option.accelerators_per_replica,
+            tensor_parallel=option.tensor_parallel,
+            pipeline_parallel=option.pipeline_parallel,
+            fits=option.fits,
+            meets_targets=option.meets_targets,
+            batch_size=option.batch_size,
+            output_tokens_per_second=option.output_tokens_per_second,
+            replicas_at_peak=option.replicas_at_peak,
+            peak_accelerators=option.peak_accelerators,
+        )
+        for option, runs in zip(options, considered, strict=True)
+    )
+    fits = options[0].fits
+    for option in options[1:]:
+        fits = fits | option.fits
+    return replace(best, fits=_unwrap(np.asarray(fits)), options=summary)
+
+
+def _pick(condition: Flag, option: s.ServingFigures, best: s.ServingFigures) -> s.ServingFigures:
+    if not isinstance(condition, np.ndarray):
+        return option if condition else best
+    return s.ServingFigures(
+        **{
+            name: _unwrap(np.where(condition, getattr(option, name), getattr(best, name)))
+            for name in s.PLAN_FIGURES
+        }
+    )
+
+
+def _figures(
+    m: ServingModel,
+    weights: Quantity,
+    usable: Quantity,
+    tensor: Quantity,
+    pipeline: Quantity,
+    considered: Flag,
+    arrival_rate: Quantity,
+    target_utilization: Quantity,
+) -> s.ServingFigures:
     accelerators = tensor * pipeline
     shards = s.kv_shards(tensor, m.kv_heads)
+    fits = considered & s.replica_fits(
+        weights,
+        m.kv_full,
+        m.input_tokens + m.output_tokens,
+        tensor,
+        pipeline,
+        shards,
+        usable,
+        m.overhead_bytes,
+    )
     kv_per_accelerator = m.kv_bytes_per_token / (pipeline * shards)  # bytes per token
     room = usable - weights / accelerators - m.overhead_bytes
     capacity = np.floor(room / kv_per_accelerator)
@@ -234,6 +304,7 @@ def _plan(m: ServingModel, arrival_rate: Quantity, target_utilization: Quantity)
 
     return s.ServingFigures(
         fits=_unwrap(np.asarray(fits)),
+        meets_targets=_unwrap(np.asarray(fits & _meets_targets(m, ttft, tpot))),
         limited_by=known(limited_by),
         weights_bytes=_unwrap(np.asarray(weights, dtype=np.float64)),
         kv_cache_bytes_per_token=_unwrap(np.asarray(m.kv_bytes_per_token, dtype=np.float64)),

@@ -5,9 +5,9 @@ from dataclasses import replace
 
 from apps.estimates.inputs import EstimateInputError, InferenceInput
 from apps.estimates.messages import Message, Number, _, number
-from apps.estimates.results import ServingResult
+from apps.estimates.results import ReplicaChoice, ServingResult
 from apps.estimates.section_figures import InferenceFigures
-from apps.estimates.serving import LIMITED_BY, ServingFigures
+from apps.estimates.serving import LIMITED_BY, ReplicaOption, ServingFigures
 from apps.estimates.serving_model import serving_model
 from apps.estimates.serving_plan import plan
 
@@ -19,9 +19,11 @@ REPLICA_FIGURES = tuple(
     if name
     not in (
         "fits",
+        "meets_targets",
         "weights_bytes",
         "kv_cache_bytes_per_token",
         "usable_memory_per_accelerator_bytes",
+        "options",
     )
 )
 
@@ -40,7 +42,20 @@ def _optional(value: object) -> float | None:
     return None if value is None else float(value)
 
 
+def _choice(option: ReplicaOption) -> ReplicaChoice:
+    fits = bool(option.fits)
+    return ReplicaChoice(
+        accelerators_per_replica=int(option.accelerators_per_replica),
+        fits=fits,
+        batch_size=_whole(option.batch_size) if fits else None,
+        output_tokens_per_second=_known(option.output_tokens_per_second) if fits else None,
+        replicas_at_peak=_whole(option.replicas_at_peak) if fits else None,
+        meets_targets=bool(option.meets_targets),
+    )
+
+
 def serving_result(inference: InferenceInput, serving: ServingFigures) -> ServingResult:
+    choice = tuple(_choice(option) for option in serving.options if bool(option.considered))
     fits = bool(serving.fits)
     if not fits:
         # What cannot be true is not reported: the replica figures of a model that does not fit.
@@ -68,6 +83,66 @@ def serving_result(inference: InferenceInput, serving: ServingFigures) -> Servin
         ttft_target_seconds=_optional(inference.ttft_target_seconds),
         tpot_target_seconds=_optional(inference.tpot_target_seconds),
         replica_derived=inference.accelerators_per_replica is None,
+        replica_choice=choice,
+        replica_chosen_because=_chosen_because(
+            choice,
+            _whole(serving.accelerators_per_replica),
+            inference.ttft_target_seconds is not None or inference.tpot_target_seconds is not None,
+        ),
+    )
+
+
+def _peak(choice: ReplicaChoice) -> int:
+    return choice.replicas_at_peak * choice.accelerators_per_replica
+
+
+def _chosen_because(
+    choice: tuple[ReplicaChoice, ...], accelerators: int | None, targets: bool
+) -> Message:
+    """Why the replica size used was chosen, in one sentence, from the sizes considered."""
+    if not choice:
+        return _("%(accelerators)s accelerator(s) per copy, as given.", accelerators=accelerators)
+    fitting = [option for option in choice if option.fits]
+    if not fitting:
+        return _("No replica size considered fits the model.")
+    (chosen,) = (o for o in fitting if o.accelerators_per_replica == accelerators)
+    smallest = fitting[0]
+    numbers = {
+        "accelerators": accelerators,
+        "peak": _peak(chosen),
+        "smallest": smallest.accelerators_per_replica,
+        "copies": smallest.replicas_at_peak,
+        "smallest_peak": _peak(smallest),
+    }
+    if len(fitting) == 1:
+        return _(
+            "%(accelerators)s accelerator(s) per copy: the only size considered that fits "
+            "(%(peak)s accelerators at peak).",
+            **numbers,
+        )
+    if targets and not chosen.meets_targets:
+        return _(
+            "%(accelerators)s accelerator(s) per copy: no size considered meets the latency "
+            "targets, and of those that fit this one needs the fewest accelerators at peak "
+            "(%(peak)s).",
+            **numbers,
+        )
+    if chosen is smallest:
+        return _(
+            "%(accelerators)s accelerator(s) per copy: the smallest size that fits, and no "
+            "larger one needs fewer accelerators at peak (%(peak)s).",
+            **numbers,
+        )
+    if targets and not smallest.meets_targets:
+        return _(
+            "%(accelerators)s accelerators per copy: the fewest accelerators at peak "
+            "(%(peak)s) that meet the latency targets; %(smallest)s per copy cannot meet them.",
+            **numbers,
+        )
+    return _(
+        "%(accelerators)s accelerators per copy: the fewest accelerators at peak (%(peak)s); "
+        "%(smallest)s per copy would need %(copies)s copies (%(smallest_peak)s accelerators).",
+        **numbers,
     )
 
 
@@ -84,13 +159,14 @@ def check_replica_fits(inference: InferenceInput, figures: InferenceFigures) -> 
         figures.peak_requests_per_second,
         float(inference.target_utilization),
     )
-    if bool(derived.fits):
+    smallest = next((option for option in derived.options if bool(option.fits)), None)
+    if smallest is not None:
         advice = _(
             "It needs at least %(accelerators)s (tensor parallel %(tensor)s, pipeline stages "
-            "%(stages)s); leave this empty to use the smallest replica that fits.",
-            accelerators=int(derived.accelerators_per_replica),
-            tensor=int(derived.tensor_parallel),
-            stages=int(derived.pipeline_parallel),
+            "%(stages)s); leave this empty to let the planner choose among the sizes that fit.",
+            accelerators=int(smallest.accelerators_per_replica),
+            tensor=int(smallest.tensor_parallel),
+            stages=int(smallest.pipeline_parallel),
         )
     else:
         advice = _("It does not fit any replica of this accelerator the planner tries.")
@@ -190,9 +266,9 @@ def serving_assumptions(inference: InferenceInput, result: ServingResult) -> tup
     notes += [
         _(
             "Replica: %(accelerators)s accelerator(s) per copy of the model, tensor parallel "
-            "%(tensor)s × pipeline stages %(stages)s (the smallest that fits): each keeps its "
-            "share of the weights, %(runtime)s GiB of runtime and activations and the KV cache "
-            "within %(memory)s of its memory.",
+            "%(tensor)s × pipeline stages %(stages)s (chosen among the sizes considered): each "
+            "keeps its share of the weights, %(runtime)s GiB of runtime and activations and the "
+            "KV cache within %(memory)s of its memory.",
             **replica,
         )
         if result.replica_derived

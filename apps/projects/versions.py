@@ -17,6 +17,7 @@ from apps.estimates import (
     InferenceTotal,
     Month,
     PerRequest,
+    ReplicaChoice,
     ServingResult,
     ThresholdResult,
     TrainingResult,
@@ -237,8 +238,14 @@ def _inference(inference: dict, comparison: ComparisonResult | None) -> Inferenc
         revenue_total=_money(inference["revenue_total"]),
         assumptions=tuple(inference["assumptions"]),
         # Responses stored before serving was planned have no "serving" key.
-        serving=ServingResult(**inference["serving"]) if inference.get("serving") else None,
+        serving=_serving(inference["serving"]) if inference.get("serving") else None,
     )
+
+
+def _serving(serving: dict) -> ServingResult:
+    # Responses stored before the replica was chosen have no replica_choice.
+    choice = tuple(ReplicaChoice(**option) for option in serving.get("replica_choice", ()))
+    return ServingResult(**{**serving, "replica_choice": choice})
 
 
 def _to_date(

@@ -35,6 +35,31 @@ SERVING_NAMES = {
     "ttft_seconds",
     "tpot_seconds",
     "replicas_at_peak",
+    "replica_choice",
+    "replica_chosen_because",
+}
+REPLICA_CHOICE_NAMES = {
+    "accelerators_per_replica",
+    "fits",
+    "batch_size",
+    "output_tokens_per_second",
+    "replicas_at_peak",
+    "meets_targets",
+}
+# Llama 2 70B (MLPerf's model) by its architecture, in FP8 with an FP8 KV cache on H100 SXM, at
+# the 300 input / 291 output tokens and 100 million requests a month.
+LLAMA_2_70B_FP8 = {
+    "method": "tokens",
+    "parameters": 68.98e9,
+    "layers": 80,
+    "kv_heads": 8,
+    "head_dim": 128,
+    "kv_cache_bytes_per_element": 1,
+    "precision": "fp8",
+    "input_tokens": 300,
+    "output_tokens": 291,
+    "accelerator": "nvidia-h100-sxm",
+    "requests_per_month": 100_000_000,
 }
 
 
@@ -225,3 +250,64 @@ GEMMA_DIMENSIONS = {
     "sliding_window": 4096,
     "sliding_window_layers": 21,
 }
+
+
+def test_replica_choice_lists_every_size_considered_with_the_contract_names(api_client):
+    serving = response_inference(api_client, LLAMA_2_70B_FP8)["serving"]
+    sizes = [option["accelerators_per_replica"] for option in serving["replica_choice"]]
+    # Tensor parallel 1, 2, 4, 8 within the node of eight, then two and four whole nodes.
+    assert sizes == [1, 2, 4, 8, 16, 32]
+    for option in serving["replica_choice"]:
+        assert set(option) == REPLICA_CHOICE_NAMES
+        assert option["fits"] is True and option["meets_targets"] is True
+
+
+def test_llama_2_70b_in_fp8_takes_two_accelerators_per_copy_not_47_copies_of_one(api_client):
+    inference = response_inference(api_client, LLAMA_2_70B_FP8)
+    serving = inference["serving"]
+    one, two = serving["replica_choice"][:2]
+    # One H100 holds 72 − 68.98 − 2.15 GB of KV: 5,325 tokens, a batch of 11, 47 copies.
+    assert (one["batch_size"], one["replicas_at_peak"]) == (11, 47)
+    assert (two["batch_size"], two["replicas_at_peak"]) == (968, 4)
+    assert serving["accelerators_per_replica"] == 2
+    assert serving["replicas_at_peak"] == 4
+    assert inference["peak_accelerators"] == 8
+    assert serving["output_tokens_per_second"] == two["output_tokens_per_second"]
+    assert serving["replica_chosen_because"] == (
+        "2 accelerators per copy: the fewest accelerators at peak (8); 1 per copy would need "
+        "47 copies (47 accelerators)."
+    )
+
+
+def test_a_given_replica_size_is_kept_with_no_sizes_considered(api_client):
+    serving = response_inference(api_client, {**LLAMA_2_70B_FP8, "accelerators_per_replica": 1})[
+        "serving"
+    ]
+    assert serving["accelerators_per_replica"] == 1
+    assert serving["replicas_at_peak"] == 47
+    assert serving["replica_choice"] == []
+    assert serving["replica_chosen_because"] == "1 accelerator(s) per copy, as given."
+
+
+def test_a_size_the_model_does_not_fit_has_null_figures(api_client):
+    serving = response_inference(api_client, LLAMA_405B)["serving"]
+    first = serving["replica_choice"][0]
+    assert first == {
+        "accelerators_per_replica": 1,
+        "fits": False,
+        "batch_size": None,
+        "output_tokens_per_second": None,
+        "replicas_at_peak": None,
+        "meets_targets": False,
+    }
+
+
+def test_the_schema_documents_the_replica_choice(api_client):
+    schema = api_client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    schemas = schema["components"]["schemas"]
+    serving = schemas["ServingResult"]["properties"]
+    assert serving["replica_choice"]["type"] == "array"
+    assert serving["replica_chosen_because"]["type"] == "string"
+    option = serving["replica_choice"]["items"]["$ref"].rsplit("/", 1)[1]
+    assert set(schemas[option]["properties"]) == REPLICA_CHOICE_NAMES
+    assert set(schemas[option]["required"]) == REPLICA_CHOICE_NAMES

@@ -76,14 +76,20 @@ def scenario(model: dict, memory: float, **extra) -> EstimateInput:
     more=st.floats(0.0, 500e9),
     tokens=st.floats(1, 200_000),
 )
-def test_more_memory_per_accelerator_never_needs_more_accelerators_per_replica(
+def test_more_memory_per_accelerator_never_makes_the_smallest_fitting_replica_larger(
     model, memory, more, tokens
 ):
     small = plan_of(scenario(model, memory, input_tokens=tokens))
     large = plan_of(scenario(model, memory + more, input_tokens=tokens))
     if small.fits:
         assert large.fits
-        assert large.accelerators_per_replica <= small.accelerators_per_replica
+        assert _smallest_fitting(large).accelerators_per_replica <= (
+            _smallest_fitting(small).accelerators_per_replica
+        )
+
+
+def _smallest_fitting(serving):
+    return next(option for option in serving.options if option.fits)
 
 
 def _same(a: object, b: object) -> bool:
@@ -116,14 +122,20 @@ def test_scalar_and_vectorised_serving_agree_exactly(model, memory, output, tpot
     for index in range(POINTS):
         one = scenario(model, memory[index], output_tokens=output[index], **extra)
         scalar = plan_of(one)
-        for field in fields(scalar):
-            assert _same(
-                getattr(scalar, field.name),
-                np.broadcast_to(getattr(vector, field.name), (POINTS,))[index],
-            )
+        _assert_same_at(scalar, vector, index, skip="options")
+        assert len(scalar.options) == len(vector.options)
+        for scalar_option, vector_option in zip(scalar.options, vector.options, strict=True):
+            _assert_same_at(scalar_option, vector_option, index)
         single = evaluate(one)
         for field in fields(single):
             assert _same(getattr(single, field.name), getattr(figures, field.name)[index])
+
+
+def _assert_same_at(scalar: object, vector: object, index: int, skip: str = "") -> None:
+    for field in fields(scalar):
+        if field.name != skip:
+            value = np.broadcast_to(getattr(vector, field.name), (POINTS,))[index]
+            assert _same(getattr(scalar, field.name), value), field.name
 
 
 def _any(name: str) -> st.SearchStrategy:

@@ -37,7 +37,9 @@ def test_the_window_share_by_hand():
 
 def test_kv_per_token_and_capacity_hold_only_the_window():
     # 8,000 in, 2,000 out: mean context 9,000, full length 10,000.
-    inp = serving_input(GEMMA_2_9B, input_tokens=8000, output_tokens=2000)
+    inp = serving_input(
+        GEMMA_2_9B, input_tokens=8000, output_tokens=2000, accelerators_per_replica=1
+    )
     mean_kv = 21 * 2 * 8 * 256 * 2 + 21 * 2 * 8 * 256 * 2 * 4096 / 9000  # 250,325.67
     assert mean_kv == pytest.approx(250_325.675, abs=0.01)
     serving = estimate(inp).inference.serving
@@ -54,6 +56,7 @@ def test_kv_per_token_and_capacity_hold_only_the_window():
             {**GEMMA_2_9B, "sliding_window": None, "sliding_window_layers": None},
             input_tokens=8000,
             output_tokens=2000,
+            accelerators_per_replica=1,
         )
     ).inference.serving
     assert full.kv_cache_bytes_per_token == FULL_KV
