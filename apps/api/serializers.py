@@ -3,7 +3,7 @@
 from django.utils.translation import gettext
 from rest_framework import serializers
 
-from apps.api.fields import FiniteFloatField, MoneyField, StrictIntegerField
+from apps.api.fields import FiniteFloatField, MoneyFigureField, StrictIntegerField
 from apps.api.ranges import (
     RangesSerializer,
     UncertaintyResultSerializer,
@@ -175,11 +175,17 @@ class TrainingResultSerializer(serializers.Serializer):
     accelerator_hours = serializers.FloatField(allow_null=True)
     wall_clock_hours = serializers.FloatField(allow_null=True)
     price_per_accelerator_hour = serializers.FloatField(allow_null=True)
-    cost = MoneyField(allow_null=True)
+    cost = MoneyFigureField(
+        allow_null=True, help_text="Null where no price is known: `cost_note` says which."
+    )
     energy_kwh = serializers.FloatField(allow_null=True)
     emissions_kg_co2e = serializers.FloatField(allow_null=True)
     thresholds = ThresholdResultSerializer(many=True)
     assumptions = serializers.ListField(child=serializers.CharField())
+    cost_note = serializers.CharField(
+        allow_null=True,
+        help_text="Why `cost` is null: which price is missing (null when the training is priced).",
+    )
 
 
 class PerRequestSerializer(serializers.Serializer):
@@ -188,8 +194,8 @@ class PerRequestSerializer(serializers.Serializer):
     latency_seconds = serializers.FloatField(allow_null=True)
     latency_method = serializers.CharField()
     # Null where a language model fits no replica (serving.fits false): no cost can be true.
-    cost = MoneyField(allow_null=True)
-    cost_per_1000 = MoneyField(allow_null=True)
+    cost = MoneyFigureField(allow_null=True)
+    cost_per_1000 = MoneyFigureField(allow_null=True)
     energy_kwh = serializers.FloatField(allow_null=True)
 
 
@@ -197,16 +203,16 @@ class MonthSerializer(serializers.Serializer):
     month = serializers.IntegerField()
     requests = serializers.FloatField()
     accelerator_hours = serializers.FloatField(allow_null=True)
-    cost = MoneyField(allow_null=True)
+    cost = MoneyFigureField(allow_null=True)
     energy_kwh = serializers.FloatField(allow_null=True)
 
 
 class InferenceTotalSerializer(serializers.Serializer):
     requests = serializers.FloatField()
     accelerator_hours = serializers.FloatField(allow_null=True)
-    cost = MoneyField(allow_null=True)
-    pay_per_use_cost = MoneyField(allow_null=True)
-    always_on_cost = MoneyField(allow_null=True)
+    cost = MoneyFigureField(allow_null=True)
+    pay_per_use_cost = MoneyFigureField(allow_null=True)
+    always_on_cost = MoneyFigureField(allow_null=True)
     energy_kwh = serializers.FloatField(allow_null=True)
     emissions_kg_co2e = serializers.FloatField(allow_null=True)
 
@@ -263,7 +269,7 @@ class InferenceResultSerializer(serializers.Serializer):
     peak_requests_per_second = serializers.FloatField()
     peak_concurrent_requests = serializers.FloatField(allow_null=True)
     gross_margin = serializers.FloatField(allow_null=True)
-    revenue_total = MoneyField(allow_null=True)
+    revenue_total = MoneyFigureField(allow_null=True)
     assumptions = serializers.ListField(child=serializers.CharField())
     serving = ServingResultSerializer(
         allow_null=True,
@@ -277,8 +283,8 @@ class CumulativeMonthSerializer(serializers.Serializer):
     month = serializers.IntegerField()
     training_accelerator_hours = serializers.FloatField(allow_null=True)
     inference_accelerator_hours = serializers.FloatField(allow_null=True)
-    training_cost = MoneyField()
-    inference_cost = MoneyField(allow_null=True)
+    training_cost = MoneyFigureField(allow_null=True)
+    inference_cost = MoneyFigureField(allow_null=True)
     training_energy_kwh = serializers.FloatField(allow_null=True)
     inference_energy_kwh = serializers.FloatField(allow_null=True)
 
