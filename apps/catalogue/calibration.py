@@ -20,14 +20,12 @@ from datetime import date
 from functools import cache
 from pathlib import Path
 
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from apps.catalogue.resolve import estimate_from_request
 from apps.catalogue.snapshot import Catalogue
 from apps.catalogue.sourced import Evidence
 from apps.estimates import EstimateInputError, EstimateResult
-from apps.estimates.units import PRECISIONS
 
 CALIBRATION_FILE = Path(__file__).resolve().parent / "data" / "calibration.json"
 
@@ -136,18 +134,6 @@ def _computed(case: CalibrationCase, result: EstimateResult) -> tuple[float | No
 
 
 def calibrate_case(case: CalibrationCase, catalogue: Catalogue) -> CalibrationRow:
-    if case.precision not in PRECISIONS:
-        # The API refuses such a request before it is resolved; say so the way it would.
-        return CalibrationRow(
-            case=case,
-            computed=None,
-            errors=(
-                gettext(
-                    "%(precision)s is not a precision the planner offers; choose one of: %(valid)s."
-                )
-                % {"precision": repr(case.precision), "valid": ", ".join(PRECISIONS)},
-            ),
-        )
     try:
         result, _ = estimate_from_request(case.request, catalogue)
     except EstimateInputError as error:

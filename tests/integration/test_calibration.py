@@ -17,6 +17,7 @@ from apps.catalogue.calibration import (
     calibration_cases,
 )
 from apps.catalogue.snapshot import Catalogue
+from apps.estimates.units import PRECISIONS
 
 pytestmark = pytest.mark.django_db
 CASES = calibration_cases()
@@ -54,6 +55,7 @@ def test_every_case_carries_its_source_date_evidence_and_conditions(case):
     assert case.kind in BOUNDS
     if case.kind == THROUGHPUT:
         section = case.request["inference"]
+        assert case.precision in PRECISIONS
         assert case.accelerator_count >= 1
         assert (section["input_tokens"], section["output_tokens"]) == (
             case.input_tokens,

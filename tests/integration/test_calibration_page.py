@@ -3,10 +3,12 @@ English and French, linked from the catalogue pages and the glossary; and the sc
 hint that small models train at a much lower MFU than the default."""
 
 import re
+from dataclasses import replace
 
 import pytest
 from django.test import Client
 
+from apps.catalogue import calibration
 from apps.catalogue.calibration import calibrate, calibration_cases
 from tests.factories import make_manager, make_project, make_scenario
 from tests.html_tree import parse
@@ -68,14 +70,20 @@ def test_each_row_shows_the_published_figure_the_planners_and_whether_it_holds()
     assert "Published 28 Aug 2024" in text
 
 
-def test_a_refused_request_says_why_instead_of_a_figure():
+def test_a_refused_request_says_why_instead_of_a_figure(monkeypatch):
+    """An editor who removes a case's accelerator from the catalogue sees the case refused."""
+    case = calibration_cases()[0]
+    gone = replace(
+        case,
+        request={"inference": {**case.request["inference"], "accelerator": "withdrawn-gpu"}},
+    )
+    monkeypatch.setattr(calibration, "calibration_cases", lambda: (gone,))
     html = page(URL)
-    rows = {r.case.slug: r for r in calibrate()}
-    refused = [slug for slug, row in rows.items() if row.errors]
-    for slug in refused:
-        row = re.search(rf'<tr id="{re.escape(slug)}">(.*?)</tr>', html, re.S)[1]
-        assert "Not computed: the planner refuses the request." in row
-        assert "Does not hold" in row
+    row = re.search(rf'<tr id="{re.escape(case.slug)}">(.*?)</tr>', html, re.S)[1]
+    assert "Not computed: the planner refuses the request." in row
+    assert "No accelerator &#x27;withdrawn-gpu&#x27; in the catalogue." in row
+    assert "Does not hold" in row
+    assert "0 of 1 results hold today." in html
 
 
 def test_the_summary_counts_the_results_that_hold():
