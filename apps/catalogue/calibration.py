@@ -9,7 +9,9 @@ one path from catalogue rows to the engine, so the table shows what a user would
 What a case compares (the bounds are issue 20's):
 - throughput: output tokens per second per accelerator. Published: the system's tokens/s
   divided by its accelerators. Planner: one replica's output tokens/s divided by the
-  accelerators of that replica. Holds within 2× either way.
+  accelerators of that replica, the one the planner chooses for a billion requests a month
+  (a fleet of many copies, as a benchmark keeps its system saturated). Holds within 2× either
+  way.
 - FLOP: the training compute. Holds within 1 %.
 - accelerator-hours: the training run's accelerator-hours at the default MFU. Holds within 2×.
 """
