@@ -3,7 +3,7 @@
 from django.utils.translation import gettext
 from rest_framework import serializers
 
-from apps.api.fields import FiniteFloatField, MoneyFigureField, StrictIntegerField
+from apps.api.fields import ChoiceField, FiniteFloatField, MoneyFigureField, StrictIntegerField
 from apps.api.ranges import (
     RangesSerializer,
     UncertaintyResultSerializer,
@@ -27,14 +27,14 @@ class PricingFields(StrictSerializer):
     price_per_accelerator_hour = number(
         "USD per accelerator-hour; overrides the catalogue's median rental price."
     )
-    pricing_mode = serializers.ChoiceField(choices=PRICING_MODES, default="rent")
+    pricing_mode = ChoiceField(choices=PRICING_MODES, default="rent")
     purchase_price = number("USD per accelerator when owned; overrides the catalogue.")
     lifetime_years = number("Years over which an owned accelerator is written off [5].")
     utilization_of_owned = number("Share of its lifetime an owned accelerator is busy [0.7].")
 
 
 class TrainingRequestSerializer(PricingFields):
-    method = serializers.ChoiceField(
+    method = ChoiceField(
         choices=(
             ("parameters_tokens", "parameters × tokens"),
             ("total_flop", "total FLOP"),
@@ -50,7 +50,7 @@ class TrainingRequestSerializer(PricingFields):
     accelerator_hours = number("Accelerator-hours, when known directly.")
     accelerator = serializers.SlugField(required=False, help_text="Catalogue slug.")
     accelerator_count = number("Accelerators working in parallel [1].", default=1.0)
-    precision = serializers.ChoiceField(choices=PRECISIONS, default="bf16")
+    precision = ChoiceField(choices=PRECISIONS, default="bf16")
     mfu = number("Model FLOP utilisation, 0–1 [0.4].", default=0.4)
     goodput = number("Share of time that moves training forward, 0–1 [1].", default=1.0)
     epochs = number("api_fine_tune: passes over the training tokens [1].", default=1.0)
@@ -60,7 +60,7 @@ class TrainingRequestSerializer(PricingFields):
 
 
 class InferenceRequestSerializer(PricingFields):
-    method = serializers.ChoiceField(
+    method = ChoiceField(
         choices=(
             ("accelerator_seconds", "accelerator-seconds"),
             ("tokens", "tokens"),
@@ -72,7 +72,7 @@ class InferenceRequestSerializer(PricingFields):
     input_tokens = number("Input (prompt) tokens per request.")
     output_tokens = number("Output (generated) tokens per request.")
     accelerator = serializers.SlugField(required=False, help_text="Catalogue slug.")
-    precision = serializers.ChoiceField(choices=PRECISIONS, default="bf16")
+    precision = ChoiceField(choices=PRECISIONS, default="bf16")
     utilization = number("Share of peak FLOP/s achieved while serving, 0–1 [0.3].", default=0.3)
     latency_seconds = number("Latency per request when known; otherwise estimated.")
     requests_per_month = number("Requests in the first month.")
@@ -85,7 +85,7 @@ class InferenceRequestSerializer(PricingFields):
     )
     peak_to_average = number("Busiest hour's rate over the average rate [1].", default=1.0)
     target_utilization = number("Planned busy share of each accelerator, 0–1 [0.7].", default=0.7)
-    provisioning = serializers.ChoiceField(
+    provisioning = ChoiceField(
         choices=(("pay_per_use", "pay per use"), ("always_on", "always on")),
         default="pay_per_use",
     )
@@ -107,7 +107,9 @@ class InferenceRequestSerializer(PricingFields):
         "Tokens a sliding-window layer keeps in its KV cache (W); with sliding_window_layers."
     )
     sliding_window_layers = number("Layers that keep only the sliding window (of `layers`).")
-    kv_cache_bytes_per_element = number("Bytes per KV-cache element (2 bf16, 1 fp8) [2].")
+    kv_cache_bytes_per_element = number(
+        "Bytes per KV-cache element (2 bf16, 1 fp8) [2: a BF16 cache, whatever `precision`]."
+    )
     memory_utilization = number("Usable share of accelerator memory, 0–1 [0.9].")
     memory_efficiency = number("Achieved share of memory bandwidth, 0–1 [0.7].")
     accelerators_per_replica = StrictIntegerField(
@@ -120,7 +122,7 @@ class InferenceRequestSerializer(PricingFields):
     ttft_target_seconds = number("Time-to-first-token target (s); bounds the batch.")
     tpot_target_seconds = number("Time-per-output-token target (s); bounds the batch.")
     bytes_per_parameter = number(
-        "Bytes per weight (0.5 for 4-bit weights); by default from `precision`."
+        "Bytes per weight (0.5 for 4-bit weights); by default from `precision` (fp4: 0.5)."
     )
     api_model = serializers.SlugField(
         required=False, help_text="external_api: slug of the API price catalogue."

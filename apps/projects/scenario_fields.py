@@ -203,7 +203,7 @@ NUMBER_FIELDS = (
             (
                 "kv_cache_bytes_per_element",
                 _("KV cache bytes per number"),
-                _("2 for a BF16 cache, 1 for FP8."),
+                _("2 for a BF16 cache (the default, whatever the number format), 1 for FP8."),
                 2,
                 1.0,
                 False,
