@@ -41,7 +41,9 @@ def test_the_table_has_every_kind_of_result_the_issue_names():
     throughput = [case for case in CASES if case.kind == THROUGHPUT]
     assert {"offline", "server"} <= {case.scenario for case in throughput}
     accelerators = {case.request["inference"]["accelerator"] for case in throughput}
-    assert {"nvidia-h100-sxm", "nvidia-h200-sxm", "nvidia-b200", "amd-mi300x"} <= accelerators
+    assert {"nvidia-h100-sxm", "nvidia-h200-sxm", "nvidia-b200", "nvidia-gb200", "amd-mi300x"} <= (
+        accelerators
+    )
     models = {case.model_name for case in CASES}
     assert {"Llama 2 70B", "Llama 3.1 405B", "Mixtral 8x7B", "DeepSeek-R1"} <= models
     assert {"Llama 3.1 8B", "Llama 3.1 70B", "DeepSeek-V3", "GPT-3 175B"} <= models
