@@ -1,6 +1,7 @@
 """The estimate engine: `evaluate` for sweeps (arrays) and `estimate` for one scenario (money)."""
 
 import math
+from dataclasses import replace
 from decimal import Decimal
 
 import numpy as np
@@ -35,6 +36,7 @@ from apps.estimates.sections import compute
 from apps.estimates.serving_report import check_replica_fits, serving_result
 
 ENGINE_VERSION = "1.0.0"
+BLOCK_POINTS = 65_536  # 512 KiB a float array: `evaluate`'s blocks stay in the cache
 _PLAIN_VALUES = frozenset({float, int, str, bool, type(None)})
 
 
@@ -70,8 +72,45 @@ def evaluate(inp: EstimateInput) -> Figures:
     Arrays broadcast against each other; every figure is a float when all inputs are scalars,
     else an array of the broadcast shape (read-only where it does not vary). NaN marks figures
     that cannot be computed; see `Figures`. No money rounding and no monthly series here.
+
+    A long run of points (one dimension) is computed BLOCK_POINTS at a time: each formula works
+    point by point, so the figures are the same, and arrays that stay in the processor's cache
+    make a 10^6-point sweep several times faster than whole-length arrays.
     """
-    return evaluate_with_sections(inp)[0]
+    validate(inp)
+    shape = _input_shape(inp)
+    if len(shape) != 1 or shape[0] <= BLOCK_POINTS:
+        return _figures(inp, shape)[0]
+    count = shape[0]
+    blocks = [
+        _figures(_points(inp, start, min(start + BLOCK_POINTS, count), count), None)[0]
+        for start in range(0, count, BLOCK_POINTS)
+    ]
+    return Figures(
+        **{
+            name: np.concatenate([getattr(block, name) for block in blocks])
+            for name in Figures.__dataclass_fields__
+        }
+    )
+
+
+def _points(node: object, start: int, stop: int, count: int) -> object:
+    """`node` (inputs, nested) with every array of `count` points cut to points start … stop − 1."""
+    changes = {}
+    for name, value in vars(node).items():
+        if type(value) in _PLAIN_VALUES:
+            continue
+        if isinstance(value, np.ndarray):
+            if value.shape == (count,):
+                changes[name] = value[start:stop]
+        elif isinstance(value, tuple):
+            changes[name] = tuple(
+                _points(item, start, stop, count) if hasattr(item, "__dataclass_fields__") else item
+                for item in value
+            )
+        elif hasattr(value, "__dataclass_fields__"):
+            changes[name] = _points(value, start, stop, count)
+    return replace(node, **changes) if changes else node
 
 
 def evaluate_with_sections(
@@ -80,7 +119,14 @@ def evaluate_with_sections(
     """`evaluate`'s figures, and the inference section they came from (for series over months
     computed from the same samples, such as the cumulative cost's fan)."""
     validate(inp)
-    shape = _input_shape(inp)
+    return _figures(inp, _input_shape(inp))
+
+
+def _figures(
+    inp: EstimateInput, shape: tuple[int, ...] | None
+) -> tuple[Figures, InferenceFigures | None]:
+    """The headline figures of valid inputs of this broadcast shape (None: work it out)."""
+    shape = _input_shape(inp) if shape is None else shape
     training, inference, comparison = compute(inp, comparison_in_cost_and_energy=False)
 
     serving = None if inference is None else inference.serving

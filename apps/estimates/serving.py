@@ -91,10 +91,6 @@ class ServingFigures:
     options: tuple[ReplicaOption, ...] = ()
 
 
-# The figures of one plan, every field but the options.
-PLAN_FIGURES = tuple(name for name in ServingFigures.__dataclass_fields__ if name != "options")
-
-
 # Memory
 
 
@@ -137,23 +133,6 @@ def kv_shards(tensor_parallel: Quantity, kv_heads: Quantity) -> Quantity:
     Past n_kv the heads are replicated: each rank keeps a whole head (max(n_kv / t, 1) heads).
     """
     return np.minimum(tensor_parallel, kv_heads)
-
-
-def replica_fits(
-    weights: Quantity,
-    kv_bytes_per_token: Quantity,
-    tokens_per_sequence: Quantity,
-    tensor_parallel: Quantity,
-    pipeline_parallel: Quantity,
-    shards: Quantity,
-    usable_bytes: Quantity,
-    overhead_bytes: Quantity,
-) -> Flag:
-    """W / (t · p) + O + one full sequence's KV share ≤ M · u, on every accelerator."""
-    kv_share = kv_bytes_per_token * tokens_per_sequence / (pipeline_parallel * shards)
-    return weights / (tensor_parallel * pipeline_parallel) + overhead_bytes + kv_share <= (
-        usable_bytes
-    )
 
 
 def pipeline_stages_needed(
@@ -207,14 +186,23 @@ class StepCoefficients:
     communication_per_sequence: Quantity
 
 
-def step_coefficients(
+@dataclass(frozen=True)
+class StepBases:
+    """The decode step's terms for one copy on a single accelerator, in seconds (per sequence
+    where named so); `step_coefficients` splits them over t and p."""
+
+    weights_read: Quantity  # W_read / (BW · η_m)
+    kv_read_per_sequence: Quantity  # S̄ · kv / (BW · η_m)
+    compute_per_sequence: Quantity  # 2 · N_act / (F · η_c)
+    all_reduces: Quantity  # 2 · L all-reduce latencies
+    activations_per_sequence: Quantity  # 2 · L · hidden · activation bytes / link
+
+
+def step_bases(
     weights_read: Quantity,
     kv_bytes_per_token: Quantity,
     mean_context_tokens: Quantity,
     active_parameters: Quantity,
-    tensor_parallel: Quantity,
-    pipeline_parallel: Quantity,
-    shards: Quantity,
     layers: Quantity,
     hidden_size: Quantity,
     bandwidth: Quantity,
@@ -222,6 +210,27 @@ def step_coefficients(
     peak_flops: Quantity,
     utilization: Quantity,
     link_bytes_per_second: Quantity,
+) -> StepBases:
+    """The decode step of B sequences on one accelerator: reading the weights and each
+    sequence's KV cache at the achieved bandwidth, 2 · N_act FLOP a sequence at the achieved
+    FLOP/s; and what tensor parallelism would add, two all-reduces per layer (a latency each
+    plus the sequence's activations over the link)."""
+    effective_bandwidth = bandwidth * memory_efficiency
+    return StepBases(
+        weights_read=weights_read / effective_bandwidth,
+        kv_read_per_sequence=mean_context_tokens * kv_bytes_per_token / effective_bandwidth,
+        compute_per_sequence=2.0 * active_parameters / (peak_flops * utilization),
+        all_reduces=2.0 * layers * ALL_REDUCE_LATENCY_SECONDS,
+        activations_per_sequence=2.0
+        * layers
+        * hidden_size
+        * ACTIVATION_BYTES
+        / link_bytes_per_second,
+    )
+
+
+def step_coefficients(
+    bases: StepBases, tensor_parallel: Quantity, pipeline_parallel: Quantity, shards: Quantity
 ) -> StepCoefficients:
     """Coefficients of the time per output token on the roofline, for B sequences decoding.
 
@@ -230,22 +239,14 @@ def step_coefficients(
     the compute term 2 · N_act · B / (t · p · F · η_c). Tensor parallelism adds two all-reduces
     per layer: a latency each plus the micro-batch's activations over the link (ring, 2(t−1)/t).
     """
-    effective_bandwidth = bandwidth * memory_efficiency
     ring = 2.0 * (tensor_parallel - 1.0) / tensor_parallel
-    per_layer_seconds = (
-        ring * hidden_size * ACTIVATION_BYTES / (pipeline_parallel * link_bytes_per_second)
-    )
     return StepCoefficients(
-        memory=weights_read / (tensor_parallel * effective_bandwidth),
-        memory_per_sequence=mean_context_tokens
-        * kv_bytes_per_token
-        / (pipeline_parallel * shards * effective_bandwidth),
-        compute_per_sequence=2.0
-        * active_parameters
-        / (tensor_parallel * pipeline_parallel * peak_flops * utilization),
+        memory=bases.weights_read / tensor_parallel,
+        memory_per_sequence=bases.kv_read_per_sequence / (pipeline_parallel * shards),
+        compute_per_sequence=bases.compute_per_sequence / (tensor_parallel * pipeline_parallel),
         # (t > 1) is 0 or 1: no all-reduce without tensor parallelism (the ring term is 0 too).
-        communication=(tensor_parallel > 1) * (2.0 * layers * ALL_REDUCE_LATENCY_SECONDS),
-        communication_per_sequence=2.0 * layers * per_layer_seconds,
+        communication=(tensor_parallel > 1) * bases.all_reduces,
+        communication_per_sequence=ring * bases.activations_per_sequence / pipeline_parallel,
     )
 
 
@@ -273,26 +274,23 @@ def prefill_seconds(
     input_tokens: Quantity,
     attention_flop_per_token_squared: Quantity,
     weights: Quantity,
-    accelerators: Quantity,
     peak_flops: Quantity,
     utilization: Quantity,
     bandwidth: Quantity,
     memory_efficiency: Quantity,
 ) -> Quantity:
-    """T_pf = max((2 · N_act · S_in + a · S_in²) / (n · F · η_c), W / (n · BW · η_m)).
+    """T_pf on one accelerator = max((2 · N_act · S_in + a · S_in²) / (F · η_c), W / (BW · η_m)).
 
     a = 2 · L · n_h · d_h, the causal attention's FLOP per squared input token (0 when the query
-    heads are unknown). n = t for the time a request waits (its stages run one after another),
-    n = g for the replica's busy time (the stages work on different requests).
+    heads are unknown). On n accelerators it takes T_pf / n: n = t for the time a request waits
+    (its stages run one after another), n = g for the replica's busy time (the stages work on
+    different requests).
     """
     flop = (
         2.0 * active_parameters * input_tokens
         + attention_flop_per_token_squared * input_tokens * input_tokens
     )
-    return np.maximum(
-        flop / (accelerators * peak_flops * utilization),
-        weights / (accelerators * bandwidth * memory_efficiency),
-    )
+    return np.maximum(flop / (peak_flops * utilization), weights / (bandwidth * memory_efficiency))
 
 
 def output_tokens_per_second(

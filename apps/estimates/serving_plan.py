@@ -80,18 +80,17 @@ def _replica_sizes(m: ServingModel, weights: Quantity, usable: Quantity) -> list
     """The replica sizes a deployment would run, as (t, p, considered), smallest first.
 
     Tensor parallel within one node at each degree that divides the query heads (p = 1); then
-    whole nodes at the largest such degree, with the fewest pipeline stages that hold the model
-    (at least 2) and twice as many, up to the stage limit. `considered` is False where a point
-    cannot run the size; floats and arrays take the same steps.
+    whole nodes at the largest such degree, in the fewest pipeline stages that hold the model
+    (at least two), within the stage limit. `considered` is False where a point cannot run the
+    size; floats and arrays take the same steps.
     """
     sizes = []
     widest_node = np.max(m.accelerators_per_node)
     for degree in s.TENSOR_PARALLEL_DEGREES:
         if degree > widest_node:
             break
-        sizes.append(
-            (degree, 1.0, (degree <= m.accelerators_per_node) & _divides(m.query_heads, degree))
-        )
+        runs = (degree <= m.accelerators_per_node) & _divides(m.query_heads, degree)
+        sizes.append((degree, 1.0, runs))
     largest = largest_tensor_parallel(m.accelerators_per_node, m.query_heads)
     stages = s.pipeline_stages_needed(
         weights,
@@ -104,8 +103,7 @@ def _replica_sizes(m: ServingModel, weights: Quantity, usable: Quantity) -> list
     )
     stage_limit = np.fmin(s.MAX_PIPELINE_STAGES, m.layers)  # fmin: NaN layers, no limit
     fewest = np.maximum(2.0, stages)
-    for pipeline in (fewest, 2.0 * fewest):
-        sizes.append((largest, pipeline, pipeline <= stage_limit))
+    sizes.append((largest, fewest, fewest <= stage_limit))
     return sizes
 
 
@@ -116,6 +114,62 @@ def _fixed_replica(m: ServingModel) -> tuple:
     tensor = np.where(accelerators <= m.accelerators_per_node, accelerators, largest)
     pipeline = accelerators / tensor
     return tensor, pipeline, np.logical_not(pipeline > m.layers)
+
+
+@dataclass(frozen=True)
+class _Base:
+    """What no replica size changes, worked out once per plan."""
+
+    weights: Quantity  # bytes
+    usable: Quantity  # bytes per accelerator
+    mean_context: Quantity  # S̄, tokens
+    full_request_kv: Quantity  # KV bytes of one full-length request
+    prefill: Quantity  # seconds on one accelerator
+    step: s.StepBases
+
+
+def _base(m: ServingModel) -> _Base:
+    weights = s.weights_bytes(m.total_parameters, m.bytes_per_parameter)
+    mean_context = m.input_tokens + m.output_tokens / 2.0
+    return _Base(
+        weights=weights,
+        usable=m.memory_bytes * m.memory_utilization,
+        mean_context=mean_context,
+        full_request_kv=m.kv_full * (m.input_tokens + m.output_tokens),
+        prefill=s.prefill_seconds(
+            m.active_parameters,
+            m.input_tokens,
+            m.attention_flop_per_token_squared,
+            weights,
+            m.peak_flops,
+            m.utilization,
+            m.bandwidth,
+            m.memory_efficiency,
+        ),
+        step=s.step_bases(
+            weights,  # a dense model reads all its weights each step; see _weights_read
+            m.kv_bytes_per_token,
+            mean_context,
+            m.active_parameters,
+            np.where(np.isnan(m.layers), 0.0, m.layers),
+            m.hidden_size,
+            m.bandwidth,
+            m.memory_efficiency,
+            m.peak_flops,
+            m.utilization,
+            m.link_bytes_per_second,
+        ),
+    )
+
+
+def _weights_read(m: ServingModel, base: _Base, batch: Quantity) -> s.StepBases:
+    """The step's bases with the weights a mixture of experts reads at batch B (dense: as is)."""
+    if m.expert_share is None:
+        return base.step
+    read = s.weights_read_bytes(
+        m.total_parameters, m.active_parameters, m.bytes_per_parameter, m.expert_share, batch
+    )
+    return replace(base.step, weights_read=read / (m.bandwidth * m.memory_efficiency))
 
 
 def _seconds_per_token_allowed(m: ServingModel, ttft_prefill: Quantity) -> Quantity:
@@ -138,193 +192,196 @@ def _meets_targets(m: ServingModel, ttft: Quantity, tpot: Quantity) -> Flag:
     return meets
 
 
-def plan(m: ServingModel, arrival_rate_per_second: Quantity, target_utilization: Quantity):
-    """Every serving figure of `m` at the peak arrival rate (requests/s), as
-    apps.estimates.serving.ServingFigures, for the given replica size or else the one chosen
-    (`choose`). Where `fits` is False the replica figures mean nothing: read them through
-    `fits` (masking them all here cost more than the plan itself)."""
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        weights = s.weights_bytes(m.total_parameters, m.bytes_per_parameter)
-        usable = m.memory_bytes * m.memory_utilization
+@dataclass(frozen=True)
+class _Served:
+    """One replica size at the peak: what choosing needs, and what the figures are made of."""
 
-        def at(tensor: Quantity, pipeline: Quantity, considered: Flag) -> s.ServingFigures:
-            return _figures(
-                m,
-                weights,
-                usable,
-                tensor,
-                pipeline,
-                considered,
-                arrival_rate_per_second,
-                target_utilization,
-            )
-
-        if m.accelerators_per_replica is not None:
-            return at(*_fixed_replica(m))
-        sizes = _replica_sizes(m, weights, usable)
-        return choose([at(*size) for size in sizes], [considered for *_, considered in sizes])
+    tensor: Quantity
+    pipeline: Quantity
+    accelerators: Quantity
+    fits: Flag
+    meets_targets: Flag
+    kv_per_accelerator: Quantity  # bytes per token
+    capacity: Quantity
+    by_memory: Quantity
+    by_target: Quantity
+    batch: Quantity
+    step: s.StepCoefficients
+    ttft_prefill: Quantity
+    ttft: Quantity
+    tpot: Quantity
+    tokens_per_second: Quantity
+    requests_per_second: Quantity
+    replicas: Quantity
+    peak_accelerators: Quantity
 
 
-def _better(option: s.ServingFigures, best: s.ServingFigures) -> Flag:
-    """Does `option` beat `best`: it meets the targets where `best` does not, or as well and
-    with fewer accelerators at peak (a tie keeps `best`, the smaller replica)."""
-    meets, best_meets = option.fits & option.meets_targets, best.fits & best.meets_targets
-    peak = np.where(option.fits, option.peak_accelerators, np.inf)
-    best_peak = np.where(best.fits, best.peak_accelerators, np.inf)
-    return (meets & np.logical_not(best_meets)) | ((meets == best_meets) & (peak < best_peak))
-
-
-def choose(options: list[s.ServingFigures], considered: list[Flag]) -> s.ServingFigures:
-    """Of the replica sizes considered (smallest first), the one with the fewest accelerators
-    at peak among those that fit and meet the latency targets; if none meets them, among those
-    that fit (ties: the smaller replica). Its figures, with every option in `options`."""
-    best = options[0]
-    for option in options[1:]:
-        best = _pick(_better(option, best), option, best)
-    summary = tuple(
-        s.ReplicaOption(
-            considered=_unwrap(np.asarray(runs)),
-            accelerators_per_replica=option.accelerators_per_replica,
-            tensor_parallel=option.tensor_parallel,
-            pipeline_parallel=option.pipeline_parallel,
-            fits=option.fits,
-            meets_targets=option.meets_targets,
-            batch_size=option.batch_size,
-            output_tokens_per_second=option.output_tokens_per_second,
-            replicas_at_peak=option.replicas_at_peak,
-            peak_accelerators=option.peak_accelerators,
-        )
-        for option, runs in zip(options, considered, strict=True)
-    )
-    fits = options[0].fits
-    for option in options[1:]:
-        fits = fits | option.fits
-    return replace(best, fits=_unwrap(np.asarray(fits)), options=summary)
-
-
-def _pick(condition: Flag, option: s.ServingFigures, best: s.ServingFigures) -> s.ServingFigures:
-    if not isinstance(condition, np.ndarray):
-        return option if condition else best
-    return s.ServingFigures(
-        **{
-            name: _unwrap(np.where(condition, getattr(option, name), getattr(best, name)))
-            for name in s.PLAN_FIGURES
-        }
-    )
-
-
-def _figures(
+def _serve(
     m: ServingModel,
-    weights: Quantity,
-    usable: Quantity,
+    base: _Base,
     tensor: Quantity,
     pipeline: Quantity,
     considered: Flag,
     arrival_rate: Quantity,
     target_utilization: Quantity,
-) -> s.ServingFigures:
+) -> _Served:
     accelerators = tensor * pipeline
     shards = s.kv_shards(tensor, m.kv_heads)
-    fits = considered & s.replica_fits(
-        weights,
-        m.kv_full,
-        m.input_tokens + m.output_tokens,
-        tensor,
-        pipeline,
-        shards,
-        usable,
-        m.overhead_bytes,
-    )
-    kv_per_accelerator = m.kv_bytes_per_token / (pipeline * shards)  # bytes per token
-    room = usable - weights / accelerators - m.overhead_bytes
+    kv_split = pipeline * shards
+    weights_share = base.weights / accelerators
+    # W / (t · p) + O + one full-length request's KV share ≤ M · u, on every accelerator.
+    room = base.usable - weights_share - m.overhead_bytes
+    fits = considered & (base.full_request_kv / kv_split <= room)
+    kv_per_accelerator = m.kv_bytes_per_token / kv_split
     capacity = np.floor(room / kv_per_accelerator)
-    mean_context = m.input_tokens + m.output_tokens / 2.0
-    by_memory = np.floor(capacity / mean_context)
-
-    def step_at(batch: Quantity) -> s.StepCoefficients:
-        return s.step_coefficients(
-            s.weights_read_bytes(
-                m.total_parameters,
-                m.active_parameters,
-                m.bytes_per_parameter,
-                m.expert_share,
-                batch,
-            ),
-            m.kv_bytes_per_token,
-            mean_context,
-            m.active_parameters,
-            tensor,
-            pipeline,
-            shards,
-            np.where(np.isnan(m.layers), 0.0, m.layers),
-            m.hidden_size,
-            m.bandwidth,
-            m.memory_efficiency,
-            m.peak_flops,
-            m.utilization,
-            m.link_bytes_per_second,
-        )
-
-    def prefill(over: Quantity) -> Quantity:
-        return s.prefill_seconds(
-            m.active_parameters,
-            m.input_tokens,
-            m.attention_flop_per_token_squared,
-            weights,
-            over,
-            m.peak_flops,
-            m.utilization,
-            m.bandwidth,
-            m.memory_efficiency,
-        )
-
-    ttft_prefill, busy_prefill = prefill(tensor), prefill(accelerators)
+    by_memory = np.floor(capacity / base.mean_context)
+    ttft_prefill = base.prefill / tensor
     # A mixture of experts reads most at the largest batch: solving the targets there is safe.
-    widest = step_at(by_memory)
+    widest = s.step_coefficients(_weights_read(m, base, by_memory), tensor, pipeline, shards)
     by_target = np.floor(
         s.largest_batch_within(widest, _seconds_per_token_allowed(m, ttft_prefill))
     )
     batch = np.maximum(1.0, np.minimum(by_memory, by_target))
-    step = widest if m.expert_share is None else replace(widest, memory=step_at(batch).memory)
+    step = widest
+    if m.expert_share is not None:
+        step = s.step_coefficients(_weights_read(m, base, batch), tensor, pipeline, shards)
+        step = replace(widest, memory=step.memory)
     tpot = s.time_per_output_token(step, batch)
+    ttft = ttft_prefill + tpot
+    tokens_per_second = s.output_tokens_per_second(
+        batch / tpot, m.output_tokens, base.prefill / accelerators
+    )
+    requests_per_second = tokens_per_second / m.output_tokens
+    replicas = s.replicas_needed(arrival_rate, requests_per_second, target_utilization)
+    return _Served(
+        tensor=tensor,
+        pipeline=pipeline,
+        accelerators=accelerators,
+        fits=fits,
+        meets_targets=fits & _meets_targets(m, ttft, tpot),
+        kv_per_accelerator=kv_per_accelerator,
+        capacity=capacity,
+        by_memory=by_memory,
+        by_target=by_target,
+        batch=batch,
+        step=step,
+        ttft_prefill=ttft_prefill,
+        ttft=ttft,
+        tpot=tpot,
+        tokens_per_second=tokens_per_second,
+        requests_per_second=requests_per_second,
+        replicas=replicas,
+        peak_accelerators=replicas * accelerators,
+    )
+
+
+def plan(m: ServingModel, arrival_rate_per_second: Quantity, target_utilization: Quantity):
+    """Every serving figure of `m` at the peak arrival rate (requests/s), as
+    apps.estimates.serving.ServingFigures, for the given replica size or else the one chosen
+    among the sizes a deployment would run (`_choose`). Where `fits` is False the replica
+    figures mean nothing: read them through `fits` (masking them all here cost more than the
+    plan itself)."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        base = _base(m)
+
+        def serve(tensor: Quantity, pipeline: Quantity, considered: Flag) -> _Served:
+            return _serve(
+                m, base, tensor, pipeline, considered, arrival_rate_per_second, target_utilization
+            )
+
+        if m.accelerators_per_replica is not None:
+            return _figures(m, base, serve(*_fixed_replica(m)))
+        sizes = _replica_sizes(m, base.weights, base.usable)
+        options = [serve(*size) for size in sizes]
+        tensor, pipeline = _choose(options)
+        chosen = serve(tensor, pipeline, True)
+        fits = options[0].fits
+        for option in options[1:]:
+            fits = fits | option.fits
+        chosen = replace(chosen, fits=fits, meets_targets=chosen.meets_targets & fits)
+        considered = [runs for *_, runs in sizes]
+        return replace(_figures(m, base, chosen), options=_options(options, considered))
+
+
+def _choose(options: list[_Served]) -> tuple[Quantity, Quantity]:
+    """(t, p) of the size with the fewest accelerators at peak among those that fit and meet
+    the latency targets; if none meets them, among those that fit. Ties keep the smaller (the
+    options come smallest first)."""
+    first = options[0]
+    tensor, pipeline = first.tensor, first.pipeline
+    meets, peak = first.meets_targets, np.where(first.fits, first.peak_accelerators, np.inf)
+    for option in options[1:]:
+        option_peak = np.where(option.fits, option.peak_accelerators, np.inf)
+        better = (option.meets_targets & np.logical_not(meets)) | (
+            (option.meets_targets == meets) & (option_peak < peak)
+        )
+        tensor = np.where(better, option.tensor, tensor)
+        pipeline = np.where(better, option.pipeline, pipeline)
+        meets = meets | option.meets_targets
+        peak = np.where(better, option_peak, peak)
+    return _unwrap(np.asarray(tensor)), _unwrap(np.asarray(pipeline))
+
+
+def _options(options: list[_Served], considered: list[Flag]) -> tuple[s.ReplicaOption, ...]:
+    def known(value: Quantity) -> Quantity:
+        return _unwrap(np.asarray(value, dtype=np.float64))
+
+    return tuple(
+        s.ReplicaOption(
+            considered=_unwrap(np.asarray(runs)),
+            accelerators_per_replica=known(option.accelerators),
+            tensor_parallel=known(option.tensor),
+            pipeline_parallel=known(option.pipeline),
+            fits=_unwrap(np.asarray(option.fits)),
+            meets_targets=_unwrap(np.asarray(option.meets_targets)),
+            batch_size=known(option.batch),
+            output_tokens_per_second=known(option.tokens_per_second),
+            replicas_at_peak=known(option.replicas),
+            peak_accelerators=known(option.peak_accelerators),
+        )
+        for option, runs in zip(options, considered, strict=True)
+    )
+
+
+def _figures(m: ServingModel, base: _Base, served: _Served) -> s.ServingFigures:
+    step, batch = served.step, served.batch
     compute_bound = step.compute_per_sequence * batch >= step.memory + (
         step.memory_per_sequence * batch
     )
     limited_by = np.where(
-        by_target < by_memory, s.LATENCY_TARGET, np.where(compute_bound, s.COMPUTE, s.MEMORY)
+        served.by_target < served.by_memory,
+        s.LATENCY_TARGET,
+        np.where(compute_bound, s.COMPUTE, s.MEMORY),
     )
-    decode_rate = batch / tpot
-    tokens_per_second = s.output_tokens_per_second(decode_rate, m.output_tokens, busy_prefill)
-    requests_per_second = tokens_per_second / m.output_tokens
-    ttft = ttft_prefill + tpot
-    replicas = s.replicas_needed(arrival_rate, requests_per_second, target_utilization)
 
     def known(value: Quantity) -> Quantity:
         return _unwrap(np.asarray(value, dtype=np.float64))
 
     return s.ServingFigures(
-        fits=_unwrap(np.asarray(fits)),
-        meets_targets=_unwrap(np.asarray(fits & _meets_targets(m, ttft, tpot))),
+        fits=_unwrap(np.asarray(served.fits)),
+        meets_targets=_unwrap(np.asarray(served.meets_targets)),
         limited_by=known(limited_by),
-        weights_bytes=_unwrap(np.asarray(weights, dtype=np.float64)),
-        kv_cache_bytes_per_token=_unwrap(np.asarray(m.kv_bytes_per_token, dtype=np.float64)),
-        accelerators_per_replica=known(accelerators),
-        tensor_parallel=known(tensor),
-        pipeline_parallel=known(pipeline),
+        weights_bytes=known(base.weights),
+        kv_cache_bytes_per_token=known(m.kv_bytes_per_token),
+        accelerators_per_replica=known(served.accelerators),
+        tensor_parallel=known(served.tensor),
+        pipeline_parallel=known(served.pipeline),
         memory_per_accelerator_bytes=known(
-            weights / accelerators + m.overhead_bytes + batch * mean_context * kv_per_accelerator
+            base.weights / served.accelerators
+            + m.overhead_bytes
+            + batch * base.mean_context * served.kv_per_accelerator
         ),
-        usable_memory_per_accelerator_bytes=_unwrap(np.asarray(usable, dtype=np.float64)),
-        kv_cache_capacity_tokens=known(capacity),
-        max_concurrent_requests=known(by_memory),
+        usable_memory_per_accelerator_bytes=known(base.usable),
+        kv_cache_capacity_tokens=known(served.capacity),
+        max_concurrent_requests=known(served.by_memory),
         batch_size=known(batch),
-        output_tokens_per_second=known(tokens_per_second),
-        requests_per_second=known(requests_per_second),
-        prefill_seconds=known(ttft_prefill),
-        ttft_seconds=known(ttft),
-        tpot_seconds=known(tpot),
-        wait_seconds=known(ttft + m.output_tokens * tpot),
-        replicas_at_peak=known(replicas),
-        peak_accelerators=known(replicas * accelerators),
-        accelerator_seconds_per_request=known(accelerators / requests_per_second),
+        output_tokens_per_second=known(served.tokens_per_second),
+        requests_per_second=known(served.requests_per_second),
+        prefill_seconds=known(served.ttft_prefill),
+        ttft_seconds=known(served.ttft),
+        tpot_seconds=known(served.tpot),
+        wait_seconds=known(served.ttft + m.output_tokens * served.tpot),
+        replicas_at_peak=known(served.replicas),
+        peak_accelerators=known(served.peak_accelerators),
+        accelerator_seconds_per_request=known(served.accelerators / served.requests_per_second),
     )

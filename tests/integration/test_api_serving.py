@@ -255,8 +255,8 @@ GEMMA_DIMENSIONS = {
 def test_replica_choice_lists_every_size_considered_with_the_contract_names(api_client):
     serving = response_inference(api_client, LLAMA_2_70B_FP8)["serving"]
     sizes = [option["accelerators_per_replica"] for option in serving["replica_choice"]]
-    # Tensor parallel 1, 2, 4, 8 within the node of eight, then two and four whole nodes.
-    assert sizes == [1, 2, 4, 8, 16, 32]
+    # Tensor parallel 1, 2, 4, 8 within the node of eight, then two whole nodes.
+    assert sizes == [1, 2, 4, 8, 16]
     for option in serving["replica_choice"]:
         assert set(option) == REPLICA_CHOICE_NAMES
         assert option["fits"] is True and option["meets_targets"] is True

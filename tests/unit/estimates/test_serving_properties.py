@@ -16,10 +16,11 @@ from apps.estimates import (
     evaluate,
     validate,
 )
+from apps.estimates.engine import BLOCK_POINTS
 from apps.estimates.limits import RULES
 from apps.estimates.sections import compute
 from apps.estimates.serving_plan import largest_tensor_parallel
-from tests.unit.estimates.serving_cases import H100, serving_input
+from tests.unit.estimates.serving_cases import H100, LLAMA_33_70B, serving_input
 
 POINTS = 6
 
@@ -206,3 +207,17 @@ def test_any_valid_serving_input_gives_finite_figures_or_none(
         assert result.per_request.accelerator_seconds is None
         assert result.per_request.latency_seconds is None
         assert result.peak_accelerators is None and result.total.cost is None
+
+
+def test_a_long_run_of_points_is_computed_in_blocks_with_the_same_figures():
+    # Past BLOCK_POINTS evaluate() works block by block; a 2-D shape takes the whole arrays.
+    count = BLOCK_POINTS + 1_000
+    rng = np.random.default_rng(7)
+    memory = rng.uniform(16e9, 200e9, count)
+    requests = np.exp(rng.uniform(np.log(1e3), np.log(1e9), count))
+    blocks = evaluate(scenario(LLAMA_33_70B, memory, requests_per_month=requests))
+    whole = evaluate(scenario(LLAMA_33_70B, memory[:, None], requests_per_month=requests[:, None]))
+    for field in fields(blocks):
+        assert np.array_equal(
+            getattr(blocks, field.name), getattr(whole, field.name)[:, 0], equal_nan=True
+        ), field.name
