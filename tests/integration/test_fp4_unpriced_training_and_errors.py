@@ -3,9 +3,15 @@ naming its precisions, where it has none); training without a price (V100: FLOP,
 no cost, a note) in the estimate, the budget, the options and the scenario page; one message
 per problem, naming the valid choices, in English and French."""
 
+import json
+
 import pytest
 
-from tests.factories import make_project, make_scenario, seed_000_inference
+from apps.reviews.services import project_submit
+from apps.sharing.services import share_link_create
+from tests.factories import make_front_office, make_project, make_scenario, seed_000_inference
+from tests.integration.test_exports import csv_figure, csv_rows, download
+from tests.integration.test_project_pages import scenario_post
 
 pytestmark = pytest.mark.django_db
 
@@ -162,3 +168,55 @@ def test_the_scenario_page_shows_unpriced_training_in_both_languages(client, own
     french = client.get(f"/scenarios/{unpriced.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "Non chiffré\u00a0: aucun prix par heure-accélérateur" in french
     assert "Not priced" not in french
+
+
+@pytest.mark.parametrize("export_format", ["csv", "xlsx", "pdf", "json"])
+def test_unpriced_training_exports_without_a_cost(owner, unpriced, export_format):
+    content = download(owner, "scenario", unpriced, export_format, "page")
+    if export_format == "csv":
+        rows = csv_rows(content)
+        assert csv_figure(rows, "Replay", "training.cost") == ""
+        assert csv_figure(rows, "Replay", "training.accelerator_hours") != ""
+    elif export_format == "json":
+        (exported,) = json.loads(content)["project"]["scenarios"]
+        assert exported["results"]["training"]["cost"] is None
+    else:
+        assert content
+
+
+def test_unpriced_training_is_shown_on_the_compare_share_and_review_pages(client, owner, unpriced):
+    priced = make_scenario(unpriced.project, "Priced")
+    client.force_login(owner)
+    compare = client.get(f"/projects/{unpriced.project.pk}/compare/?s={unpriced.pk}&s={priced.pk}")
+    assert compare.status_code == 200
+    version = unpriced.versions.get(number=unpriced.version)
+    _, token = share_link_create(subject=version, user=owner, label="Board")
+    shared = client.get(f"/s/{token}/").content.decode()
+    assert "Not priced: no price per accelerator-hour was given" in shared
+    project_submit(project=unpriced.project, user=owner)
+    client.force_login(make_front_office("fiona"))
+    assert client.get(f"/reviews/{unpriced.project.pk}/").status_code == 200
+    assert client.get("/portfolio/").status_code == 200
+
+
+def test_the_form_offers_fp4_and_refuses_it_at_the_field_where_the_accelerator_lacks_it(
+    client, owner, unpriced
+):
+    client.force_login(owner)
+    page = client.get(f"/scenarios/{unpriced.pk}/").content.decode()
+    assert '<option value="fp4">FP4</option>' in page
+    refused = client.post(
+        f"/scenarios/{unpriced.pk}/",
+        scenario_post(inference_precision="fp4", inference_accelerator="nvidia-h100-sxm"),
+    ).content.decode()
+    assert (
+        "NVIDIA H100 SXM cannot compute in fp4: the catalogue has no published dense fp4 peak "
+        "for it. Choose one of its precisions: fp32, tf32, bf16, fp16, fp8, int8."
+    ) in refused
+    saved = client.post(
+        f"/scenarios/{unpriced.pk}/",
+        scenario_post(inference_precision="fp4", inference_accelerator="nvidia-b200"),
+    )
+    assert saved.status_code == 302
+    unpriced.refresh_from_db()
+    assert unpriced.inputs["inference"]["precision"] == "fp4"
