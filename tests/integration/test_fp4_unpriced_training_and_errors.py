@@ -220,3 +220,27 @@ def test_the_form_offers_fp4_and_refuses_it_at_the_field_where_the_accelerator_l
     assert saved.status_code == 302
     unpriced.refresh_from_db()
     assert unpriced.inputs["inference"]["precision"] == "fp4"
+
+
+def test_unpriced_training_with_ranges_draws_its_budget_options_and_page(client, owner):
+    project = make_project(owner, "GPT-3 ranges")
+    inputs = {
+        "training": GPT3,
+        "inference": seed_000_inference(15_000),
+        "ranges": {"training.tokens": {"low": 2e11, "high": 4e11}},
+        "uncertainty": {"samples": 1000, "seed": 0},
+    }
+    scenario = make_scenario(project, "Ranged", inputs=inputs, is_baseline=True)
+    client.force_login(owner)
+    estimate = client.get(f"/api/v1/scenarios/{scenario.pk}/estimate/").json()
+    figures = estimate["uncertainty"]["figures"]
+    assert "training.accelerator_hours" in figures
+    assert figures.get("training.cost") is None
+    budget = client.get(f"/api/v1/scenarios/{scenario.pk}/budget/")
+    assert budget.status_code == 200, budget.content
+    assert "training_compute" not in [line["kind"] for line in budget.json()["lines"]]
+    for page in ("", "budget/", "options/"):
+        response = client.get(f"/scenarios/{scenario.pk}/{page}")
+        assert response.status_code == 200, page
+    options = client.get(f"/api/v1/scenarios/{scenario.pk}/options/")
+    assert options.status_code == 200, options.content
