@@ -10,6 +10,7 @@ from apps.api.ranges import (
     UncertaintySettingsSerializer,
 )
 from apps.api.strict import StrictSerializer
+from apps.apiprices.models import PriceTier
 from apps.catalogue.language_models import MODEL_SLUG_PATTERN
 from apps.catalogue.models import PRECISIONS
 
@@ -126,6 +127,14 @@ class InferenceRequestSerializer(PricingFields):
     )
     api_model = serializers.SlugField(
         required=False, help_text="external_api: slug of the API price catalogue."
+    )
+    api_price_tier = serializers.ChoiceField(
+        choices=PriceTier.values,
+        required=False,
+        help_text="external_api: which of the model's prices to use [standard]: the standard "
+        "price in force, `off_peak` (a time-of-day discount, e.g. DeepSeek's) or `long_prompt` "
+        "(prompts above a length, e.g. Gemini's above 200,000 tokens); refused, naming the "
+        "tiers it has, where the model has no such tier on the day.",
     )
     cached_input_tokens = number(
         "external_api: input tokens billed at the cached rate (≤ input tokens) [0].", default=0.0

@@ -22,6 +22,17 @@ def _price_field(label: str, *, optional: bool = False) -> models.DecimalField:
     )
 
 
+class PriceTier(models.TextChoices):
+    """The prices a provider bills for one model at one time. The standard price is the one in
+    force; the others are tiers a user chooses when their traffic qualifies."""
+
+    STANDARD = "standard", _("standard")
+    # A time-of-day discount, e.g. DeepSeek's night-time price (the hours are in the notes).
+    OFF_PEAK = "off_peak", _("off-peak")
+    # Every token of a prompt longer than `above_input_tokens` billed at a higher rate (Gemini).
+    LONG_PROMPT = "long_prompt", _("long prompt")
+
+
 class ApiModelQuerySet(models.QuerySet):
     def with_prices(self) -> "ApiModelQuerySet":
         return self.prefetch_related("prices")
@@ -50,15 +61,36 @@ class ApiModel(Sourced):
     def __str__(self) -> str:
         return f"{self.provider_name} {self.name}"
 
-    def price_on(self, day: datetime.date) -> "ApiPrice | None":
-        """The price in force on `day`: the latest that started on or before it (uses the
-        prefetched prices when there are)."""
-        started = [
-            price
-            for price in self.prices.all()
-            if price.valid_from is None or price.valid_from <= day
-        ]
-        return max(started, key=lambda p: p.valid_from or datetime.date.min, default=None)
+    def price_on(self, day: datetime.date, tier: str = PriceTier.STANDARD) -> "ApiPrice | None":
+        """The price of `tier` in force on `day`: the latest of that tier that started on or
+        before it (uses the prefetched prices when there are). A tier other than the standard
+        belongs to the standard price it started under: a later standard price without the tier
+        ends it (DeepSeek's night-time discount ended with its price list of 5 September 2025)."""
+        latest = _latest(self.prices.all(), day, tier)
+        if latest is None or tier == PriceTier.STANDARD:
+            return latest
+        standard = _latest(self.prices.all(), day, PriceTier.STANDARD)
+        if standard is not None and _start(standard) > _start(latest):
+            return None
+        return latest
+
+    def tiers_on(self, day: datetime.date) -> dict[str, "ApiPrice"]:
+        """Every tier offered on `day` with its price, the standard first."""
+        tiers = {}
+        for tier in PriceTier.values:
+            price = self.price_on(day, tier)
+            if price is not None:
+                tiers[tier] = price
+        return tiers
+
+
+def _start(price: "ApiPrice") -> datetime.date:
+    return price.valid_from or datetime.date.min
+
+
+def _latest(prices, day: datetime.date, tier: str) -> "ApiPrice | None":
+    started = [p for p in prices if p.tier == tier and _start(p) <= day]
+    return max(started, key=_start, default=None)
 
 
 class ApiPrice(models.Model):
@@ -68,25 +100,39 @@ class ApiPrice(models.Model):
         ApiModel, on_delete=models.CASCADE, related_name="prices", verbose_name=_("API model")
     )
     valid_from = models.DateField(_("valid from"), null=True, blank=True)
+    tier = models.CharField(
+        _("price tier"), max_length=20, choices=PriceTier.choices, default=PriceTier.STANDARD
+    )
+    above_input_tokens = models.PositiveIntegerField(
+        _("above input tokens"),
+        null=True,
+        blank=True,
+        help_text=_("Long-prompt tier: the prompt length, in tokens, above which it applies."),
+    )
     input = _price_field(_("input"))
     cached_input = _price_field(_("cached input"), optional=True)
     output = _price_field(_("output"))
 
     class Meta:
-        ordering = ["api_model", models.F("valid_from").asc(nulls_first=True)]
+        ordering = ["api_model", "tier", models.F("valid_from").asc(nulls_first=True)]
         verbose_name = _("API price")
         verbose_name_plural = _("API prices")
         constraints = [
             models.UniqueConstraint(
-                fields=["api_model", "valid_from"], name="api_price_once_a_day"
+                fields=["api_model", "tier", "valid_from"], name="api_price_tier_once_a_day"
             ),
             models.UniqueConstraint(
-                fields=["api_model"],
+                fields=["api_model", "tier"],
                 condition=models.Q(valid_from__isnull=True),
-                name="api_price_undated_once",
+                name="api_price_tier_undated_once",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(tier=PriceTier.LONG_PROMPT)
+                | models.Q(above_input_tokens__isnull=True),
+                name="api_price_threshold_only_for_long_prompts",
             ),
         ]
 
     def __str__(self) -> str:
         since = self.valid_from.isoformat() if self.valid_from else "—"
-        return f"{self.api_model} from {since}: {self.input} / {self.output}"
+        return f"{self.api_model} ({self.tier}) from {since}: {self.input} / {self.output}"

@@ -5,11 +5,14 @@
 """
 
 import datetime
+from decimal import Decimal
 
 from django.utils.translation import gettext
 
-from apps.apiprices.selectors import PriceInForce, price_in_force
+from apps.apiprices.models import ApiPrice, PriceTier
+from apps.apiprices.selectors import PriceInForce, api_model_slugs, price_in_force
 from apps.catalogue.resolution import RequestErrors, Resolution
+from apps.catalogue.suggestions import unknown_slug_message
 from apps.estimates import InferenceInput, TrainingInput
 from apps.estimates.external_api import API_FINE_TUNE_NUMBERS, EXTERNAL_API_NUMBERS
 from apps.projects.locale_numbers import date_text, decimal_text
@@ -29,8 +32,28 @@ def _decimal(value) -> str:
     return gettext("not published") if value is None else decimal_text(value.normalize())
 
 
-def api_price_note(row: PriceInForce, day: datetime.date) -> str:
-    api_model, price = row.api_model, row.price
+def tier_names(row: PriceInForce) -> str:
+    """The tiers a model has on the day of `row`, by their request value: "standard, off_peak"."""
+    return ", ".join(row.tiers)
+
+
+def tier_note(tier: str, price: ApiPrice) -> str:
+    """What the chosen tier other than the standard price means, in the reader's language."""
+    if tier == PriceTier.LONG_PROMPT:
+        return gettext(
+            "Long-prompt price tier: every token of a prompt above %(tokens)s tokens is billed "
+            "at these prices."
+        ) % {"tokens": decimal_text(Decimal(price.above_input_tokens or 0))}
+    return gettext(
+        "Off-peak price tier: the provider's discount for requests sent in its off-peak hours "
+        "(the hours are in the price catalogue's notes); the standard price applies at other "
+        "times."
+    )
+
+
+def api_price_note(row: PriceInForce, day: datetime.date, price: ApiPrice | None = None) -> str:
+    """Where the prices of an estimate come from: `price` (the standard price by default)."""
+    api_model, price = row.api_model, price or row.price
     return gettext(
         "%(model)s: prices in force on %(day)s (USD per million tokens) input %(input)s, "
         "cached input %(cached)s, output %(output)s; prices as of %(as_of)s, %(version)s, "
@@ -47,6 +70,37 @@ def api_price_note(row: PriceInForce, day: datetime.date) -> str:
     }
 
 
+def _whole_or_normal(amount: Decimal) -> Decimal:
+    return amount.quantize(1) if amount == amount.to_integral() else amount.normalize()
+
+
+def _note_a_long_prompt(data: dict, row: PriceInForce, tier: str, resolution: Resolution) -> None:
+    """Say so when the prompt is longer than the model's long-prompt tier starts but another
+    tier was chosen: the provider bills such prompts at the long-prompt price."""
+    long_prompt = row.tiers.get(PriceTier.LONG_PROMPT)
+    input_tokens = data.get("input_tokens")
+    if (
+        tier == PriceTier.LONG_PROMPT
+        or long_prompt is None
+        or long_prompt.above_input_tokens is None
+        or input_tokens is None
+        or input_tokens <= long_prompt.above_input_tokens
+    ):
+        return
+    resolution.note(
+        "inference",
+        gettext(
+            "Prompts of %(tokens)s input tokens are above %(threshold)s: the provider bills them "
+            "at its long-prompt price tier (api_price_tier long_prompt), not at the prices used "
+            "here."
+        )
+        % {
+            "tokens": decimal_text(_whole_or_normal(Decimal(str(input_tokens)))),
+            "threshold": decimal_text(Decimal(long_prompt.above_input_tokens)),
+        },
+    )
+
+
 def external_api_inference(
     data: dict,
     errors: RequestErrors,
@@ -58,23 +112,52 @@ def external_api_inference(
     day = day or datetime.date.today()
     numbers = _numbers(data, EXTERNAL_API_NUMBERS)
     slug = data.get("api_model")
+    tier = data.get("api_price_tier") or PriceTier.STANDARD
     overridden = all(name in numbers for name in PRICE_FIELDS)
     if slug:
         row = price_in_force(slug, day)
+        chosen = None if row is None else row.tier_price(tier)
         if row is None:
             errors.add(
                 "inference.api_model",
-                gettext("No API model %(slug)s with a price on %(day)s in the price catalogue.")
-                % {"slug": repr(slug), "day": date_text(day)},
+                unknown_slug_message(
+                    gettext("No API model %(slug)s with a price on %(day)s in the price catalogue.")
+                    % {"slug": repr(slug), "day": date_text(day)},
+                    slug,
+                    (known for known in api_model_slugs() if known != slug),
+                ),
+            )
+        elif chosen is None:
+            model_name = f"{row.api_model.provider_name} {row.api_model.name}"
+            errors.add(
+                "inference.api_price_tier",
+                gettext(
+                    "%(model)s has no %(tier)s price on %(day)s; choose one of its price tiers: "
+                    "%(tiers)s."
+                )
+                % {
+                    "model": model_name,
+                    "tier": repr(tier),
+                    "day": date_text(day),
+                    "tiers": tier_names(row),
+                },
             )
         else:
             resolution.api_models[slug] = row
             for name, attribute in PRICE_FIELDS.items():
-                price = getattr(row.price, attribute)
+                price = getattr(chosen, attribute)
                 if name not in numbers and price is not None:
                     numbers[name] = float(price)
             if not overridden:
-                resolution.note("inference", api_price_note(row, day))
+                resolution.note("inference", api_price_note(row, day, chosen))
+                if tier != PriceTier.STANDARD:
+                    resolution.note("inference", tier_note(tier, chosen))
+                _note_a_long_prompt(data, row, tier, resolution)
+    elif tier != PriceTier.STANDARD:
+        errors.add(
+            "inference.api_price_tier",
+            gettext("A price tier is read from the price catalogue: choose an API model."),
+        )
     elif not overridden:
         for name in ("price_per_million_input_tokens", "price_per_million_output_tokens"):
             if name not in numbers:

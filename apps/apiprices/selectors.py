@@ -1,15 +1,23 @@
 """The API prices in force on a day, for the API, the catalogue page and estimates."""
 
 import datetime
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from apps.apiprices.models import ApiModel, ApiPrice
+from apps.apiprices.models import ApiModel, ApiPrice, PriceTier
 
 
 @dataclass(frozen=True)
 class PriceInForce:
+    """A model with its standard price in force on a day, and every tier offered that day (the
+    standard first) with its price."""
+
     api_model: ApiModel
     price: ApiPrice
+    tiers: dict[str, ApiPrice] = field(default_factory=dict)
+
+    def tier_price(self, tier: str) -> ApiPrice | None:
+        """The price of `tier` that day; None if the model has no such tier then."""
+        return self.price if tier == PriceTier.STANDARD else self.tiers.get(tier)
 
 
 def prices_in_force(
@@ -27,9 +35,9 @@ def prices_in_force(
         models = models.filter(slug=slug)
     rows = []
     for api_model in models:
-        price = api_model.price_on(day)
-        if price is not None:
-            rows.append(PriceInForce(api_model, price))
+        tiers = api_model.tiers_on(day)
+        if PriceTier.STANDARD in tiers:
+            rows.append(PriceInForce(api_model, tiers[PriceTier.STANDARD], tiers))
     return rows
 
 
@@ -37,3 +45,8 @@ def price_in_force(slug: str, day: datetime.date) -> PriceInForce | None:
     """The model with this slug and its price on `day`; None if either is missing."""
     rows = prices_in_force(day, slug=slug)
     return rows[0] if rows else None
+
+
+def api_model_slugs() -> list[str]:
+    """Every API model's slug, to suggest the closest to one that is not in the catalogue."""
+    return list(ApiModel.objects.values_list("slug", flat=True))

@@ -2,7 +2,10 @@
 
 import datetime
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+
+from apps.apiprices.models import PriceTier
 
 
 class DayQuerySerializer(serializers.Serializer):
@@ -33,6 +36,21 @@ def _price(**kwargs) -> serializers.DecimalField:
     )
 
 
+class TierPriceSerializer(serializers.Serializer):
+    tier = serializers.CharField(help_text="off_peak or long_prompt (the value of api_price_tier).")
+    above_input_tokens = serializers.IntegerField(
+        allow_null=True, help_text="long_prompt: the prompt length above which it applies."
+    )
+    input = _price()
+    cached_input = _price(allow_null=True)
+    output = _price()
+    valid_from = serializers.DateField(
+        allow_null=True,
+        help_text="The day this tier's price came into force; null: before the catalogue's "
+        "history.",
+    )
+
+
 class ApiPriceSerializer(serializers.Serializer):
     provider = serializers.CharField(source="api_model.provider")
     model = serializers.CharField(source="api_model.model")
@@ -45,6 +63,15 @@ class ApiPriceSerializer(serializers.Serializer):
         allow_null=True,
         help_text="The day this price came into force; null: before the catalogue's history.",
     )
+    tiers = serializers.SerializerMethodField(
+        help_text="The price tiers other than the standard price offered that day, which "
+        "inference.api_price_tier may choose."
+    )
     checked_on = serializers.DateField(source="api_model.as_of")
     source_url = serializers.CharField(source="api_model.source")
     catalogue_version = serializers.CharField(source="api_model.catalogue_version")
+
+    @extend_schema_field(TierPriceSerializer(many=True))
+    def get_tiers(self, row) -> list:
+        others = [price for tier, price in row.tiers.items() if tier != PriceTier.STANDARD]
+        return TierPriceSerializer(others, many=True).data

@@ -45,6 +45,7 @@ ACCELERATOR_NAMES = (
     gettext_noop("GB300 (per GPU, NVL72, Blackwell Ultra)"),
     gettext_noop("GH200 Grace Hopper, 96 GB (per GPU)"),
     gettext_noop("H20 (China market)"),
+    gettext_noop("H800 SXM (China market)"),
     gettext_noop("L20 (China market)"),
 )
 

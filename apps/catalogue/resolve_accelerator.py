@@ -8,6 +8,7 @@ from django.utils.translation import gettext, ngettext
 from apps.catalogue.models import Accelerator
 from apps.catalogue.resolution import RequestErrors, Resolution
 from apps.catalogue.snapshot import Catalogue, Prices
+from apps.catalogue.suggestions import unknown_slug_message
 from apps.estimates import Hardware, Pricing
 from apps.projects.locale_numbers import decimal_text
 
@@ -26,6 +27,9 @@ def pricing_for(
     serving; training goes unpriced (the engine says which price is missing). An accelerator
     not in the catalogue has its own error, so no second one about its price."""
     mode = data.get("pricing_mode", "rent")
+    if accelerator is None and data.get("accelerator"):
+        # An accelerator the catalogue lacks is reported once, on its own field.
+        return Pricing(mode=mode)
     prices = catalogue.prices[accelerator.slug] if accelerator else Prices()
     price_needed = section != "training" and (
         accelerator is not None or not data.get("accelerator")
@@ -147,7 +151,11 @@ def accelerator_for(
     if accelerator is None:
         errors.add(
             f"{section}.accelerator",
-            gettext("No accelerator %(slug)s in the catalogue.") % {"slug": repr(slug)},
+            unknown_slug_message(
+                gettext("No accelerator %(slug)s in the catalogue.") % {"slug": repr(slug)},
+                slug,
+                catalogue.accelerators,
+            ),
         )
         return None, None
     resolution.accelerators[slug] = accelerator

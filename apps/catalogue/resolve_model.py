@@ -8,6 +8,7 @@ from django.utils.translation import gettext
 from apps.catalogue.models import LanguageModel
 from apps.catalogue.resolution import RequestErrors, Resolution
 from apps.catalogue.snapshot import Catalogue
+from apps.catalogue.suggestions import unknown_slug_message
 from apps.projects.locale_numbers import date_text, decimal_text
 
 
@@ -47,7 +48,12 @@ def model_numbers_for(
     model = catalogue.models.get(slug)
     if model is None:
         errors.add(
-            "inference.model", gettext("No model %(slug)s in the catalogue.") % {"slug": repr(slug)}
+            "inference.model",
+            unknown_slug_message(
+                gettext("No model %(slug)s in the catalogue.") % {"slug": repr(slug)},
+                slug,
+                catalogue.models,
+            ),
         )
         return {}
     resolution.model = model

@@ -14,6 +14,7 @@ from django import forms
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
+from apps.apiprices.models import PriceTier
 from apps.estimates.external_api import (
     API_FINE_TUNE_NUMBERS,
     EXTERNAL_API_NUMBERS,
@@ -32,6 +33,11 @@ METHOD_LABELS = {
 SUGGESTED_PROVIDERS = ("openai", "anthropic", "google", "mistral")
 DATALIST_ID = "api-model-suggestions"
 OTHER_METHODS = {"training": TRAINING_METHODS, "inference": INFERENCE_METHODS}
+TIER_CHOICES = [
+    (PriceTier.STANDARD, _("Standard price")),
+    (PriceTier.OFF_PEAK, _("Off-peak discount")),
+    (PriceTier.LONG_PROMPT, _("Long-prompt price")),
+]
 
 I, T = "inference", "training"  # noqa: E741
 API_NUMBER_FIELDS = (
@@ -109,7 +115,8 @@ SHARED = {
 PLACE_AFTER = {
     "inference_cached_input_tokens": "inference_input_tokens",
     "inference_api_model": "inference_output_tokens",
-    "inference_price_per_million_input_tokens": "inference_api_model",
+    "inference_api_price_tier": "inference_api_model",
+    "inference_price_per_million_input_tokens": "inference_api_price_tier",
     "inference_price_per_million_cached_input_tokens": "inference_price_per_million_input_tokens",
     "inference_price_per_million_output_tokens": "inference_price_per_million_cached_input_tokens",
     "inference_batch_discount": "inference_price_per_million_output_tokens",
@@ -180,6 +187,18 @@ def add_api_fields(form: forms.Form, number_field: type[forms.Field]) -> None:
             "page); its prices in force today are used unless you give your own below."
         ),
     )
+    form.fields["inference_api_price_tier"] = forms.ChoiceField(
+        label=_("Price tier"),
+        required=False,
+        choices=TIER_CHOICES,
+        initial=PriceTier.STANDARD,
+        help_text=_(
+            "The standard price is the one in force. Some providers offer others: an off-peak "
+            "discount for requests sent at night (DeepSeek), or a higher price for prompts above "
+            "a length (Gemini above 200,000 tokens). The API prices page lists each model's "
+            "tiers."
+        ),
+    )
 
 
 def read_by_api_method(spec: FieldSpec, method: str) -> bool | None:
@@ -203,6 +222,9 @@ def api_section_values(data: dict, section: str, method: str, values: dict) -> d
         value = data.get(f"{section}_{name}")
         if value is not None and value != "":
             api[name] = value
+    tier = data.get(f"{section}_api_price_tier")
+    if section == "inference" and tier and tier != PriceTier.STANDARD:
+        api["api_price_tier"] = tier
     return api
 
 

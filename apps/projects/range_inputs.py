@@ -198,7 +198,9 @@ def _listed_price(data, field_name: str) -> float | None:
     if attribute is None or not field_name.startswith("inference_") or not slug:
         return None
     row = price_in_force(slug, datetime.date.today())
-    price = None if row is None else getattr(row.price, attribute)
+    tier = data.get("inference_api_price_tier") or "standard"
+    chosen = None if row is None else row.tier_price(tier)
+    price = None if chosen is None else getattr(chosen, attribute)
     return None if price is None else float(price)
 
 

@@ -106,9 +106,10 @@ def api_prices_used(inputs: dict, day: datetime.date | None = None) -> dict:
     inference = inputs.get("inference") or {}
     slug = inference.get("api_model") if inference.get("method") == "external_api" else None
     row = price_in_force(slug, day or datetime.date.today()) if slug else None
-    if row is None:
+    tier = inference.get("api_price_tier") or "standard"
+    price = None if row is None else row.tier_price(tier)
+    if price is None:
         return {}
-    price = row.price
 
     def decimal(value):
         return None if value is None else f"{value.normalize():f}"
@@ -121,6 +122,7 @@ def api_prices_used(inputs: dict, day: datetime.date | None = None) -> dict:
             "input": decimal(price.input),
             "cached_input": decimal(price.cached_input),
             "output": decimal(price.output),
+            "tier": tier,
             "valid_from": price.valid_from.isoformat() if price.valid_from else None,
             "checked_on": row.api_model.as_of.isoformat(),
             "source_url": row.api_model.source,

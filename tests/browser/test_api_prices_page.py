@@ -31,3 +31,22 @@ def test_a_reader_filters_the_prices_by_provider_and_day(
 def test_the_price_page_has_no_axe_violations(page: Page, viewport: dict, api_prices, live_server):
     page.goto(f"{live_server.url}/catalogue/api-prices/?provider=openai")
     assert_no_axe_violations(page, f"API prices at {viewport['width']}x{viewport['height']}")
+
+
+@BOTH_VIEWPORTS
+@pytest.mark.parametrize(
+    ("language", "tier"),
+    [("en", "Off-peak discount (off_peak)"), ("fr", "Remise heures creuses (off_peak)")],
+)
+def test_the_price_tiers_are_listed_and_axe_clean_in_both_languages(
+    new_page, viewport: dict, language: str, tier: str, api_prices, live_server
+):
+    page = new_page(locale=language, extra_http_headers={"Accept-Language": language})
+    page.goto(f"{live_server.url}/catalogue/api-prices/?provider=deepseek&at=2025-06-01")
+    table = page.get_by_role("table")
+    row = table.get_by_role("row").filter(has=page.locator("code", has_text="deepseek-chat"))
+    expect(row.first).to_contain_text(tier)
+    expect(row.first).to_contain_text("0.135 / 0.035 / 0.55")
+    assert_no_axe_violations(
+        page, f"API price tiers, {language}, {viewport['width']}x{viewport['height']}"
+    )

@@ -81,7 +81,10 @@ def test_an_accelerator_deleted_in_the_admin_is_gone_from_the_next_estimate(
     response = post(api_client, {"training": L4_TRAINING})
     assert response.status_code == 400
     errors = response.json()["training"]
-    assert errors["accelerator"] == ["No accelerator 'nvidia-l4' in the catalogue."]
+    # One message, naming the slug and the closest ones left (the L4's neighbours by name).
+    [message] = errors["accelerator"]
+    assert message.startswith("No accelerator 'nvidia-l4' in the catalogue. Did you mean ")
+    assert "'nvidia-l40s'" in message and set(errors) == {"accelerator"}
 
 
 def test_an_estimate_with_a_warm_snapshot_runs_no_query(api_client):

@@ -21,6 +21,7 @@ CONTRACT = {
     "cached_input",
     "output",
     "valid_from",
+    "tiers",
     "checked_on",
     "source_url",
     "catalogue_version",
@@ -69,13 +70,15 @@ def test_the_loaded_catalogue_keeps_dated_changes_and_sources():
     # DeepSeek's own API: three prices of deepseek-v4-flash, changed on 17 Aug and 10 Sep 2026.
     flash = ApiModel.objects.get(provider="deepseek", model="deepseek-v4-flash")
     assert flash.source.startswith("https://") and flash.catalogue_version == "genai-prices 0.2.3"
-    assert [p.valid_from for p in flash.prices.all()] == [
+    assert [p.valid_from for p in flash.prices.filter(tier="standard")] == [
         None,
         datetime.date(2026, 8, 17),
         datetime.date(2026, 9, 10),
     ]
     assert str(flash.price_on(datetime.date(2026, 8, 16)).output) == "0.280000"
-    assert str(flash.price_on(datetime.date(2026, 9, 10)).output) == "0.600000"
+    # The standard price is the peak-hours rate; the off-peak rate is a tier (corrections.json).
+    assert str(flash.price_on(datetime.date(2026, 9, 10)).output) == "1.200000"
+    assert str(flash.price_on(datetime.date(2026, 9, 10), "off_peak").output) == "0.600000"
 
 
 def test_a_second_load_keeps_edits_and_overwrite_resets_them():
@@ -120,6 +123,7 @@ def test_a_price_row_has_exactly_the_contract_fields(api_client, repriced):
         "cached_input": "0.2",
         "output": "10",
         "valid_from": "2026-03-01",
+        "tiers": [],
         "checked_on": "2026-12-01",
         "source_url": "https://example.org/pricing",
         "catalogue_version": "genai-prices 0.2.3",

@@ -124,3 +124,9 @@ def test_tpu_v4_has_googles_dated_on_demand_price_per_chip_hour():
     assert (
         offer.as_of == datetime.date(2022, 8, 11) and "cloud.google.com/tpu/pricing" in offer.source
     )
+
+
+def test_tpu_v6e_price_is_googles_evaluation_price_at_general_availability():
+    offer = PriceOffer.objects.get(accelerator__slug="google-tpu-v6e", provider="Google Cloud")
+    assert offer.price_per_accelerator_hour == Decimal("2.70")
+    assert offer.as_of == datetime.date(2024, 12, 11) and "per chip-hour" in offer.source

@@ -1,0 +1,30 @@
+"""The known slugs closest to one that is not in a catalogue, to suggest in its error message."""
+
+import difflib
+from collections.abc import Iterable
+
+from django.utils.translation import gettext
+
+SUGGESTED = 3
+# difflib's ratio under which a slug is too far to suggest: "h100" still finds "nvidia-h100-sxm".
+CUTOFF = 0.5
+
+
+def closest_slugs(slug: str, known: Iterable[str]) -> list[str]:
+    """Up to three known slugs closest to `slug`, the closest first; a known slug that contains
+    the one typed (`h800` in `nvidia-h800-sxm`) comes first."""
+    known = sorted(known)
+    typed = slug.strip().lower()
+    containing = [name for name in known if typed and typed in name]
+    close = difflib.get_close_matches(typed, known, n=SUGGESTED, cutoff=CUTOFF)
+    return [*containing, *(name for name in close if name not in containing)][:SUGGESTED]
+
+
+def unknown_slug_message(message: str, slug: str, known: Iterable[str]) -> str:
+    """`message` (already in the reader's language, naming the slug) with the closest known
+    slugs after it, when there are any."""
+    closest = closest_slugs(slug, known)
+    if not closest:
+        return message
+    question = gettext("Did you mean %(slugs)s?") % {"slugs": ", ".join(map(repr, closest))}
+    return f"{message} {question}"
