@@ -11,6 +11,7 @@ from apps.catalogue.models import PRECISIONS
 from apps.catalogue.names import catalogue_name, full_name
 from apps.catalogue.resolve import estimate_from_request
 from apps.catalogue.snapshot import DEFAULT_ENERGY_PROFILE, Catalogue
+from apps.catalogue.suggestions import unknown_slug_message
 from apps.estimates import EstimateInputError, EstimateResult
 from apps.estimates.uncertainty import UncertaintyResult
 from apps.projects.api_methods import add_api_fields, api_section_values, with_api_fields
@@ -75,6 +76,22 @@ class NumberField(forms.CharField):
         return {**super().widget_attrs(widget), "inputmode": "decimal", "autocomplete": "off"}
 
 
+class CatalogueChoiceField(forms.ChoiceField):
+    """A choice of catalogue rows by slug; a slug the catalogue lacks (a saved scenario's row
+    deleted since, or a hand-made request) is refused naming the closest ones."""
+
+    def __init__(self, *args, unknown: str, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.unknown = unknown  # "No model %(slug)s in the catalogue.", translated lazily
+
+    def validate(self, value) -> None:
+        if value and not self.valid_value(value):
+            known = [slug for slug, _label in self.choices if slug]
+            message = str(self.unknown) % {"slug": repr(value)}
+            raise forms.ValidationError(unknown_slug_message(message, value, known))
+        super().validate(value)
+
+
 def _choice(label: str, choices, initial: str, hint: str = "") -> forms.ChoiceField:
     return forms.ChoiceField(
         label=label, choices=choices, initial=initial, help_text=hint, widget=forms.RadioSelect
@@ -95,7 +112,10 @@ class ScenarioForm(forms.Form):
     training_method = _choice(
         _("How do you know the training compute?"), TRAINING_METHODS, "accelerator_hours"
     )
-    training_accelerator = forms.ChoiceField(label=_("Accelerator for training"))
+    training_accelerator = CatalogueChoiceField(
+        label=_("Accelerator for training"),
+        unknown=_("No accelerator %(slug)s in the catalogue."),
+    )
     training_precision = forms.ChoiceField(
         label=_("Number format"),
         choices=[(p, p.upper()) for p in PRECISIONS],
@@ -109,15 +129,19 @@ class ScenarioForm(forms.Form):
     inference_method = _choice(
         _("How do you know the compute per request?"), INFERENCE_METHODS, "accelerator_seconds"
     )
-    inference_model = forms.ChoiceField(
+    inference_model = CatalogueChoiceField(
         label=_("Language model"),
+        unknown=_("No model %(slug)s in the catalogue."),
         required=False,
         help_text=_(
             "Its layers, attention heads and parameters set the memory and speed of serving. "
             "For your own model, leave this and give its dimensions below."
         ),
     )
-    inference_accelerator = forms.ChoiceField(label=_("Accelerator for serving"))
+    inference_accelerator = CatalogueChoiceField(
+        label=_("Accelerator for serving"),
+        unknown=_("No accelerator %(slug)s in the catalogue."),
+    )
     inference_precision = forms.ChoiceField(
         label=_("Number format"),
         choices=[(p, p.upper()) for p in PRECISIONS],

@@ -7,7 +7,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from apps.catalogue.suggestions import closest_slugs
-from tests.factories import make_manager
+from tests.factories import make_manager, make_project, make_scenario
+from tests.integration.test_project_pages import scenario_post
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/estimate/"
@@ -101,3 +102,25 @@ def test_an_unknown_api_model_suggests_the_closest_of_the_price_catalogue(api_cl
     [message] = response.json()["inference"]["api_model"]
     assert message.startswith("No API model 'openai-gpt4o' with a price on ")
     assert "Did you mean 'openai-gpt-4o'" in message
+
+
+def test_the_scenario_form_refuses_an_unknown_model_naming_the_closest(client):
+    manager = make_manager("maria")
+    client.force_login(manager)
+    scenario = make_scenario(make_project(manager))
+    post = scenario_post(
+        inference_method="tokens",
+        inference_model="llama-3-70b",
+        inference_input_tokens="300",
+        inference_output_tokens="300",
+    )
+    response = client.post(f"/scenarios/{scenario.pk}/", post)
+    assert response.status_code == 200
+    html = response.content.decode()
+    error = html[html.index('id="id_inference_model_error"') :][:400]
+    assert "No model &#x27;llama-3-70b&#x27; in the catalogue. Did you mean" in error
+    assert "llama-3.3-70b" in error
+    french = client.post(
+        f"/scenarios/{scenario.pk}/", post, headers={"accept-language": "fr"}
+    ).content.decode()
+    assert "Aucun modèle &#x27;llama-3-70b&#x27; dans le catalogue. Vouliez-vous dire" in french
