@@ -9,6 +9,7 @@ urlpatterns = [
     path("", catalogue_views.home, name="home"),
     path("catalogue/", catalogue_views.accelerator_list, name="accelerator-list"),
     path("catalogue/models/", catalogue_views.model_list, name="model-list"),
+    path("catalogue/calibration/", catalogue_views.calibration, name="calibration"),
     path("accounts/", include("apps.accounts.urls")),
     path("", include("apps.projects.urls")),
     path("", include("apps.sweeps.urls")),

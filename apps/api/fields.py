@@ -52,6 +52,27 @@ class MoneyField(serializers.DecimalField):
         super().__init__(max_digits=309 + 2, decimal_places=2, **kwargs)
 
 
+class MoneyFigureField(serializers.DecimalField):
+    """An amount as an estimate reports it, as a decimal string: to the cent from one cent up
+    ("1234.50"), four significant figures below a cent ("0.001664")."""
+
+    def __init__(self, **kwargs):
+        super().__init__(max_digits=None, decimal_places=None, **kwargs)
+
+
+class ChoiceField(serializers.ChoiceField):
+    """A choice whose error lists the valid ones, as they are written in a request."""
+
+    default_error_messages = {
+        "invalid_choice": gettext_lazy('"{input}" is not a valid choice; choose one of: {choices}.')
+    }
+
+    def fail(self, key, **kwargs):
+        if key == "invalid_choice":
+            kwargs.setdefault("choices", ", ".join(str(choice) for choice in self.choices))
+        super().fail(key, **kwargs)
+
+
 class SafeSlugRelatedField(serializers.SlugRelatedField):
     """A SlugRelatedField whose lookups never carry a NUL character, which PostgreSQL refuses
     with an error (a 500): no object has such a slug, so it is not found, as any other."""

@@ -3,7 +3,7 @@
 from django.utils.translation import gettext
 from rest_framework import serializers
 
-from apps.api.fields import FiniteFloatField, MoneyField, StrictIntegerField
+from apps.api.fields import FiniteFloatField, MoneyFigureField, StrictIntegerField
 from apps.api.strict import StrictSerializer, StrictTypes
 from apps.catalogue import uncertainty
 from apps.estimates.limits import RULES
@@ -130,10 +130,10 @@ class FigureRangeSerializer(serializers.Serializer):
 
 
 class MoneyRangeSerializer(serializers.Serializer):
-    p5 = MoneyField()
-    p50 = MoneyField()
-    p95 = MoneyField()
-    mean = MoneyField()
+    p5 = MoneyFigureField()
+    p50 = MoneyFigureField()
+    p95 = MoneyFigureField()
+    mean = MoneyFigureField()
 
 
 class BreakEvenRangeSerializer(serializers.Serializer):

@@ -3,7 +3,8 @@
 EstimateResponseSerializer documents this shape in the OpenAPI schema; running it on every
 request cost more than the estimate itself, so the API builds the same dict by hand
 (tests/integration/test_api_estimate_contract.py checks that the two agree, field for field).
-Money is a decimal string rounded to the cent ("1234.50"), as DRF's DecimalField writes it.
+Money is a decimal string as DRF's DecimalField writes it: to the cent ("1234.50"), below a cent
+to four significant figures ("0.001664"), as the engine rounded it.
 """
 
 from decimal import Decimal
@@ -45,6 +46,7 @@ def _training(training: TrainingResult) -> dict:
         "emissions_kg_co2e": training.emissions_kg_co2e,
         "thresholds": [_threshold(threshold) for threshold in training.thresholds],
         "assumptions": list(training.assumptions),
+        "cost_note": training.cost_note,
     }
 
 
@@ -137,7 +139,7 @@ def _cumulative_month(month: CumulativeMonth) -> dict:
         "month": month.month,
         "training_accelerator_hours": month.training_accelerator_hours,
         "inference_accelerator_hours": month.inference_accelerator_hours,
-        "training_cost": money(month.training_cost),
+        "training_cost": optional_money(month.training_cost),
         "inference_cost": optional_money(month.inference_cost),
         "training_energy_kwh": month.training_energy_kwh,
         "inference_energy_kwh": month.inference_energy_kwh,

@@ -3,7 +3,7 @@
 from django.utils.translation import gettext
 from rest_framework import serializers
 
-from apps.api.fields import FiniteFloatField, MoneyField, StrictIntegerField
+from apps.api.fields import ChoiceField, FiniteFloatField, MoneyFigureField, StrictIntegerField
 from apps.api.ranges import (
     RangesSerializer,
     UncertaintyResultSerializer,
@@ -28,14 +28,14 @@ class PricingFields(StrictSerializer):
     price_per_accelerator_hour = number(
         "USD per accelerator-hour; overrides the catalogue's median rental price."
     )
-    pricing_mode = serializers.ChoiceField(choices=PRICING_MODES, default="rent")
+    pricing_mode = ChoiceField(choices=PRICING_MODES, default="rent")
     purchase_price = number("USD per accelerator when owned; overrides the catalogue.")
     lifetime_years = number("Years over which an owned accelerator is written off [5].")
     utilization_of_owned = number("Share of its lifetime an owned accelerator is busy [0.7].")
 
 
 class TrainingRequestSerializer(PricingFields):
-    method = serializers.ChoiceField(
+    method = ChoiceField(
         choices=(
             ("parameters_tokens", "parameters × tokens"),
             ("total_flop", "total FLOP"),
@@ -51,7 +51,7 @@ class TrainingRequestSerializer(PricingFields):
     accelerator_hours = number("Accelerator-hours, when known directly.")
     accelerator = serializers.SlugField(required=False, help_text="Catalogue slug.")
     accelerator_count = number("Accelerators working in parallel [1].", default=1.0)
-    precision = serializers.ChoiceField(choices=PRECISIONS, default="bf16")
+    precision = ChoiceField(choices=PRECISIONS, default="bf16")
     mfu = number("Model FLOP utilisation, 0–1 [0.4].", default=0.4)
     goodput = number("Share of time that moves training forward, 0–1 [1].", default=1.0)
     epochs = number("api_fine_tune: passes over the training tokens [1].", default=1.0)
@@ -61,7 +61,7 @@ class TrainingRequestSerializer(PricingFields):
 
 
 class InferenceRequestSerializer(PricingFields):
-    method = serializers.ChoiceField(
+    method = ChoiceField(
         choices=(
             ("accelerator_seconds", "accelerator-seconds"),
             ("tokens", "tokens"),
@@ -83,7 +83,7 @@ class InferenceRequestSerializer(PricingFields):
         default=0.0,
     )
     accelerator = serializers.SlugField(required=False, help_text="Catalogue slug.")
-    precision = serializers.ChoiceField(choices=PRECISIONS, default="bf16")
+    precision = ChoiceField(choices=PRECISIONS, default="bf16")
     utilization = number("Share of peak FLOP/s achieved while serving, 0–1 [0.3].", default=0.3)
     latency_seconds = number("Latency per request when known; otherwise estimated.")
     requests_per_month = number("Requests in the first month.")
@@ -96,7 +96,7 @@ class InferenceRequestSerializer(PricingFields):
     )
     peak_to_average = number("Busiest hour's rate over the average rate [1].", default=1.0)
     target_utilization = number("Planned busy share of each accelerator, 0–1 [0.7].", default=0.7)
-    provisioning = serializers.ChoiceField(
+    provisioning = ChoiceField(
         choices=(("pay_per_use", "pay per use"), ("always_on", "always on")),
         default="pay_per_use",
     )
@@ -126,7 +126,9 @@ class InferenceRequestSerializer(PricingFields):
         "Tokens a sliding-window layer keeps in its KV cache (W); with sliding_window_layers."
     )
     sliding_window_layers = number("Layers that keep only the sliding window (of `layers`).")
-    kv_cache_bytes_per_element = number("Bytes per KV-cache element (2 bf16, 1 fp8) [2].")
+    kv_cache_bytes_per_element = number(
+        "Bytes per KV-cache element (2 bf16, 1 fp8) [2: a BF16 cache, whatever `precision`]."
+    )
     memory_utilization = number("Usable share of accelerator memory, 0–1 [0.9].")
     memory_efficiency = number("Achieved share of memory bandwidth, 0–1 [0.7].")
     accelerators_per_replica = StrictIntegerField(
@@ -140,7 +142,7 @@ class InferenceRequestSerializer(PricingFields):
     ttft_target_seconds = number("Time-to-first-token target (s); bounds the batch.")
     tpot_target_seconds = number("Time-per-output-token target (s); bounds the batch.")
     bytes_per_parameter = number(
-        "Bytes per weight (0.5 for 4-bit weights); by default from `precision`."
+        "Bytes per weight (0.5 for 4-bit weights); by default from `precision` (fp4: 0.5)."
     )
     api_model = serializers.SlugField(
         required=False, help_text="external_api: slug of the API price catalogue."
@@ -200,11 +202,17 @@ class TrainingResultSerializer(serializers.Serializer):
     accelerator_hours = serializers.FloatField(allow_null=True)
     wall_clock_hours = serializers.FloatField(allow_null=True)
     price_per_accelerator_hour = serializers.FloatField(allow_null=True)
-    cost = MoneyField(allow_null=True)
+    cost = MoneyFigureField(
+        allow_null=True, help_text="Null where no price is known: `cost_note` says which."
+    )
     energy_kwh = serializers.FloatField(allow_null=True)
     emissions_kg_co2e = serializers.FloatField(allow_null=True)
     thresholds = ThresholdResultSerializer(many=True)
     assumptions = serializers.ListField(child=serializers.CharField())
+    cost_note = serializers.CharField(
+        allow_null=True,
+        help_text="Why `cost` is null: which price is missing (null when the training is priced).",
+    )
 
 
 class PerRequestSerializer(serializers.Serializer):
@@ -213,8 +221,8 @@ class PerRequestSerializer(serializers.Serializer):
     latency_seconds = serializers.FloatField(allow_null=True)
     latency_method = serializers.CharField()
     # Null where a language model fits no replica (serving.fits false): no cost can be true.
-    cost = MoneyField(allow_null=True)
-    cost_per_1000 = MoneyField(allow_null=True)
+    cost = MoneyFigureField(allow_null=True)
+    cost_per_1000 = MoneyFigureField(allow_null=True)
     energy_kwh = serializers.FloatField(allow_null=True)
     output_tokens = serializers.FloatField(
         allow_null=True, help_text="The visible answer's tokens; null with accelerator-seconds."
@@ -230,16 +238,16 @@ class MonthSerializer(serializers.Serializer):
     month = serializers.IntegerField()
     requests = serializers.FloatField()
     accelerator_hours = serializers.FloatField(allow_null=True)
-    cost = MoneyField(allow_null=True)
+    cost = MoneyFigureField(allow_null=True)
     energy_kwh = serializers.FloatField(allow_null=True)
 
 
 class InferenceTotalSerializer(serializers.Serializer):
     requests = serializers.FloatField()
     accelerator_hours = serializers.FloatField(allow_null=True)
-    cost = MoneyField(allow_null=True)
-    pay_per_use_cost = MoneyField(allow_null=True)
-    always_on_cost = MoneyField(allow_null=True)
+    cost = MoneyFigureField(allow_null=True)
+    pay_per_use_cost = MoneyFigureField(allow_null=True)
+    always_on_cost = MoneyFigureField(allow_null=True)
     energy_kwh = serializers.FloatField(allow_null=True)
     emissions_kg_co2e = serializers.FloatField(allow_null=True)
 
@@ -296,7 +304,7 @@ class InferenceResultSerializer(serializers.Serializer):
     peak_requests_per_second = serializers.FloatField()
     peak_concurrent_requests = serializers.FloatField(allow_null=True)
     gross_margin = serializers.FloatField(allow_null=True)
-    revenue_total = MoneyField(allow_null=True)
+    revenue_total = MoneyFigureField(allow_null=True)
     assumptions = serializers.ListField(child=serializers.CharField())
     serving = ServingResultSerializer(
         allow_null=True,
@@ -310,8 +318,8 @@ class CumulativeMonthSerializer(serializers.Serializer):
     month = serializers.IntegerField()
     training_accelerator_hours = serializers.FloatField(allow_null=True)
     inference_accelerator_hours = serializers.FloatField(allow_null=True)
-    training_cost = MoneyField()
-    inference_cost = MoneyField(allow_null=True)
+    training_cost = MoneyFigureField(allow_null=True)
+    inference_cost = MoneyFigureField(allow_null=True)
     training_energy_kwh = serializers.FloatField(allow_null=True)
     inference_energy_kwh = serializers.FloatField(allow_null=True)
 

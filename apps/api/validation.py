@@ -22,7 +22,7 @@ from django.core.validators import (
 from rest_framework import serializers
 from rest_framework.fields import ProhibitSurrogateCharactersValidator, empty
 
-from apps.api.fields import FiniteFloatField, StrictIntegerField
+from apps.api.fields import ChoiceField, FiniteFloatField, StrictIntegerField
 from apps.api.serializers import StrictSerializer
 
 type Check = Callable[[Any], Any]
@@ -152,7 +152,7 @@ def _field_check(field: serializers.Field) -> Check:
         return _finite_float(field)
     if kind is StrictIntegerField:
         return _strict_integer(field)
-    if kind is serializers.ChoiceField:
+    if kind is serializers.ChoiceField or kind is ChoiceField:  # the latter words errors only
         return _choice(field)
     if kind is serializers.SlugField or kind is serializers.RegexField:
         return _pattern(field)

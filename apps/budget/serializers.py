@@ -167,6 +167,11 @@ class BudgetSerializer(serializers.Serializer):
     totals = BudgetTotalsSerializer(source="budget.totals")
     memo = BudgetMemoSerializer(source="budget.memo")
     summary = BudgetSummarySerializer(source="budget.summary")
+    notes = serializers.ListField(
+        child=serializers.CharField(),
+        source="budget.notes",
+        help_text="What the budget leaves out and why (training not priced, power unknown…).",
+    )
     uncertainty = BudgetUncertaintySerializer(
         required=False,
         help_text="Only when the scenario's inputs carry ranges: P5, P50, P95 and mean of the "

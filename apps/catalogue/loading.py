@@ -7,7 +7,7 @@ from pathlib import Path
 from django.db import transaction
 
 from apps.catalogue.models import (
-    PEAK_FORMATS,
+    PRECISIONS,
     Accelerator,
     ComputeThreshold,
     EnergyProfile,
@@ -49,7 +49,7 @@ def _sourced(row: dict) -> dict:
 
 def _peaks(row: dict) -> dict:
     """The row's dense peaks as model fields; a format the catalogue does not know is an error."""
-    unknown = set(row["peak_tflops"]) - set(PEAK_FORMATS)
+    unknown = set(row["peak_tflops"]) - set(PRECISIONS)
     if unknown:
         raise ValueError(f"{row['slug']}: unknown peak_tflops keys {sorted(unknown)}")
     return {f"peak_tflops_{p}": value for p, value in row["peak_tflops"].items()}

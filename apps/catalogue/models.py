@@ -12,10 +12,9 @@ from django.utils.translation import gettext_lazy as _
 from apps.catalogue.language_models import LanguageModel
 from apps.catalogue.sourced import Sourced
 
-# The precisions an estimate may compute in (the engine knows their bytes per parameter).
-PRECISIONS = ("fp32", "tf32", "bf16", "fp16", "fp8", "int8")
-# Every dense peak the catalogue records: the precisions above and FP4 (Blackwell, MI350, ...).
-PEAK_FORMATS = (*PRECISIONS, "fp4")
+# The precisions an estimate may compute in, each a dense peak the catalogue records (the engine
+# knows their bytes per parameter); FP4 only on the accelerators that have it (Blackwell, MI350…).
+PRECISIONS = ("fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4")
 
 
 def _tflops_field(precision: str) -> models.FloatField:
@@ -82,18 +81,18 @@ class Accelerator(Sourced):
         return f"{self.vendor} {self.name}"
 
     def peak_tflops(self, precision: str) -> float | None:
-        if precision not in PEAK_FORMATS:
+        if precision not in PRECISIONS:
             raise ValueError(f"Unknown precision {precision!r}")
         return getattr(self, f"peak_tflops_{precision}")
 
     @property
     def peak_tflops_by_precision(self) -> dict[str, float | None]:
-        """Every recorded dense peak, FP4 included (None where unsupported or unpublished)."""
-        return {precision: self.peak_tflops(precision) for precision in PEAK_FORMATS}
+        """Every recorded dense peak (None where unsupported or unpublished)."""
+        return {precision: self.peak_tflops(precision) for precision in PRECISIONS}
 
     @property
     def supported_precisions(self) -> list[str]:
-        """The estimate precisions (PRECISIONS) this accelerator has a dense peak for."""
+        """The precisions this accelerator has a published dense peak for."""
         return [p for p in PRECISIONS if self.peak_tflops(p) is not None]
 
 

@@ -118,11 +118,8 @@ def estimate_input_from_request(
         accelerator, hardware = accelerator_for(
             "training", training_data, catalogue, errors, resolution
         )
-        if (
-            accelerator is None
-            and not training_data.get("accelerator")
-            and training_data["method"] != ("accelerator_hours")
-        ):
+        # An accelerator named but not found has its own error: no second one asking for it.
+        if not training_data.get("accelerator") and training_data["method"] != "accelerator_hours":
             errors.add(
                 "training.accelerator",
                 gettext("Choose an accelerator: it turns FLOP into accelerator-hours."),

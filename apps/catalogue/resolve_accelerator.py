@@ -23,16 +23,33 @@ def pricing_for(
     errors: RequestErrors,
     resolution: Resolution,
 ) -> Pricing:
+    """The section's pricing. A price neither given nor in the catalogue is an error for
+    serving; training goes unpriced (the engine says which price is missing). An accelerator
+    not in the catalogue has its own error, so no second one about its price."""
     mode = data.get("pricing_mode", "rent")
     if accelerator is None and data.get("accelerator"):
         # An accelerator the catalogue lacks is reported once, on its own field.
         return Pricing(mode=mode)
     prices = catalogue.prices[accelerator.slug] if accelerator else Prices()
+    price_needed = section != "training" and (
+        accelerator is not None or not data.get("accelerator")
+    )
     if mode == "rent":
         price = data.get("price_per_accelerator_hour")
         if price is None:
             price = prices.rent
             if price is None:
+                if not price_needed:
+                    if accelerator is not None:
+                        resolution.note(
+                            section,
+                            gettext(
+                                "The catalogue has no rental price for %(accelerator)s: the "
+                                "training is not priced."
+                            )
+                            % {"accelerator": accelerator},
+                        )
+                    return Pricing(mode="rent")
                 errors.add(
                     f"{section}.price_per_accelerator_hour",
                     gettext(
@@ -68,6 +85,23 @@ def pricing_for(
     if purchase_price is None:
         purchase_price = prices.purchase
         if purchase_price is None:
+            if not price_needed:
+                if accelerator is not None:
+                    resolution.note(
+                        section,
+                        gettext(
+                            "The catalogue has no purchase price for %(accelerator)s: the "
+                            "training is not priced."
+                        )
+                        % {"accelerator": accelerator},
+                    )
+                return Pricing(
+                    mode="own",
+                    lifetime_years=float(
+                        lifetime if lifetime is not None else DEFAULT_LIFETIME_YEARS
+                    ),
+                    utilization_of_owned=data.get("utilization_of_owned", 0.7),
+                )
             errors.add(
                 f"{section}.purchase_price",
                 gettext(
@@ -132,7 +166,8 @@ def accelerator_for(
         errors.add(
             f"{section}.precision",
             gettext(
-                "%(accelerator)s has no published dense %(precision)s figure; choose one of: "
+                "%(accelerator)s cannot compute in %(precision)s: the catalogue has no "
+                "published dense %(precision)s peak for it. Choose one of its precisions: "
                 "%(supported)s."
             )
             % {"accelerator": accelerator, "precision": precision, "supported": supported},

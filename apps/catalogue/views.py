@@ -1,9 +1,11 @@
-"""Catalogue pages: the start page, the accelerator table and the model table, with sources."""
+"""Catalogue pages: the start page, the accelerator table, the model table and the calibration
+table, with sources."""
 
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET
 
+from apps.catalogue.calibration import BOUNDS, calibrate
 from apps.catalogue.models import Accelerator, ComputeThreshold, EnergyProfile, LanguageModel
 
 
@@ -31,4 +33,18 @@ def accelerator_list(request: HttpRequest) -> TemplateResponse:
 def model_list(request: HttpRequest) -> TemplateResponse:
     return TemplateResponse(
         request, "catalogue/model_list.html", {"models": LanguageModel.objects.all()}
+    )
+
+
+@require_GET
+def calibration(request: HttpRequest) -> TemplateResponse:
+    rows = calibrate()
+    return TemplateResponse(
+        request,
+        "catalogue/calibration.html",
+        {
+            "rows": rows,
+            "holding": sum(row.holds for row in rows),
+            "bounds": BOUNDS,
+        },
     )

@@ -137,11 +137,31 @@ def inference_assumptions(
     return tuple(notes)
 
 
+def missing_price(pricing: Pricing) -> Message | None:
+    """Which price is missing, so that training is not priced; None when it has its price."""
+    if pricing.mode == "rent" and pricing.price_per_accelerator_hour is None:
+        return _(
+            "Not priced: no price per accelerator-hour was given and none is known for this "
+            "accelerator, so the training has no cost. FLOP, accelerator-hours, wall-clock, "
+            "energy and emissions need no price; give a price per accelerator-hour to cost it."
+        )
+    if pricing.mode == "own" and pricing.purchase_price is None:
+        return _(
+            "Not priced: no purchase price was given and none is known for this accelerator, "
+            "so the training has no cost. FLOP, accelerator-hours, wall-clock, energy and "
+            "emissions need no price; give a purchase price to cost it."
+        )
+    return None
+
+
 def _pricing_assumptions(
     pricing: Pricing, energy: EnergyProfile, power_watts: object | None
 ) -> tuple[Message, ...]:
     notes = []
-    if pricing.mode == "rent":
+    missing = missing_price(pricing)
+    if missing is not None:
+        notes.append(missing)
+    elif pricing.mode == "rent":
         notes.append(
             _(
                 "Rented at %(price)s per accelerator-hour.",

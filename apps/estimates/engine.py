@@ -8,11 +8,11 @@ import numpy as np
 
 from apps.estimates import external_api as api
 from apps.estimates import formulas as f
-from apps.estimates.assumptions import inference_assumptions, training_assumptions
+from apps.estimates.assumptions import inference_assumptions, missing_price, training_assumptions
 from apps.estimates.formulas import Quantity
 from apps.estimates.input_validation import validate
 from apps.estimates.inputs import EstimateInput
-from apps.estimates.money import to_money
+from apps.estimates.money import to_money_figure
 from apps.estimates.results import (
     ComparisonResult,
     CumulativeMonth,
@@ -204,8 +204,9 @@ def _known(value: Quantity) -> float | None:
 
 
 def _money(amount: float) -> Decimal | None:
-    """Money, or None where it cannot be worked out (a model that fits no replica)."""
-    return None if math.isnan(amount) else to_money(amount)
+    """Money, or None where it cannot be worked out (a model that fits no replica, training
+    without a price)."""
+    return None if math.isnan(amount) else to_money_figure(amount)
 
 
 def _knowns(values: list[float]) -> list[float | None]:
@@ -227,7 +228,7 @@ def _training_result(inp: EstimateInput, training: TrainingFigures) -> TrainingR
         petaflop_s_days=None if flop is None else float(f.petaflop_s_days(flop)),
         accelerator_hours=_known(training.accelerator_hours),
         wall_clock_hours=_known(training.wall_clock_hours),
-        cost=to_money(training.cost),
+        cost=_money(float(training.cost)),
         price_per_accelerator_hour=_known(training.price_per_accelerator_hour),
         energy_kwh=_known(training.energy_kwh),
         emissions_kg_co2e=_known(training.emissions_kg_co2e),
@@ -235,6 +236,9 @@ def _training_result(inp: EstimateInput, training: TrainingFigures) -> TrainingR
         assumptions=api.fine_tune_assumptions(inp.training)
         if inp.training.method == api.API_FINE_TUNE
         else training_assumptions(inp.training, inp.energy, flop is not None),
+        cost_note=None
+        if inp.training.method == api.API_FINE_TUNE
+        else missing_price(inp.training.pricing),
     )
 
 
@@ -264,7 +268,7 @@ def _inference_to_date(inference: InferenceFigures) -> ToDate:
     months = np.arange(int(inference.months) + 1.0)
     cost = inference_cost_to_date(inference, months)
     if inference.priced_per_request:
-        return [None] * len(months), [to_money(amount) for amount in cost.tolist()], None
+        return [None] * len(months), [to_money_figure(amount) for amount in cost.tolist()], None
     requests = f.total_requests(inference.requests_per_month, inference.monthly_growth, months)
     hours = f.monthly_accelerator_hours(requests, inference.accelerator_seconds)
     energy = _energy(inference, hours)
@@ -357,7 +361,9 @@ def _inference_result(
         gross_margin=None
         if revenue is None
         else _known(f.gross_margin(revenue, inference.cost_per_request)),
-        revenue_total=None if revenue is None else to_money(revenue * inference.total_requests),
+        revenue_total=None
+        if revenue is None
+        else to_money_figure(revenue * inference.total_requests),
         assumptions=api.inference_assumptions(inp.inference)
         if inference.priced_per_request
         else inference_assumptions(inp.inference, inp.energy, inference, serving),
@@ -373,7 +379,7 @@ def _comparison_result(
 ) -> ComparisonResult:
     hours, cost, energy = to_date
     training_hours = _known(training.accelerator_hours)
-    training_cost = to_money(training.cost)
+    training_cost = _money(float(training.cost))
     training_energy = _known(training.energy_kwh)
     break_even = _known(comparison.break_even_months)
     share = _known(comparison.training_share)

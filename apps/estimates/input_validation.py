@@ -98,11 +98,13 @@ def _validate_hardware(errors: _Errors, prefix: str, hardware: Hardware) -> None
     )
 
 
-def _validate_pricing(errors: _Errors, prefix: str, pricing: Pricing) -> None:
+def _validate_pricing(errors: _Errors, prefix: str, pricing: Pricing, price_needed: bool) -> None:
+    """`price_needed` False: a missing price leaves the cost unknown (training is then "not
+    priced"); True: it is an error (serving's figures, copies at peak included, need a price)."""
     key = f"{prefix}.pricing"
     if errors.choice(f"{key}.mode", pricing.mode, PRICING_MODES, _("rent or own")):
         needed = "price_per_accelerator_hour" if pricing.mode == "rent" else "purchase_price"
-        if getattr(pricing, needed) is None:
+        if price_needed and getattr(pricing, needed) is None:
             label = RULES[needed].label
             errors.add(
                 f"{key}.{needed}",
@@ -173,7 +175,7 @@ def _validate_training(errors: _Errors, training: TrainingInput) -> None:
         "price_per_million_training_tokens",
     )
     if training.method != "api_fine_tune":  # billed per token: no accelerator to price
-        _validate_pricing(errors, "training", training.pricing)
+        _validate_pricing(errors, "training", training.pricing, price_needed=False)
 
 
 def _validate_inference(errors: _Errors, inference: InferenceInput) -> None:
@@ -243,7 +245,7 @@ def _validate_inference(errors: _Errors, inference: InferenceInput) -> None:
             errors.add(key, message)
     _validate_cached_input(errors, inference)
     if inference.method != "external_api":
-        _validate_pricing(errors, "inference", inference.pricing)
+        _validate_pricing(errors, "inference", inference.pricing, price_needed=True)
 
 
 SERVING_NUMBERS = (

@@ -1,9 +1,11 @@
-"""Money leaves the engine here: floats become Decimal, rounded half-up to the cent, once."""
+"""Money leaves the engine here: floats become Decimal, rounded half-up once: to the cent, or
+below a cent to four significant figures where an estimate reports it."""
 
 import math
 from decimal import ROUND_HALF_UP, Context, Decimal
 
 CENT = Decimal("0.01")
+SIGNIFICANT_BELOW_A_CENT = 4
 # The largest float has 309 integer digits; the default 28-digit context could not quantise it.
 _CONTEXT = Context(prec=400, rounding=ROUND_HALF_UP)
 
@@ -24,10 +26,29 @@ def to_money(amount: float | Decimal) -> Decimal:
     return money.copy_abs() if money.is_zero() else money
 
 
+def to_money_figure(amount: float | Decimal) -> Decimal:
+    """Money as an estimate reports it: to the cent (as `to_money`) from one cent up; below a
+    cent, four significant figures, half up (0.00166389 gives 0.001664), so that a request's
+    cost never reads 0.00. A ledger (the budget) rounds such an amount with `to_money`."""
+    money = to_money(amount)
+    if not isinstance(amount, Decimal):
+        amount = Decimal(repr(float(amount)))
+    if amount.is_zero() or abs(amount) >= CENT:
+        return money
+    exponent = amount.adjusted() - (SIGNIFICANT_BELOW_A_CENT - 1)
+    figure = amount.quantize(Decimal(1).scaleb(exponent), context=_CONTEXT)
+    return money if abs(figure) >= CENT else figure  # 0.0099996 rounds up to a cent
+
+
 def cost_of_one_request(cost: Decimal, cost_per_1000: Decimal) -> Decimal:
-    """A request's cost with the digits its cent-rounded `cost` hides below a cent: there the
-    cost of 1,000 requests over 1,000 (1.66 gives 0.00166), which keeps three more decimals and
-    so is no new rounding; `cost` itself from a cent on, or when both are zero."""
-    if cost_per_1000.is_zero() or abs(cost_per_1000) >= 1000 * CENT:
+    """A request's cost below a cent too. `cost` keeps four significant figures there
+    (`to_money_figure`); a record written before it did rounded it to the cent, and then the
+    cost of 1,000 requests over 1,000 (1.66 gives 0.00166) gives three more decimals, which is
+    no new rounding. `cost` itself from a cent on, or when both are zero."""
+    if (
+        cost_per_1000.is_zero()
+        or abs(cost_per_1000) >= 1000 * CENT
+        or (not cost.is_zero() and abs(cost) < CENT)
+    ):
         return cost
     return cost_per_1000.scaleb(-3)

@@ -20,12 +20,14 @@ class TrainingResult:
     petaflop_s_days: float | None
     accelerator_hours: float | None  # None: fine-tuned through an API
     wall_clock_hours: float | None
-    cost: Decimal | None
+    cost: Decimal | None  # None: not priced (see cost_note)
     price_per_accelerator_hour: float | None  # rented, or owned cost per busy hour
     energy_kwh: float | None  # None: power draw not known
     emissions_kg_co2e: float | None
     thresholds: tuple[ThresholdResult, ...]  # empty when FLOP is unknown
     assumptions: tuple[str, ...]
+    # Where `cost` is None because a price is missing: which one (a Message), else None.
+    cost_note: str | None = None
 
 
 @dataclass(frozen=True)

@@ -85,8 +85,12 @@ def price_per_hour(
     energy: EnergyProfile,
     busy_share: Quantity | None = None,
 ) -> Quantity:
+    """Price of one busy accelerator-hour; NaN where the price is missing (training not priced)."""
     if pricing.mode == "rent":
-        return number(pricing.price_per_accelerator_hour)
+        price = pricing.price_per_accelerator_hour
+        return NAN if price is None else number(price)
+    if pricing.purchase_price is None:
+        return NAN
     return f.owned_cost_per_accelerator_hour(
         number(pricing.purchase_price),
         number(pricing.lifetime_years),

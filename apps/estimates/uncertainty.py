@@ -16,7 +16,7 @@ import numpy as np
 
 from apps.estimates.engine import evaluate_with_sections
 from apps.estimates.inputs import EstimateInput
-from apps.estimates.money import to_money
+from apps.estimates.money import to_money_figure
 from apps.estimates.quantiles import _quantiles
 from apps.estimates.uncertainty_draws import Range, draw_inputs
 from apps.estimates.uncertainty_fan import FanMonth, cost_fan
@@ -104,7 +104,7 @@ def _figure(path: str, values: np.ndarray, horizon_months: float | None) -> Figu
     def out(value: float) -> float | Decimal | None:
         if math.isinf(value):
             return None
-        return to_money(value) if path in MONEY_FIGURES else value
+        return to_money_figure(value) if path in MONEY_FIGURES else value
 
     return FigureRange(out(p5), out(p50), out(p95), out(mean), probability_never)
 

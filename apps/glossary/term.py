@@ -22,3 +22,5 @@ class Term:
     limits: Promise | None = None  # where that comparison stops working
     misconceptions: tuple[Misconception, ...] = ()
     related: tuple[str, ...] = ()  # slugs of other terms
+    page: str | None = None  # URL name of the page that shows the term at work
+    page_label: Promise | None = None  # the link's words

@@ -7,6 +7,41 @@ from apps.glossary.term import Misconception, Term
 
 TERMS = (
     Term(
+        slug="calibration",
+        name=_("Calibration"),
+        definition=_(
+            "Checking the planner against results someone actually measured and published: a "
+            "benchmark run of a model on known hardware, or the accelerator-hours a model's "
+            "makers report for training it. The planner is given the same model, hardware and "
+            "conditions, every other input left at its default, and its figure is set beside "
+            "the published one. Where the two stay close, the defaults can be trusted for "
+            "similar plans; where they do not, the table says by how much."
+        ),
+        example=_(
+            "Checking a kitchen scale with a bag of sugar marked 1 kg: if it reads 990 g, you "
+            "know how far to trust it for the rest of the recipe."
+        ),
+        limits=_(
+            "A benchmark is one workload, tuned by experts on the best software of its day. "
+            "Your own requests, software and team may do better or worse than the published "
+            "run, and a result that holds says nothing about hardware or models it does not "
+            "cover."
+        ),
+        misconceptions=(
+            Misconception(
+                _("A planner that matches benchmarks will match my bill."),
+                _(
+                    "It matches runs that kept the accelerators busy. Idle hours, retries and "
+                    "traffic peaks are part of a real bill: the planner counts them through "
+                    "utilisation and peak demand, which the benchmarks leave out."
+                ),
+            ),
+        ),
+        related=("mfu", "time-per-output-token", "accelerator-hour"),
+        page="calibration",
+        page_label=_("See the calibration table: published results beside the planner."),
+    ),
+    Term(
         slug="horizon",
         name=_("Horizon"),
         definition=_(

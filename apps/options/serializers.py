@@ -3,7 +3,7 @@
 from django.utils.translation import gettext
 from rest_framework import serializers
 
-from apps.api.fields import FiniteFloatField, MoneyField
+from apps.api.fields import ChoiceField, FiniteFloatField, MoneyField
 from apps.api.serializers import (
     MODEL_SLUG,
     EstimateRequestSerializer,
@@ -22,7 +22,7 @@ STAFF_BASES = ("given", "not_included")
 class OptionChoiceSerializer(StrictSerializer):
     """One option and what the user picks for it; the rest comes from the estimate request."""
 
-    key = serializers.ChoiceField(choices=OPTION_KEYS)
+    key = ChoiceField(choices=OPTION_KEYS)
     api_model = serializers.SlugField(
         required=False, help_text="external_api: slug of the API price catalogue [gpt-4o-mini]."
     )
@@ -38,7 +38,7 @@ class OptionChoiceSerializer(StrictSerializer):
     price_per_million_output_tokens = number("external_api: USD; overrides the catalogue.")
     batch_discount = number("external_api: share taken off for batch processing.")
     accelerator = serializers.SlugField(required=False, help_text="Self-hosting: catalogue slug.")
-    precision = serializers.ChoiceField(choices=PRECISIONS, required=False)
+    precision = ChoiceField(choices=PRECISIONS, required=False)
     parameters = number("Self-hosting: active parameters of the model served.")
     model = serializers.RegexField(
         MODEL_SLUG,
@@ -49,7 +49,7 @@ class OptionChoiceSerializer(StrictSerializer):
     price_per_accelerator_hour = number("Rented: USD; overrides the catalogue.")
     purchase_price = number("Owned: USD per accelerator; overrides the catalogue.")
     lifetime_years = number("Owned: years written off over.")
-    hosting = serializers.ChoiceField(
+    hosting = ChoiceField(
         choices=HOSTING, required=False, help_text="fine_tune, build: how the model is hosted."
     )
     staff_fte = number(
@@ -79,7 +79,7 @@ class OptionChoiceSerializer(StrictSerializer):
 
 class BudgetSettingsSerializer(StrictSerializer):
     fiscal_year_start_month = serializers.IntegerField(min_value=1, max_value=12, default=1)
-    fiscal_year_label = serializers.ChoiceField(
+    fiscal_year_label = ChoiceField(
         choices=FiscalYearLabel.choices, default=FiscalYearLabel.END_YEAR
     )
     period_start = serializers.DateField(required=False)

@@ -222,11 +222,21 @@ def _servable(
 ) -> tuple[list[OptionInput], list[OptionEstimate]]:
     """The options that can serve the demand, with the engine's answers for each (worked out
     once, here, and passed on); one whose model fits no copy (no replica of the chosen
-    accelerator holds it: no cost can be true) is listed in `unavailable` instead."""
+    accelerator holds it: no cost can be true), or whose training is not priced, is listed in
+    `unavailable` instead, with the reason."""
     servable, estimates = [], []
     for option in inputs:
         worked = estimate_option(option)
-        if worked.result.inference.total.cost is None:
+        training = worked.result.training
+        if training is not None and training.cost is None:
+            # Training without a price: the note says which price is missing.
+            missing = (
+                "training.price_per_accelerator_hour"
+                if option.estimate.training.pricing.mode == "rent"
+                else "training.purchase_price"
+            )
+            unavailable[option.key] = {missing: [training.cost_note]}
+        elif worked.result.inference.total.cost is None:
             unavailable[option.key] = {
                 "inference.accelerator": [
                     gettext(

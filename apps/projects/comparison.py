@@ -13,8 +13,8 @@ class ChartRow:
     month: int
     training_accelerator_hours: float
     inference_accelerator_hours: float
-    training_cost: Decimal
-    inference_cost: Decimal
+    training_cost: Decimal | None  # None: training not priced
+    inference_cost: Decimal | None  # None: a model that fits no replica
 
 
 def chart_rows(result: EstimateResult) -> list[ChartRow]:
@@ -36,8 +36,8 @@ def chart_rows(result: EstimateResult) -> list[ChartRow]:
             for m in result.inference.monthly
         ]
     if result.training is not None:
-        cost = result.training.cost or Decimal(0)
-        return [ChartRow(0, result.training.accelerator_hours, 0.0, cost, Decimal(0))]
+        training = result.training
+        return [ChartRow(0, training.accelerator_hours, 0.0, training.cost, Decimal(0))]
     return []
 
 
@@ -49,8 +49,11 @@ def chart_data(result: EstimateResult, currency: str = "USD") -> dict:
         "months": [row.month for row in rows],
         "training_accelerator_hours": [row.training_accelerator_hours for row in rows],
         "inference_accelerator_hours": [row.inference_accelerator_hours for row in rows],
-        "training_cost": [float(row.training_cost) for row in rows],
-        # None (a gap in the line) where a model fits no replica: no cost can be drawn.
+        # None (a gap in the line) where training is not priced or a model fits no replica: no
+        # cost can be drawn.
+        "training_cost": [
+            None if row.training_cost is None else float(row.training_cost) for row in rows
+        ],
         "inference_cost": [
             None if row.inference_cost is None else float(row.inference_cost) for row in rows
         ],

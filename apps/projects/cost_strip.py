@@ -67,6 +67,8 @@ def per_request_cost(per_request: PerRequest, currency: str) -> str:
 def _build_cost(training: TrainingResult, currency: str) -> tuple[str, str]:
     """The build cost's figure and what it consists of."""
     accelerator_hours = hours(training.accelerator_hours).text
+    if training.cost is None and training.cost_note:
+        return accelerator_hours, _("of training, once; not priced: no price is known")
     if training.cost is None:
         return accelerator_hours, _("of training, once")
     return money(training.cost, currency).text, _("%(hours)s of training, once") % {

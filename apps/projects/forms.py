@@ -146,7 +146,10 @@ class ScenarioForm(forms.Form):
         label=_("Number format"),
         choices=[(p, p.upper()) for p in PRECISIONS],
         initial="bf16",
-        help_text=_("FP8 or INT8 halve the memory read per token where supported."),
+        help_text=_(
+            "FP8 or INT8 halve the memory read per token where supported; FP4 halves it again, "
+            "only on accelerators with an FP4 peak (B200, GB200, B300, MI355X…)."
+        ),
     )
     inference_provisioning = _choice(_("How is capacity paid for?"), PROVISIONING, "pay_per_use")
     inference_pricing_mode = _choice(_("Rent or own?"), PRICING_MODES, "rent")

@@ -189,6 +189,7 @@ def _training(training: dict) -> TrainingResult:
             for t in training["thresholds"]
         ),
         assumptions=tuple(training["assumptions"]),
+        cost_note=training.get("cost_note"),  # absent from records before training went unpriced
     )
 
 
@@ -294,7 +295,7 @@ def _comparison(comparison: dict) -> ComparisonResult:
                 month=month["month"],
                 training_accelerator_hours=month["training_accelerator_hours"],
                 inference_accelerator_hours=month["inference_accelerator_hours"],
-                training_cost=Decimal(month["training_cost"]),
+                training_cost=_money(month["training_cost"]),
                 inference_cost=_money(month["inference_cost"]),
                 training_energy_kwh=month["training_energy_kwh"],
                 inference_energy_kwh=month["inference_energy_kwh"],

@@ -231,8 +231,15 @@ BAD_FIELDS = [
     ({"inference": seed_000_inference(15_000), "pue": 0.9}, ("pue",)),
     ({"training": "lots"}, ("training", "non_field_errors")),
     (
-        {"training": {**SEED_000_TRAINING, "pricing_mode": "own", "accelerator": "google-tpu-v5e"}},
-        ("training", "purchase_price"),
+        # Serving needs a price (training without one goes unpriced).
+        {
+            "inference": {
+                **seed_000_inference(15_000),
+                "pricing_mode": "own",
+                "accelerator": "google-tpu-v5e",
+            }
+        },
+        ("inference", "purchase_price"),
     ),
     (
         {"inference": {**seed_000_inference(15_000), "accelerator": None}},

@@ -167,9 +167,13 @@ def test_costs_beyond_20_digits_are_answered_as_decimal_strings(api_client):
     assert re.fullmatch(r"\d{200,}\.\d\d", response.json()["inference"]["total"]["always_on_cost"])
 
 
-def test_money_fields_are_documented_as_decimal_strings_of_any_size(api_client):
+def test_money_fields_are_documented_as_decimal_strings_of_any_size_and_precision(api_client):
     schema = api_client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
-    cost = schema["components"]["schemas"]["InferenceTotal"]["properties"]["always_on_cost"]
-    assert cost["type"] == "string"
-    assert cost["format"] == "decimal"
-    assert r"\d{0,309}" in cost["pattern"]
+    schemas = schema["components"]["schemas"]
+    for cost in (
+        schemas["InferenceTotal"]["properties"]["always_on_cost"],
+        schemas["PerRequest"]["properties"]["cost"],  # below a cent: "0.001664"
+    ):
+        assert cost["type"] == "string"
+        assert cost["format"] == "decimal"
+        assert "pattern" not in cost  # neither digits nor decimals are capped

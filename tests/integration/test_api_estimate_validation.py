@@ -127,7 +127,7 @@ BAD_BODIES = {
     "months beyond its bounds": {"inference": seed_000_inference(1, months=10**6 + 1)},
     "months a string": {"inference": seed_000_inference(1, months="12")},
     "months infinite": {"inference": seed_000_inference(1, months=math.inf)},
-    "precision unknown": {"training": {**SEED_000_TRAINING, "precision": "fp4"}},
+    "precision unknown": {"training": {**SEED_000_TRAINING, "precision": "fp2"}},
     "choice blank": {"training": {**SEED_000_TRAINING, "pricing_mode": ""}},
     "slug null": {"inference": {**seed_000_inference(1), "accelerator": None}},
     "slug with a space inside": {"training": {**SEED_000_TRAINING, "accelerator": "nvidia h100"}},

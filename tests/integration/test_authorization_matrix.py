@@ -299,6 +299,7 @@ ROUTES: dict[str, Row] = {
     "": Row({"GET": 200}, public=True),
     "catalogue/": Row({"GET": 200}, public=True),
     "catalogue/models/": Row({"GET": 200}, public=True),
+    "catalogue/calibration/": Row({"GET": 200}, public=True),
     "glossary/": Row({"GET": 200}, public=True),
     "glossary/<slug:term>/": Row({"GET": 200}, public=True, values=_constant({"term": "kv-cache"})),
     "catalogue/api-prices/": Row({"GET": 200}, public=True),

@@ -74,6 +74,7 @@ PAGES: dict[str, tuple[Case, ...]] = {
     "": (get("/", "anonymous"), get("/")),
     "catalogue/": (get("/catalogue/", "anonymous"),),
     "catalogue/models/": (get("/catalogue/models/", "anonymous"),),
+    "catalogue/calibration/": (get("/catalogue/calibration/", "anonymous"),),
     "catalogue/api-prices/": (get("/catalogue/api-prices/", "anonymous"),),
     "glossary/": (get("/glossary/", "anonymous"),),
     "glossary/<slug:term>/": (get("/glossary/kv-cache/", "anonymous"),),

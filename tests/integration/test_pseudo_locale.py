@@ -19,6 +19,7 @@ from django.conf import settings
 from django.test import Client
 from django.utils import translation
 
+from apps.catalogue.calibration import calibration_cases
 from apps.catalogue.models import (
     Accelerator,
     ComputeThreshold,
@@ -112,6 +113,13 @@ def catalogue_data() -> list[str]:
     }
     # the API price catalogue's model names, suggested as the API model is typed
     words |= {label for _slug, label in api_model_suggestions()}
+    # the calibration table's published results: names, systems, benchmarks, sources, notes
+    words |= {
+        " ".join(value.split())
+        for case in calibration_cases()
+        for value in (case.model_name, case.benchmark, case.system, case.notes)
+        if value
+    }
     return sorted(words, key=len, reverse=True)
 
 

@@ -113,7 +113,7 @@ class LinesBuilder:
                     "Fine-tuning billed by the vendor's API per training token, in the month it "
                     "starts."
                 ),
-                [(month_index(start), training.cost)],
+                [(month_index(start), to_money(training.cost))],
             )
             return
         months, hours_outside = training_hours_by_month(
@@ -126,7 +126,21 @@ class LinesBuilder:
             "hours": number(training.wall_clock_hours, "one_place"),
             "start": Day(start),
         }
-        if pricing.mode == "rent":
+        if training.cost is None:
+            self.notes.append(
+                _(
+                    "Training compute is not in the budget: the training is not priced, as "
+                    "no price per accelerator-hour is known for its accelerator. Give one in the "
+                    "scenario, or add the cost as a line."
+                )
+                if pricing.mode == "rent"
+                else _(
+                    "Accelerators bought for training are not in the budget: the training is "
+                    "not priced, as no purchase price is known for its accelerator. Give one in "
+                    "the scenario, or add the cost as a line."
+                )
+            )
+        if pricing.mode == "rent" and training.cost is not None:
             basis = _(
                 "%(accelerator_hours)s accelerator-hours × %(price)s per accelerator-hour, spread "
                 "over its %(hours)s wall-clock hours from %(start)s in proportion to hours.",
@@ -134,16 +148,19 @@ class LinesBuilder:
                 price=g6(training.price_per_accelerator_hour),
                 **spread_over,
             )
-            cost = spread(training.cost, hours)
+            cost = spread(to_money(training.cost), hours)  # a ledger counts whole cents
             self.line(
                 _("Training compute"),
                 "training_compute",
                 basis,
                 list(zip(places, cost, strict=True)),
             )
-        else:
+        elif pricing.mode == "own":
             count = self.inp.training.accelerator_count
-            self.purchase(_("Accelerators bought for training"), month_index(start), count, pricing)
+            if training.cost is not None:
+                self.purchase(
+                    _("Accelerators bought for training"), month_index(start), count, pricing
+                )
             if training.energy_kwh is not None and self.electricity_price is not None:
                 cost = spread(to_money(training.energy_kwh * self.electricity_price), hours)
                 self.line(
@@ -194,7 +211,8 @@ class LinesBuilder:
                     how=how,
                     month=when,
                 ),
-                [(place, month.cost) for place, month in months],
+                # A ledger counts whole cents: a month below a cent is rounded here.
+                [(place, to_money(month.cost)) for place, month in months],
             )
         else:
             self.purchase(

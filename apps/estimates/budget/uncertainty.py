@@ -158,11 +158,15 @@ def _computed(
                 training_start, each(figures.training_wall_clock_hours), points
             )
             pricing = sampled.training.pricing
+            # Training not priced: its compute or purchase is left out, as compute_lines does.
+            priced = result.training.cost is not None
             if inp.training.pricing.mode == "rent":
-                lines.add("opex", shares * each(figures.training_cost))
+                if priced:
+                    lines.add("opex", shares * each(figures.training_cost))
             else:
-                bought = each(sampled.training.accelerator_count) * each(pricing.purchase_price)
-                lines.add("capex", started * bought)
+                if priced:
+                    bought = each(sampled.training.accelerator_count) * each(pricing.purchase_price)
+                    lines.add("capex", started * bought)
                 if result.training.energy_kwh is not None and electricity is not None:
                     power = each(figures.training_energy_kwh) * each(electricity)
                     lines.add("opex", shares * power)

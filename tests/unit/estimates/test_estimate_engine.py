@@ -132,8 +132,9 @@ def test_inference_from_tokens_uses_flop_and_roofline_latency():
     assert per_request.accelerator_seconds == pytest.approx(0.0707499495)
     assert per_request.latency_method == "roofline"
     assert per_request.latency_seconds == pytest.approx(2.1367188718)
-    # 0.07075 s / 3600 · 2.50 = 0.0000491; per 1,000 requests 0.049 → 0.05.
-    assert per_request.cost == Decimal("0.00")
+    # 0.07075 s / 3600 · 2.50 = 0.00004913 (four significant figures below a cent); per
+    # 1,000 requests 0.049 → 0.05.
+    assert per_request.cost == Decimal("0.00004913")
     assert per_request.cost_per_1000 == Decimal("0.05")
 
 

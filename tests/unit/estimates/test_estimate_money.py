@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from apps.estimates import PerRequest
-from apps.estimates.money import cost_of_one_request, to_money
+from apps.estimates.money import cost_of_one_request, to_money, to_money_figure
 
 
 @pytest.mark.parametrize(
@@ -68,3 +68,24 @@ def test_a_requests_cost_below_a_cent_keeps_the_digits_of_the_cost_of_1000(
         energy_kwh=None,
     )
     assert per_request.precise_cost == precise
+
+
+@pytest.mark.parametrize(
+    ("amount", "expected"),
+    [
+        (2 * 2.995 / 3600, "0.001664"),  # 2 accelerator-seconds at $2.995 an hour
+        (0.07075 / 3600 * 2.5, "0.00004913"),
+        (-0.00123456, "-0.001235"),
+        (0.0099996, "0.01"),  # four figures round it up to a cent: a cent it is
+        (0.0, "0.00"),
+        (0.01, "0.01"),
+        (1.666, "1.67"),
+        (12345.675, "12345.68"),
+    ],
+)
+def test_money_below_a_cent_keeps_four_significant_figures(amount, expected):
+    assert f"{to_money_figure(amount):f}" == expected
+
+
+def test_a_requests_cost_that_keeps_its_figures_below_a_cent_is_its_own_precise_cost():
+    assert cost_of_one_request(Decimal("0.001664"), Decimal("1.66")) == Decimal("0.001664")

@@ -20,7 +20,7 @@ from apps.estimates import (
     evaluate,
 )
 from apps.estimates.limits import RULES
-from apps.estimates.money import to_money
+from apps.estimates.money import to_money_figure
 
 
 def value_of(name: str) -> st.SearchStrategy:
@@ -228,7 +228,7 @@ def same(vector_value: float, scalar_value: object) -> bool:
     if scalar_value is None:
         return math.isnan(vector_value)
     if isinstance(scalar_value, Decimal):
-        return to_money(vector_value) == scalar_value
+        return to_money_figure(vector_value) == scalar_value
     return float(vector_value) == scalar_value
 
 

@@ -256,15 +256,21 @@ def test_inference_from_tokens_needs_an_accelerator():
     assert list(errors_for(with_value(VALID, "inference.hardware", None))) == ["inference.hardware"]
 
 
-def test_renting_needs_a_price_and_owning_needs_a_purchase_price():
+def test_serving_needs_a_price_to_rent_and_a_purchase_price_to_own():
     errors = errors_for(with_value(VALID, "inference.pricing.price_per_accelerator_hour", None))
     assert errors == {
         "inference.pricing.price_per_accelerator_hour": [
             "Price per accelerator-hour is needed to rent."
         ]
     }
-    errors = errors_for(with_value(VALID, "training.pricing.purchase_price", None))
-    assert errors == {"training.pricing.purchase_price": ["Purchase price is needed to own."]}
+    owned = with_value(VALID, "inference.pricing", Pricing(mode="own"))
+    errors = errors_for(owned)
+    assert errors == {"inference.pricing.purchase_price": ["Purchase price is needed to own."]}
+
+
+def test_training_without_a_price_is_valid_it_goes_unpriced():
+    validate(with_value(VALID, "training.pricing.price_per_accelerator_hour", None))
+    validate(with_value(VALID, "training.pricing", Pricing(mode="own")))
 
 
 def test_unknown_choices_are_rejected_at_their_key():
