@@ -277,7 +277,7 @@ BAD_INPUTS = [
     ({"training": {**SEED_000_TRAINING, "mfu ": 0.4}}, ("training", "mfu ")),
     ({"inference": seed_000_inference(15_000, months=241)}, ("inference", "months")),
     ({"inference": seed_000_inference(15_000), "energy_profile": "the-moon"}, ("energy_profile",)),
-    ({"training": {**SEED_000_TRAINING, "pricing_mode": "own", "accelerator": "google-tpu-v5e"}}, ("training", "purchase_price")),
+    ({"inference": {**seed_000_inference(15_000), "pricing_mode": "own", "accelerator": "google-tpu-v5e"}}, ("inference", "purchase_price")),
     ({}, ("non_field_errors",)),
     ("lots", ("non_field_errors",)),
 ]  # fmt: skip

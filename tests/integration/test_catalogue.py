@@ -142,8 +142,10 @@ def test_fp4_is_a_dense_peak_where_supported_and_empty_elsewhere():
     b200 = Accelerator.objects.get(slug="nvidia-b200")
     assert b200.peak_tflops("fp4") == 9000  # 18,000 "with sparsity" / 2
     assert b200.peak_tflops_by_precision["fp4"] == 9000
-    assert "fp4" not in b200.supported_precisions  # estimates do not compute in FP4 (yet)
-    assert Accelerator.objects.get(slug="nvidia-h100-sxm").peak_tflops("fp4") is None
+    assert "fp4" in b200.supported_precisions  # estimates compute in FP4 where it has a peak
+    h100 = Accelerator.objects.get(slug="nvidia-h100-sxm")
+    assert h100.peak_tflops("fp4") is None
+    assert "fp4" not in h100.supported_precisions
 
 
 def test_loading_refuses_a_peak_format_the_catalogue_does_not_know(tmp_path):

@@ -167,6 +167,7 @@ def test_the_scenario_page_shows_unpriced_training_in_both_languages(client, own
     assert "Training compute is not in the budget" in html
     french = client.get(f"/scenarios/{unpriced.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "Non chiffré\u00a0: aucun prix par heure-accélérateur" in french
+    assert "Le catalogue n’a pas de prix de location pour NVIDIA V100 SXM2" in french
     assert "Not priced" not in french
 
 

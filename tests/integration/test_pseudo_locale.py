@@ -44,7 +44,7 @@ HIDDEN = re.compile(r"<(script|style|code|pre)\b.*?</\1>", re.S)
 LABELS = re.compile(r'\b(?:aria-label|title|placeholder|alt)="([^"]*)"')
 # What may stay as it is in any language: names, codes, units and figures.
 AS_IS = re.compile(
-    r"Compute Planner|\bAPI\b|BF16|FP8|FP16|FP32|TF32|INT8|TFLOP/s|\bPUE\b|\bUSD\b|amina|English|"
+    r"Compute Planner|\bAPI\b|BF16|FP8|FP16|FP32|TF32|INT8|FP4|TFLOP/s|\bPUE\b|\bUSD\b|amina|English|"
     r"Français|Pseudo|\d(?:\.\d+)?e[+-]\d+|\b(?:CSV|XLSX|PDF|JSON)\b|\bUTC\b|"
     # SI units and symbols, the same in every language the app speaks.
     r"\b(?:FLOP|[kMG]?Wh|kg CO2e|t CO2e|ms|min|h|s|W)\b|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+|"

@@ -443,7 +443,7 @@ def test_the_review_page_shows_training_against_inference_for_each_scenario(
     assert 'Training: build cost</th><td><data value="599.00">$599</data>' in figures
     assert "$299.50" in figures and 'over <data value="12">12 months</data>' in figures
     assert '<strong><data value="898.50">$898.50</data></strong>' in figures
-    assert '<data value="0.00166">$0.0017</data>' in figures
+    assert '<data value="0.001664">$0.0017</data>' in figures
     assert "$1.66</data> per 1,000" in figures
     assert 'after <data value="24.0">24 months</data>, beyond the horizon' in figures
     assert "Compute thresholds exceeded</th><td>none</td>" in figures

@@ -136,7 +136,10 @@ def test_bad_definitions_get_messages_at_their_fields(
         client, scenario, django_capture_on_commit_callbacks, accelerators=["nvidia-v100-sxm2"]
     )
     assert response.status_code == 400
-    assert "no published dense bf16 figure" in response.json()["accelerators"][0]
+    assert (
+        "cannot compute in bf16: the catalogue has no published dense bf16 peak"
+        in response.json()["accelerators"][0]
+    )
     assert not Sweep.objects.exists()
 
 

@@ -18,6 +18,8 @@ from apps.estimates import (
     evaluate,
 )
 from apps.estimates.budget import BudgetRules, FiscalCalendar, budget, compute_lines
+from apps.estimates.budget.uncertainty import budget_uncertainty
+from apps.estimates.uncertainty_draws import Range
 
 # V100 SXM2: dense 125 TFLOP/s FP16, 300 W; no rental price in the catalogue.
 V100 = Hardware(peak_flops_per_second=125e12, power_watts=300.0)
@@ -100,3 +102,21 @@ def test_the_budget_leaves_unpriced_training_out_with_a_note_and_keeps_serving()
     assert "training_compute" not in kinds
     assert "inference_compute" in kinds
     assert any(note.startswith("Training compute is not in the budget") for note in table.notes)
+
+
+def test_the_budgets_ranges_leave_unpriced_owned_training_out_and_keep_serving():
+    owned = replace(GPT3, pricing=Pricing(mode="own"), accelerator_count=100_000)
+    inp = EstimateInput(training=owned, inference=SERVING)
+    calendar = FiscalCalendar(1, "end_year", date(2026, 1, 1), date(2027, 12, 31))
+    ranges = {"inference.requests_per_month": Range(10_000, 20_000)}
+    result = budget_uncertainty(
+        inp, ranges, calendar, BudgetRules(), samples=1000, training_start=date(2026, 1, 1)
+    )
+    central = budget(
+        calendar,
+        BudgetRules(),
+        computed=compute_lines(inp, estimate(inp), calendar, training_start=date(2026, 1, 1)),
+    )
+    capex = result.figures["totals.capex"]
+    assert capex.p5 == capex.p95 == central.summary.upfront == 0
+    assert result.figures["totals.opex"].p95 > 0
