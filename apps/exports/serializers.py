@@ -11,6 +11,7 @@ from rest_framework import serializers
 
 from apps.api.serializers import EstimateResponseSerializer, StrictSerializer
 from apps.budget.serializers import BudgetSerializer
+from apps.core.planning_dates import PlanningDateField
 from apps.exports.json_export import FORMAT, FORMAT_VERSION, MAX_SCENARIOS
 from apps.options.serializers import OptionsResponseSerializer
 from apps.projects.models import Classification
@@ -88,8 +89,8 @@ class ProjectDetailsSerializer(StrictSerializer):
     classification = serializers.ChoiceField(
         choices=Classification.choices, default=Classification.PUBLIC
     )
-    period_start = serializers.DateField(allow_null=True, default=None)
-    period_end = serializers.DateField(allow_null=True, default=None)
+    period_start = PlanningDateField(allow_null=True, default=None)
+    period_end = PlanningDateField(allow_null=True, default=None)
     scenarios = ScenarioDocumentSerializer(many=True, max_length=MAX_SCENARIOS)
 
     def validate_scenarios(self, scenarios: list[dict]) -> list[dict]:
