@@ -100,7 +100,6 @@ class CostLineForm(forms.ModelForm):
         widget=forms.HiddenInput,
         required=False,
         min_value=0,
-        help_text="The scenario's version the form was opened on, to refuse a stale save.",
     )
 
     class Meta:

@@ -45,7 +45,7 @@ class BudgetUnavailable(Exception):
 
 OUT_OF_RANGE = _(
     "A date or an amount of this scenario is beyond what a budget can hold: dates run from "
-    "%(first)s to %(last)s. Change the planning period, the scenario's timing or its cost lines."
+    "%(first)s to %(last)s. Change the planning period, the scenario’s timing or its cost lines."
 )
 
 
