@@ -48,7 +48,10 @@ class ScenarioDocumentSerializer(StrictSerializer):
     """A scenario: its name, whether it is the baseline, its inputs, and their results."""
 
     name = _text(200)
-    is_baseline = serializers.BooleanField(default=False)
+    is_baseline = serializers.BooleanField(
+        default=False,
+        help_text="At most one scenario is the baseline; when none is, the first becomes it.",
+    )
     inputs = EstimateRequestField(
         help_text="An estimate request, as POST /api/v1/estimate/ takes it; stored as sent."
     )
