@@ -86,6 +86,7 @@ LINE = {
     "category": 7,
     "basis": "",
 }
+SHARE = {"label": "Governance board", "expires_in_days": 7}
 PROJECT = {
     "title": "Hostile",
     "unit": "",
@@ -136,6 +137,9 @@ def api_routes(scenario, line) -> list[tuple[str, str, dict, object]]:
         ("post", "/api/v1/projects/import/", document, None),
         ("post", "/api/v1/options/", options, None),
         ("post", "/api/v1/estimate/", inputs, None),
+        ("post", f"/api/v1/scenarios/{scenario.pk}/share-links/", SHARE, None),
+        ("post", f"/api/v1/projects/{project.pk}/share-links/", SHARE, None),
+        ("post", f"/api/v1/projects/{project.pk}/comments/", {"body": "Looks right."}, None),
     ]
 
 

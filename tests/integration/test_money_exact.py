@@ -100,6 +100,24 @@ def test_any_accepted_amount_reads_back_exactly_from_the_database(scenario, quan
     assert (line.quantity, line.unit_price) == (quantity, unit_price)
 
 
+@settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(amount=st.decimals(min_value=0, max_value=Decimal("999999999999.9999"), places=4))
+@example(amount=Decimal("999999999999.9999"))
+@example(amount=LARGEST)
+def test_the_api_stores_a_unit_price_exactly_or_refuses_it_at_its_field(owner, scenario, amount):
+    api = client_for(owner)
+    body = {**LINE, "quantity": 1, "unit_price": f"{amount:f}"}
+    response = api.post(lines_url(scenario), body, format="json")
+    if amount > LARGEST:
+        assert response.status_code == 400
+        assert list(response.json()) == ["unit_price"]
+        return
+    assert response.status_code == 201, response.content
+    read = api.get(f"{lines_url(scenario)}{response.json()['id']}/").json()
+    assert Decimal(read["unit_price"]) == amount
+    assert CostLine.objects.get(pk=read["id"]).unit_price == amount
+
+
 def test_the_largest_amounts_save_a_version_through_the_service(scenario):
     fields = {**LINE, "start": date(2026, 3, 1), "quantity": LARGEST, "unit_price": LARGEST}
     line = cost_line_create(scenario=scenario, fields=fields)

@@ -6,6 +6,22 @@ from decimal import Decimal
 from django.db import migrations, models
 
 
+def refuse_amounts_beyond_fifteen_digits(apps, schema_editor):
+    """Stop with the lines to correct, rather than narrow the columns over amounts they cannot
+    hold (PostgreSQL would refuse; SQLite would keep a float that no longer reads back)."""
+    table = apps.get_model("budget", "CostLine")._meta.db_table
+    with schema_editor.connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT id FROM {table} WHERE quantity >= 100000000000 OR unit_price >= 100000000000"
+        )
+        too_large = [row[0] for row in cursor.fetchall()]
+    if too_large:
+        raise RuntimeError(
+            "Cost lines whose quantity or unit price is 100,000,000,000 or more cannot be kept "
+            f"exactly: correct lines {too_large} (in the admin), then migrate again."
+        )
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -13,6 +29,7 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        migrations.RunPython(refuse_amounts_beyond_fifteen_digits, migrations.RunPython.noop),
         migrations.AlterField(
             model_name='costline',
             name='end',
