@@ -27,7 +27,14 @@ from apps.budget.serializers import BudgetSerializer, CostLineSerializer
 from apps.catalogue.snapshot import Catalogue
 from apps.core.fragments import cached_fragment, fragment_key
 from apps.projects.api import RefusalsAsAnswers
-from apps.projects.conditional import FROZEN_RESPONSE
+from apps.projects.conditional import (
+    ETAG_HEADER,
+    FROZEN_RESPONSE,
+    ETagMixin,
+    cost_line_etag,
+    if_match,
+    write_responses,
+)
 from apps.projects.models import Project, Scenario
 from apps.projects.selectors import is_member_of, project_for_user, scenario_for_user
 
@@ -46,27 +53,32 @@ class BudgetNotDrawnUp(APIException):
     list=extend_schema(summary="List a scenario's cost lines, in the budget table's order"),
     create=extend_schema(
         summary="Add a cost line to a scenario (a new version of the scenario)",
+        parameters=[ETAG_HEADER],
         responses={201: CostLineSerializer, 409: FROZEN_RESPONSE},
     ),
-    retrieve=extend_schema(summary="Read a cost line"),
+    retrieve=extend_schema(summary="Read a cost line", parameters=[ETAG_HEADER]),
     update=extend_schema(
         summary="Replace a cost line (a new version of the scenario)",
-        responses={200: CostLineSerializer, 409: FROZEN_RESPONSE},
+        parameters=[if_match(required=True), ETAG_HEADER],
+        responses=write_responses({200: CostLineSerializer}, required=True),
     ),
     partial_update=extend_schema(
         summary="Change some of a cost line's fields (a new version of the scenario)",
-        responses={200: CostLineSerializer, 409: FROZEN_RESPONSE},
+        parameters=[if_match(required=True), ETAG_HEADER],
+        responses=write_responses({200: CostLineSerializer}, required=True),
     ),
     destroy=extend_schema(
         summary="Delete a cost line (a new version of the scenario)",
-        responses={204: None, 409: FROZEN_RESPONSE},
+        parameters=[if_match(required=True)],
+        responses=write_responses({204: None}, required=True),
     ),
 )
-class CostLineViewSet(RefusalsAsAnswers, viewsets.ModelViewSet):
+class CostLineViewSet(RefusalsAsAnswers, ETagMixin, viewsets.ModelViewSet):
     """Cost lines of one scenario, which the project's owner and collaborators may all change.
 
-    Every change saves a new version of the scenario (its ETag changes); frozen projects
-    answer 409.
+    Every change saves a new version of the scenario. A line's ETag names that version: a
+    change or deletion must send it back as If-Match (428 without it, 412 when the scenario
+    was saved since, a change to another of its lines included). Frozen projects answer 409.
     """
 
     queryset = CostLine.objects.all()
@@ -75,6 +87,7 @@ class CostLineViewSet(RefusalsAsAnswers, viewsets.ModelViewSet):
     pagination_class = None
     lookup_url_kwarg = "line_id"
     lookup_value_converter = "int"
+    if_match_required = True
 
     def initial(self, request: Request, *args, **kwargs) -> None:
         super().initial(request, *args, **kwargs)
@@ -89,23 +102,32 @@ class CostLineViewSet(RefusalsAsAnswers, viewsets.ModelViewSet):
         line.scenario = self.scenario  # with its project, as fetched for this user
         return line
 
+    def etag(self, line: CostLine) -> str:
+        return cost_line_etag(line.pk, self.scenario)
+
     def get_serializer_context(self) -> dict:
         context = super().get_serializer_context()
         context["scenario"] = getattr(self, "scenario", None)
         return context
 
     def perform_create(self, serializer: CostLineSerializer) -> None:
-        serializer.instance = services.cost_line_create(
+        serializer.instance = self.shown = services.cost_line_create(
             scenario=self.scenario, fields=serializer.validated_data, user=self.request.user
         )
 
     def perform_update(self, serializer: CostLineSerializer) -> None:
+        # The version If-Match named, checked again under the scenario's lock when it is saved.
         serializer.instance = services.cost_line_update(
-            line=serializer.instance, fields=serializer.validated_data, user=self.request.user
+            line=serializer.instance,
+            fields=serializer.validated_data,
+            user=self.request.user,
+            expected_version=self.scenario.version,
         )
 
     def perform_destroy(self, instance: CostLine) -> None:
-        services.cost_line_delete(line=instance, user=self.request.user)
+        services.cost_line_delete(
+            line=instance, user=self.request.user, expected_version=self.scenario.version
+        )
 
 
 def budget_payload(scenario) -> dict:

@@ -6,7 +6,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from apps.budget.line_templates import LINE_TEMPLATES
-from apps.budget.models import CostLine, Kind
+from apps.budget.models import AMOUNT_DIGITS, AMOUNT_PLACES, CostLine, Kind
+from apps.core.planning_dates import PlanningDateInput
 from apps.projects.field_terms import COST_LINE_TERMS, attach_terms
 from apps.projects.locale_numbers import typed_decimal
 from apps.projects.models import BUDGET_SETTINGS, FiscalYearLabel
@@ -69,19 +70,22 @@ class DecimalText(forms.DecimalField):
 
 
 class CostLineForm(forms.ModelForm):
-    """A cost line, started from its kind's template; the model's `full_clean` checks it."""
+    """A cost line, started from its kind's template; the model's `full_clean` checks it.
+
+    `version` carries the scenario's version the form was opened on: a save after someone else
+    saved the scenario is refused, as on the scenario's own form."""
 
     quantity = DecimalText(
         label=_("Quantity"),
-        max_digits=16,
-        decimal_places=4,
+        max_digits=AMOUNT_DIGITS,
+        decimal_places=AMOUNT_PLACES,
         min_value=Decimal(0),
         help_text=_("How many units, e.g. 1.5 FTE or 20 TB."),
     )
     unit_price = DecimalText(
         label=_("Unit price"),
-        max_digits=16,
-        decimal_places=4,
+        max_digits=AMOUNT_DIGITS,
+        decimal_places=AMOUNT_PLACES,
         min_value=Decimal(0),
         help_text=_("Per unit, in the project's currency; per month or year if it recurs."),
     )
@@ -92,6 +96,12 @@ class CostLineForm(forms.ModelForm):
         help_text=_("How much the unit price rises each year, e.g. 3 for 3 %."),
     )
 
+    version = forms.IntegerField(
+        widget=forms.HiddenInput,
+        required=False,
+        min_value=0,
+    )
+
     class Meta:
         model = CostLine
         fields = [
@@ -100,8 +110,8 @@ class CostLineForm(forms.ModelForm):
         ]  # fmt: skip
         widgets = {
             "kind": forms.HiddenInput,
-            "start": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-            "end": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "start": PlanningDateInput(),
+            "end": PlanningDateInput(),
             "basis": forms.Textarea(attrs={"rows": 2}),
         }
         labels = {"budget_class": _("Class"), "basis": _("Basis and source")}
@@ -129,6 +139,10 @@ class CostLineForm(forms.ModelForm):
             **kwargs.pop("initial", {}),
         }
         return cls(initial=initial, **kwargs)
+
+    def line_fields(self) -> dict:
+        """The cleaned line's own fields (not the version it was based on)."""
+        return {name: value for name, value in self.cleaned_data.items() if name != "version"}
 
     def clean_annual_escalation(self) -> Decimal:
         return self.cleaned_data["annual_escalation"] or Decimal(0)

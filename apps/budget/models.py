@@ -7,6 +7,13 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from apps.core.planning_dates import PlanningDateValidator
+
+# SQLite keeps a decimal column as a float, exact to 15 significant digits: an amount is no
+# longer than that, so it reads back as it was written on SQLite and PostgreSQL alike.
+AMOUNT_DIGITS = 15
+AMOUNT_PLACES = 4
+
 
 class Kind(models.TextChoices):
     STAFF = "staff", _("Staff")
@@ -59,26 +66,31 @@ class CostLine(models.Model):
     kind = models.CharField(_("kind"), max_length=20, choices=Kind)
     quantity = models.DecimalField(
         _("quantity"),
-        max_digits=16,
-        decimal_places=4,
+        max_digits=AMOUNT_DIGITS,
+        decimal_places=AMOUNT_PLACES,
         validators=[MinValueValidator(Decimal(0))],
     )
     unit = models.CharField(_("unit"), max_length=50, help_text=_("e.g. FTE, TB-month, seat."))
     unit_price = models.DecimalField(
         _("unit price"),
-        max_digits=16,
-        decimal_places=4,
+        max_digits=AMOUNT_DIGITS,
+        decimal_places=AMOUNT_PLACES,
         validators=[MinValueValidator(Decimal(0))],
         help_text=_("In the project's currency, per unit (per month or per year if recurring)."),
     )
     recurrence = models.CharField(
         _("recurrence"), max_length=10, choices=Recurrence, default=Recurrence.ONE_OFF
     )
-    start = models.DateField(_("start"), help_text=_("The month of a one-off line."))
+    start = models.DateField(
+        _("start"),
+        validators=[PlanningDateValidator()],
+        help_text=_("The month of a one-off line."),
+    )
     end = models.DateField(
         _("end"),
         null=True,
         blank=True,
+        validators=[PlanningDateValidator()],
         help_text=_("Last month of a recurring line; empty: the end of the planning period."),
     )
     annual_escalation = models.DecimalField(

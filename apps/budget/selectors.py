@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from apps.budget.models import CostLine
 from apps.budget.records import line_record
@@ -18,6 +19,7 @@ from apps.catalogue.resolve import estimate_input_from_request
 from apps.catalogue.snapshot import Catalogue
 from apps.catalogue.uncertainty import request_sampling, with_request_paths
 from apps.core.fragments import fragment_key
+from apps.core.planning_dates import planning_range_words
 from apps.estimates import EstimateInput, EstimateInputError, EstimateResult, estimate
 from apps.estimates.budget import (
     Budget,
@@ -39,6 +41,12 @@ from apps.projects.models import BUDGET_SETTINGS, Project, Scenario
 
 class BudgetUnavailable(Exception):
     """The scenario's budget cannot be drawn up now: its message says why, in plain words."""
+
+
+OUT_OF_RANGE = _(
+    "A date or an amount of this scenario is beyond what a budget can hold: dates run from "
+    "%(first)s to %(last)s. Change the planning period, the scenario’s timing or its cost lines."
+)
 
 
 @dataclass(frozen=True)
@@ -170,20 +178,20 @@ def scenario_budget(
     catalogue = catalogue or Catalogue.load()
     lines = cost_lines_of(scenario) if lines is None else lines
     inp, result, resolution = _estimate(scenario, catalogue)
-    start, end, defaulted = planning_period(
-        project, scenario, result, today or timezone.localdate()
-    )
-    fiscal = FiscalCalendar(
-        start_month=project.fiscal_year_start_month,
-        label_rule=project.fiscal_year_label,
-        period_start=start,
-        period_end=end,
-    )
     rules = budget_rules(project)
     line_inputs = [cost_line_input(line) for line in lines]
     timing = {"training_start": scenario.training_start, "service_start": scenario.service_start}
     sampling = request_sampling(scenario.inputs) if ranges else None
     try:
+        start, end, defaulted = planning_period(
+            project, scenario, result, today or timezone.localdate()
+        )
+        fiscal = FiscalCalendar(
+            start_month=project.fiscal_year_start_month,
+            label_rule=project.fiscal_year_label,
+            period_start=start,
+            period_end=end,
+        )
         computed = compute_lines(inp, result, fiscal, **timing)
         drawn_up = budget(fiscal, rules, line_inputs, computed, prices_as_of(resolution))
         uncertainty = None
@@ -204,8 +212,10 @@ def scenario_budget(
             )
     except (BudgetInputError, CalendarError, EstimateInputError) as error:
         raise BudgetUnavailable(engine_error_text(error.errors)) from None
-    except ValueError as error:
-        raise BudgetUnavailable(str(error)) from None
+    except (ValueError, ArithmeticError):
+        # A date or an amount beyond what the calendar or the arithmetic can hold, saved
+        # before the planning range was checked: say so in words, never in Python's.
+        raise BudgetUnavailable(OUT_OF_RANGE % planning_range_words()) from None
     return ScenarioBudget(
         scenario=scenario,
         currency=project.currency,

@@ -6,7 +6,8 @@ from rest_framework import serializers
 from apps.api.fields import MoneyField
 from apps.api.ranges import MoneyRangeSerializer, UncertaintyResultSerializer
 from apps.api.strict import StrictTypes
-from apps.budget.models import BudgetClass, Category, CostLine
+from apps.budget.models import AMOUNT_DIGITS, AMOUNT_PLACES, BudgetClass, Category, CostLine
+from apps.core.planning_dates import PlanningDateField
 from apps.estimates.budget import KINDS
 
 
@@ -25,15 +26,15 @@ def rate(help_text: str, **kwargs) -> serializers.DecimalField:
 
 class CostLineSerializer(StrictTypes, serializers.ModelSerializer):
     quantity = serializers.DecimalField(
-        max_digits=16,
-        decimal_places=4,
+        max_digits=AMOUNT_DIGITS,
+        decimal_places=AMOUNT_PLACES,
         min_value=0,
         coerce_to_string=False,
         help_text="How many units, e.g. 1.5 (FTE) or 20 (TB).",
     )
     unit_price = serializers.DecimalField(
-        max_digits=16,
-        decimal_places=4,
+        max_digits=AMOUNT_DIGITS,
+        decimal_places=AMOUNT_PLACES,
         min_value=0,
         help_text='In the project\'s currency per unit, as a decimal string ("90000.00"); per '
         "month or per year for a recurring line.",
@@ -48,7 +49,7 @@ class CostLineSerializer(StrictTypes, serializers.ModelSerializer):
     category = serializers.ChoiceField(
         choices=Category.choices, help_text="UNDG harmonised budget category, 1–7."
     )
-    end = serializers.DateField(
+    end = PlanningDateField(
         allow_null=True,
         required=False,
         help_text="Last month of a recurring line (null: to the end of the planning period); "

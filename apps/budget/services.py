@@ -17,8 +17,12 @@ def cost_line_create(*, scenario: Scenario, fields: dict, user=None) -> CostLine
     return scenario_part_change(scenario=scenario, change=create, user=user)
 
 
-def cost_line_update(*, line: CostLine, fields: dict, user=None) -> CostLine:
-    """Change the line's fields named in `fields`, validated, saved with a new version."""
+def cost_line_update(
+    *, line: CostLine, fields: dict, user=None, expected_version: int | None = None
+) -> CostLine:
+    """Change the line's fields named in `fields`, validated, saved with a new version; raise
+    ScenarioConflict if `expected_version` (the scenario's, when the line was read) is no
+    longer the latest, so that two edits made from the same reading cannot both be saved."""
 
     def update() -> CostLine:
         for name, value in fields.items():
@@ -27,8 +31,13 @@ def cost_line_update(*, line: CostLine, fields: dict, user=None) -> CostLine:
         line.save()
         return line
 
-    return scenario_part_change(scenario=line.scenario, change=update, user=user)
+    return scenario_part_change(
+        scenario=line.scenario, change=update, user=user, expected_version=expected_version
+    )
 
 
-def cost_line_delete(*, line: CostLine, user=None) -> None:
-    scenario_part_change(scenario=line.scenario, change=line.delete, user=user)
+def cost_line_delete(*, line: CostLine, user=None, expected_version: int | None = None) -> None:
+    """Delete the line, saving a new version; ScenarioConflict as `cost_line_update`."""
+    scenario_part_change(
+        scenario=line.scenario, change=line.delete, user=user, expected_version=expected_version
+    )

@@ -22,6 +22,8 @@ from apps.budget.presentation import budget_section
 from apps.core.htmx import is_htmx
 from apps.projects.models import Scenario
 from apps.projects.selectors import scenario_for_user
+from apps.projects.services import ScenarioConflict
+from apps.projects.version_diff import edit_conflict
 from apps.projects.views import refuses_frozen_projects
 
 ORIGINS = {"scenario", "budget"}
@@ -68,6 +70,7 @@ def _line_form_page(
     origin: str,
     action: str,
     line: CostLine | None = None,
+    conflict: dict | None = None,
 ) -> TemplateResponse:
     """The form to add or change a line: inside the budget section (HTMX) or on its own page."""
     kind = form["kind"].value() or Kind.OTHER
@@ -76,6 +79,7 @@ def _line_form_page(
         "line_form_action": f"{action}?from={origin}",
         "line_form_kind": LINE_TEMPLATES.get(kind, LINE_TEMPLATES[Kind.OTHER]).name,
         "editing_line": line,
+        "conflict": conflict,
         "cancel_href": _back(scenario, origin),
         "cancel_hx": f"{reverse('scenario-budget-page', args=[scenario.pk])}?from={origin}",
     }
@@ -104,7 +108,7 @@ def cost_line_new(request: HttpRequest, scenario_id: int) -> HttpResponse:
         form = CostLineForm(request.POST, instance=CostLine(scenario=scenario))
         if form.is_valid():
             line = services.cost_line_create(
-                scenario=scenario, fields=form.cleaned_data, user=request.user
+                scenario=scenario, fields=form.line_fields(), user=request.user
             )
             message = _("“%(name)s” added; the budget includes it.") % {"name": line.name}
             return _saved(request, scenario, origin, message)
@@ -117,18 +121,37 @@ def cost_line_new(request: HttpRequest, scenario_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @refuses_frozen_projects
 def cost_line_edit(request: HttpRequest, scenario_id: int, line_id: int) -> HttpResponse:
+    """Change a line; a save based on a version of the scenario someone else has saved since
+    is refused (409) with what they saved, the form kept and now based on the latest."""
     scenario = scenario_for_user(request.user, scenario_id)
     line = get_object_or_404(CostLine, scenario=scenario, pk=line_id)
     line.scenario = scenario
     scenario.project.check_can_edit()
     origin = _origin(request)
     action = reverse("cost-line-edit", args=[scenario.pk, line.pk])
-    form = CostLineForm(request.POST or None, instance=line)
+    form = CostLineForm(request.POST or None, instance=line, initial={"version": scenario.version})
+    conflict = None
     if request.method == "POST" and form.is_valid():
-        services.cost_line_update(line=line, fields=form.cleaned_data, user=request.user)
-        message = _("“%(name)s” saved; the budget follows it.") % {"name": line.name}
-        return _saved(request, scenario, origin, message)
-    return _line_form_page(request, scenario, form, origin=origin, action=action, line=line)
+        try:
+            services.cost_line_update(
+                line=line,
+                fields=form.line_fields(),
+                user=request.user,
+                expected_version=form.cleaned_data["version"],
+            )
+        except ScenarioConflict as stale:
+            conflict = edit_conflict(scenario, form.cleaned_data["version"], stale.latest)
+            form.data = form.data.copy()
+            form.data["version"] = stale.latest.number
+        else:
+            message = _("“%(name)s” saved; the budget follows it.") % {"name": line.name}
+            return _saved(request, scenario, origin, message)
+    response = _line_form_page(
+        request, scenario, form, origin=origin, action=action, line=line, conflict=conflict
+    )
+    if conflict and not is_htmx(request):  # HTMX swaps only successful answers in
+        response.status_code = 409
+    return response
 
 
 @login_required

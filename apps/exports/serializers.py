@@ -11,6 +11,7 @@ from rest_framework import serializers
 
 from apps.api.serializers import EstimateResponseSerializer, StrictSerializer
 from apps.budget.serializers import BudgetSerializer
+from apps.core.planning_dates import PlanningDateField
 from apps.exports.json_export import FORMAT, FORMAT_VERSION, MAX_SCENARIOS
 from apps.options.serializers import OptionsResponseSerializer
 from apps.projects.models import Classification
@@ -47,7 +48,10 @@ class ScenarioDocumentSerializer(StrictSerializer):
     """A scenario: its name, whether it is the baseline, its inputs, and their results."""
 
     name = _text(200)
-    is_baseline = serializers.BooleanField(default=False)
+    is_baseline = serializers.BooleanField(
+        default=False,
+        help_text="At most one scenario is the baseline; when none is, the first becomes it.",
+    )
     inputs = EstimateRequestField(
         help_text="An estimate request, as POST /api/v1/estimate/ takes it; stored as sent."
     )
@@ -88,8 +92,8 @@ class ProjectDetailsSerializer(StrictSerializer):
     classification = serializers.ChoiceField(
         choices=Classification.choices, default=Classification.PUBLIC
     )
-    period_start = serializers.DateField(allow_null=True, default=None)
-    period_end = serializers.DateField(allow_null=True, default=None)
+    period_start = PlanningDateField(allow_null=True, default=None)
+    period_end = PlanningDateField(allow_null=True, default=None)
     scenarios = ScenarioDocumentSerializer(many=True, max_length=MAX_SCENARIOS)
 
     def validate_scenarios(self, scenarios: list[dict]) -> list[dict]:

@@ -12,6 +12,7 @@ from apps.api.serializers import (
     number,
 )
 from apps.catalogue.models import PRECISIONS
+from apps.core.planning_dates import PlanningDateField
 from apps.estimates.options import OPTION_KEYS
 from apps.options.services import HOSTING
 from apps.projects.models import FiscalYearLabel
@@ -82,13 +83,13 @@ class BudgetSettingsSerializer(StrictSerializer):
     fiscal_year_label = ChoiceField(
         choices=FiscalYearLabel.choices, default=FiscalYearLabel.END_YEAR
     )
-    period_start = serializers.DateField(required=False)
-    period_end = serializers.DateField(required=False)
+    period_start = PlanningDateField(required=False)
+    period_end = PlanningDateField(required=False)
     discount_rate = serializers.DecimalField(
         max_digits=7, decimal_places=6, min_value=0, max_value=1, default="0.035"
     )
-    training_start = serializers.DateField(required=False)
-    service_start = serializers.DateField(required=False)
+    training_start = PlanningDateField(required=False)
+    service_start = PlanningDateField(required=False)
 
     def validate(self, attrs):
         start, end = attrs.get("period_start"), attrs.get("period_end")

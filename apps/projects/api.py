@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Prefetch
 from django.utils.translation import gettext_lazy
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import status, viewsets
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.exceptions import APIException
@@ -28,7 +28,13 @@ from apps.projects.conditional import (
     scenario_etag,
     write_responses,
 )
-from apps.projects.models import Project, ProjectFrozen, Scenario, StatusChangeRefused
+from apps.projects.models import (
+    BaselineNeeded,
+    Project,
+    ProjectFrozen,
+    Scenario,
+    StatusChangeRefused,
+)
 from apps.projects.presets import PRESETS_BY_SLUG
 from apps.projects.selectors import can_create_projects, project_for_user, scenario_for_user
 from apps.projects.serializers import (
@@ -47,16 +53,32 @@ class Conflict(APIException):
 
 
 class RefusalsAsAnswers:
-    """For a DRF view: a write to a frozen project, or a status change the review workflow does
-    not allow, answers 409 Conflict; a save that lost the race against another save of the same
-    scenario 412 Precondition Failed. Each with the reason."""
+    """For a DRF view: a write to a frozen project, a status change the review workflow does
+    not allow, or deleting a baseline without naming the next answers 409 Conflict; a save
+    that lost the race against another save of the same scenario 412 Precondition Failed.
+    Each with the reason."""
 
     def handle_exception(self, exc):
-        if isinstance(exc, ProjectFrozen | StatusChangeRefused):
+        if isinstance(exc, ProjectFrozen | StatusChangeRefused | BaselineNeeded):
             exc = Conflict(str(exc))
         elif isinstance(exc, services.ScenarioConflict):
             exc = PreconditionFailed()
         return super().handle_exception(exc)
+
+
+NEW_BASELINE = OpenApiParameter(
+    "new_baseline",
+    type=int,
+    location=OpenApiParameter.QUERY,
+    required=False,
+    description="When deleting the baseline: the id of the project's scenario that becomes "
+    "the baseline in its place.",
+)
+
+
+def int_or_none(text: str | None) -> int | None:
+    """A query parameter's whole number; None when absent or not one."""
+    return int(text) if text and text.isascii() and text.isdigit() and len(text) < 19 else None
 
 
 class CanCreateProjects(BasePermission):
@@ -174,7 +196,9 @@ class ProjectViewSet(RefusalsAsAnswers, ETagMixin, viewsets.ModelViewSet):
     ),
     destroy=extend_schema(
         summary="Delete a scenario",
-        parameters=[if_match(required=True)],
+        description="Deleting the baseline of a project with other scenarios needs "
+        "`new_baseline`, the one that takes its place (409 without it).",
+        parameters=[if_match(required=True), NEW_BASELINE],
         responses=write_responses({204: None}, required=True),
     ),
 )
@@ -226,7 +250,13 @@ class ScenarioViewSet(RefusalsAsAnswers, ETagMixin, viewsets.ModelViewSet):
             services.scenario_set_baseline(scenario=scenario)
 
     def perform_destroy(self, instance: Scenario) -> None:
-        services.scenario_delete(scenario=instance, expected_version=instance.version)
+        services.scenario_delete(
+            scenario=instance,
+            expected_version=instance.version,
+            new_baseline=self.project.scenarios.filter(
+                pk=int_or_none(self.request.query_params.get("new_baseline"))
+            ).first(),
+        )
 
     def etag(self, scenario: Scenario) -> str:
         return scenario_etag(scenario)

@@ -1,10 +1,10 @@
-"""Conditional requests in the API: ETags for scenarios and projects, If-Match before writes.
+"""Conditional requests in the API: ETags for scenarios, cost lines, projects; If-Match.
 
 A scenario's ETag names its latest version, so a client that writes without having read the
 latest version gets 412 Precondition Failed instead of silently overwriting someone's save. A
-scenario write must carry If-Match (428 Precondition Required without it): collaborators edit
-the same scenarios. A project's details change only by its owner, so If-Match is checked there
-when it is sent, not required.
+scenario or cost-line write must carry If-Match (428 Precondition Required without it):
+collaborators edit the same scenarios. A project's details change only by its owner, so
+If-Match is checked there when it is sent, not required.
 """
 
 from django.utils.translation import gettext, gettext_lazy
@@ -23,8 +23,8 @@ WRITE_METHODS = frozenset({"PUT", "PATCH", "DELETE"})
 class PreconditionRequired(APIException):
     status_code = status.HTTP_428_PRECONDITION_REQUIRED
     default_detail = gettext_lazy(
-        "Send If-Match with the ETag of the scenario as you last read it, so that a change "
-        "saved by someone else in the meantime is not overwritten."
+        "Send If-Match with the ETag of what you change as you last read it, so that a "
+        "change saved by someone else in the meantime is not overwritten."
     )
     default_code = "precondition_required"
 
@@ -39,6 +39,12 @@ class PreconditionFailed(APIException):
 
 def scenario_etag(scenario: Scenario) -> str:
     return f'"scenario-{scenario.pk}-v{scenario.version}"'
+
+
+def cost_line_etag(line_id: int, scenario: Scenario) -> str:
+    """A cost line's ETag names the version of its scenario: every change to a line saves one,
+    so any change to the scenario since the line was read makes it stale."""
+    return f'"cost-line-{line_id}-v{scenario.version}"'
 
 
 def project_etag(project: Project) -> str:

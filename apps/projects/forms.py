@@ -12,6 +12,7 @@ from apps.catalogue.names import catalogue_name, full_name
 from apps.catalogue.resolve import estimate_from_request
 from apps.catalogue.snapshot import DEFAULT_ENERGY_PROFILE, Catalogue
 from apps.catalogue.suggestions import unknown_slug_message
+from apps.core.planning_dates import PlanningDateInput, PlanningDateValidator
 from apps.estimates import EstimateInputError, EstimateResult
 from apps.estimates.uncertainty import UncertaintyResult
 from apps.projects.api_methods import add_api_fields, api_section_values, with_api_fields
@@ -156,13 +157,15 @@ class ScenarioForm(forms.Form):
     training_start = forms.DateField(
         label=_("Training starts"),
         required=False,
-        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        widget=PlanningDateInput(),
+        validators=[PlanningDateValidator()],
         help_text=_("For the budget; empty: the start of the planning period."),
     )
     service_start = forms.DateField(
         label=_("Service starts"),
         required=False,
-        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        widget=PlanningDateInput(),
+        validators=[PlanningDateValidator()],
         help_text=_("For the budget; empty: the first of the month after training ends."),
     )
     energy_profile = forms.ChoiceField(
@@ -343,8 +346,8 @@ class ProjectForm(BudgetSettingsFields):
             *BUDGET_SETTINGS,
         ]
         widgets = {
-            "period_start": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-            "period_end": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "period_start": PlanningDateInput(),
+            "period_end": PlanningDateInput(),
             "description": forms.Textarea(attrs={"rows": 3}),
         }
         labels = {
@@ -395,3 +398,19 @@ class NewProjectForm(ProjectForm):
         widget=forms.RadioSelect,
         help_text=_("The first scenario starts from these figures; you can change every one."),
     )
+
+
+class NewBaselineForm(forms.Form):
+    """Which of a project's other scenarios becomes its baseline when the baseline is deleted."""
+
+    new_baseline = forms.ModelChoiceField(
+        label=_("Which scenario becomes the baseline?"),
+        queryset=None,
+        widget=forms.RadioSelect,
+        empty_label=None,
+        error_messages={"required": _("Choose the scenario that becomes the baseline.")},
+    )
+
+    def __init__(self, *args, scenarios, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["new_baseline"].queryset = scenarios

@@ -9,6 +9,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from apps.core.planning_dates import PlanningDateValidator
+
 
 class Classification(models.TextChoices):
     PUBLIC = "public", _("Public")
@@ -35,6 +37,11 @@ class ProjectFrozen(Exception):
     def __init__(self, project: "Project", message: str) -> None:
         self.project_id = project.pk
         super().__init__(message)
+
+
+class BaselineNeeded(Exception):
+    """Deleting a project's baseline while it has other scenarios, without naming which of them
+    becomes the baseline: a project with scenarios always has exactly one."""
 
 
 class StatusChangeRefused(Exception):
@@ -93,8 +100,12 @@ class Project(models.Model):
     unit = models.CharField(_("organisational unit"), max_length=200, blank=True)
     description = models.TextField(_("description"), blank=True)
     currency = models.CharField(_("currency"), max_length=3, default="USD")
-    period_start = models.DateField(_("planning period starts"), null=True, blank=True)
-    period_end = models.DateField(_("planning period ends"), null=True, blank=True)
+    period_start = models.DateField(
+        _("planning period starts"), null=True, blank=True, validators=[PlanningDateValidator()]
+    )
+    period_end = models.DateField(
+        _("planning period ends"), null=True, blank=True, validators=[PlanningDateValidator()]
+    )
     fiscal_year_start_month = models.PositiveSmallIntegerField(
         _("month the fiscal year starts"),
         default=1,
@@ -275,12 +286,14 @@ class Scenario(models.Model):
         _("training starts"),
         null=True,
         blank=True,
+        validators=[PlanningDateValidator()],
         help_text=_("When training or fine-tuning starts; by default the planning period's start."),
     )
     service_start = models.DateField(
         _("service starts"),
         null=True,
         blank=True,
+        validators=[PlanningDateValidator()],
         help_text=_("When requests start to be served; by default once training has ended."),
     )
     version = models.PositiveIntegerField(

@@ -14,6 +14,7 @@ from apps.api.strict import StrictTypes
 from apps.budget.serializers import rate
 from apps.catalogue.resolve import estimate_from_request
 from apps.catalogue.uncertainty import RangesError, check_request_ranges
+from apps.core.planning_dates import PlanningDateField
 from apps.estimates import EstimateInputError
 from apps.projects.engine_text import engine_errors
 from apps.projects.models import Project, Scenario
@@ -147,12 +148,12 @@ class ScenarioSerializer(StrictTypes, serializers.ModelSerializer):
         help_text="Send true to make this scenario the project's baseline in place of the "
         "current one; a baseline stops being one only when another takes its place.",
     )
-    training_start = serializers.DateField(
+    training_start = PlanningDateField(
         allow_null=True,
         required=False,
         help_text="When training starts [the planning period's start].",
     )
-    service_start = serializers.DateField(
+    service_start = PlanningDateField(
         allow_null=True,
         required=False,
         help_text="When serving starts [the first of the month after training ends].",

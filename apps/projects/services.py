@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils.translation import gettext
 
 from apps.catalogue.uncertainty import with_seed
-from apps.projects.models import Project, Scenario, ScenarioVersion
+from apps.projects.models import BaselineNeeded, Project, Scenario, ScenarioVersion
 from apps.projects.presets import Preset
 from apps.projects.versions import version_record
 
@@ -195,8 +195,32 @@ def scenario_set_baseline(*, scenario: Scenario) -> Scenario:
 
 
 @transaction.atomic
-def scenario_delete(*, scenario: Scenario, expected_version: int | None = None) -> None:
-    """Delete a scenario; raise ScenarioConflict if `expected_version` is no longer the latest."""
+def scenario_delete(
+    *,
+    scenario: Scenario,
+    expected_version: int | None = None,
+    new_baseline: Scenario | None = None,
+) -> None:
+    """Delete a scenario; raise ScenarioConflict if `expected_version` is no longer the latest.
+
+    Deleting the baseline of a project with other scenarios needs `new_baseline`, one of them,
+    which takes its place (BaselineNeeded otherwise): a project with scenarios always has one.
+    """
     _check_can_edit(scenario.project)
     _check_version(scenario, expected_version)
+    if scenario.is_baseline:
+        others = scenario.project.scenarios.exclude(pk=scenario.pk)
+        if others.exists() and (
+            new_baseline is None or not others.filter(pk=new_baseline.pk).exists()
+        ):
+            raise BaselineNeeded(
+                gettext(
+                    "“%(name)s” is the project’s baseline: choose which of its other scenarios "
+                    "becomes the baseline, then delete it."
+                )
+                % {"name": scenario.name}
+            )
     scenario.delete()
+    if scenario.is_baseline and new_baseline is not None:
+        new_baseline.is_baseline = True
+        new_baseline.save(update_fields=["is_baseline", "updated_at"])

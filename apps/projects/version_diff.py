@@ -183,3 +183,19 @@ def inputs_changes(old: ScenarioVersion, new: ScenarioVersion) -> list[Change]:
             )
         )
     return changes
+
+
+def edit_conflict(scenario, base_number: int, latest: ScenarioVersion) -> dict:
+    """Who saved the scenario since the version a form was based on, and what they changed."""
+    versions = list(
+        scenario.versions.filter(number__gte=base_number, number__lte=latest.number)
+        .select_related("created_by")
+        .order_by("number")
+    )
+    base = versions[0] if versions and versions[0].number == base_number else None
+    return {
+        "base_number": base_number,
+        "saved_since": [v for v in versions if v.number > base_number],
+        "latest": latest,
+        "changes": inputs_changes(base, latest) if base else [],
+    }

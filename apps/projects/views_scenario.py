@@ -26,11 +26,11 @@ from apps.projects.cost_strip import bottom_strip
 from apps.projects.describe import describe
 from apps.projects.engine_text import engine_error_text
 from apps.projects.fan import fan_context
-from apps.projects.forms import ScenarioForm
-from apps.projects.models import ProjectFrozen, Scenario
+from apps.projects.forms import NewBaselineForm, ScenarioForm
+from apps.projects.models import BaselineNeeded, ProjectFrozen, Scenario
 from apps.projects.range_inputs import range_lines, range_notes, with_typical_range
 from apps.projects.selectors import scenario_for_user
-from apps.projects.version_diff import inputs_changes
+from apps.projects.version_diff import edit_conflict
 from apps.projects.views import refuses_frozen_projects
 from apps.reviews.selectors import navigation_of
 
@@ -227,22 +227,6 @@ def saved_page_body(
     return render_to_string("projects/scenario.html#scenario_page", context, request)
 
 
-def edit_conflict(scenario: Scenario, base_number: int, latest) -> dict:
-    """Who saved the scenario since the version a form was based on, and what they changed."""
-    versions = list(
-        scenario.versions.filter(number__gte=base_number, number__lte=latest.number)
-        .select_related("created_by")
-        .order_by("number")
-    )
-    base = versions[0] if versions and versions[0].number == base_number else None
-    return {
-        "base_number": base_number,
-        "saved_since": [v for v in versions if v.number > base_number],
-        "latest": latest,
-        "changes": inputs_changes(base, latest) if base else [],
-    }
-
-
 @login_required
 @require_POST
 def scenario_preview(request: HttpRequest, scenario_id: int) -> TemplateResponse:
@@ -289,8 +273,22 @@ def scenario_set_baseline(request: HttpRequest, scenario_id: int) -> HttpRespons
 @require_POST
 @refuses_frozen_projects
 def scenario_delete(request: HttpRequest, scenario_id: int) -> HttpResponse:
+    """Delete the scenario; the baseline of a project with other scenarios first asks which of
+    them becomes the baseline (a page of its own, so it works without JavaScript)."""
     scenario = scenario_for_user(request.user, scenario_id)
     project_id = scenario.project_id
-    services.scenario_delete(scenario=scenario)
+    others = scenario.project.scenarios.exclude(pk=scenario.pk)
+    form = NewBaselineForm(
+        request.POST if "new_baseline" in request.POST else None, scenarios=others
+    )
+    try:
+        services.scenario_delete(
+            scenario=scenario,
+            new_baseline=form.cleaned_data["new_baseline"] if form.is_valid() else None,
+        )
+    except BaselineNeeded as needed:
+        context = {"scenario": scenario, "project": scenario.project, "form": form}
+        context["question"] = str(needed)
+        return TemplateResponse(request, "projects/scenario_delete_baseline.html", context)
     messages.success(request, gettext("Scenario “%(name)s” deleted.") % {"name": scenario.name})
     return redirect("project-detail", project_id=project_id)

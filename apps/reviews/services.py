@@ -11,9 +11,9 @@ from django.db import transaction
 from django.db.models import F, Max
 from django.utils.translation import gettext
 
-from apps.budget.selectors import baseline_of
+from apps.budget.selectors import BudgetUnavailable, baseline_of, scenario_budget
 from apps.projects import services as project_services
-from apps.projects.frozen_budget import scenario_budget_record
+from apps.projects.frozen_budget import budget_record
 from apps.projects.models import (
     Project,
     ProjectSnapshot,
@@ -39,11 +39,39 @@ def _move(*, project: Project, to_status: str, user, comment: str = "") -> Statu
     return change
 
 
-def baseline_budget(project: Project) -> dict | None:
+# The largest total a snapshot keeps (ProjectSnapshot.total_cost: 20 digits, 2 after the point).
+LARGEST_TOTAL = Decimal("1e18")
+
+
+def baseline_budget(project: Project) -> dict:
     """The project's budget: its baseline scenario's, as a frozen record (apps.projects.
-    frozen_budget); None without a baseline, or when its budget cannot be drawn up."""
+    frozen_budget). Without a baseline, or when its budget cannot be drawn up or is too large
+    to keep, the submission is refused (StatusChangeRefused) saying why."""
     baseline = baseline_of(project)
-    return None if baseline is None else scenario_budget_record(baseline)
+    if baseline is None:
+        raise StatusChangeRefused(
+            gettext("“%(title)s” has no baseline scenario: mark one as the baseline, then submit.")
+            % {"title": project.title}
+        )
+    try:
+        budget = budget_record(scenario_budget(baseline))
+    except BudgetUnavailable as error:
+        raise StatusChangeRefused(
+            gettext(
+                "“%(title)s” cannot be submitted: the budget of its baseline, “%(name)s”, cannot "
+                "be drawn up. %(reason)s"
+            )
+            % {"title": project.title, "name": baseline.name, "reason": error}
+        ) from None
+    if abs(Decimal(budget["summary"]["total"])) >= LARGEST_TOTAL:
+        raise StatusChangeRefused(
+            gettext(
+                "“%(title)s” cannot be submitted: the budget of its baseline, “%(name)s”, totals "
+                "more than a review can record. Check its cost lines’ quantities and prices."
+            )
+            % {"title": project.title, "name": baseline.name}
+        )
+    return budget
 
 
 def fiscal_year_totals(budget: dict | None) -> dict:
@@ -59,7 +87,9 @@ def fiscal_year_totals(budget: dict | None) -> dict:
 @transaction.atomic
 def project_submit(*, project: Project, user) -> ProjectSnapshot:
     """Freeze the latest version of every scenario as the project's next snapshot, with the
-    project's budget (its baseline's, frozen), and submit the project for review."""
+    project's budget (its baseline's, frozen), and submit the project for review. Refused
+    (StatusChangeRefused) without scenarios, or without a baseline whose budget can be drawn
+    up."""
     project_services.project_lock(project)
     project.check_can_move_to(Project.Status.SUBMITTED)
     scenarios = list(project.scenarios.all())
@@ -82,7 +112,7 @@ def project_submit(*, project: Project, user) -> ProjectSnapshot:
         project=project,
         number=number,
         created_by=user,
-        total_cost=Decimal(budget["summary"]["total"]) if budget else None,
+        total_cost=Decimal(budget["summary"]["total"]),
         budget=budget,
         fiscal_year_totals=fiscal_year_totals(budget),
     )

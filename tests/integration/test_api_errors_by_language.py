@@ -207,8 +207,8 @@ CASES = {
     ),
     "a write without If-Match": Case(
         428,
-        "Send If-Match with the ETag of the scenario",
-        "Envoyez If-Match avec l’ETag du scénario",
+        "Send If-Match with the ETag of what you change",
+        "Envoyez If-Match avec l’ETag de ce que vous modifiez",
         _as("owner", _put_scenario_without_if_match),
     ),
     "a sort the queue does not know": Case(

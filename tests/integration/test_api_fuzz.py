@@ -51,7 +51,7 @@ from apps.budget.services import cost_line_create
 from apps.catalogue.models import Accelerator, ComputeThreshold, EnergyProfile, LanguageModel
 from apps.exports.json_export import project_document
 from apps.exports.report import project_report
-from apps.projects.conditional import project_etag, scenario_etag
+from apps.projects.conditional import cost_line_etag, project_etag, scenario_etag
 from apps.projects.presets import PRESETS
 from apps.reviews.services import comment_create, project_submit
 from apps.sharing.selectors import latest_version
@@ -373,10 +373,11 @@ def world(db, generous_limits, connection_kept_across_requests):
         "end": "2027-12-31",
     }
 
-    def line_targets(body):
+    def line_targets(body, etag=False):
         return [
             Target(
                 path={"scenario_id": line.scenario_id, "line_id": line.pk},
+                headers={"If-Match": cost_line_etag(line.pk, line.scenario)} if etag else {},
                 body=body,
                 own=line not in theirs,
             )
@@ -452,7 +453,7 @@ def world(db, generous_limits, connection_kept_across_requests):
             ),
             **{
                 f"{method} {API}/scenarios/{{scenario_id}}/cost-lines/{{line_id}}/": line_targets(
-                    line_body if method in {"PUT", "PATCH"} else None
+                    line_body if method in {"PUT", "PATCH"} else None, etag=method != "GET"
                 )
                 for method in ("GET", "PUT", "PATCH", "DELETE")
             },

@@ -361,7 +361,8 @@ def test_collaborator_reads_the_project_and_creates_changes_and_deletes_scenario
         scenario_url(scenario), {"name": "Renamed"}, format="json", **if_match(scenario)
     )
     assert patched.status_code == 200, patched.content
-    assert client.delete(scenario_url(scenario), **if_match(scenario)).status_code == 204
+    mine = Scenario.objects.get(pk=created.json()["id"])
+    assert client.delete(scenario_url(mine), **if_match(mine)).status_code == 204
 
 
 @pytest.mark.parametrize("method", ["put", "patch", "delete"])

@@ -282,6 +282,10 @@ def _if_match(world: World) -> dict:
     return {"If-Match": f'"scenario-{world.scenario.pk}-v{world.scenario.version}"'}
 
 
+def _line_if_match(world: World) -> dict:
+    return {"If-Match": f'"cost-line-{world.line.pk}-v{world.scenario.version}"'}
+
+
 def _constant(value: object) -> Body:
     return lambda world: value
 
@@ -493,6 +497,7 @@ ROUTES: dict[str, Row] = {
         sees=TEAM,
         hides_first=True,
         body={"PUT": _constant(COST_LINE), "PATCH": _constant({"quantity": 2})},
+        headers=_line_if_match,
     ),
     "api/v1/scenarios/<int:scenario_id>/budget/": Row({"GET": 200}, sees=TEAM),
     "api/v1/projects/<int:project_id>/budget/": Row({"GET": 200}, sees=TEAM),

@@ -69,14 +69,18 @@ def test_a_cost_line_is_created_read_changed_and_deleted_with_the_issues_names(a
     assert api.get(url).json() == body
     assert api.get(lines_url(scenario)).json() == [body]
 
-    changed = api.patch(url, {"budget_class": "capex", "quantity": 12}, format="json")
+    changed = api.patch(
+        url, {"budget_class": "capex", "quantity": 12}, format="json", HTTP_IF_MATCH=created["ETag"]
+    )
     assert changed.status_code == 200
     assert (changed.json()["budget_class"], changed.json()["quantity"]) == ("capex", 12.0)
-    replaced = api.put(url, {**LINE, "name": "Licences"}, format="json")
+    replaced = api.put(
+        url, {**LINE, "name": "Licences"}, format="json", HTTP_IF_MATCH=changed["ETag"]
+    )
     assert replaced.json()["name"] == "Licences"
     assert replaced.json()["budget_class"] is None
 
-    assert api.delete(url).status_code == 204
+    assert api.delete(url, HTTP_IF_MATCH=replaced["ETag"]).status_code == 204
     assert api.get(lines_url(scenario)).json() == []
     scenario.refresh_from_db()
     assert scenario.version == 5  # created, patched, replaced, deleted: a version each
@@ -133,9 +137,11 @@ def test_a_frozen_project_answers_409_to_line_changes(api, owner, scenario):
     line = cost_line_create(scenario=scenario, fields=STAFF)
     project_submit(project=scenario.project, user=owner)
     assert api.post(lines_url(scenario), LINE, format="json").status_code == 409
-    changed = api.patch(f"{lines_url(scenario)}{line.pk}/", {"quantity": 3}, format="json")
+    url = f"{lines_url(scenario)}{line.pk}/"
+    etag = api.get(url)["ETag"]
+    changed = api.patch(url, {"quantity": 3}, format="json", HTTP_IF_MATCH=etag)
     assert changed.status_code == 409
-    assert api.delete(f"{lines_url(scenario)}{line.pk}/").status_code == 409
+    assert api.delete(url, HTTP_IF_MATCH=etag).status_code == 409
     assert api.get(budget_url(scenario)).status_code == 200
 
 

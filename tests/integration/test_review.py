@@ -132,10 +132,13 @@ def test_the_submitted_total_is_the_baseline_budgets_not_a_sum_of_alternatives(o
     assert budget_total > Decimal("898.50")
 
 
-def test_without_a_baseline_the_submission_has_no_budget_total(owner):
+def test_without_a_baseline_the_submission_is_refused_saying_so(client, owner):
     project = make_project(owner)
     make_scenario(project)
-    assert services.project_submit(project=project, user=owner).total_cost is None
+    response = signed_in(client, owner).post(f"/projects/{project.pk}/submit/", follow=True)
+    assert "has no baseline scenario: mark one as the baseline" in followed_messages(response)
+    assert Project.objects.get(pk=project.pk).status == "draft"
+    assert not project.snapshots.exists()
 
 
 def test_a_collaborator_submits_too(client, colleague, project):
@@ -436,7 +439,7 @@ def test_the_review_page_shows_training_against_inference_for_each_scenario(
     client, reviewer, owner
 ):
     project = make_project(owner, "Translation assistant", classification="confidential")
-    make_scenario(project, "Pilot")
+    make_scenario(project, "Pilot", is_baseline=True)
     services.project_submit(project=project, user=owner)
     html = signed_in(client, reviewer).get(f"/reviews/{project.pk}/").content.decode()
     figures = html.split("<caption")[1]

@@ -433,7 +433,7 @@ PAGES = [
 def test_nobody_reaches_another_projects_share_links_through_any_page(client, method, url):
     owner = make_manager("owner")
     project = make_project(owner, title="Owner's project")
-    scenario = make_scenario(project)
+    scenario = make_scenario(project, is_baseline=True)
     submit(project)
     link, _ = share(scenario, label="Owner's link")
     client.force_login(make_manager("intruder"))
