@@ -62,6 +62,23 @@ def test_training_from_parameters_and_tokens_on_rented_h100s():
     assert result.inference is None and result.comparison is None
 
 
+def test_the_default_mfu_is_explained_only_where_it_is_used():
+    def notes(training: TrainingInput) -> list[str]:
+        return [
+            note
+            for note in estimate(EstimateInput(training=training)).training.assumptions
+            if "is the default" in note
+        ]
+
+    (note,) = notes(TRAINING_7B)
+    assert note.startswith("MFU 0.25 is the default: the geometric mean")
+    assert note.msgid  # an engine Message, translated at the edge
+    assert notes(replace(TRAINING_7B, mfu=0.4)) == []
+    # Accelerator-hours without an accelerator: no FLOP, so the MFU is not used.
+    hours_only = TrainingInput(method="accelerator_hours", accelerator_hours=200.0, pricing=RENT)
+    assert notes(hours_only) == []
+
+
 def test_threshold_is_exceeded_only_above_the_exact_flop():
     def exceeded(total_flop: float) -> bool:
         training = TrainingInput(
