@@ -52,7 +52,7 @@ class TrainingRequestSerializer(PricingFields):
     accelerator = serializers.SlugField(required=False, help_text="Catalogue slug.")
     accelerator_count = number("Accelerators working in parallel [1].", default=1.0)
     precision = ChoiceField(choices=PRECISIONS, default="bf16")
-    mfu = number("Model FLOP utilisation, 0–1 [0.4].", default=0.4)
+    mfu = number("Model FLOP utilisation, 0–1 [0.25].", default=0.25)
     goodput = number("Share of time that moves training forward, 0–1 [1].", default=1.0)
     epochs = number("api_fine_tune: passes over the training tokens [1].", default=1.0)
     price_per_million_training_tokens = number(

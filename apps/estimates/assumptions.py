@@ -7,6 +7,8 @@ from apps.estimates.section_figures import InferenceFigures
 from apps.estimates.serving_report import serving_assumptions
 from apps.estimates.units import HOURS_PER_MONTH
 
+DEFAULT_TRAINING = TrainingInput(method="parameters_tokens")
+
 
 def training_assumptions(
     training: TrainingInput, energy: EnergyProfile, flop_known: bool
@@ -43,6 +45,8 @@ def training_assumptions(
         )
     else:
         notes.append(_("FLOP and thresholds not computed: no accelerator was chosen."))
+    if flop_known and training.mfu == DEFAULT_TRAINING.mfu:
+        notes.append(_default_mfu_note(training))
     notes.append(
         _(
             "Wall-clock = accelerator-hours ÷ %(count)s accelerator(s) working in parallel.",
@@ -51,6 +55,20 @@ def training_assumptions(
     )
     power = None if training.hardware is None else training.hardware.power_watts
     return (*notes, *_pricing_assumptions(training.pricing, energy, power))
+
+
+def _default_mfu_note(training: TrainingInput) -> Message:
+    """Where the default MFU comes from: the effective MFU of four published runs, 6 × N × D ÷
+    (dense BF16 peak × published GPU-hours × 3,600), and their geometric mean, which is 0.2523
+    (tests/integration/test_calibration.py recomputes it from the calibration table)."""
+    return _(
+        "MFU %(mfu)s is the default: the geometric mean of the MFU that four published training "
+        "runs imply (6 × parameters × tokens ÷ (BF16 peak × the GPU-hours published)): Llama "
+        "3.1 8B 0.14, 70B 0.25 and 405B 0.35 on H100 (Meta’s Llama 3.1 model card, July 2024) "
+        "and DeepSeek-V3 0.33 on H800 (DeepSeek-V3 technical report, arXiv 2412.19437, December "
+        "2024). Small models train at a lower MFU; give your own when you have measured it.",
+        mfu=g6(training.mfu),
+    )
 
 
 def _latency_note(method: str) -> Message:

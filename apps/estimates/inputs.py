@@ -54,7 +54,7 @@ class TrainingInput:
     total_flop: Quantity | None = None
     accelerator_hours: Quantity | None = None
     accelerator_count: Quantity = 1.0
-    mfu: Quantity = 0.4
+    mfu: Quantity = 0.25  # geometric mean of four published runs (apps.estimates.assumptions)
     goodput: Quantity = 1.0
     pricing: Pricing = Pricing()
     epochs: Quantity = 1.0  # api_fine_tune

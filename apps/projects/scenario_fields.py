@@ -82,9 +82,10 @@ NUMBER_FIELDS = (
         _(
             "Share of peak speed that does useful work; 30–50% for large models, much less for "
             "small ones: the H100-hours in Meta’s Llama 3.1 model card imply about 14% at 8B, "
-            "26% at 70B and 35% at 405B parameters (see the calibration table)."
+            "25% at 70B and 35% at 405B parameters. The default 25% is the geometric mean of "
+            "those three and DeepSeek-V3’s 33% (see the calibration table)."
         ),
-        0.4,
+        0.25,
         scale=100,
     ),
     FieldSpec(

@@ -96,9 +96,10 @@ def test_response_carries_every_field_of_the_contract(api_client):
     assert {t["name"] for t in body["training"]["thresholds"]} >= {
         "EU AI Act Art. 51(2) systemic-risk presumption"
     } or body["training"]["thresholds"]
-    # 6 · 7e9 · 2e12 = 8.4e22 FLOP; at 989.4 TFLOP/s · 0.4 MFU that is 58,958 accelerator-hours.
+    # 6 · 7e9 · 2e12 = 8.4e22 FLOP; at 989.4 TFLOP/s · MFU 0.25 (the default) that is 94,333
+    # accelerator-hours.
     assert body["training"]["flop"] == pytest.approx(8.4e22)
-    assert body["training"]["accelerator_hours"] == pytest.approx(8.4e22 / (989.4e12 * 0.4) / 3600)
+    assert body["training"]["accelerator_hours"] == pytest.approx(8.4e22 / (989.4e12 * 0.25) / 3600)
     assert body["training"]["wall_clock_hours"] == pytest.approx(
         body["training"]["accelerator_hours"] / 64
     )
@@ -118,8 +119,8 @@ def test_defaults_in_brackets_apply_when_fields_are_left_out(api_client):
             }
         },
     ).json()
-    # bf16 312 TFLOP/s, MFU 0.4, goodput 1, one accelerator.
-    hours = 1e21 / (312e12 * 0.4) / 3600
+    # bf16 312 TFLOP/s, MFU 0.25, goodput 1, one accelerator.
+    hours = 1e21 / (312e12 * 0.25) / 3600
     assert body["training"]["accelerator_hours"] == pytest.approx(hours)
     assert body["training"]["wall_clock_hours"] == pytest.approx(hours)
     assert body["inference"] is None and body["comparison"] is None
@@ -129,6 +130,16 @@ def test_price_override_replaces_the_catalogue_price(api_client):
     training = {**SEED_000_TRAINING, "price_per_accelerator_hour": 2.5}
     body = post(api_client, {"training": training}).json()
     assert body["training"]["cost"] == "500.00"
+
+
+def test_the_assumptions_say_where_the_default_mfu_comes_from(api_client):
+    notes = post(api_client, {"training": SEED_000_TRAINING}).json()["training"]["assumptions"]
+    (note,) = [note for note in notes if note.startswith("MFU 0.25 is the default")]
+    assert "geometric mean" in note and "DeepSeek-V3 0.33" in note
+    assert "Llama 3.1 model card, July 2024" in note and "arXiv 2412.19437" in note
+    given = {**SEED_000_TRAINING, "mfu": 0.4}
+    notes = post(api_client, {"training": given}).json()["training"]["assumptions"]
+    assert not any("is the default" in note for note in notes)
 
 
 def test_catalogue_price_is_explained_in_the_assumptions(api_client):

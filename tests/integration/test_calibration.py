@@ -4,6 +4,7 @@ within 2× at the default MFU), or this test fails and says which case is off an
 
 import json
 import re
+from statistics import geometric_mean
 
 import pytest
 
@@ -17,6 +18,7 @@ from apps.catalogue.calibration import (
     calibration_cases,
 )
 from apps.catalogue.snapshot import Catalogue
+from apps.estimates import TrainingInput
 from apps.estimates.units import PRECISIONS
 
 pytestmark = pytest.mark.django_db
@@ -108,3 +110,19 @@ def test_the_table_shows_what_the_api_answers_for_the_same_request(case, client)
 def test_calibrate_gives_one_row_per_case_in_the_files_order():
     rows = calibrate()
     assert [row.case.slug for row in rows] == [case.slug for case in CASES]
+
+
+def test_the_default_mfu_is_the_geometric_mean_of_what_the_published_runs_reached():
+    """Planner hours = FLOP ÷ (peak × default MFU) and published hours = FLOP ÷ (peak × the MFU
+    the run reached), so each run reached default × ratio (apps.estimates.assumptions)."""
+    default = TrainingInput(method="parameters_tokens").mfu
+    rows = [row for row in calibrate() if row.case.kind == ACCELERATOR_HOURS]
+    reached = {row.case.model_name: default * row.ratio for row in rows}
+    assert {name: round(mfu, 2) for name, mfu in reached.items()} == {
+        "Llama 3.1 8B": 0.14,
+        "Llama 3.1 70B": 0.25,
+        "Llama 3.1 405B": 0.35,
+        "DeepSeek-V3": 0.33,
+    }
+    assert geometric_mean(reached.values()) == pytest.approx(0.2523, abs=5e-5)
+    assert default == round(geometric_mean(reached.values()), 2)

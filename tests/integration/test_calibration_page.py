@@ -118,8 +118,25 @@ def test_the_scenario_form_says_small_models_train_at_a_lower_mfu(client, langua
     hint = _field_blocks(html.content.decode())["training_mfu"]
     if language == "en-gb":
         assert "much less for small ones" in hint
-        assert "about 14% at 8B, 26% at 70B and 35% at 405B" in hint
+        assert "about 14% at 8B, 25% at 70B and 35% at 405B" in hint
         assert "Llama 3.1 model card" in hint
+        assert "The default 25% is the geometric mean" in hint
     else:
         assert "bien moins pour les petits" in hint
         assert "14\u202f%" in hint and "fiche du modèle Llama 3.1" in hint
+        assert "La valeur par défaut, 25\u202f%, est la moyenne géométrique" in hint
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en-gb", "MFU 0.25 is the default: the geometric mean"),
+        ("fr", "Le MFU de 0,25 est la valeur par défaut\u00a0: la moyenne géométrique"),
+    ],
+)
+def test_the_scenario_page_says_where_the_default_mfu_comes_from(client, language, said):
+    owner = make_manager("amina")
+    scenario = make_scenario(make_project(owner, "Hint"), "Pilot")
+    client.force_login(owner)
+    html = client.get(f"/scenarios/{scenario.pk}/", headers={"accept-language": language})
+    assert said in html.content.decode()

@@ -119,9 +119,9 @@ def api_client():
     [
         pytest.param(
             {"training": {**SEED_000_TRAINING, "method": "parameters_tokens", "mfu": 2}},
-            "MFU must be more than 0 (at least 0.001) and at most 1 (typical 0.3–0.5).",
+            "MFU must be more than 0 (at least 0.001) and at most 1 (typical 0.14–0.5).",
             "MFU\u00a0: saisissez plus de 0 (au moins 0,001) et au plus 1 (valeur courante "
-            "0,3–0,5).",
+            "0,14–0,5).",
             id="limits",
         ),
         pytest.param(

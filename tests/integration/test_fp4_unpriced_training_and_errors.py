@@ -36,8 +36,8 @@ def post(api_client, body, status=200, **headers):
 def test_fp4_on_a_b200_uses_its_fp4_peak_and_half_a_byte_per_weight(api_client):
     fp8 = post(api_client, {"training": {**FLOP, "accelerator": "nvidia-b200", "precision": "fp8"}})
     fp4 = post(api_client, {"training": {**FLOP, "accelerator": "nvidia-b200", "precision": "fp4"}})
-    # 1e24 FLOP ÷ (9,000 TFLOP/s dense FP4 × MFU 0.4) ÷ 3,600.
-    assert fp4["training"]["accelerator_hours"] == pytest.approx(1e24 / (9000e12 * 0.4) / 3600)
+    # 1e24 FLOP ÷ (9,000 TFLOP/s dense FP4 × the default MFU 0.25) ÷ 3,600.
+    assert fp4["training"]["accelerator_hours"] == pytest.approx(1e24 / (9000e12 * 0.25) / 3600)
     assert fp4["training"]["accelerator_hours"] == pytest.approx(
         fp8["training"]["accelerator_hours"] / 2
     )
@@ -116,7 +116,7 @@ def test_an_unknown_choice_names_the_valid_ones_in_english_and_french(api_client
 def test_training_without_a_price_gives_its_figures_and_a_null_cost_with_a_note(api_client):
     training = post(api_client, {"training": GPT3})["training"]
     assert training["flop"] == 3.15e23
-    assert training["accelerator_hours"] == pytest.approx(3.15e23 / (125e12 * 0.4) / 3600)
+    assert training["accelerator_hours"] == pytest.approx(3.15e23 / (125e12 * 0.25) / 3600)
     assert training["wall_clock_hours"] == pytest.approx(training["accelerator_hours"] / 1024)
     assert training["energy_kwh"] > 0 and training["emissions_kg_co2e"] > 0
     assert training["cost"] is None

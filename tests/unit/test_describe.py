@@ -125,10 +125,12 @@ def test_single_request_view_describes_one_request_without_monthly_figures():
 
 def test_description_gives_flop_energy_emissions_and_thresholds_when_known():
     description = text(on_h100s(), currency="EUR")
-    assert "8.4 × 10²² FLOP, or 58,958 accelerator-hours, and takes 57.6 hours" in description
-    assert "49.5 MWh of energy (19.8 t CO2e)" in description
+    # 8.4e22 FLOP ÷ (989.4e12 FLOP/s × the default MFU 0.25) ÷ 3,600 = 94,333.27 accelerator-hours;
+    # ÷ 1,024 = 92.1 h; × 0.7 kW × PUE 1.2 = 79.2 MWh, × 0.4 kg = 31.7 t; × 2.99 = 282,056.
+    assert "8.4 × 10²² FLOP, or 94,333 accelerator-hours, and takes 92.1 hours" in description
+    assert "79.2 MWh of energy (31.7 t CO2e)" in description
     assert "stays below the EU AI Act Art. 51(2) threshold of 1 × 10²⁵ FLOP" in description
-    assert "€176,285" in description
+    assert "€282,056" in description
     assert "$" not in description
 
 

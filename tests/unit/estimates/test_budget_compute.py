@@ -36,7 +36,8 @@ H100 = Hardware(
 ENERGY = EnergyProfile(pue=1.2, kg_co2e_per_kwh=0.4, electricity_price_per_kwh=0.15)
 RENT = Pricing(mode="rent", price_per_accelerator_hour=2.5)
 OWN = Pricing(mode="own", purchase_price=30_000.0, lifetime_years=4.0)
-# 7B parameters on 2T tokens over 32 H100s: 1,842.4 wall-clock hours, about 77 days.
+# 7B parameters on 2T tokens over 32 H100s at the default MFU 0.25: 94,333.3 accelerator-hours,
+# 2,947.9 wall-clock hours, about 123 days.
 TRAINING = TrainingInput(
     method="parameters_tokens",
     hardware=H100,
@@ -105,9 +106,9 @@ def test_rented_compute_lines_equal_the_engine_figures_to_the_cent(calendar, pro
     training, inference = line(table, "training_compute"), line(table, "inference_compute")
     assert training.total == result.training.cost
     assert inference.total == sum(month.cost for month in result.inference.monthly)
-    # Training ends in late April 2026, so the service starts on 1 May 2026.
+    # From 10 February 2026 training ends on 12 June 2026, so the service starts on 1 July 2026.
     by_year = engine_months_by_fiscal_year(
-        result.inference.monthly, date(2026, 5, 1), calendar, lambda month: month.cost
+        result.inference.monthly, date(2026, 7, 1), calendar, lambda month: month.cost
     )
     assert [amount for amount in inference.amounts if amount] == by_year
     assert table.summary.total == result.training.cost + inference.total
@@ -123,14 +124,14 @@ def test_owned_hardware_replaces_compute_with_purchase_and_power(calendar, provi
     kinds = [row.kind for row in table.lines]
     assert kinds == ["hardware_purchase", "hardware_purchase", "hardware_power", "hardware_power"]
     training_kit, serving_kit, training_power, serving_power = table.lines
-    # 32 accelerators at 30,000 in February 2026; the serving peak in May 2026.
+    # 32 accelerators at 30,000 in February 2026; the serving peak in July 2026.
     assert training_kit.total == Decimal("960000.00")
     assert serving_kit.total == result.inference.peak_accelerators * Decimal(30_000)
     assert (training_kit.budget_class, training_kit.category) == ("capex", 3)
     assert training_power.total == to_money(result.training.energy_kwh * 0.15)
     expected = engine_months_by_fiscal_year(
         result.inference.monthly,
-        date(2026, 5, 1),
+        date(2026, 7, 1),
         calendar,
         lambda month: to_money(month.energy_kwh * 0.15),
     )
@@ -259,10 +260,11 @@ def test_owned_hardware_depreciates_straight_line_to_its_residual_value():
     table = budget(OCTOBER, RULES, computed=computed)
     peak = result.inference.peak_accelerators
     # Training kit: (960,000 − 96,000) / 48 months = 18,000 a month from January 2026; serving
-    # kit: (30,000 − 3,000) × peak / 48 = 562.50 × peak a month from May 2026.
+    # kit: (30,000 − 3,000) × peak / 48 = 562.50 × peak a month from June 2026 (training ends on
+    # 22 May 2026).
     serving = Decimal("562.5") * peak
     assert table.memo.depreciation == (
-        9 * Decimal(18_000) + 5 * serving,
+        9 * Decimal(18_000) + 4 * serving,
         12 * (Decimal(18_000) + serving),
         12 * (Decimal(18_000) + serving),
         # Training kit's 48 months end in December 2029; October–December 2028 here.

@@ -126,7 +126,7 @@ def test_every_validation_error_is_a_message():
     messages = [m for found in raised.value.errors.values() for m in found]
     assert len(messages) >= 4
     assert all(isinstance(message, Message) for message in messages)
-    assert "MFU must be more than 0 (at least 0.001) and at most 1 (typical 0.3–0.5)." in messages
+    assert "MFU must be more than 0 (at least 0.001) and at most 1 (typical 0.14–0.5)." in messages
 
     line = CostLineInput(
         name="", kind="x", quantity=-1, unit="", unit_price=1, recurrence="once", start=date.today()

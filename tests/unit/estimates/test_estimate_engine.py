@@ -47,19 +47,36 @@ SERVING = InferenceInput(
 def test_training_from_parameters_and_tokens_on_rented_h100s():
     result = estimate(EstimateInput(training=TRAINING_7B, energy=ENERGY, thresholds=(EU_AI_ACT,)))
     training = result.training
-    # 6 · 7e9 · 2e12 = 8.4e22 FLOP; / (989.4e12 · 0.4) / 3600 = 58,958.29 a-h.
+    # 6 · 7e9 · 2e12 = 8.4e22 FLOP; / (989.4e12 · 0.25, the default MFU) / 3600 = 94,333.27 a-h.
     assert training.flop == pytest.approx(8.4e22)
     assert training.petaflop_s_days == pytest.approx(972.2222, rel=1e-6)
-    assert training.accelerator_hours == pytest.approx(58_958.29122, rel=1e-9)
-    # 1024 accelerators in parallel: 58,958.29 / 1024 = 57.58 h of waiting.
-    assert training.wall_clock_hours == pytest.approx(57.576456, rel=1e-6)
-    # 58,958.29 · 2.50 = 147,395.73; 58,958.29 · 0.7 kW · 1.2 = 49,524.96 kWh; · 0.4 kg.
-    assert training.cost == Decimal("147395.73")
-    assert training.energy_kwh == pytest.approx(49_524.964625, rel=1e-9)
-    assert training.emissions_kg_co2e == pytest.approx(19_809.98585, rel=1e-9)
+    assert training.accelerator_hours == pytest.approx(94_333.26595, rel=1e-9)
+    # 1024 accelerators in parallel: 94,333.27 / 1024 = 92.12 h of waiting.
+    assert training.wall_clock_hours == pytest.approx(92.122330, rel=1e-6)
+    # 94,333.27 · 2.50 = 235,833.16; 94,333.27 · 0.7 kW · 1.2 = 79,239.94 kWh; · 0.4 kg.
+    assert training.cost == Decimal("235833.16")
+    assert training.energy_kwh == pytest.approx(79_239.943400, rel=1e-9)
+    assert training.emissions_kg_co2e == pytest.approx(31_695.977360, rel=1e-9)
     assert training.thresholds[0].exceeded is False
     assert result.engine_version == ENGINE_VERSION
     assert result.inference is None and result.comparison is None
+
+
+def test_the_default_mfu_is_explained_only_where_it_is_used():
+    def notes(training: TrainingInput) -> list[str]:
+        return [
+            note
+            for note in estimate(EstimateInput(training=training)).training.assumptions
+            if "is the default" in note
+        ]
+
+    (note,) = notes(TRAINING_7B)
+    assert note.startswith("MFU 0.25 is the default: the geometric mean")
+    assert note.msgid  # an engine Message, translated at the edge
+    assert notes(replace(TRAINING_7B, mfu=0.4)) == []
+    # Accelerator-hours without an accelerator: no FLOP, so the MFU is not used.
+    hours_only = TrainingInput(method="accelerator_hours", accelerator_hours=200.0, pricing=RENT)
+    assert notes(hours_only) == []
 
 
 def test_threshold_is_exceeded_only_above_the_exact_flop():
@@ -75,11 +92,11 @@ def test_threshold_is_exceeded_only_above_the_exact_flop():
 
 
 def test_accelerator_hours_with_an_accelerator_give_flop_back():
-    # 200 h · 3600 · 989.4e12 · 0.4 = 2.849472e20 FLOP.
+    # 200 h · 3600 · 989.4e12 · 0.25 (the default MFU) = 1.78092e20 FLOP.
     training = TrainingInput(
         method="accelerator_hours", hardware=H100, accelerator_hours=200.0, pricing=RENT
     )
-    assert estimate(EstimateInput(training=training)).training.flop == pytest.approx(2.849472e20)
+    assert estimate(EstimateInput(training=training)).training.flop == pytest.approx(1.78092e20)
 
 
 def test_accelerator_hours_without_an_accelerator_leave_flop_energy_and_thresholds_out():

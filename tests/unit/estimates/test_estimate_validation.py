@@ -173,7 +173,7 @@ def test_every_number_rejects_text_and_booleans(path):
         (
             "training.mfu",
             0.0,
-            "MFU must be more than 0 (at least 0.001) and at most 1 (typical 0.3–0.5).",
+            "MFU must be more than 0 (at least 0.001) and at most 1 (typical 0.14–0.5).",
         ),
         ("training.mfu", 1.01, None),
         ("training.goodput", 0.0, None),

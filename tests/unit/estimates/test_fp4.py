@@ -43,8 +43,8 @@ def test_fp4_weights_are_half_a_byte():
 def test_training_in_fp4_takes_half_the_hours_of_fp8_at_the_fp4_peak():
     fp8 = estimate(training(B200_FP8)).training
     fp4 = estimate(training(B200_FP4)).training
-    # 1e24 FLOP ÷ (9e15 FLOP/s × MFU 0.4) ÷ 3,600 = 77,160.49 accelerator-hours.
-    assert fp4.accelerator_hours == pytest.approx(1e24 / (9000e12 * 0.4) / 3600)
+    # 1e24 FLOP ÷ (9e15 FLOP/s × the default MFU 0.25) ÷ 3,600 = 123,456.79 accelerator-hours.
+    assert fp4.accelerator_hours == pytest.approx(1e24 / (9000e12 * 0.25) / 3600)
     assert fp4.accelerator_hours == pytest.approx(fp8.accelerator_hours / 2)
     assert fp4.cost == pytest.approx(fp8.cost / 2, abs=Decimal("0.01"))
 

@@ -196,7 +196,7 @@ def test_fine_tune_and_build_carry_their_one_off_training():
     ]
     results = by_key(compare_options(options, CALENDAR, RULES))
     assert results["fine_tune"].one_off == Decimal("600.00")  # 200 accelerator-hours × 3.00
-    build_hours = 6 * 7e9 * 1e11 / (989.4e12 * 0.4) / 3600
+    build_hours = 6 * 7e9 * 1e11 / (989.4e12 * 0.25) / 3600  # the default MFU
     assert float(results["build"].one_off) == pytest.approx(build_hours * 3.0, abs=0.01)
     # Both serve the same months, from the month after the longer training (build's) ends.
     assert results["build"].total - results["fine_tune"].total == (

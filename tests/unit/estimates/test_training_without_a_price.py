@@ -44,7 +44,7 @@ SERVING = InferenceInput(
 def test_training_without_a_rental_price_gives_every_figure_but_the_cost():
     training = estimate(EstimateInput(training=GPT3, energy=ENERGY)).training
     assert training.flop == 3.15e23
-    hours = 3.15e23 / (125e12 * 0.4) / 3600  # 1,750,000 accelerator-hours
+    hours = 3.15e23 / (125e12 * 0.25) / 3600  # 2,800,000 accelerator-hours at the default MFU
     assert training.accelerator_hours == hours
     assert training.wall_clock_hours == hours / 1024
     assert training.energy_kwh == hours * 0.3 * 1.2
