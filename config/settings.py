@@ -297,6 +297,13 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 
+# Sweeps. Without a broker, one of more points than this is computed in a thread of the server
+# rather than in the request that defines it (100,000 points take seconds there).
+SWEEP_BACKGROUND_POINTS = env_int("SWEEP_BACKGROUND_POINTS", 20_000)
+# What one person may start: sweeps queued or running at once, and points in 24 hours (429).
+SWEEP_MAX_ACTIVE_PER_USER = env_int("SWEEP_MAX_ACTIVE_PER_USER", 5)
+SWEEP_MAX_POINTS_PER_DAY = env_int("SWEEP_MAX_POINTS_PER_DAY", 5_000_000)
+
 # HTTPS and cookies: on in production, where a TLS-terminating proxy sets X-Forwarded-Proto.
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", PRODUCTION)
 SESSION_COOKIE_SECURE = PRODUCTION
