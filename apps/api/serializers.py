@@ -12,6 +12,7 @@ from apps.api.ranges import (
 from apps.api.strict import StrictSerializer
 from apps.catalogue.language_models import MODEL_SLUG_PATTERN
 from apps.catalogue.models import PRECISIONS
+from apps.estimates.limits import RULES
 
 # Model slugs keep their version's dots ("llama-3.1-8b"), which a SlugField refuses.
 MODEL_SLUG = rf"^{MODEL_SLUG_PATTERN}\Z"
@@ -24,6 +25,9 @@ def number(help_text: str, **kwargs) -> FiniteFloatField:
 
 
 class PricingFields(StrictSerializer):
+    # Each number named after its rule in the engine has the rule's range in the schema.
+    engine_rules = RULES
+
     price_per_accelerator_hour = number(
         "USD per accelerator-hour; overrides the catalogue's median rental price."
     )
@@ -137,6 +141,8 @@ class InferenceRequestSerializer(PricingFields):
 
 
 class EstimateRequestSerializer(StrictSerializer):
+    engine_rules = RULES
+
     training = TrainingRequestSerializer(required=False)
     inference = InferenceRequestSerializer(required=False)
     energy_profile = serializers.SlugField(
