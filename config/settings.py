@@ -271,6 +271,10 @@ SPECTACULAR_SETTINGS = {
     # Deep links nest a link inside each operation's button, which screen readers cannot use.
     # No online validator: its badge is an image from another host, which the CSP refuses.
     "SWAGGER_UI_SETTINGS": {"deepLinking": False, "validatorUrl": None},
+    # Object ids in paths (apps.core.converters.IdConverter): at most 18 digits.
+    "PATH_CONVERTER_OVERRIDES": {
+        "id": {"type": "integer", "minimum": 0, "maximum": 999_999_999_999_999_999}
+    },
     # One name per choice set that several fields called `status` use.
     "ENUM_NAME_OVERRIDES": {
         "ProjectStatusEnum": "apps.projects.models.Project.Status",

@@ -25,6 +25,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 
 from apps.api.fields import decimal_pattern
 from apps.api.ranges import RangesSerializer
+from apps.api.strict import StrictSerializer
 from apps.catalogue.uncertainty import RANGE_PATHS
 from apps.estimates.limit_rule import Rule
 from apps.estimates.limits import RULES
@@ -134,12 +135,43 @@ class AutoSchema(SpectacularAutoSchema):
         for code in ("429", "503"):
             if code in responses:
                 responses[code].setdefault("headers", RETRY_AFTER)
+        if "requestBody" in operation and self.needs_body():
+            operation["requestBody"]["required"] = True
         return operation
+
+    def needs_body(self) -> bool:
+        """A body none of whose fields is required may still be needed (`at_least_one_of`)."""
+        serializer = self.get_request_serializer()
+        return bool(getattr(serializer, "at_least_one_of", ()))
+
+    def _map_basic_serializer(self, serializer, direction):
+        """A strict serializer's request takes no other field (read-only ones are ignored, so
+        they stay allowed); `at_least_one_of` names fields of which one must be given."""
+        schema = super()._map_basic_serializer(serializer, direction)
+        if direction == "request" and isinstance(serializer, StrictSerializer):
+            ignored = {
+                name: {"description": "Read only: ignored when sent."}
+                for name, field in serializer.fields.items()
+                if field.read_only
+            }
+            schema["properties"] = {**schema.get("properties", {}), **ignored}
+            schema["additionalProperties"] = False
+        names = getattr(serializer, "at_least_one_of", ())
+        if direction == "request" and names:
+            schema["anyOf"] = [{"required": [name]} for name in names]
+        return schema
 
     def _map_serializer_field(self, field, direction, bypass_extensions=False):
         schema = super()._map_serializer_field(field, direction, bypass_extensions)
         if isinstance(field, serializers.DecimalField) and schema.get("format") == "decimal":
             schema["pattern"] = decimal_pattern(field)
+        elif isinstance(field, serializers.CharField) and schema.get("type") == "string":
+            # DRF refuses the NUL character in every text field (a `not`, as a pattern would
+            # make drf-spectacular wrap a field that may be blank in a oneOf that "" matches twice).
+            schema["not"] = {"pattern": "\\u0000"}
+            if field.trim_whitespace and not field.allow_blank and "pattern" not in schema:
+                # Spaces alone are trimmed to a blank, which such a field refuses.
+                schema["pattern"] = "\\S"
         rules = getattr(field.parent, "engine_rules", {})
         if field.field_name in rules and schema.get("type") in {"number", "integer"}:
             schema = with_rule(schema, rules[field.field_name])

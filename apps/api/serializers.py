@@ -142,6 +142,7 @@ class InferenceRequestSerializer(PricingFields):
 
 class EstimateRequestSerializer(StrictSerializer):
     engine_rules = RULES
+    at_least_one_of = ("training", "inference")
 
     training = TrainingRequestSerializer(required=False)
     inference = InferenceRequestSerializer(required=False)

@@ -74,7 +74,7 @@ class CostLineViewSet(RefusalsAsAnswers, viewsets.ModelViewSet):
     permission_classes = (IsAuthenticated,)
     pagination_class = None
     lookup_url_kwarg = "line_id"
-    lookup_value_converter = "int"
+    lookup_value_converter = "id"
 
     def initial(self, request: Request, *args, **kwargs) -> None:
         super().initial(request, *args, **kwargs)

@@ -6,12 +6,12 @@ from apps.options import views
 
 urlpatterns = [
     path(
-        "scenarios/<int:scenario_id>/options/",
+        "scenarios/<id:scenario_id>/options/",
         views.scenario_options_page,
         name="scenario-options",
     ),
     path(
-        "scenarios/<int:scenario_id>/options/use/",
+        "scenarios/<id:scenario_id>/options/use/",
         views.scenario_option_use,
         name="scenario-option-use",
     ),

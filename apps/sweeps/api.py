@@ -166,9 +166,11 @@ def _positive(request: Request, name: str, default: int, most: int) -> int:
 @extend_schema(
     summary="Read a sweep's points and figures, a page at a time",
     parameters=[
-        OpenApiParameter("page", int, description="1-based [1]."),
+        OpenApiParameter("page", {"type": "integer", "minimum": 1}, description="1-based [1]."),
         OpenApiParameter(
-            "page_size", int, description=f"Points per page, at most {MAX_PAGE_SIZE}."
+            "page_size",
+            {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE},
+            description=f"Points per page, at most {MAX_PAGE_SIZE}.",
         ),
     ],
     responses={200: ResultsPageSerializer, 409: NO_RESULTS},
