@@ -43,6 +43,11 @@ VALIDATION_ERROR = {
     "description": "Messages at each field that is wrong, or `detail` for the body as a whole.",
 }
 
+# The characters str.strip() removes (str.isspace()), as a JSON Schema (ECMA) character class.
+PYTHON_WHITESPACE = (
+    r"\t\n\u000b\f\r\u001c-\u001f \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
@@ -165,13 +170,18 @@ class AutoSchema(SpectacularAutoSchema):
         schema = super()._map_serializer_field(field, direction, bypass_extensions)
         if isinstance(field, serializers.DecimalField) and schema.get("format") == "decimal":
             schema["pattern"] = decimal_pattern(field)
-        elif isinstance(field, serializers.CharField) and schema.get("type") == "string":
+        elif (
+            isinstance(field, serializers.CharField)
+            and schema.get("type") == "string"
+            and direction == "request"
+        ):
             # DRF refuses the NUL character in every text field (a `not`, as a pattern would
             # make drf-spectacular wrap a field that may be blank in a oneOf that "" matches twice).
             schema["not"] = {"pattern": "\\u0000"}
             if field.trim_whitespace and not field.allow_blank and "pattern" not in schema:
-                # Spaces alone are trimmed to a blank, which such a field refuses.
-                schema["pattern"] = "\\S"
+                # What Python's strip() leaves of spaces alone is a blank, which such a field
+                # refuses: a character other than those.
+                schema["pattern"] = f"[^{PYTHON_WHITESPACE}]"
         rules = getattr(field.parent, "engine_rules", {})
         if field.field_name in rules and schema.get("type") in {"number", "integer"}:
             schema = with_rule(schema, rules[field.field_name])

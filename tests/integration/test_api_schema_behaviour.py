@@ -154,3 +154,10 @@ def test_an_import_of_another_format_version_is_refused_by_the_schema_too(api, m
     assert not accepts(schema, "ProjectDocumentRequest", older)
     response = api.post("/api/v1/projects/import/", older, format="json")
     assert response.status_code == 400 and "format_version" in response.json()
+
+
+def test_an_id_longer_than_the_schema_allows_is_404_not_a_server_error(api, document):
+    parameter = document["paths"]["/api/v1/scenarios/{scenario_id}/budget/"]["get"]["parameters"]
+    assert parameter[0]["schema"]["maximum"] == 999_999_999_999_999_999
+    assert api.get("/api/v1/scenarios/9223372036854775808/budget/").status_code == 404
+    assert api.get("/api/v1/projects/9223372036854775808/").status_code == 404
