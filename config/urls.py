@@ -6,7 +6,7 @@ from django.urls import include, path, register_converter
 from apps.catalogue import views as catalogue_views
 from apps.core.converters import IdConverter
 
-# Before the apps' routes are included: they name their ids <id:…>.
+# Before the apps' routes are included: the API names its ids <id:…>.
 register_converter(IdConverter, "id")
 
 urlpatterns = [

@@ -23,5 +23,5 @@ urlpatterns = [
     ),
     path("language/", views.language_switch, name="language-switch"),
     path("tokens/", views.api_token_list, name="api-tokens"),
-    path("tokens/<id:token_id>/revoke/", views.api_token_revoke, name="api-token-revoke"),
+    path("tokens/<int:token_id>/revoke/", views.api_token_revoke, name="api-token-revoke"),
 ]

@@ -6,18 +6,18 @@ from apps.budget import views
 
 urlpatterns = [
     path(
-        "scenarios/<id:scenario_id>/budget/",
+        "scenarios/<int:scenario_id>/budget/",
         views.scenario_budget_page,
         name="scenario-budget-page",
     ),
-    path("scenarios/<id:scenario_id>/cost-lines/new/", views.cost_line_new, name="cost-line-new"),
+    path("scenarios/<int:scenario_id>/cost-lines/new/", views.cost_line_new, name="cost-line-new"),
     path(
-        "scenarios/<id:scenario_id>/cost-lines/<id:line_id>/edit/",
+        "scenarios/<int:scenario_id>/cost-lines/<int:line_id>/edit/",
         views.cost_line_edit,
         name="cost-line-edit",
     ),
     path(
-        "scenarios/<id:scenario_id>/cost-lines/<id:line_id>/delete/",
+        "scenarios/<int:scenario_id>/cost-lines/<int:line_id>/delete/",
         views.cost_line_delete,
         name="cost-line-delete",
     ),

@@ -21,12 +21,12 @@ register_converter(ExportFormatConverter, "export_format")
 urlpatterns = [
     path("projects/import/", views.project_import, name="project-import"),
     path(
-        "projects/<id:project_id>/export.<export_format:export_format>",
+        "projects/<int:project_id>/export.<export_format:export_format>",
         views.project_export,
         name="project-export",
     ),
     path(
-        "scenarios/<id:scenario_id>/export.<export_format:export_format>",
+        "scenarios/<int:scenario_id>/export.<export_format:export_format>",
         views.scenario_export,
         name="scenario-export",
     ),

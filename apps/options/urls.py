@@ -6,12 +6,12 @@ from apps.options import views
 
 urlpatterns = [
     path(
-        "scenarios/<id:scenario_id>/options/",
+        "scenarios/<int:scenario_id>/options/",
         views.scenario_options_page,
         name="scenario-options",
     ),
     path(
-        "scenarios/<id:scenario_id>/options/use/",
+        "scenarios/<int:scenario_id>/options/use/",
         views.scenario_option_use,
         name="scenario-option-use",
     ),
