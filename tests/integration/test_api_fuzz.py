@@ -97,6 +97,8 @@ JUSTIFIED_REFUSALS = re.compile(
             r"^None of the options can be estimated\.",
             r"^Give distinct keys among ",
             r"^Choose at least one input to vary, or accelerators\.",
+            r"^Choose at least one option\.",
+            r"^The end is before the start\.",
             r"^Choose an accelerator: ",
             r"does not use this input\.",
             r"^Give the (start|stop|number of values|values)",
