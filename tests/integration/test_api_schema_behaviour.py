@@ -3,8 +3,11 @@ and a body is refused exactly when the schema refuses it, for the constraints on
 (ranges, patterns, enums); a method a path does not take is 405, and a format asked for in the
 URL is the answer's format whatever Accept says."""
 
+from datetime import date
+
 import jsonschema
 import pytest
+from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from apps.exports.json_export import project_document
@@ -18,6 +21,7 @@ from tests.factories import (
 )
 
 pytestmark = pytest.mark.django_db
+User = get_user_model()
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 ESTIMATE = {"training": SEED_000_TRAINING, "inference": seed_000_inference(15_000)}
 
@@ -161,3 +165,17 @@ def test_an_id_longer_than_the_schema_allows_is_404_not_a_server_error(api, docu
     assert parameter[0]["schema"]["maximum"] == 999_999_999_999_999_999
     assert api.get("/api/v1/scenarios/9223372036854775808/budget/").status_code == 404
     assert api.get("/api/v1/projects/9223372036854775808/").status_code == 404
+
+
+def test_options_on_a_period_with_no_fiscal_year_are_a_documented_409_not_a_500(api, document):
+    scenario = make_scenario(
+        make_project(
+            User.objects.get(username="manager"),
+            period_end=date(2000, 1, 1),  # its start left to default: today
+        )
+    )
+    response = api.get(f"/api/v1/scenarios/{scenario.pk}/options/")
+    assert response.status_code == 409
+    assert response.json()["detail"].endswith("The planning period must end after it starts.")
+    operation = document["paths"]["/api/v1/scenarios/{scenario_id}/options/"]["get"]
+    assert "409" in operation["responses"]
