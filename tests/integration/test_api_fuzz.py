@@ -2,10 +2,12 @@
 
 Every operation gets generated requests, valid and invalid, sent through the WSGI application
 with a personal API token: a manager's, or a front-office reviewer's for the review queue and
-its decisions. Each response must not be a server error and must match the schema: a documented
+its decisions. Every check Schemathesis has runs on each response: no server error; a documented
 status code and content type, a body that matches the documented one, and documented headers
-that match too. A request the schema does not allow (a wrong type, a value out of range, a field
-missing) must be refused with a 4xx, not taken in some converted form.
+that match too; a request the schema does not allow (a wrong type, a value out of range, a field
+missing or unknown) refused with a 4xx, not taken in some converted form; a request the schema
+allows accepted, but for the rules no JSON Schema can state (JUSTIFIED_REFUSALS, the README's
+"What the schema cannot say"); required headers, unsupported methods and the rest.
 
 Generated ids and bodies alone would mostly meet 404s and 400s, so some cases are pointed at real
 objects (projects, scenarios, sweeps, share links, tokens, catalogue slugs), with the If-Match of
