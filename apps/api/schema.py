@@ -160,6 +160,11 @@ class AutoSchema(SpectacularAutoSchema):
                 if field.read_only
             }
             schema["properties"] = {**schema.get("properties", {}), **ignored}
+            required = [name for name in schema.get("required", []) if name not in ignored]
+            if required:
+                schema["required"] = required
+            else:
+                schema.pop("required", None)
             schema["additionalProperties"] = False
         names = getattr(serializer, "at_least_one_of", ())
         if direction == "request" and names:
