@@ -288,6 +288,10 @@ SPECTACULAR_SETTINGS = {
     # Deep links nest a link inside each operation's button, which screen readers cannot use.
     # No online validator: its badge is an image from another host, which the CSP refuses.
     "SWAGGER_UI_SETTINGS": {"deepLinking": False, "validatorUrl": None},
+    # Object ids in paths (apps.core.converters.IdConverter): at most 18 digits.
+    "PATH_CONVERTER_OVERRIDES": {
+        "id": {"type": "integer", "minimum": 0, "maximum": 999_999_999_999_999_999}
+    },
     # One name per choice set that several fields called `status` use.
     "ENUM_NAME_OVERRIDES": {
         "ProjectStatusEnum": "apps.projects.models.Project.Status",
@@ -321,6 +325,13 @@ if "NUM_PROXIES" in os.environ:
     raise ImproperlyConfigured(
         "NUM_PROXIES is no longer read: set TRUSTED_PROXIES to the proxies' networks instead."
     )
+
+# Sweeps. Without a broker, one of more points than this is computed in a thread of the server
+# rather than in the request that defines it (100,000 points take seconds there).
+SWEEP_BACKGROUND_POINTS = env_int("SWEEP_BACKGROUND_POINTS", 20_000)
+# What one person may start: sweeps queued or running at once, and points in 24 hours (429).
+SWEEP_MAX_ACTIVE_PER_USER = env_int("SWEEP_MAX_ACTIVE_PER_USER", 5)
+SWEEP_MAX_POINTS_PER_DAY = env_int("SWEEP_MAX_POINTS_PER_DAY", 5_000_000)
 
 # HTTPS and cookies: on in production, where a TLS-terminating proxy sets X-Forwarded-Proto.
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", PRODUCTION)

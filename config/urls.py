@@ -1,9 +1,13 @@
 """Top-level routes."""
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, register_converter
 
 from apps.catalogue import views as catalogue_views
+from apps.core.converters import IdConverter
+
+# Before the apps' routes are included: the API names its ids <id:…>.
+register_converter(IdConverter, "id")
 
 urlpatterns = [
     path("", catalogue_views.home, name="home"),

@@ -1,6 +1,7 @@
 """Error responses in DRF's standard JSON shape, with engine errors mapped onto request fields."""
 
 from rest_framework import exceptions
+from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from apps.catalogue.uncertainty import RangesError
@@ -29,4 +30,18 @@ def exception_handler(exc, context):
         exc = exceptions.ValidationError({"ranges": engine_errors(exc.errors)})
     elif isinstance(exc, EstimateInputError):
         exc = exceptions.ValidationError(nest_errors(engine_errors(exc.errors)))
-    return drf_exception_handler(exc, context)
+    response = drf_exception_handler(exc, context)
+    if response is not None:
+        in_json(context.get("request"))
+    return response
+
+
+def in_json(request) -> None:
+    """Answer an error as JSON, as the schema documents every error, when the format chosen was
+    a file's (CSV, XLSX, PDF: a download's renderer cannot write {"detail": …}) or none yet."""
+    if request is None:
+        return
+    renderer = getattr(request, "accepted_renderer", None)
+    if not isinstance(renderer, JSONRenderer | BrowsableAPIRenderer):
+        request.accepted_renderer = JSONRenderer()
+        request.accepted_media_type = JSONRenderer.media_type

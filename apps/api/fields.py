@@ -2,6 +2,7 @@
 slugs of related objects looked up safely; every field's JSON type checked (`check_json_type`)."""
 
 import math
+import re
 from typing import Any
 
 from django.utils.encoding import smart_str
@@ -105,6 +106,21 @@ def _is_decimal(field: serializers.DecimalField) -> Any:
     return _is_string if as_string else _is_number
 
 
+def decimal_pattern(field: serializers.DecimalField) -> str:
+    """The pattern of a decimal string, which the schema states and `check_json_type` applies:
+    at least one digit, no more whole digits or decimals than the field keeps, no exponent, no
+    spaces, and a minus sign only where the field takes a negative value."""
+    sign = "-?" if field.min_value is None or field.min_value < 0 else ""
+    whole = field.max_whole_digits
+    digits = r"\d+" if whole is None else rf"\d{{1,{whole}}}"
+    places = field.decimal_places
+    if places == 0:
+        return rf"^{sign}{digits}$"
+    decimals = r"\d" + ("*" if places is None else f"{{0,{places}}}")
+    first = r"\d" + ("+" if places is None else f"{{1,{places}}}")
+    return rf"^{sign}(?:{digits}(?:\.{decimals})?|\.{first})$"
+
+
 def check_json_type(field: serializers.Field, value: Any) -> None:
     """Raise the field's own ValidationError when `value` is not of the JSON type the field's
     schema gives (a number where a string is expected, a string where a boolean or a number is),
@@ -148,6 +164,8 @@ def check_json_type(field: serializers.Field, value: Any) -> None:
         fits = _is_number(value)
     elif isinstance(field, serializers.DecimalField):
         fits = _is_decimal(field)(value)
+        if fits and type(value) is str:
+            fits = re.fullmatch(decimal_pattern(field), value) is not None
     elif isinstance(field, serializers.CharField | relations.SlugRelatedField):
         fits = _is_string(value)
     if fits is False:

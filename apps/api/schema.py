@@ -1,18 +1,35 @@
-"""The OpenAPI schema's generator: drf-spectacular's, with the error answers documented.
+"""The OpenAPI schema's generator: drf-spectacular's, with every answer and every constraint the
+behaviour has.
 
 drf-spectacular documents the answers a view's `extend_schema` names, and nothing about the
 errors DRF itself gives before or around the view: a 400 for a body that does not parse or
 validate, 401 without valid credentials, 403 for a refused permission (or a signed-in browser
-session's missing CSRF token), 404 for an object that is not there or not yours, 415 for a body
-that is not JSON and 429 past a rate limit. Each operation gets those of them that its view can
-give, in DRF's JSON shapes, unless it documents that status itself.
+session's missing CSRF token), 404 for an object that is not there or not yours, 406 for an
+Accept header that names no format the operation answers in, 412 and 428 where If-Match is
+checked, 415 for a body that is not JSON and 429 past a rate limit. Each operation gets those of
+them that its view can give, in DRF's JSON shapes, unless it documents that status itself; a 429
+or 503 always documents its Retry-After header.
+
+Constraints are as strict as the validators: a decimal string has the pattern validation
+applies (`decimal_pattern`), and a number of the estimate's request has the range of its rule in
+the engine (apps.estimates.limits.RULES) wherever the serializer names its field after it
+(`engine_rules`), so a field added to the request is bounded in the schema as it is in behaviour.
 """
 
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from drf_spectacular.utils import OpenApiResponse, inline_serializer
 from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import AllowAny, IsAuthenticated
+
+from apps.api.fields import decimal_pattern
+from apps.api.ranges import RangesSerializer
+from apps.api.strict import StrictSerializer
+from apps.catalogue.uncertainty import RANGE_PATHS
+from apps.estimates.limit_rule import Rule
+from apps.estimates.limits import RULES
+from apps.estimates.uncertainty_draws import SHIFT
 
 # DRF's answer for every error but a validation error: {"detail": "…"}.
 ERROR = inline_serializer("Error", {"detail": serializers.CharField()})
@@ -25,6 +42,11 @@ VALIDATION_ERROR = {
     "additionalProperties": {},
     "description": "Messages at each field that is wrong, or `detail` for the body as a whole.",
 }
+
+# The characters str.strip() removes (str.isspace()), as a JSON Schema (ECMA) character class.
+PYTHON_WHITESPACE = (
+    r"\t\n\u000b\f\r\u001c-\u001f \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+)
 
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
@@ -47,6 +69,66 @@ RETRY_AFTER = {
 }
 
 
+def rule_schema(rule: Rule) -> dict:
+    """The JSON Schema of a number its engine rule accepts: its range, open at the bottom where
+    the rule is, whole where it is, or 0 where the rule allows it below its range."""
+    bounds: dict = {"minimum": rule.low, "maximum": rule.high}
+    if rule.low_open:
+        bounds["exclusiveMinimum"] = True
+    if rule.whole:
+        bounds["multipleOf"] = 1
+    if rule.zero_allowed:
+        return {"anyOf": [{"enum": [0]}, bounds]}
+    return bounds
+
+
+def with_rule(schema: dict, rule: Rule) -> dict:
+    """A field's schema with its engine rule's range in place of the serializer's own bounds."""
+    schema = {
+        key: value
+        for key, value in schema.items()
+        if key not in {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}
+    }
+    return {**schema, **rule_schema(rule)}
+
+
+def range_end_schema(name: str) -> dict:
+    """Either end of a range on the input called `name`: a value its rule accepts, above the
+    floor of the lognormal it is read as (0, or −1 for monthly growth, whose 1 + g is)."""
+    rule = RULES[name]
+    floor = 0.0 - SHIFT.get(name, 0.0)
+    bounds: dict = {"type": "number", "format": "double", "maximum": rule.high}
+    if rule.low > floor:
+        bounds |= {"minimum": rule.low, **({"exclusiveMinimum": True} if rule.low_open else {})}
+    else:
+        bounds |= {"minimum": floor, "exclusiveMinimum": True}
+    return bounds
+
+
+class RangesExtension(OpenApiSerializerExtension):
+    """Ranges keyed by path, each end bounded by its input's rule; no other key."""
+
+    target_class = RangesSerializer
+
+    def map_serializer(self, auto_schema, direction) -> dict:
+        def interval(path: str) -> dict:
+            end = range_end_schema(path.rpartition(".")[2])
+            return {
+                "type": "object",
+                "properties": {"low": end, "high": end},
+                "required": ["low", "high"],
+                "additionalProperties": False,
+                "description": "The 5th and 95th percentiles (low ≤ high; equal: fixed).",
+            }
+
+        return {
+            "type": "object",
+            "properties": {path: interval(path) for path in RANGE_PATHS},
+            "additionalProperties": False,
+            "description": RangesSerializer.__doc__,
+        }
+
+
 class AutoSchema(SpectacularAutoSchema):
     def get_operation(self, path, path_regex, path_prefix, method, registry):
         operation = super().get_operation(path, path_regex, path_prefix, method, registry)
@@ -55,7 +137,60 @@ class AutoSchema(SpectacularAutoSchema):
         responses = operation["responses"]
         for code, response in self.error_responses(operation).items():
             responses.setdefault(code, response)
+        for code in ("429", "503"):
+            if code in responses:
+                responses[code].setdefault("headers", RETRY_AFTER)
+        if "requestBody" in operation and self.needs_body():
+            operation["requestBody"]["required"] = True
         return operation
+
+    def needs_body(self) -> bool:
+        """A body none of whose fields is required may still be needed (`at_least_one_of`)."""
+        serializer = self.get_request_serializer()
+        return bool(getattr(serializer, "at_least_one_of", ()))
+
+    def _map_basic_serializer(self, serializer, direction):
+        """A strict serializer's request takes no other field (read-only ones are ignored, so
+        they stay allowed); `at_least_one_of` names fields of which one must be given."""
+        schema = super()._map_basic_serializer(serializer, direction)
+        if direction == "request" and isinstance(serializer, StrictSerializer):
+            ignored = {
+                name: {"description": "Read only: ignored when sent."}
+                for name, field in serializer.fields.items()
+                if field.read_only
+            }
+            schema["properties"] = {**schema.get("properties", {}), **ignored}
+            required = [name for name in schema.get("required", []) if name not in ignored]
+            if required:
+                schema["required"] = required
+            else:
+                schema.pop("required", None)
+            schema["additionalProperties"] = False
+        names = getattr(serializer, "at_least_one_of", ())
+        if direction == "request" and names:
+            schema["anyOf"] = [{"required": [name]} for name in names]
+        return schema
+
+    def _map_serializer_field(self, field, direction, bypass_extensions=False):
+        schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        if isinstance(field, serializers.DecimalField) and schema.get("format") == "decimal":
+            schema["pattern"] = decimal_pattern(field)
+        elif (
+            isinstance(field, serializers.CharField)
+            and schema.get("type") == "string"
+            and direction == "request"
+        ):
+            # DRF refuses the NUL character in every text field (a `not`, as a pattern would
+            # make drf-spectacular wrap a field that may be blank in a oneOf that "" matches twice).
+            schema["not"] = {"pattern": "\\u0000"}
+            if field.trim_whitespace and not field.allow_blank and "pattern" not in schema:
+                # What Python's strip() leaves of spaces alone is a blank, which such a field
+                # refuses: a character other than those.
+                schema["pattern"] = f"[^{PYTHON_WHITESPACE}]"
+        rules = getattr(field.parent, "engine_rules", {})
+        if field.field_name in rules and schema.get("type") in {"number", "integer"}:
+            schema = with_rule(schema, rules[field.field_name])
+        return schema
 
     def error_responses(self, operation: dict) -> dict[str, dict]:
         """The errors DRF can answer this operation with, by status code."""
@@ -76,6 +211,7 @@ class AutoSchema(SpectacularAutoSchema):
             }
 
         errors = {}
+        if_match = [p for p in parameters if p["in"] == "header" and p["name"] == "If-Match"]
         if has_body or query:
             errors["400"] = answer(VALIDATION_ERROR, "The request is not valid.")
         if authenticators:
@@ -93,6 +229,17 @@ class AutoSchema(SpectacularAutoSchema):
             )
         if any(p["in"] == "path" for p in parameters):
             errors["404"] = answer(error, "Not found, or not yours.")
+        errors["406"] = answer(
+            error,
+            "Accept names no format this operation answers in (a format asked for with "
+            "?format= wins over Accept).",
+        )
+        if if_match:
+            errors["412"] = answer(
+                error, "If-Match is not the current ETag: someone changed it since you read it."
+            )
+        if any(p.get("required") for p in if_match):
+            errors["428"] = answer(error, "No If-Match: send the ETag you last read.")
         if has_body:
             errors["415"] = answer(error, "The body is not JSON (its Content-Type).")
         if getattr(view, "throttle_classes", ()):

@@ -13,6 +13,7 @@ from apps.api.strict import StrictSerializer
 from apps.apiprices.models import PriceTier
 from apps.catalogue.language_models import MODEL_SLUG_PATTERN
 from apps.catalogue.models import PRECISIONS
+from apps.estimates.limits import RULES
 
 # Model slugs keep their version's dots ("llama-3.1-8b"), which a SlugField refuses.
 MODEL_SLUG = rf"^{MODEL_SLUG_PATTERN}\Z"
@@ -25,6 +26,9 @@ def number(help_text: str, **kwargs) -> FiniteFloatField:
 
 
 class PricingFields(StrictSerializer):
+    # Each number named after its rule in the engine has the rule's range in the schema.
+    engine_rules = RULES
+
     price_per_accelerator_hour = number(
         "USD per accelerator-hour; overrides the catalogue's median rental price."
     )
@@ -164,6 +168,9 @@ class InferenceRequestSerializer(PricingFields):
 
 
 class EstimateRequestSerializer(StrictSerializer):
+    engine_rules = RULES
+    at_least_one_of = ("training", "inference")
+
     training = TrainingRequestSerializer(required=False)
     inference = InferenceRequestSerializer(required=False)
     energy_profile = serializers.SlugField(

@@ -86,7 +86,7 @@ class CostLineViewSet(RefusalsAsAnswers, ETagMixin, viewsets.ModelViewSet):
     permission_classes = (IsAuthenticated,)
     pagination_class = None
     lookup_url_kwarg = "line_id"
-    lookup_value_converter = "int"
+    lookup_value_converter = "id"
     if_match_required = True
 
     def initial(self, request: Request, *args, **kwargs) -> None:

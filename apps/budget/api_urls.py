@@ -7,11 +7,11 @@ from apps.budget import api
 
 router = SimpleRouter(use_regex_path=False)
 router.register(
-    "scenarios/<int:scenario_id>/cost-lines", api.CostLineViewSet, basename="scenario-cost-line"
+    "scenarios/<id:scenario_id>/cost-lines", api.CostLineViewSet, basename="scenario-cost-line"
 )
 
 urlpatterns = [
     path("", include(router.urls)),
-    path("scenarios/<int:scenario_id>/budget/", api.scenario_budget_view, name="scenario-budget"),
-    path("projects/<int:project_id>/budget/", api.project_budget_view, name="project-budget"),
+    path("scenarios/<id:scenario_id>/budget/", api.scenario_budget_view, name="scenario-budget"),
+    path("projects/<id:project_id>/budget/", api.project_budget_view, name="project-budget"),
 ]

@@ -9,7 +9,7 @@ from rest_framework.decorators import api_view, parser_classes, permission_class
 from rest_framework.exceptions import NotFound, ParseError, PermissionDenied
 from rest_framework.parsers import BaseParser
 from rest_framework.permissions import IsAuthenticated
-from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -87,11 +87,6 @@ class ExportView(APIView):
                     "formats": ", ".join(FORMATS),
                 }
             ) from None
-
-    def handle_exception(self, exc: Exception) -> Response:
-        self.request.accepted_renderer = JSONRenderer()
-        self.request.accepted_media_type = JSONRenderer.media_type
-        return super().handle_exception(exc)
 
     def report(self, request: Request, **kwargs) -> Report:
         raise NotImplementedError

@@ -7,12 +7,12 @@ from apps.exports import api
 urlpatterns = [
     path("projects/import/", api.project_import, name="project-import"),
     path(
-        "projects/<int:project_id>/export/",
+        "projects/<id:project_id>/export/",
         api.ProjectExportView.as_view(),
         name="project-export",
     ),
     path(
-        "scenarios/<int:scenario_id>/export/",
+        "scenarios/<id:scenario_id>/export/",
         api.ScenarioExportView.as_view(),
         name="scenario-export",
     ),

@@ -7,6 +7,7 @@ import ignores them and recomputes the results.
 """
 
 from django.utils.translation import gettext
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from apps.api.serializers import EstimateResponseSerializer, StrictSerializer
@@ -110,6 +111,12 @@ class ProjectDetailsSerializer(StrictSerializer):
         return attrs
 
 
+@extend_schema_field({"type": "integer", "enum": [FORMAT_VERSION]})
+class FormatVersionField(serializers.IntegerField):
+    """The document's version: the schema names the one this site reads, which
+    `validate_format_version` checks with its own message."""
+
+
 class ProjectDocumentSerializer(StrictSerializer):
     """A project's JSON export, which POST /api/v1/projects/import/ takes back; fields that
     are not part of the format are refused."""
@@ -118,7 +125,7 @@ class ProjectDocumentSerializer(StrictSerializer):
         choices=[(FORMAT, "A Compute Planner project")],
         help_text="What the document is; files of any other kind are refused.",
     )
-    format_version = serializers.IntegerField(
+    format_version = FormatVersionField(
         help_text=f"The version of this document's shape; this site reads {FORMAT_VERSION}."
     )
     source = ProjectSourceSerializer(

@@ -10,8 +10,10 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apps.api.schema import error_response
 from apps.api.throttling import AnonOrUserRateThrottle
 from apps.estimates.budget import BudgetRules
+from apps.estimates.budget.fiscal import CalendarError
 from apps.estimates.options import OPTION_KEYS
 from apps.options.representation import options_representation
 from apps.options.serializers import OptionsRequestSerializer, OptionsResponseSerializer
@@ -21,6 +23,7 @@ from apps.options.services import (
     options_compare,
     scenario_options_compare,
 )
+from apps.projects.engine_text import engine_error_text
 from apps.projects.selectors import scenario_for_user
 
 
@@ -81,7 +84,10 @@ class ScenarioOptionsQuerySerializer(serializers.Serializer):
         ScenarioOptionsQuerySerializer,
         OpenApiParameter("scenario_id", OpenApiTypes.INT, OpenApiParameter.PATH),
     ],
-    responses={200: OptionsResponseSerializer},
+    responses={
+        200: OptionsResponseSerializer,
+        409: error_response("The project's planning period makes no fiscal year to compare on."),
+    },
     summary="Compare the options for a saved scenario, on its project's budget calendar",
 )
 @api_view(["GET"])
@@ -96,5 +102,8 @@ def scenario_options(request: Request, scenario_id: int) -> Response:
         query.validated_data.get("api_model"),
         query.validated_data.get("accelerator"),
     )
-    compared = scenario_options_compare(scenario, choices, today=timezone.localdate())
+    try:
+        compared = scenario_options_compare(scenario, choices, today=timezone.localdate())
+    except CalendarError as error:
+        return Response({"detail": engine_error_text(error.errors)}, status=409)
     return Response(options_representation(compared, scenario.project.currency))

@@ -6,5 +6,5 @@ from apps.options import api
 
 urlpatterns = [
     path("options/", api.options_view, name="options"),
-    path("scenarios/<int:scenario_id>/options/", api.scenario_options, name="scenario-options"),
+    path("scenarios/<id:scenario_id>/options/", api.scenario_options, name="scenario-options"),
 ]

@@ -137,7 +137,7 @@ class ProjectViewSet(RefusalsAsAnswers, ETagMixin, viewsets.ModelViewSet):
     serializer_class = ProjectSerializer
     permission_classes = (IsAuthenticated, CanCreateProjects, OwnerChangesProject)
     pagination_class = None
-    lookup_value_converter = "int"
+    lookup_value_converter = "id"
 
     def get_queryset(self):
         return (
@@ -213,7 +213,7 @@ class ScenarioViewSet(RefusalsAsAnswers, ETagMixin, viewsets.ModelViewSet):
     serializer_class = ScenarioSerializer
     permission_classes = (IsAuthenticated,)
     pagination_class = None
-    lookup_value_converter = "int"
+    lookup_value_converter = "id"
     if_match_required = True
 
     def initial(self, request: Request, *args, **kwargs) -> None:

@@ -8,13 +8,13 @@ from apps.projects import api
 router = SimpleRouter(use_regex_path=False)
 router.register("projects", api.ProjectViewSet, basename="project")
 router.register(
-    "projects/<int:project_id>/scenarios", api.ScenarioViewSet, basename="project-scenario"
+    "projects/<id:project_id>/scenarios", api.ScenarioViewSet, basename="project-scenario"
 )
 
 urlpatterns = [
     path("", include(router.urls)),
     path(
-        "scenarios/<int:scenario_id>/estimate/",
+        "scenarios/<id:scenario_id>/estimate/",
         api.scenario_estimate,
         name="scenario-estimate",
     ),

@@ -110,6 +110,10 @@ ETAG_HEADER = OpenApiParameter(
 )
 
 
+# If-Match as RFC 9110 writes it: quoted entity tags (weak ones marked W/), separated by commas.
+ETAGS = r'^[ \t]*(W/)?"[^"]*"([ \t]*,[ \t]*(W/)?"[^"]*")*[ \t]*$'
+
+
 def if_match(*, required: bool) -> OpenApiParameter:
     what = (
         "Required: without it the answer is 428, and `*` is not enough"
@@ -121,6 +125,7 @@ def if_match(*, required: bool) -> OpenApiParameter:
         type=str,
         location=OpenApiParameter.HEADER,
         required=required,
+        pattern=ETAGS if required else rf"^[ \t]*\*[ \t]*$|{ETAGS}",
         description=f"The ETag from your last read. {what}; a stale one gets 412.",
     )
 

@@ -7,20 +7,20 @@ from apps.reviews import api, portfolio_views
 urlpatterns = [
     path("reviews/", api.ReviewListView.as_view(), name="review-list"),
     path("portfolio/budget/", portfolio_views.portfolio_budget_view, name="portfolio-budget"),
-    path("reviews/<int:project_id>/", api.ReviewDetailView.as_view(), name="review-detail"),
+    path("reviews/<id:project_id>/", api.ReviewDetailView.as_view(), name="review-detail"),
     path(
-        "projects/<int:project_id>/submit/",
+        "projects/<id:project_id>/submit/",
         api.ProjectSubmitView.as_view(),
         name="project-submit",
     ),
     path(
-        "projects/<int:project_id>/return/",
+        "projects/<id:project_id>/return/",
         api.ProjectReturnView.as_view(),
         name="project-return",
     ),
-    path("projects/<int:project_id>/clear/", api.ProjectClearView.as_view(), name="project-clear"),
+    path("projects/<id:project_id>/clear/", api.ProjectClearView.as_view(), name="project-clear"),
     path(
-        "projects/<int:project_id>/comments/",
+        "projects/<id:project_id>/comments/",
         api.ProjectCommentsView.as_view(),
         name="project-comments",
     ),

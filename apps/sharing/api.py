@@ -170,7 +170,7 @@ class ShareLinkViewSet(mixins.ListModelMixin, mixins.DestroyModelMixin, viewsets
     serializer_class = ShareLinkSerializer
     permission_classes = (IsAuthenticated,)
     pagination_class = None
-    lookup_value_converter = "int"
+    lookup_value_converter = "id"
 
     def get_queryset(self):
         return ShareLink.objects.for_user(self.request.user).with_subject()

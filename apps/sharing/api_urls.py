@@ -10,12 +10,12 @@ router.register("share-links", api.ShareLinkViewSet, basename="share-link")
 
 urlpatterns = [
     path(
-        "scenarios/<int:scenario_id>/share-links/",
+        "scenarios/<id:scenario_id>/share-links/",
         api.scenario_share_link_create,
         name="scenario-share-links",
     ),
     path(
-        "projects/<int:project_id>/share-links/",
+        "projects/<id:project_id>/share-links/",
         api.project_share_link_create,
         name="project-share-links",
     ),

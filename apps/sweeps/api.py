@@ -22,6 +22,7 @@ from apps.api.schema import error_response
 from apps.projects.locale_numbers import decimal_text
 from apps.projects.selectors import scenario_for_user
 from apps.sweeps import services
+from apps.sweeps.allowance import SweepLimitReached
 from apps.sweeps.definition import DefinitionError
 from apps.sweeps.export import csv_pieces
 from apps.sweeps.metrics import METRICS_BY_NAME
@@ -47,6 +48,17 @@ class SweepNotQueued(APIException):
     wait = services.QUEUE_RETRY_AFTER_SECONDS  # sent as Retry-After
 
 
+class SweepLimited(APIException):
+    """A person's limit on running sweeps or points a day: 429, Retry-After when it lifts."""
+
+    status_code = status.HTTP_429_TOO_MANY_REQUESTS
+    default_code = "sweep_limit"
+
+    def __init__(self, reached: SweepLimitReached) -> None:
+        super().__init__(reached.message)
+        self.wait = reached.retry_after_seconds  # sent as Retry-After
+
+
 @extend_schema(
     methods=["GET"],
     summary="List a scenario's sweeps, newest first",
@@ -56,12 +68,19 @@ class SweepNotQueued(APIException):
     methods=["POST"],
     summary="Define a sweep of a scenario and queue it",
     description="Checks the definition, stores the sweep and queues its chunks on the Celery "
-    "workers. A definition that cannot run (over 1,000,000 points, a value out of range, an "
-    "input the scenario does not use) gets a 400 with a message at each field, and nothing is "
-    "queued.",
+    "workers (without a broker, a sweep of more than SWEEP_BACKGROUND_POINTS points is computed "
+    "in a thread of the server: read its progress at `sweeps/{id}/`). A definition that cannot "
+    "run (over 1,000,000 points, a value out of range, an input the scenario does not use) gets "
+    "a 400 with a message at each field, and nothing is queued. A person with "
+    "SWEEP_MAX_ACTIVE_PER_USER sweeps queued or running, or whose sweeps of the last 24 hours "
+    "would pass SWEEP_MAX_POINTS_PER_DAY points with this one, gets a 429 with Retry-After.",
     request=SweepCreateSerializer,
     responses={
         201: SweepSerializer,
+        429: error_response(
+            "Too many requests, or a limit on the person's sweeps reached: retry after "
+            "Retry-After seconds."
+        ),
         503: error_response(
             "The task queue is not answering: the sweep is stored as failed, nothing of it "
             "runs; try again after Retry-After seconds."
@@ -85,6 +104,8 @@ def scenario_sweeps(request: Request, scenario_id: int) -> Response:
         )
     except DefinitionError as error:
         raise serializers.ValidationError(nest_errors(error.errors)) from None
+    except SweepLimitReached as reached:
+        raise SweepLimited(reached) from None
     except services.QueueUnavailable as error:
         raise SweepNotQueued() from error
     return Response(SweepSerializer(sweep).data, status=status.HTTP_201_CREATED)
@@ -145,9 +166,11 @@ def _positive(request: Request, name: str, default: int, most: int) -> int:
 @extend_schema(
     summary="Read a sweep's points and figures, a page at a time",
     parameters=[
-        OpenApiParameter("page", int, description="1-based [1]."),
+        OpenApiParameter("page", {"type": "integer", "minimum": 1}, description="1-based [1]."),
         OpenApiParameter(
-            "page_size", int, description=f"Points per page, at most {MAX_PAGE_SIZE}."
+            "page_size",
+            {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE},
+            description=f"Points per page, at most {MAX_PAGE_SIZE}.",
         ),
     ],
     responses={200: ResultsPageSerializer, 409: NO_RESULTS},

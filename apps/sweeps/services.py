@@ -10,7 +10,8 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 from apps.catalogue.resolve import DEFAULT_ENERGY_PROFILE, Catalogue, estimate_input_from_request
 from apps.estimates import EstimateInputError
 from apps.projects.models import Scenario
-from apps.sweeps import tasks
+from apps.sweeps import background, tasks
+from apps.sweeps.allowance import sweep_allowance_check
 from apps.sweeps.compute import requests_by_accelerator
 from apps.sweeps.definition import SECTIONS, Definition, DefinitionError, definition_parse
 from apps.sweeps.models import Sweep
@@ -25,10 +26,6 @@ CHUNK_POINTS = (1_000, 25_000)
 def chunk_size_for(total_points: int) -> int:
     low, high = CHUNK_POINTS
     return min(max(math.ceil(total_points / CHUNKS), low), high)
-
-
-# Queued or running sweeps one person may have at once, so that nobody fills the queue alone.
-MAX_ACTIVE_PER_USER = 5
 
 
 def _messages(error: EstimateInputError) -> list[str]:
@@ -96,17 +93,13 @@ def sweep_create(
     name: str = "",
     chunk_size: int | None = None,
 ) -> Sweep:
-    """Check a definition against the scenario and the catalogue, store the sweep and queue its
-    chunks once the transaction commits; raise DefinitionError (nothing stored or queued), or
-    QueueUnavailable on commit when the broker does not answer (the sweep failed, none queued)."""
+    """Check a definition against the scenario, the person's allowance and the catalogue, store
+    the sweep and queue its chunks once the transaction commits; raise DefinitionError or
+    SweepLimitReached (nothing stored or queued), or QueueUnavailable on commit when the broker
+    does not answer (the sweep failed, none queued)."""
     parsed = definition_parse(definition, scenario.inputs)
-    active = Sweep.objects.filter(created_by=created_by, status__in=Sweep.ACTIVE)
-    if created_by is not None and active.count() >= MAX_ACTIVE_PER_USER:
-        message = gettext(
-            "You have %(count)d sweeps queued or running: wait for one to finish, or cancel "
-            "one, before you start another."
-        ) % {"count": MAX_ACTIVE_PER_USER}
-        raise DefinitionError({"non_field_errors": [message]})
+    if created_by is not None:
+        sweep_allowance_check(user=created_by, points=parsed.total_points)
     errors = _catalogue_errors(parsed, scenario.inputs)
     if errors:
         raise DefinitionError(errors)
@@ -124,7 +117,13 @@ def sweep_create(
     )
     sweep.full_clean()
     sweep.save()
-    transaction.on_commit(partial(_enqueue, sweep.pk, sweep.run, sweep.total_chunks))
+    if background.runs_in_background(sweep.total_points):
+        enqueue = partial(
+            background.enqueue_chunks_in_background, sweep.pk, sweep.run, sweep.total_chunks
+        )
+    else:
+        enqueue = partial(_enqueue, sweep.pk, sweep.run, sweep.total_chunks)
+    transaction.on_commit(enqueue)
     return sweep
 
 

@@ -17,6 +17,7 @@ from apps.core.htmx import is_htmx
 from apps.projects.locale_numbers import decimal_text, percent_text
 from apps.projects.selectors import scenario_for_user
 from apps.sweeps import services
+from apps.sweeps.allowance import SweepLimitReached
 from apps.sweeps.definition import DefinitionError, points_text
 from apps.sweeps.forms import SweepDefinitionForm, point_count
 from apps.sweeps.inputs import SECTION_LABELS, SWEEPABLE
@@ -56,7 +57,7 @@ def sweep_new(request: HttpRequest, scenario_id: int) -> HttpResponse:
         models=list(LanguageModel.objects.all()),
     )
     count = point_count(request.POST, scenario_inputs=scenario.inputs) if request.POST else None
-    status = 200
+    status, retry_after = 200, None
     if request.method == "POST" and request.POST.get("action") != "count" and form.is_valid():
         try:
             sweep = services.sweep_create(
@@ -67,9 +68,12 @@ def sweep_new(request: HttpRequest, scenario_id: int) -> HttpResponse:
             )
         except DefinitionError as error:
             form.add_errors(error)
+        except SweepLimitReached as reached:
+            form.add_errors(DefinitionError({"non_field_errors": [reached.message]}))
+            status, retry_after = 429, reached.retry_after_seconds
         except services.QueueUnavailable as error:
             form.add_errors(DefinitionError({"non_field_errors": [str(error.message)]}))
-            status = 503
+            status, retry_after = 503, services.QUEUE_RETRY_AFTER_SECONDS
         else:
             messages.success(
                 request,
@@ -79,8 +83,8 @@ def sweep_new(request: HttpRequest, scenario_id: int) -> HttpResponse:
             return redirect(sweep)
     context = {**_scenario_context(scenario), "form": form, "count": count}
     response = TemplateResponse(request, "sweeps/sweep_new.html", context, status=status)
-    if status == 503:
-        response["Retry-After"] = str(services.QUEUE_RETRY_AFTER_SECONDS)
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
     return response
 
 

@@ -457,20 +457,20 @@ ROUTES: dict[str, Row] = {
         may={"POST": MANAGERS},
         body={"POST": _constant({"title": "By API"})},
     ),
-    "api/v1/projects/<int:pk>/": Row(
+    "api/v1/projects/<id:pk>/": Row(
         {"GET": 200, "PUT": 200, "PATCH": 200, "DELETE": 204},
         sees=TEAM,
         may=_all(("PUT", "PATCH", "DELETE"), ONLY_OWNER),
         values=lambda w: {"pk": w.project.pk},
         body={"PUT": _constant({"title": "Renamed"}), "PATCH": _constant({"unit": "B"})},
     ),
-    "api/v1/projects/<int:project_id>/scenarios/": Row(
+    "api/v1/projects/<id:project_id>/scenarios/": Row(
         {"GET": 200, "POST": 201},
         sees=TEAM,
         hides_first=True,
         body={"POST": _constant({"name": "By API", "inputs": SEED_000})},
     ),
-    "api/v1/projects/<int:project_id>/scenarios/<int:pk>/": Row(
+    "api/v1/projects/<id:project_id>/scenarios/<id:pk>/": Row(
         {"GET": 200, "PUT": 200, "PATCH": 200, "DELETE": 204},
         sees=TEAM,
         hides_first=True,
@@ -481,77 +481,77 @@ ROUTES: dict[str, Row] = {
         },
         headers=_if_match,
     ),
-    "api/v1/scenarios/<int:scenario_id>/estimate/": Row({"GET": 200}, sees=TEAM),
+    "api/v1/scenarios/<id:scenario_id>/estimate/": Row({"GET": 200}, sees=TEAM),
     # API: the options compared
     "api/v1/options/": Row({"POST": 200}, public=True, body={"POST": _constant(SEED_000)}),
-    "api/v1/scenarios/<int:scenario_id>/options/": Row({"GET": 200}, sees=TEAM),
+    "api/v1/scenarios/<id:scenario_id>/options/": Row({"GET": 200}, sees=TEAM),
     # API: cost lines and budgets
-    "api/v1/scenarios/<int:scenario_id>/cost-lines/": Row(
+    "api/v1/scenarios/<id:scenario_id>/cost-lines/": Row(
         {"GET": 200, "POST": 201},
         sees=TEAM,
         hides_first=True,
         body={"POST": _constant(COST_LINE)},
     ),
-    "api/v1/scenarios/<int:scenario_id>/cost-lines/<int:line_id>/": Row(
+    "api/v1/scenarios/<id:scenario_id>/cost-lines/<id:line_id>/": Row(
         {"GET": 200, "PUT": 200, "PATCH": 200, "DELETE": 204},
         sees=TEAM,
         hides_first=True,
         body={"PUT": _constant(COST_LINE), "PATCH": _constant({"quantity": 2})},
         headers=_line_if_match,
     ),
-    "api/v1/scenarios/<int:scenario_id>/budget/": Row({"GET": 200}, sees=TEAM),
-    "api/v1/projects/<int:project_id>/budget/": Row({"GET": 200}, sees=TEAM),
+    "api/v1/scenarios/<id:scenario_id>/budget/": Row({"GET": 200}, sees=TEAM),
+    "api/v1/projects/<id:project_id>/budget/": Row({"GET": 200}, sees=TEAM),
     "api/v1/portfolio/budget/": Row({"GET": 200}),
     # API: sweeps
-    "api/v1/scenarios/<int:scenario_id>/sweeps/": Row(
+    "api/v1/scenarios/<id:scenario_id>/sweeps/": Row(
         {"GET": 200, "POST": 201}, sees=TEAM, body={"POST": _constant({"inputs": [DEMAND]})}
     ),
-    "api/v1/sweeps/<int:sweep_id>/": Row({"GET": 200}, sees=TEAM),
-    "api/v1/sweeps/<int:sweep_id>/cancel/": Row({"POST": 200}, sees=TEAM),
-    "api/v1/sweeps/<int:sweep_id>/results/": Row({"GET": 200}, sees=TEAM),
-    "api/v1/sweeps/<int:sweep_id>/summary/": Row({"GET": 200}, sees=TEAM),
-    "api/v1/sweeps/<int:sweep_id>/results.csv": Row({"GET": 200}, sees=TEAM),
+    "api/v1/sweeps/<id:sweep_id>/": Row({"GET": 200}, sees=TEAM),
+    "api/v1/sweeps/<id:sweep_id>/cancel/": Row({"POST": 200}, sees=TEAM),
+    "api/v1/sweeps/<id:sweep_id>/results/": Row({"GET": 200}, sees=TEAM),
+    "api/v1/sweeps/<id:sweep_id>/summary/": Row({"GET": 200}, sees=TEAM),
+    "api/v1/sweeps/<id:sweep_id>/results.csv": Row({"GET": 200}, sees=TEAM),
     # API: reviews
     "api/v1/reviews/": Row({"GET": 200}, may={"GET": ONLY_FRONT_OFFICE}),
-    "api/v1/reviews/<int:project_id>/": Row({"GET": 200}, sees=REVIEW_READERS, values=_submitted),
-    "api/v1/projects/<int:project_id>/submit/": Row({"POST": 200}, sees=TEAM),
-    "api/v1/projects/<int:project_id>/return/": Row(
+    "api/v1/reviews/<id:project_id>/": Row({"GET": 200}, sees=REVIEW_READERS, values=_submitted),
+    "api/v1/projects/<id:project_id>/submit/": Row({"POST": 200}, sees=TEAM),
+    "api/v1/projects/<id:project_id>/return/": Row(
         {"POST": 200},
         sees=REVIEW_READERS,
         may={"POST": ONLY_FRONT_OFFICE},
         values=_submitted,
         body={"POST": _constant({"comment": "Add the energy profile."})},
     ),
-    "api/v1/projects/<int:project_id>/clear/": Row(
+    "api/v1/projects/<id:project_id>/clear/": Row(
         {"POST": 200},
         sees=REVIEW_READERS,
         may={"POST": ONLY_FRONT_OFFICE},
         values=_submitted,
         body={"POST": _constant({})},
     ),
-    "api/v1/projects/<int:project_id>/comments/": Row(
+    "api/v1/projects/<id:project_id>/comments/": Row(
         {"GET": 200, "POST": 201},
         sees=REVIEW_READERS,
         values=_submitted,
         body={"POST": _constant({"body": "Why eight accelerators?"})},
     ),
     # API: share links
-    "api/v1/scenarios/<int:scenario_id>/share-links/": Row(
+    "api/v1/scenarios/<id:scenario_id>/share-links/": Row(
         {"POST": 201}, sees=TEAM, body={"POST": _constant({"label": "Board"})}
     ),
-    "api/v1/projects/<int:project_id>/share-links/": Row(
+    "api/v1/projects/<id:project_id>/share-links/": Row(
         {"POST": 201}, sees=TEAM, values=_submitted, body={"POST": _constant({"label": "Board"})}
     ),
     "api/v1/share-links/": Row({"GET": 200}),
-    "api/v1/share-links/<int:pk>/": Row(
+    "api/v1/share-links/<id:pk>/": Row(
         {"DELETE": 204}, sees=TEAM, values=lambda w: {"pk": w.link.pk}
     ),
     # API: exports and import
     "api/v1/projects/import/": Row(
         {"POST": 201}, may={"POST": MANAGERS}, body={"POST": project_document}
     ),
-    "api/v1/projects/<int:project_id>/export/": Row({"GET": 200}, sees=TEAM, values=_submitted),
-    "api/v1/scenarios/<int:scenario_id>/export/": Row({"GET": 200}, sees=TEAM),
+    "api/v1/projects/<id:project_id>/export/": Row({"GET": 200}, sees=TEAM, values=_submitted),
+    "api/v1/scenarios/<id:scenario_id>/export/": Row({"GET": 200}, sees=TEAM),
     # API: schema and docs
     "api/schema/": Row({"GET": 200}, public=True),
     "api/docs/": Row({"GET": 200}, public=True),

@@ -361,14 +361,15 @@ def test_a_broker_that_does_not_answer_fails_the_sweep_with_the_reason(
 
 
 def test_at_most_five_active_sweeps_a_person(
-    client, scenario, queued, django_capture_on_commit_callbacks
+    client, scenario, queued, django_capture_on_commit_callbacks, settings
 ):
-    for _ in range(services.MAX_ACTIVE_PER_USER):
+    assert settings.SWEEP_MAX_ACTIVE_PER_USER == 5
+    for _ in range(5):
         response, _ = create(client, scenario, django_capture_on_commit_callbacks, inputs=[PEAK])
         assert response.status_code == 201
     response, _ = create(client, scenario, django_capture_on_commit_callbacks, inputs=[PEAK])
-    assert response.status_code == 400
-    assert "You have 5 sweeps queued or running" in response.json()["non_field_errors"][0]
+    assert response.status_code == 429
+    assert response.json()["detail"].startswith("You have 5 sweeps queued or running")
 
 
 def test_the_openapi_schema_documents_the_sweep_api_without_warnings():

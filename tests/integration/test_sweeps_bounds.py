@@ -1,0 +1,169 @@
+"""Sweeps within bounds: on the embedded default (no broker) a large sweep is computed in a thread
+of the server, not in the request that defines it, with the progress a worker's chunks give; and
+each person's limits (sweeps queued or running, points in 24 hours) answer 429 with Retry-After,
+in the API and on the page, in the reader's language."""
+
+import time
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from apps.sweeps import tasks
+from apps.sweeps.models import Sweep
+from tests.factories import make_manager, make_project, make_scenario
+
+# 2 accelerators × 1,500 demand levels: 3,000 points in 3 chunks of 1,000.
+LARGE = {
+    "inputs": [
+        {
+            "field": "inference.requests_per_month",
+            "kind": "log",
+            "start": 1e3,
+            "stop": 1e7,
+            "steps": 1_500,
+        }
+    ],
+    "accelerators": ["nvidia-h100-sxm", "nvidia-l4"],
+}
+PEAK = {"inputs": [{"field": "inference.peak_to_average", "kind": "list", "values": [1, 2]}]}
+
+
+@pytest.fixture
+def manager():
+    return make_manager()
+
+
+@pytest.fixture
+def scenario(manager):
+    return make_scenario(make_project(manager))
+
+
+@pytest.fixture
+def api(manager) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(manager)
+    return client
+
+
+def post_sweep(api, scenario, body, **headers):
+    return api.post(f"/api/v1/scenarios/{scenario.pk}/sweeps/", body, format="json", **headers)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_large_sweep_runs_in_the_background_and_its_progress_reaches_completed(
+    api, scenario, settings
+):
+    assert settings.CELERY_TASK_ALWAYS_EAGER  # the embedded default: no broker
+    settings.SWEEP_BACKGROUND_POINTS = 2_000
+    response = post_sweep(api, scenario, LARGE)
+    assert response.status_code == 201, response.json()
+    # The request answered before computing a point: the sweep is still to do.
+    assert (response.json()["status"], response.json()["points_done"]) == ("queued", 0)
+    url = f"/api/v1/sweeps/{response.json()['id']}/"
+    seen = set()
+    deadline = time.monotonic() + 60
+    while (body := api.get(url).json())["status"] in {"queued", "running"}:
+        seen.add((body["status"], body["chunks_done"]))
+        assert time.monotonic() < deadline, body
+        time.sleep(0.02)
+    assert body["status"] == "completed", body
+    assert (body["points_done"], body["chunks_done"]) == (3_000, 3)
+    summary = api.get(f"{url}summary/")
+    assert summary.status_code == 200 and summary.json()["total_points"] == 3_000
+    assert seen  # the API showed it queued or running before it was done
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sweep_at_or_under_the_background_size_is_computed_in_its_request(
+    api, scenario, settings
+):
+    settings.SWEEP_BACKGROUND_POINTS = 3_000
+    response = post_sweep(api, scenario, LARGE)
+    assert response.status_code == 201
+    assert Sweep.objects.get().status == "completed"
+
+
+@pytest.fixture
+def queued(monkeypatch) -> list[tuple]:
+    sent = []
+    monkeypatch.setattr(tasks.sweep_run_chunk, "delay", lambda *args: sent.append(args))
+    return sent
+
+
+@pytest.mark.django_db
+def test_more_running_sweeps_than_allowed_get_a_429_with_retry_after_in_french(
+    api, scenario, settings, queued, django_capture_on_commit_callbacks
+):
+    settings.SWEEP_MAX_ACTIVE_PER_USER = 2
+    with django_capture_on_commit_callbacks(execute=True):
+        for _ in range(2):
+            assert post_sweep(api, scenario, PEAK).status_code == 201
+    response = post_sweep(api, scenario, PEAK, HTTP_ACCEPT_LANGUAGE="fr")
+    assert response.status_code == 429
+    assert response["Retry-After"] == "30"
+    assert response.json() == {
+        "detail": "Vous avez 2 balayages en attente ou en cours, le maximum pour une personne\u00a0: "
+        "attendez que l’un d’eux se termine, ou annulez-en un, puis réessayez dans 30 secondes."
+    }
+    assert Sweep.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_points_past_the_daily_allowance_get_a_429_until_the_oldest_sweep_is_a_day_old(
+    api, scenario, settings, queued, django_capture_on_commit_callbacks
+):
+    settings.SWEEP_MAX_POINTS_PER_DAY = 5_000
+    with django_capture_on_commit_callbacks(execute=True):
+        assert post_sweep(api, scenario, LARGE).status_code == 201
+    Sweep.objects.update(
+        status="completed", created_at=timezone.now() - timedelta(hours=20, minutes=30)
+    )
+    response = post_sweep(api, scenario, LARGE)
+    assert response.status_code == 429
+    # The first sweep leaves the 24 hours in 3 h 30 min.
+    assert 3.5 * 3600 - 60 <= int(response["Retry-After"]) <= 3.5 * 3600
+    assert response.json()["detail"] == (
+        "Sweeps of 5,000 points in 24 hours are as many as one person may start: this one "
+        "would pass that. Try again in 4 hours, or vary fewer values."
+    )
+    # A smaller sweep still fits in what is left of the day.
+    with django_capture_on_commit_callbacks(execute=True):
+        assert post_sweep(api, scenario, PEAK).status_code == 201
+    # More points than a whole day's allowance is no matter of waiting: a 400.
+    settings.SWEEP_MAX_POINTS_PER_DAY = 2_000
+    Sweep.objects.all().delete()
+    response = post_sweep(api, scenario, LARGE)
+    assert response.status_code == 400
+    assert "at most 2,000 points" in response.json()["non_field_errors"][0]
+
+
+@pytest.mark.django_db
+def test_the_sweep_form_answers_a_reached_limit_with_429_and_the_message(
+    manager, scenario, settings, queued, django_capture_on_commit_callbacks
+):
+    settings.SWEEP_MAX_ACTIVE_PER_USER = 1
+    client = Client()
+    client.force_login(manager)
+    data = {
+        "inputs-TOTAL_FORMS": "1",
+        "inputs-INITIAL_FORMS": "0",
+        "inputs-MIN_NUM_FORMS": "0",
+        "inputs-MAX_NUM_FORMS": "3",
+        "name": "",
+        "inputs-0-field": "inference.peak_to_average",
+        "inputs-0-kind": "list",
+        "inputs-0-values": "1; 2",
+    }
+    url = f"/scenarios/{scenario.pk}/sweeps/new/"
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post(url, data).status_code == 302
+    response = client.post(url, data, HTTP_ACCEPT_LANGUAGE="fr")
+    assert response.status_code == 429
+    assert response["Retry-After"] == "30"
+    page = response.content.decode()
+    assert "Vous avez 1 balayage en attente ou en cours" in page
+    assert 'value="1; 2"' in page  # what was typed is kept
+    assert Sweep.objects.count() == 1
