@@ -75,7 +75,12 @@ def test_fp4_is_refused_on_an_accelerator_without_it_naming_its_precisions(api_c
 def test_an_unknown_accelerator_is_one_message(api_client):
     body = {"training": {**FLOP, "accelerator": "nvidia-h100-sxmx"}}
     assert post(api_client, body, status=400) == {
-        "training": {"accelerator": ["No accelerator 'nvidia-h100-sxmx' in the catalogue."]}
+        "training": {
+            "accelerator": [
+                "No accelerator 'nvidia-h100-sxmx' in the catalogue. Did you mean "
+                "'nvidia-h100-sxm', 'nvidia-h800-sxm', 'nvidia-h200-sxm'?"
+            ]
+        }
     }
     serving = {
         **seed_000_inference(15_000),
