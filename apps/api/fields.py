@@ -115,7 +115,7 @@ def decimal_pattern(field: serializers.DecimalField) -> str:
     digits = r"\d+" if whole is None else rf"\d{{1,{whole}}}"
     places = field.decimal_places
     if places == 0:
-        return rf"^{sign}{digits}$"
+        return rf"^{sign}(?:{digits})$"
     decimals = r"\d" + ("*" if places is None else f"{{0,{places}}}")
     first = r"\d" + ("+" if places is None else f"{{1,{places}}}")
     return rf"^{sign}(?:{digits}(?:\.{decimals})?|\.{first})$"

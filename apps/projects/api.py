@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import status, viewsets
 from rest_framework.decorators import api_view, permission_classes
-from rest_framework.exceptions import APIException
+from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.permissions import SAFE_METHODS, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -250,12 +250,16 @@ class ScenarioViewSet(RefusalsAsAnswers, ETagMixin, viewsets.ModelViewSet):
             services.scenario_set_baseline(scenario=scenario)
 
     def perform_destroy(self, instance: Scenario) -> None:
+        given = self.request.query_params.get("new_baseline")
+        new_baseline_id = int_or_none(given)
+        if given is not None and new_baseline_id is None:
+            raise ValidationError(
+                {"new_baseline": [gettext_lazy("Give the id of a scenario of this project.")]}
+            )
         services.scenario_delete(
             scenario=instance,
             expected_version=instance.version,
-            new_baseline=self.project.scenarios.filter(
-                pk=int_or_none(self.request.query_params.get("new_baseline"))
-            ).first(),
+            new_baseline=self.project.scenarios.filter(pk=new_baseline_id).first(),
         )
 
     def etag(self, scenario: Scenario) -> str:

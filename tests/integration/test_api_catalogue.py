@@ -100,13 +100,13 @@ def test_openapi_schema_documents_the_errors_drf_answers_with(api_client):
 
     error = {"$ref": "#/components/schemas/Error"}
     catalogue = documented("/api/v1/accelerators/{slug}/", "get")
-    assert set(catalogue) == {"200", "401", "404", "429"}
+    assert set(catalogue) == {"200", "401", "404", "406", "429"}
     assert catalogue["404"]["content"]["application/json"]["schema"] == error
     assert catalogue["429"]["headers"]["Retry-After"]["schema"] == {"type": "integer"}
     estimate = documented("/api/v1/estimate/", "post")
-    assert set(estimate) == {"200", "400", "401", "403", "415", "429"}
+    assert set(estimate) == {"200", "400", "401", "403", "415", "429", "406"}
     assert estimate["400"]["content"]["application/json"]["schema"]["type"] == "object"
-    assert set(documented("/api/v1/projects/", "get")) == {"200", "401", "429"}
+    assert set(documented("/api/v1/projects/", "get")) == {"200", "401", "429", "406"}
     assert set(documented("/api/v1/projects/", "post")) == {
         "201",
         "400",
@@ -114,8 +114,15 @@ def test_openapi_schema_documents_the_errors_drf_answers_with(api_client):
         "403",
         "415",
         "429",
+        "406",
     }
-    assert set(documented("/api/v1/sweeps/{sweep_id}/", "get")) == {"200", "401", "404", "429"}
+    assert set(documented("/api/v1/sweeps/{sweep_id}/", "get")) == {
+        "200",
+        "401",
+        "404",
+        "406",
+        "429",
+    }
     # What a view documents itself stays as it is.
     token = documented("/api/v1/auth/token/", "post")
     assert token["400"]["description"] == "Missing fields, or a wrong username or password."

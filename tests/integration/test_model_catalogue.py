@@ -208,7 +208,7 @@ def test_models_api_is_read_only_and_in_the_schema(api_client):
     assert api_client.post("/api/v1/models/", {}, format="json").status_code == 405
     schema = api_client.get("/api/schema/", {"format": "json"}).json()
     detail = schema["paths"]["/api/v1/models/{slug}/"]["get"]["responses"]
-    assert set(detail) == {"200", "401", "404", "429"}
+    assert set(detail) == {"200", "401", "404", "406", "429"}
     fields = schema["components"]["schemas"]["LanguageModel"]["properties"]
     assert fields["experts_total"]["nullable"] is True
     assert {"mla_kv_lora_rank", "sliding_window", "total_parameters", "sources"} <= set(fields)

@@ -140,7 +140,7 @@ def test_signing_in_is_required(scenario):
 )
 def test_nobody_reaches_another_projects_share_links_through_the_api(api_client, method, url):
     owner = make_manager("owner")
-    scenario = make_scenario(make_project(owner))
+    scenario = make_scenario(make_project(owner), is_baseline=True)
     submit(scenario.project)
     link, _ = share(scenario)
     api_client.force_authenticate(make_manager("intruder"))

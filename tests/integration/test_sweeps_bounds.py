@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 
 from apps.sweeps import tasks
 from apps.sweeps.models import Sweep
+from config.celery import app as celery_app
 from tests.factories import make_manager, make_project, make_scenario
 
 # 2 accelerators × 1,500 demand levels: 3,000 points in 3 chunks of 1,000.
@@ -48,15 +49,21 @@ def api(manager) -> APIClient:
     return client
 
 
+@pytest.fixture
+def embedded(settings, monkeypatch):
+    """The embedded default, also where CI gives the suite a broker: tasks run where queued."""
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    monkeypatch.setattr(celery_app.conf, "task_always_eager", True)
+
+
 def post_sweep(api, scenario, body, **headers):
     return api.post(f"/api/v1/scenarios/{scenario.pk}/sweeps/", body, format="json", **headers)
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_large_sweep_runs_in_the_background_and_its_progress_reaches_completed(
-    api, scenario, settings
+    api, scenario, settings, embedded
 ):
-    assert settings.CELERY_TASK_ALWAYS_EAGER  # the embedded default: no broker
     settings.SWEEP_BACKGROUND_POINTS = 2_000
     response = post_sweep(api, scenario, LARGE)
     assert response.status_code == 201, response.json()
@@ -78,7 +85,7 @@ def test_a_large_sweep_runs_in_the_background_and_its_progress_reaches_completed
 
 @pytest.mark.django_db(transaction=True)
 def test_a_sweep_at_or_under_the_background_size_is_computed_in_its_request(
-    api, scenario, settings
+    api, scenario, settings, embedded
 ):
     settings.SWEEP_BACKGROUND_POINTS = 3_000
     response = post_sweep(api, scenario, LARGE)
