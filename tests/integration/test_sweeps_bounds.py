@@ -52,8 +52,9 @@ def api(manager) -> APIClient:
 @pytest.fixture
 def embedded(settings, monkeypatch):
     """The embedded default, also where CI gives the suite a broker: tasks run where queued."""
+    celery_app.conf.task_always_eager  # noqa: B018 (read the configuration before the change)
+    monkeypatch.setitem(celery_app.conf, "task_always_eager", True)
     settings.CELERY_TASK_ALWAYS_EAGER = True
-    monkeypatch.setattr(celery_app.conf, "task_always_eager", True)
 
 
 def post_sweep(api, scenario, body, **headers):
