@@ -19,7 +19,6 @@ from apps.budget.forms import CostLineForm
 from apps.budget.line_templates import LINE_TEMPLATES
 from apps.budget.models import CostLine, Kind
 from apps.budget.presentation import budget_section
-from apps.core.htmx import is_htmx
 from apps.projects.models import Scenario
 from apps.projects.selectors import scenario_for_user
 from apps.projects.services import ScenarioConflict
@@ -53,7 +52,7 @@ def _section(request: HttpRequest, scenario: Scenario, origin: str, **extra) -> 
 @require_GET
 def scenario_budget_page(request: HttpRequest, scenario_id: int) -> TemplateResponse:
     scenario = scenario_for_user(request.user, scenario_id)
-    if is_htmx(request):
+    if request.htmx and not request.htmx.history_restore_request:
         return _section(request, scenario, _origin(request))
     response = TemplateResponse(
         request, "budget/budget.html", budget_section(scenario, origin="budget")
@@ -83,14 +82,14 @@ def _line_form_page(
         "cancel_href": _back(scenario, origin),
         "cancel_hx": f"{reverse('scenario-budget-page', args=[scenario.pk])}?from={origin}",
     }
-    if is_htmx(request):
+    if request.htmx and not request.htmx.history_restore_request:
         return _section(request, scenario, origin, **extra)
     context = {"scenario": scenario, "project": scenario.project, "origin": origin, **extra}
     return TemplateResponse(request, "budget/cost_line_form.html", context)
 
 
 def _saved(request: HttpRequest, scenario: Scenario, origin: str, message: str) -> HttpResponse:
-    if is_htmx(request):
+    if request.htmx:  # a POST
         return _section(request, scenario, origin, budget_status=message)
     messages.success(request, message)
     return redirect(_back(scenario, origin))
@@ -149,7 +148,7 @@ def cost_line_edit(request: HttpRequest, scenario_id: int, line_id: int) -> Http
     response = _line_form_page(
         request, scenario, form, origin=origin, action=action, line=line, conflict=conflict
     )
-    if conflict and not is_htmx(request):  # HTMX swaps only successful answers in
+    if conflict and not request.htmx:  # HTMX swaps only successful answers in
         response.status_code = 409
     return response
 

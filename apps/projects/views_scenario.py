@@ -17,7 +17,6 @@ from apps.catalogue.resolve import estimate_from_request
 from apps.catalogue.snapshot import Catalogue
 from apps.catalogue.uncertainty import uncertainty_from_request
 from apps.core.fragments import cached_fragment, fragment_key
-from apps.core.htmx import is_htmx
 from apps.core.pages import cached_page
 from apps.estimates import EstimateInputError
 from apps.projects import services
@@ -66,7 +65,8 @@ def scenario_detail(request: HttpRequest, scenario_id: int) -> HttpResponse:
     view = _view_mode(request)
     if request.method == "POST":
         return scenario_save(request, scenario, catalogue, view)
-    if is_htmx(request):  # the comparison alone
+    # The comparison alone; a page that htmx restores from its history is asked for whole.
+    if request.htmx and not request.htmx.history_restore_request:
         context = {"scenario": scenario, "project": scenario.project, "view": view}
         context.update(saved_figures(scenario, catalogue, view))
         response = TemplateResponse(request, "projects/scenario.html#comparison", context)

@@ -13,7 +13,6 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from apps.catalogue.models import Accelerator, LanguageModel
-from apps.core.htmx import is_htmx
 from apps.projects.locale_numbers import decimal_text, percent_text
 from apps.projects.selectors import scenario_for_user
 from apps.sweeps import services
@@ -178,7 +177,7 @@ def _sweep_context(sweep: Sweep) -> dict:
 def sweep_detail(request: HttpRequest, sweep_id: int) -> TemplateResponse:
     sweep = sweep_for_user(request.user, sweep_id)
     context = _sweep_context(sweep)
-    if is_htmx(request):
+    if request.htmx and not request.htmx.history_restore_request:
         # A poll: the progress; the announcement when it changed; the results when it ended.
         context["announce"] = request.GET.get("announced") != context["milestone"]
         if not sweep.is_active:
