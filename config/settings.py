@@ -172,6 +172,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if PRODUCTION and not REDIS_URL:
     raise ImproperlyConfigured("Production needs REDIS_URL: throttles count in a shared cache.")
+# Every cache key carries the release (Django's cache VERSION): cached pages are drawn by the code
+# and translations of one release, and the next release reads none of them. Local memory starts
+# empty with each process anyway.
+RELEASE_ID = os.environ.get("RELEASE_ID", "local")
+if PRODUCTION and not os.environ.get("RELEASE_ID"):
+    raise ImproperlyConfigured(
+        "Production needs RELEASE_ID, a new one for each release: the cache is kept per release."
+    )
 if REDIS_URL:
     CACHES = {
         "default": {
@@ -180,11 +188,17 @@ if REDIS_URL:
             # Several deployments (or test workers) can share one Redis database, each under its
             # own prefix; clear() then empties only its own keys (apps.core.cache).
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", ""),
+            "VERSION": RELEASE_ID,
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
     }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "VERSION": RELEASE_ID,
+        }
+    }
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

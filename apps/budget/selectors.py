@@ -256,7 +256,7 @@ def budget_cache_key(scenario: Scenario, lines: list[CostLine], catalogue: Catal
     """The cache key of a scenario's drawn-up budget: a digest of everything `scenario_budget`
     reads (the scenario, its version and inputs, its timing and cost lines, the project's
     currency, budget settings and period, the month when the period is defaulted, the
-    catalogue's rows), the language, and the code (see apps.core.fragments)."""
+    catalogue's rows) and the language; the release is in every key (apps.core.fragments)."""
     return fragment_key(
         "budget",
         scenario.pk,

@@ -114,6 +114,7 @@ def server(image: Path, tmp_path: Path) -> Iterator[Browser]:
         "DJANGO_ALLOWED_HOSTS": HOST,
         "DATABASE_URL": database_url_of_tests(),
         "REDIS_URL": settings.REDIS_URL,
+        "RELEASE_ID": "image-test",
         "STATIC_ROOT": str(image / "static"),
         "LOG_LEVEL": "WARNING",
     }

@@ -19,6 +19,7 @@ PRODUCTION_ENV = {
     "DATABASE_URL": "postgres://planner:secret@db:5432/planner",
     "REDIS_URL": "redis://redis:6379/1",
     "CELERY_BROKER_URL": "redis://redis:6379/0",
+    "RELEASE_ID": "2026.12.1",
 }
 
 
@@ -47,6 +48,7 @@ def test_check_deploy_reports_nothing_with_production_values():
         ({"DJANGO_ALLOWED_HOSTS": ""}, "DJANGO_ALLOWED_HOSTS is required"),
         ({"DATABASE_URL": "sqlite:///x.sqlite3"}, "needs DATABASE_URL pointing at PostgreSQL"),
         ({"REDIS_URL": ""}, "Production needs REDIS_URL"),
+        ({"RELEASE_ID": ""}, "Production needs RELEASE_ID"),
         ({"DJANGO_DEBUG": "true"}, "DJANGO_DEBUG must be off"),
         ({"DJANGO_DEBUG": "maybe"}, "DJANGO_DEBUG must be true or false"),
         ({"TRUSTED_PROXIES": "172.30.0.2/33"}, "TRUSTED_PROXIES must list networks"),
@@ -65,6 +67,17 @@ def test_production_refuses_to_start_without_a_secret_key():
     result = manage("check", env=env)
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY is required" in result.stderr
+
+
+def test_every_cache_key_carries_the_release_id():
+    result = manage(
+        "shell",
+        "-c",
+        "from django.core.cache import cache; print(cache.make_key('page'))",
+        env={**PRODUCTION_ENV, "RELEASE_ID": "2027.1.0", "CACHE_KEY_PREFIX": "a"},
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "a:2027.1.0:page"
 
 
 def test_default_database_is_a_sqlite_file_in_the_data_folder():
