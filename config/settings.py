@@ -168,7 +168,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # A shared Redis cache (REDIS_URL) keeps throttling and login-attempt counts consistent across
 # processes; per-process memory would give each worker its own budget. While Redis is down the
-# app works without a cache (apps.core.cache); a second is long enough to wait for it.
+# app works without a cache (django-redis's IGNORE_EXCEPTIONS: reads miss, writes are dropped,
+# each skipped call is logged); a second is long enough to wait for it.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if PRODUCTION and not REDIS_URL:
     raise ImproperlyConfigured("Production needs REDIS_URL: throttles count in a shared cache.")
@@ -183,15 +184,22 @@ if PRODUCTION and not os.environ.get("RELEASE_ID"):
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "apps.core.cache.DegradingRedisCache",
+            "BACKEND": "apps.core.cache.PrefixedRedisCache",
             "LOCATION": REDIS_URL,
             # Several deployments (or test workers) can share one Redis database, each under its
             # own prefix; clear() then empties only its own keys (apps.core.cache).
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", ""),
             "VERSION": RELEASE_ID,
-            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+            "OPTIONS": {
+                "IGNORE_EXCEPTIONS": True,
+                "SOCKET_CONNECT_TIMEOUT": 1,
+                "SOCKET_TIMEOUT": 1,
+            },
         }
     }
+    DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+    # clear() looks through the database's keys a thousand a round trip.
+    DJANGO_REDIS_SCAN_ITERSIZE = 1000
 else:
     CACHES = {
         "default": {

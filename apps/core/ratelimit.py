@@ -38,7 +38,8 @@ class Budget:
         except ValueError:  # the window ended between add and incr
             cache.set(key, 1, timeout=self.seconds + 1)
             count = 1
-        return retry_after if count > self.requests else None
+        # None while the cache cannot be reached: nothing counts then (README, "When Redis is down")
+        return retry_after if count is not None and count > self.requests else None
 
     def refill(self, subject: str) -> None:
         """Forget what the subject spent in this window."""

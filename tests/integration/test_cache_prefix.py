@@ -8,14 +8,14 @@ import pytest
 from django.conf import settings
 from django.core.cache import cache
 
-from apps.core.cache import DegradingRedisCache
+from apps.core.cache import PrefixedRedisCache
 from tests.integration.test_settings import PRODUCTION_ENV, manage
 
 
-def redis_cache(prefix: str) -> DegradingRedisCache:
+def redis_cache(prefix: str) -> PrefixedRedisCache:
     if not settings.REDIS_URL:
         pytest.skip("no REDIS_URL: the cache is per-process memory here (CI has Redis)")
-    return DegradingRedisCache(settings.REDIS_URL, {"KEY_PREFIX": prefix})
+    return PrefixedRedisCache(settings.REDIS_URL, {"KEY_PREFIX": prefix})
 
 
 @pytest.mark.redis

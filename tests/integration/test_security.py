@@ -129,7 +129,7 @@ def test_production_settings_turn_on_https_hsts_secure_cookies_and_a_shared_cach
         "csrf_secure": True,
         "session_httponly": True,
         "csrf_httponly": True,
-        "cache": "apps.core.cache.DegradingRedisCache",
+        "cache": "apps.core.cache.PrefixedRedisCache",
         "csp": True,
     }
 
