@@ -51,7 +51,8 @@ format: $(VENV)/.installed
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-# After changing a translatable string: extract into locale/*/django.po, translate, then compile
+# After changing a translatable string: extract into locale/*/django.po (sorted by msgid:
+# apps/core/management/commands/makemessages.py), translate, then compile
 # the .mo files (committed, so that a fresh clone needs no GNU gettext to run).
 MESSAGES_IGNORE := --ignore=.venv --ignore=node_modules --ignore=staticfiles --ignore=tests --ignore=data
 messages: $(VENV)/.installed

@@ -1,5 +1,6 @@
 """The French catalogue: every entry translated, nothing fuzzy, every plural slot filled, the
-same placeholders as the English; the committed .mo compiled from it; makemessages changes nothing."""
+same placeholders as the English; the committed .mo compiled from it; makemessages, which sorts,
+changes nothing."""
 
 import os
 import re
@@ -109,9 +110,15 @@ def test_makemessages_leaves_the_catalogue_as_committed(tmp_path):
         check=True,
         capture_output=True,
     )
-    extracted = {
-        (m.id, m.context): m.string for m in messages(tmp_path / PO.relative_to(settings.BASE_DIR))
-    }
-    committed = {(m.id, m.context): m.string for m in messages(PO)}
-    assert extracted.keys() - committed.keys() == set(), "new strings: run `make messages`"
-    assert committed.keys() - extracted.keys() == set(), "strings no longer used: `make messages`"
+    extracted = [
+        ((m.id, m.context), m.string)
+        for m in messages(tmp_path / PO.relative_to(settings.BASE_DIR))
+    ]
+    committed = [((m.id, m.context), m.string) for m in messages(PO)]
+    assert dict(extracted).keys() - dict(committed).keys() == set(), "new strings: `make messages`"
+    assert dict(committed).keys() - dict(extracted).keys() == set(), (
+        "unused strings: `make messages`"
+    )
+    # Extraction is sorted by msgid (apps/core/management/commands/makemessages.py): the committed
+    # catalogue is in that order, whichever modules the strings are in.
+    assert committed == extracted, "run `make messages` and commit locale/"
