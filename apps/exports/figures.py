@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from apps.catalogue.names import catalogue_name
 from apps.estimates.money import cost_of_one_request
 from apps.exports.serving_figures import serving_rows
-from apps.projects.cost_strip import LATENCY_METHODS
+from apps.projects.describe import LATENCY_METHODS
 
 Value = Decimal | float | int | str | None
 

@@ -21,7 +21,7 @@ from apps.exports.pdf_layout import (
 )
 from apps.exports.report import ScenarioReport
 from apps.projects import formatting
-from apps.projects.cost_strip import bottom_strip
+from apps.projects.describe import bottom_strip
 
 
 def _definition_list(items: list[tuple[str, str]], width: float) -> Table:

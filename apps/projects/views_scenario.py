@@ -21,8 +21,7 @@ from apps.core.pages import cached_page
 from apps.estimates import EstimateInputError
 from apps.projects import services
 from apps.projects.comparison import chart_data, chart_rows
-from apps.projects.cost_strip import bottom_strip
-from apps.projects.describe import describe
+from apps.projects.describe import bottom_strip, describe
 from apps.projects.engine_text import engine_error_text
 from apps.projects.fan import fan_context
 from apps.projects.forms import NewBaselineForm, ScenarioForm

@@ -15,8 +15,7 @@ from apps.estimates import (
     estimate,
 )
 from apps.estimates.results import EstimateResult
-from apps.projects.cost_strip import bottom_strip
-from apps.projects.describe import describe
+from apps.projects.describe import bottom_strip, describe
 
 RENT = Pricing(mode="rent", price_per_accelerator_hour=2.99)
 H100 = Hardware(

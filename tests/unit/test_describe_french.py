@@ -2,8 +2,7 @@
 
 from django.utils import translation
 
-from apps.projects.cost_strip import bottom_strip
-from apps.projects.describe import describe
+from apps.projects.describe import bottom_strip, describe
 from tests.unit.test_describe import translation_assistant
 
 NNBSP = "\u202f"

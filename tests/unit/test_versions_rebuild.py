@@ -20,8 +20,7 @@ from apps.estimates import (
     estimate,
 )
 from apps.projects.comparison import chart_rows
-from apps.projects.cost_strip import bottom_strip
-from apps.projects.describe import describe
+from apps.projects.describe import bottom_strip, describe
 from apps.projects.versions import result_from_response
 
 H100 = Hardware(
