@@ -27,8 +27,7 @@ from apps.api.fields import decimal_pattern
 from apps.api.ranges import RangesSerializer
 from apps.api.strict import StrictSerializer
 from apps.catalogue.uncertainty import RANGE_PATHS
-from apps.estimates.limit_rule import Rule
-from apps.estimates.limits import RULES
+from apps.estimates.limits import RULES, Rule
 from apps.estimates.uncertainty_draws import SHIFT
 
 # DRF's answer for every error but a validation error: {"detail": "…"}.

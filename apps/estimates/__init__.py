@@ -1,7 +1,6 @@
 """The estimate engine: training and inference compute, cost and energy (Python and NumPy)."""
 
 from apps.estimates.engine import ENGINE_VERSION, estimate, evaluate
-from apps.estimates.input_validation import validate
 from apps.estimates.inputs import (
     EnergyProfile,
     EstimateInput,
@@ -26,6 +25,7 @@ from apps.estimates.results import (
     ThresholdResult,
     TrainingResult,
 )
+from apps.estimates.validation import validate
 
 __all__ = [
     "ENGINE_VERSION",

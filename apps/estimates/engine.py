@@ -10,7 +10,6 @@ from apps.estimates import external_api as api
 from apps.estimates import formulas as f
 from apps.estimates.assumptions import inference_assumptions, missing_price, training_assumptions
 from apps.estimates.formulas import Quantity
-from apps.estimates.input_validation import validate
 from apps.estimates.inputs import EstimateInput
 from apps.estimates.money import to_money_figure
 from apps.estimates.results import (
@@ -34,6 +33,7 @@ from apps.estimates.section_figures import (
 )
 from apps.estimates.sections import compute
 from apps.estimates.serving_report import check_replica_fits, serving_result
+from apps.estimates.validation import validate
 
 ENGINE_VERSION = "1.0.0"
 BLOCK_POINTS = 65_536  # 512 KiB a float array: `evaluate`'s blocks stay in the cache

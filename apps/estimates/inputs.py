@@ -1,6 +1,6 @@
 """Inputs of the estimate engine, as frozen dataclasses, and the error invalid ones raise.
 
-They are validated, field by field, in apps.estimates.input_validation.
+They are validated, field by field, in apps.estimates.validation.
 """
 
 from dataclasses import dataclass, replace

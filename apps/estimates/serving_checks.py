@@ -25,7 +25,7 @@ def _everywhere(condition: object) -> bool:
 def serving_errors(inference: "InferenceInput") -> list[tuple[str, Message]]:
     """What serving needs beyond each number's own range, as (field, message) pairs.
 
-    Assumes every number is in range (apps.estimates.input_validation checks the ranges first).
+    Assumes every number is in range (apps.estimates.validation checks the ranges first).
     """
     errors = _Errors()
     active = inference.parameters

@@ -74,11 +74,11 @@ def test_the_collector_finds_every_family_of_engine_message():
         "KV cache: %(bytes)s bytes per token (given).",  # serving_report.py
         "Prices per million tokens: input %(input)s, cached input %(cached)s, output %(output)s.",
         "Staff to run the option",  # options.py
-        "Power and cooling of serving hardware",  # budget/accelerator_lines.py
+        "Power and cooling of serving hardware",  # budget/compute.py
         "%(line)s: %(months)s month(s) outside the planning period left out (%(amount)s).",
         "Give the line a name.",  # budget/lines.py
-        "%(label)s must be a whole number from %(low)s to %(high)s.",  # limit_rule.py
-        "%(label)s is needed for this method.",  # input_validation.py
+        "%(label)s must be a whole number from %(low)s to %(high)s.",  # limits.py
+        "%(label)s is needed for this method.",  # validation.py
         "Active experts must be fewer than the experts in total.",  # serving_checks.py
         "The low end is above the high end.",  # uncertainty_draws.py
     ):

@@ -1,17 +1,33 @@
 """The lines an estimate adds to a budget: compute, owned accelerators and their power, by month.
 
-Each section's lines are built in apps.estimates.budget.accelerator_lines, placed in time by
-apps.estimates.budget.months.
+`compute_lines` says what each line includes; `LinesBuilder` builds each section's lines
+(rented compute or an external API's bill, owned accelerators bought, their power and cooling)
+with the assets, the monthly energy and the notes that go with them; apps.estimates.budget.months
+places them in time.
 """
 
+from collections.abc import Sequence
 from datetime import date
+from decimal import Decimal
 
-from apps.estimates.budget.accelerator_lines import LinesBuilder
-from apps.estimates.budget.fiscal import FiscalCalendar
-from apps.estimates.budget.inputs import BudgetInputError, ComputedLines
-from apps.estimates.budget.months import default_service_start
-from apps.estimates.inputs import EstimateInput
-from apps.estimates.messages import _
+from apps.estimates.budget.fiscal import (
+    FiscalCalendar,
+    PeriodMonths,
+    fiscal_years,
+    month_index,
+    month_start,
+)
+from apps.estimates.budget.inputs import Asset, BudgetInputError, ComputedLines
+from apps.estimates.budget.lines import DEFAULT_CATEGORIES, ScheduledLine, decimal
+from apps.estimates.budget.months import (
+    ZERO,
+    default_service_start,
+    spread,
+    training_hours_by_month,
+)
+from apps.estimates.inputs import EstimateInput, Pricing
+from apps.estimates.messages import Day, Message, _, g6, number
+from apps.estimates.money import to_money
 from apps.estimates.results import EstimateResult
 
 
@@ -104,3 +120,240 @@ def compute_lines(
                 else _("Energy and emissions exclude inference: its power is unknown.")
             )
     return builder.computed()
+
+
+class LinesBuilder:
+    """Collects the computed lines, assets, monthly energy and notes of one scenario."""
+
+    def __init__(
+        self,
+        inp: EstimateInput,
+        result: EstimateResult,
+        calendar: FiscalCalendar,
+        residual_share: float,
+    ) -> None:
+        self.inp = inp
+        self.result = result
+        self.period = PeriodMonths(fiscal_years(calendar))
+        self.residual_share = decimal(residual_share)
+        self.lines: list[ScheduledLine] = []
+        self.assets: list[Asset] = []
+        self.energy: dict[int, float] | None = None
+        self.notes: list[Message] = []
+        price = inp.energy.electricity_price_per_kwh
+        self.electricity_price = None if price is None else float(price)
+
+    def line(
+        self, name: Message, kind: str, basis: Message, monthly: Sequence[tuple[int, Decimal]]
+    ):
+        """A line of cents per month; the months outside the period are left out, with a note."""
+        inside = [(month, amount) for month, amount in monthly if month in self.period]
+        if inside:
+            self.lines.append(
+                ScheduledLine(
+                    name=name,
+                    kind=kind,
+                    budget_class="capex" if kind == "hardware_purchase" else "opex",
+                    category=DEFAULT_CATEGORIES[kind],
+                    basis=basis,
+                    monthly=tuple((month_start(month), amount) for month, amount in inside),
+                )
+            )
+        left_out = sum((amount for month, amount in monthly if month not in self.period), ZERO)
+        if left_out:
+            self.notes.append(
+                _(
+                    "%(line)s: %(amount)s falls outside the planning period and is left out.",
+                    line=name,
+                    amount=number(left_out, "two_places"),
+                )
+            )
+
+    def purchase(self, name: Message, month: int, count: float, pricing: Pricing) -> None:
+        price = to_money(decimal(count) * decimal(pricing.purchase_price))
+        if price == 0:
+            return
+        lifetime = float(pricing.lifetime_years)
+        basis = _(
+            "%(count)s accelerator(s) × %(price)s purchase price; written off over %(years)s "
+            "years to a residual value of %(residual)s (memo row). Replaces the estimate's owned "
+            "cost per hour, which spreads the same purchase over its life.",
+            count=g6(count),
+            price=number(pricing.purchase_price, "two_places"),
+            years=g6(lifetime),
+            residual=number(self.residual_share, "percent"),
+        )
+        self.line(name, "hardware_purchase", basis, [(month, price)])
+        if month in self.period:
+            self.assets.append(
+                Asset(
+                    name=name,
+                    bought=month_start(month),
+                    price=price,
+                    residual_value=to_money(price * self.residual_share),
+                    lifetime_years=lifetime,
+                )
+            )
+
+    def add_energy(self, monthly: Sequence[tuple[int, float]]) -> None:
+        if self.energy is None:
+            self.energy = {}
+        for month, kwh in monthly:
+            if month in self.period:
+                self.energy[month] = self.energy.get(month, 0.0) + kwh
+
+    def training(self, start: date) -> None:
+        training, pricing = self.result.training, self.inp.training.pricing
+        if training.wall_clock_hours is None:  # fine-tuned through a vendor's API
+            self.line(
+                _("Training compute"),
+                "training_compute",
+                _(
+                    "Fine-tuning billed by the vendor's API per training token, in the month it "
+                    "starts."
+                ),
+                [(month_index(start), to_money(training.cost))],
+            )
+            return
+        months, hours_outside = training_hours_by_month(
+            start, training.wall_clock_hours, self.period
+        )
+        hours = [hours for _, hours in months] + [hours_outside]
+        # The part after the last month is placed one month past the period, so it is left out.
+        places = [month for month, _ in months] + [self.period.last + 1]
+        spread_over = {
+            "hours": number(training.wall_clock_hours, "one_place"),
+            "start": Day(start),
+        }
+        if training.cost is None:
+            self.notes.append(
+                _(
+                    "Training compute is not in the budget: the training is not priced, as "
+                    "no price per accelerator-hour is known for its accelerator. Give one in the "
+                    "scenario, or add the cost as a line."
+                )
+                if pricing.mode == "rent"
+                else _(
+                    "Accelerators bought for training are not in the budget: the training is "
+                    "not priced, as no purchase price is known for its accelerator. Give one in "
+                    "the scenario, or add the cost as a line."
+                )
+            )
+        if pricing.mode == "rent" and training.cost is not None:
+            basis = _(
+                "%(accelerator_hours)s accelerator-hours × %(price)s per accelerator-hour, spread "
+                "over its %(hours)s wall-clock hours from %(start)s in proportion to hours.",
+                accelerator_hours=number(training.accelerator_hours, "two_places"),
+                price=g6(training.price_per_accelerator_hour),
+                **spread_over,
+            )
+            cost = spread(to_money(training.cost), hours)  # a ledger counts whole cents
+            self.line(
+                _("Training compute"),
+                "training_compute",
+                basis,
+                list(zip(places, cost, strict=True)),
+            )
+        elif pricing.mode == "own":
+            count = self.inp.training.accelerator_count
+            if training.cost is not None:
+                self.purchase(
+                    _("Accelerators bought for training"), month_index(start), count, pricing
+                )
+            if training.energy_kwh is not None and self.electricity_price is not None:
+                cost = spread(to_money(training.energy_kwh * self.electricity_price), hours)
+                self.line(
+                    _("Power and cooling of training hardware"),
+                    "hardware_power",
+                    _(
+                        "The estimate's energy for training (busy accelerator-hours × power × "
+                        "PUE, so cooling included and idle draw excluded) × %(price)s per kWh. "
+                        "Spread over its %(hours)s wall-clock hours from %(start)s in proportion "
+                        "to hours.",
+                        price=g6(self.electricity_price),
+                        **spread_over,
+                    ),
+                    list(zip(places, cost, strict=True)),
+                )
+        if training.energy_kwh is not None:
+            whole = sum(hours)
+            self.add_energy(
+                [(m, training.energy_kwh * h / whole) for m, h in zip(places, hours, strict=True)]
+            )
+
+    def inference(self, start: date | None) -> None:
+        inference, pricing = self.result.inference, self.inp.inference.pricing
+        if inference.serving is not None and not inference.serving.fits:
+            return  # a model that fits no replica has no cost or hardware that could be true
+        # Past the year 9999 (start None) every month lies after the period.
+        first = self.period.last + 1 if start is None else month_index(start)
+        months = [(first + index, month) for index, month in enumerate(inference.monthly)]
+        when = None if start is None else Day(month_start(first), "month")
+        if pricing.mode == "rent":
+            how = (
+                _("an external API's price per token")
+                if inference.peak_accelerators is None
+                else _(
+                    "always-on: %(accelerators)s accelerator(s) paid every hour",
+                    accelerators=inference.peak_accelerators,
+                )
+                if self.inp.inference.provisioning == "always_on"
+                else _("pay-per-use: busy accelerator-hours × price")
+            )
+            self.line(
+                _("Inference compute"),
+                "inference_compute",
+                _("The estimate's monthly inference cost, %(how)s.", how=how)
+                if when is None
+                else _(
+                    "The estimate's monthly inference cost from %(month)s, %(how)s.",
+                    how=how,
+                    month=when,
+                ),
+                # A ledger counts whole cents: a month below a cent is rounded here.
+                [(place, to_money(month.cost)) for place, month in months],
+            )
+        else:
+            self.purchase(
+                _("Accelerators bought for serving"), first, inference.peak_accelerators, pricing
+            )
+            known = all(month.energy_kwh is not None for month in inference.monthly)
+            if known and self.electricity_price is not None:
+                power = {"price": g6(self.electricity_price)}
+                self.line(
+                    _("Power and cooling of serving hardware"),
+                    "hardware_power",
+                    _(
+                        "The estimate's energy for serving (busy accelerator-hours × power × PUE, "
+                        "so cooling included and idle draw excluded) × %(price)s per kWh. Month "
+                        "by month.",
+                        **power,
+                    )
+                    if when is None
+                    else _(
+                        "The estimate's energy for serving (busy accelerator-hours × power × PUE, "
+                        "so cooling included and idle draw excluded) × %(price)s per kWh. Month "
+                        "by month from %(month)s.",
+                        month=when,
+                        **power,
+                    ),
+                    [
+                        (place, to_money(month.energy_kwh * self.electricity_price))
+                        for place, month in months
+                    ],
+                )
+        if all(month.energy_kwh is not None for month in inference.monthly):
+            self.add_energy([(place, month.energy_kwh) for place, month in months])
+
+    def computed(self) -> ComputedLines:
+        intensity = self.inp.energy.kg_co2e_per_kwh
+        energy = self.energy
+        return ComputedLines(
+            lines=tuple(self.lines),
+            assets=tuple(self.assets),
+            energy_kwh=None
+            if energy is None
+            else tuple((month_start(month), kwh) for month, kwh in sorted(energy.items())),
+            kg_co2e_per_kwh=None if intensity is None else float(intensity),
+            notes=tuple(self.notes),
+        )

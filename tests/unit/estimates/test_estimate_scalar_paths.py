@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from apps.estimates import formulas as f
-from apps.estimates.input_validation import _Errors
 from apps.estimates.limits import RULES
+from apps.estimates.validation import _Errors
 
 TINY = 5e-324  # the smallest subnormal float
 EDGES = [0.0, -0.0, TINY, 1e-300, 1e-12, 0.05, -0.05, -0.999, 1.0, 3.0, 10.0, 1e12, 1e300, 1.7e308]

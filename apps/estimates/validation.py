@@ -17,8 +17,7 @@ from apps.estimates.inputs import (
     Pricing,
     TrainingInput,
 )
-from apps.estimates.limit_rule import Rule
-from apps.estimates.limits import OPTIONAL, RULES
+from apps.estimates.limits import OPTIONAL, RULES, Rule
 from apps.estimates.messages import Message, _
 from apps.estimates.serving_checks import serving_errors
 
