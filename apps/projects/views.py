@@ -2,9 +2,6 @@
 comparing its scenarios side by side. A scenario's own page is in views_scenario, its versions'
 in views_versions."""
 
-from collections.abc import Callable
-from functools import wraps
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -21,25 +18,11 @@ from apps.catalogue.snapshot import Catalogue
 from apps.estimates import EstimateInputError
 from apps.projects import services
 from apps.projects.forms import NewProjectForm, ProjectForm
-from apps.projects.models import Project, ProjectFrozen
+from apps.projects.guards import refuses_frozen_projects
+from apps.projects.models import Project
 from apps.projects.presets import DEFAULT_PRESET, PRESETS, PRESETS_BY_SLUG
 from apps.projects.scenario_compare import compare_rows
 from apps.projects.selectors import can_create_projects, project_for_user
-
-
-def refuses_frozen_projects(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """A write refused because the project is frozen (submitted or cleared) sends the user to
-    the project's page with the reason, where its status and review are shown."""
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        try:
-            return view(request, *args, **kwargs)
-        except ProjectFrozen as frozen:
-            messages.error(request, str(frozen))
-            return redirect("project-detail", project_id=frozen.project_id)
-
-    return wrapper
 
 
 @login_required

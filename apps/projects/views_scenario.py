@@ -21,37 +21,15 @@ from apps.core.htmx import is_htmx
 from apps.core.pages import cached_page
 from apps.estimates import EstimateInputError
 from apps.projects import services
-from apps.projects.comparison import chart_data, chart_rows
-from apps.projects.cost_strip import bottom_strip
-from apps.projects.describe import describe
 from apps.projects.engine_text import engine_error_text
-from apps.projects.fan import fan_context
 from apps.projects.forms import NewBaselineForm, ScenarioForm
+from apps.projects.guards import refuses_frozen_projects
 from apps.projects.models import BaselineNeeded, ProjectFrozen, Scenario
-from apps.projects.range_inputs import range_lines, range_notes, with_typical_range
+from apps.projects.presentation import comparison_context
+from apps.projects.range_inputs import with_typical_range
+from apps.projects.roles import navigation_of
 from apps.projects.selectors import scenario_for_user
 from apps.projects.version_diff import edit_conflict
-from apps.projects.views import refuses_frozen_projects
-from apps.reviews.selectors import navigation_of
-
-
-def comparison_context(
-    result, *, notes: dict, view: str, currency: str = "USD", ranges=None
-) -> dict:
-    """Everything the two-column comparison partial needs, derived from one estimate result
-    (and the percentiles of its ranges, when it has some)."""
-    return {
-        "range_lines": range_lines(ranges, currency),
-        "range_notes": range_notes(ranges),
-        "fan": fan_context(ranges, currency),
-        "result": result,
-        "notes": notes,
-        "view": view,
-        "strip": bottom_strip(result, currency=currency, view=view),
-        "description": describe(result, currency=currency, view=view),
-        "chart": chart_data(result, currency),
-        "chart_rows": chart_rows(result),
-    }
 
 
 def _view_mode(request: HttpRequest) -> str:
