@@ -12,11 +12,10 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from apps.budget.presentation import scenario_totals
 from apps.catalogue.resolve import estimate_from_request
 from apps.catalogue.snapshot import Catalogue
 from apps.estimates import EstimateInputError
-from apps.projects import services
+from apps.projects import page_parts, services
 from apps.projects.forms import NewProjectForm, ProjectForm
 from apps.projects.guards import refuses_frozen_projects
 from apps.projects.models import Project
@@ -72,7 +71,7 @@ def project_create(request: HttpRequest) -> HttpResponse:
 def project_detail(request: HttpRequest, project_id: int) -> TemplateResponse:
     project = project_for_user(request.user, project_id)
     scenarios = list(project.scenarios.prefetch_related("cost_lines"))
-    baseline_budget = scenario_totals(scenarios)
+    baseline_budget = page_parts.project_context(scenarios)
     last_change = None
     if project.status != Project.Status.DRAFT:
         last_change = project.status_changes.select_related("changed_by").last()

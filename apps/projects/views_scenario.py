@@ -11,8 +11,6 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from apps.budget.presentation import budget_section
-from apps.budget.selectors import budget_stamp, cost_lines_of
 from apps.catalogue.resolve import estimate_from_request
 from apps.catalogue.snapshot import Catalogue
 from apps.catalogue.uncertainty import uncertainty_from_request
@@ -20,7 +18,7 @@ from apps.core.fragments import cached_fragment, fragment_key
 from apps.core.htmx import is_htmx
 from apps.core.pages import cached_page
 from apps.estimates import EstimateInputError
-from apps.projects import services
+from apps.projects import page_parts, services
 from apps.projects.engine_text import engine_error_text
 from apps.projects.forms import NewBaselineForm, ScenarioForm
 from apps.projects.guards import refuses_frozen_projects
@@ -100,7 +98,7 @@ def scenario_save(
         if form.result
         else {}
     )
-    parts.update(budget_section(scenario, catalogue=catalogue))
+    parts.update(page_parts.scenario_context(scenario, catalogue=catalogue))
     context = {"form": form, "conflict": conflict, **parts}
     return scenario_response(request, scenario, view, context, status=status)
 
@@ -182,7 +180,7 @@ def saved_page_key(scenario: Scenario, catalogue: Catalogue, view: str) -> str:
         project.status,
         project.currency,
         project.classification,
-        budget_stamp(scenario),
+        page_parts.scenario_stamp(scenario),
         catalogue.digest,
         view,
     )
@@ -200,7 +198,7 @@ def saved_page_body(
         "form": ScenarioForm(initial=initial, catalogue=catalogue),
         "view": view,
         **saved_figures(scenario, catalogue, view),
-        **budget_section(scenario, catalogue=catalogue, lines=cost_lines_of(scenario)),
+        **page_parts.scenario_context(scenario, catalogue=catalogue),
     }
     return render_to_string("projects/scenario.html#scenario_page", context, request)
 
