@@ -178,3 +178,16 @@ def _check_choice(field: serializers.ChoiceField, value: Any) -> None:
         return
     if not any(type(value) is type(choice) and value == choice for choice in field.choices):
         field.fail("invalid_choice", input=value)
+
+
+def rate(help_text: str, **kwargs) -> serializers.DecimalField:
+    """A rate as a JSON number, a fraction from 0 to 1 (0.035 for 3.5 %)."""
+    return serializers.DecimalField(
+        max_digits=7,
+        decimal_places=6,
+        min_value=0,
+        max_value=1,
+        coerce_to_string=False,
+        help_text=help_text,
+        **kwargs,
+    )

@@ -10,3 +10,14 @@ class BudgetConfig(AppConfig):
 
     def ready(self) -> None:
         from apps.budget import signals  # noqa: F401  (connects the cost-line receivers)
+        from apps.budget.presentation import budget_section, scenario_totals
+        from apps.budget.selectors import budget_stamp
+        from apps.projects import page_parts
+
+        page_parts.register(
+            page_parts.PagePart(
+                scenario_context=budget_section,
+                scenario_stamp=budget_stamp,
+                project_context=scenario_totals,
+            )
+        )

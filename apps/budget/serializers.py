@@ -3,25 +3,12 @@
 from django.core.exceptions import ValidationError as ModelValidationError
 from rest_framework import serializers
 
-from apps.api.fields import MoneyField
+from apps.api.fields import MoneyField, rate
 from apps.api.ranges import MoneyRangeSerializer, UncertaintyResultSerializer
 from apps.api.strict import StrictTypes
 from apps.budget.models import AMOUNT_DIGITS, AMOUNT_PLACES, BudgetClass, Category, CostLine
 from apps.core.planning_dates import PlanningDateField
 from apps.estimates.budget import KINDS
-
-
-def rate(help_text: str, **kwargs) -> serializers.DecimalField:
-    """A rate as a JSON number, a fraction from 0 to 1 (0.035 for 3.5 %)."""
-    return serializers.DecimalField(
-        max_digits=7,
-        decimal_places=6,
-        min_value=0,
-        max_value=1,
-        coerce_to_string=False,
-        help_text=help_text,
-        **kwargs,
-    )
 
 
 class CostLineSerializer(StrictTypes, serializers.ModelSerializer):

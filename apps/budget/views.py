@@ -19,11 +19,11 @@ from apps.budget.forms import CostLineForm
 from apps.budget.line_templates import LINE_TEMPLATES
 from apps.budget.models import CostLine, Kind
 from apps.budget.presentation import budget_section
+from apps.projects.guards import refuses_frozen_projects
 from apps.projects.models import Scenario
 from apps.projects.selectors import scenario_for_user
 from apps.projects.services import ScenarioConflict
 from apps.projects.version_diff import edit_conflict
-from apps.projects.views import refuses_frozen_projects
 
 ORIGINS = {"scenario", "budget"}
 

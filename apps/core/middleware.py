@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 
 from apps.core.login_limits import TooManyLoginAttempts, remember_browser
 from apps.core.logs import current_request_id, without_share_tokens
-from apps.core.views import too_many_requests
+from apps.core.ratelimit import too_many_requests
 
 request_logger = logging.getLogger("apps.core.requests")
 

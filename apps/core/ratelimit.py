@@ -10,6 +10,8 @@ import time
 from dataclasses import dataclass
 
 from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 
 
 @dataclass(frozen=True)
@@ -44,3 +46,18 @@ class Budget:
     def refill(self, subject: str) -> None:
         """Forget what the subject spent in this window."""
         cache.delete(self._key(subject, time.time())[0])
+
+
+def too_many_requests(
+    request: HttpRequest, *, retry_after_seconds: float, reason: str = ""
+) -> HttpResponse:
+    """The 429 page, with Retry-After in whole seconds, and `reason` (what is limited) if given."""
+    retry_after = max(math.ceil(retry_after_seconds), 1)
+    response = render(
+        request,
+        "429.html",
+        {"retry_after_minutes": math.ceil(retry_after / 60), "reason": reason},
+        status=429,
+    )
+    response["Retry-After"] = str(retry_after)
+    return response

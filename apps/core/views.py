@@ -5,12 +5,10 @@ shows the request id, which finds the log lines of the failure. A database that 
 reach for a moment answers 503 with Retry-After instead of 500.
 """
 
-import math
 import sys
 
 from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError, JsonResponse
-from django.shortcuts import render
 from django.template import loader
 from django.utils.translation import gettext
 from django.views import defaults
@@ -62,21 +60,6 @@ def server_error(request: HttpRequest) -> HttpResponse:
     return _json_error(request, exceptions.APIException) or HttpResponseServerError(
         loader.get_template("500.html").render({"request_id": current_request_id.get()})
     )
-
-
-def too_many_requests(
-    request: HttpRequest, *, retry_after_seconds: float, reason: str = ""
-) -> HttpResponse:
-    """The 429 page, with Retry-After in whole seconds, and `reason` (what is limited) if given."""
-    retry_after = max(math.ceil(retry_after_seconds), 1)
-    response = render(
-        request,
-        "429.html",
-        {"retry_after_minutes": math.ceil(retry_after / 60), "reason": reason},
-        status=429,
-    )
-    response["Retry-After"] = str(retry_after)
-    return response
 
 
 def database_unavailable(request: HttpRequest) -> HttpResponse:

@@ -16,6 +16,7 @@ from apps.options.frozen import (
     option_rows,
     record_condition,
 )
+from apps.options.presentation import condition_sentence
 
 
 def options_table(answer: dict) -> Table:
@@ -80,8 +81,6 @@ def options_table(answer: dict) -> Table:
 
 def options_sentences(answer: dict) -> list[str]:
     """The headline in words: the cheapest, what would flip it, where the costs cross."""
-    from apps.options.presentation import condition_sentence
-
     cheapest = _("Cheapest by net present value: %(label)s.") % {
         "label": option_label(answer["cheapest"])
     }
@@ -111,8 +110,6 @@ def options_cells(answer: dict) -> list[tuple[str, str, Value, str, str]]:
             "options.cheapest",
         )
     )
-    from apps.options.presentation import condition_sentence
-
     cells.append(
         (
             _("What would flip it"),

@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 from rest_framework.exceptions import ValidationError
 from rest_framework.renderers import JSONRenderer
 
-from apps.api.views import estimate_response
+from apps.api.estimate import estimate_response
 from apps.budget.models import CostLine
 from apps.budget.selectors import BudgetUnavailable, scenario_budget
 from apps.budget.serializers import BudgetSerializer

@@ -5,6 +5,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from apps.catalogue.names import full_name
+from apps.catalogue.snapshot import Catalogue
 from apps.estimates.options import OPTION_KEYS
 from apps.options.services import chosen_options, default_choices
 from apps.projects.field_terms import OPTIONS_TERMS, attach_terms
@@ -72,8 +73,6 @@ class OptionsForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.training = training
         attach_terms(self, OPTIONS_TERMS)
-        from apps.catalogue.snapshot import Catalogue
-
         self.fields["accelerator"].choices = [
             ("", _("The scenario's accelerator")),
             *(

@@ -24,8 +24,8 @@ from apps.options.ranges import option_ranges_context
 from apps.options.representation import options_representation
 from apps.options.services import scenario_from_option, scenario_options_compare, scenario_request
 from apps.projects.engine_text import engine_errors
+from apps.projects.guards import refuses_frozen_projects
 from apps.projects.selectors import scenario_for_user
-from apps.projects.views import refuses_frozen_projects
 
 
 def _messages(error: EstimateInputError) -> list[str]:

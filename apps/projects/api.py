@@ -15,8 +15,8 @@ from rest_framework.permissions import SAFE_METHODS, BasePermission, IsAuthentic
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apps.api.estimate import estimate_response
 from apps.api.serializers import EstimateResponseSerializer
-from apps.api.views import estimate_response
 from apps.projects import services
 from apps.projects.conditional import (
     ETAG_HEADER,

@@ -14,6 +14,7 @@ from django import forms
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
+from apps.apiprices.loading import PRICES_FILE
 from apps.apiprices.models import PriceTier
 from apps.estimates.external_api import (
     API_FINE_TUNE_NUMBERS,
@@ -141,8 +142,6 @@ def api_model_suggestions() -> tuple[tuple[str, str], ...]:
     """(slug, "Provider Model") of the main providers' models that are not deprecated, read
     once from the vendored price catalogue (the file the catalogue's rows are loaded from, so
     the page asks the database nothing for them)."""
-    from apps.apiprices.loading import PRICES_FILE
-
     data = json.loads(PRICES_FILE.read_text(encoding="utf-8"))
     return tuple(
         (model["slug"], f"{provider['name']} {model['name']}")

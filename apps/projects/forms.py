@@ -6,7 +6,6 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
-from apps.budget.forms import BudgetSettingsFields
 from apps.catalogue.models import PRECISIONS
 from apps.catalogue.names import catalogue_name, full_name
 from apps.catalogue.resolve import estimate_from_request
@@ -16,6 +15,7 @@ from apps.core.planning_dates import PlanningDateInput, PlanningDateValidator
 from apps.estimates import EstimateInputError, EstimateResult
 from apps.estimates.uncertainty import UncertaintyResult
 from apps.projects.api_methods import add_api_fields, api_section_values, with_api_fields
+from apps.projects.budget_settings import BudgetSettingsFields
 from apps.projects.engine_text import engine_errors
 from apps.projects.field_terms import BUDGET_SETTINGS_TERMS, attach_terms
 from apps.projects.locale_numbers import parse_number

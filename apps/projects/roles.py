@@ -81,3 +81,27 @@ def connect_role_receivers() -> None:
     m2m_changed.connect(membership_changed, sender=get_user_model().groups.through)
     post_save.connect(group_changed, sender=Group)
     pre_delete.connect(group_changed, sender=Group)
+
+
+def can_review(user, *, cached: bool = False) -> bool:
+    """Front offices (and superusers) review submitted workplans: they return and clear them.
+
+    Not every staff member: catalogue editors are staff, and see nobody's projects. `cached`
+    reads the user's roles from the cache (role_names): to show the way, never to let in."""
+    if not user.is_authenticated:
+        return False
+    if user.is_superuser:
+        return True
+    if cached:
+        return FRONT_OFFICE in role_names(user)
+    return user.groups.filter(name=FRONT_OFFICE).exists()
+
+
+def navigation_of(user) -> dict:
+    """What the signed-in navigation shows of its user: their name, and the review queue when
+    their role reviews (roles read from the cache: to show the way, never to let in). A page
+    cached whole for one user digests these too (apps.core.pages)."""
+    return {
+        "username": user.get_username(),
+        "reviews": can_review(user, cached=True),
+    }

@@ -8,10 +8,9 @@ from drf_spectacular.plumbing import append_meta
 from rest_framework import serializers
 
 from apps.api.errors import nest_errors
-from apps.api.fields import SafeSlugRelatedField
+from apps.api.fields import SafeSlugRelatedField, rate
 from apps.api.serializers import EstimateRequestSerializer
 from apps.api.strict import StrictTypes
-from apps.budget.serializers import rate
 from apps.catalogue.resolve import estimate_from_request
 from apps.catalogue.uncertainty import RangesError, check_request_ranges
 from apps.core.planning_dates import PlanningDateField

@@ -4,7 +4,7 @@ import datetime
 from decimal import Decimal
 from itertools import accumulate
 
-from apps.api.views import estimate_response
+from apps.api.estimate import estimate_response
 from apps.apiprices.selectors import price_in_force
 from apps.budget.records import budget_record
 from apps.catalogue.snapshot import Catalogue

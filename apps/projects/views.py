@@ -2,9 +2,6 @@
 comparing its scenarios side by side. A scenario's own page is in views_scenario, its versions'
 in views_versions."""
 
-from collections.abc import Callable
-from functools import wraps
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -15,31 +12,16 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from apps.budget.presentation import scenario_totals
 from apps.catalogue.resolve import estimate_from_request
 from apps.catalogue.snapshot import Catalogue
 from apps.estimates import EstimateInputError
-from apps.projects import services
+from apps.projects import page_parts, services
 from apps.projects.forms import NewProjectForm, ProjectForm
-from apps.projects.models import Project, ProjectFrozen
+from apps.projects.guards import refuses_frozen_projects
+from apps.projects.models import Project
 from apps.projects.presets import DEFAULT_PRESET, PRESETS, PRESETS_BY_SLUG
 from apps.projects.scenario_compare import compare_rows
 from apps.projects.selectors import can_create_projects, project_for_user
-
-
-def refuses_frozen_projects(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """A write refused because the project is frozen (submitted or cleared) sends the user to
-    the project's page with the reason, where its status and review are shown."""
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        try:
-            return view(request, *args, **kwargs)
-        except ProjectFrozen as frozen:
-            messages.error(request, str(frozen))
-            return redirect("project-detail", project_id=frozen.project_id)
-
-    return wrapper
 
 
 @login_required
@@ -89,7 +71,7 @@ def project_create(request: HttpRequest) -> HttpResponse:
 def project_detail(request: HttpRequest, project_id: int) -> TemplateResponse:
     project = project_for_user(request.user, project_id)
     scenarios = list(project.scenarios.prefetch_related("cost_lines"))
-    baseline_budget = scenario_totals(scenarios)
+    baseline_budget = page_parts.project_context(scenarios)
     last_change = None
     if project.status != Project.Status.DRAFT:
         last_change = project.status_changes.select_related("changed_by").last()

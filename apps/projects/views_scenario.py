@@ -11,45 +11,22 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from apps.budget.presentation import budget_section
-from apps.budget.selectors import budget_stamp, cost_lines_of
 from apps.catalogue.resolve import estimate_from_request
 from apps.catalogue.snapshot import Catalogue
 from apps.catalogue.uncertainty import uncertainty_from_request
 from apps.core.fragments import cached_fragment, fragment_key
 from apps.core.pages import cached_page
 from apps.estimates import EstimateInputError
-from apps.projects import services
-from apps.projects.comparison import chart_data, chart_rows
-from apps.projects.describe import bottom_strip, describe
+from apps.projects import page_parts, services
 from apps.projects.engine_text import engine_error_text
-from apps.projects.fan import fan_context
 from apps.projects.forms import NewBaselineForm, ScenarioForm
+from apps.projects.guards import refuses_frozen_projects
 from apps.projects.models import BaselineNeeded, ProjectFrozen, Scenario
-from apps.projects.range_inputs import range_lines, range_notes, with_typical_range
+from apps.projects.presentation import comparison_context
+from apps.projects.range_inputs import with_typical_range
+from apps.projects.roles import navigation_of
 from apps.projects.selectors import scenario_for_user
 from apps.projects.version_diff import edit_conflict
-from apps.projects.views import refuses_frozen_projects
-from apps.reviews.selectors import navigation_of
-
-
-def comparison_context(
-    result, *, notes: dict, view: str, currency: str = "USD", ranges=None
-) -> dict:
-    """Everything the two-column comparison partial needs, derived from one estimate result
-    (and the percentiles of its ranges, when it has some)."""
-    return {
-        "range_lines": range_lines(ranges, currency),
-        "range_notes": range_notes(ranges),
-        "fan": fan_context(ranges, currency),
-        "result": result,
-        "notes": notes,
-        "view": view,
-        "strip": bottom_strip(result, currency=currency, view=view),
-        "description": describe(result, currency=currency, view=view),
-        "chart": chart_data(result, currency),
-        "chart_rows": chart_rows(result),
-    }
 
 
 def _view_mode(request: HttpRequest) -> str:
@@ -121,7 +98,7 @@ def scenario_save(
         if form.result
         else {}
     )
-    parts.update(budget_section(scenario, catalogue=catalogue))
+    parts.update(page_parts.scenario_context(scenario, catalogue=catalogue))
     context = {"form": form, "conflict": conflict, **parts}
     return scenario_response(request, scenario, view, context, status=status)
 
@@ -203,7 +180,7 @@ def saved_page_key(scenario: Scenario, catalogue: Catalogue, view: str) -> str:
         project.status,
         project.currency,
         project.classification,
-        budget_stamp(scenario),
+        page_parts.scenario_stamp(scenario),
         catalogue.digest,
         view,
     )
@@ -221,7 +198,7 @@ def saved_page_body(
         "form": ScenarioForm(initial=initial, catalogue=catalogue),
         "view": view,
         **saved_figures(scenario, catalogue, view),
-        **budget_section(scenario, catalogue=catalogue, lines=cost_lines_of(scenario)),
+        **page_parts.scenario_context(scenario, catalogue=catalogue),
     }
     return render_to_string("projects/scenario.html#scenario_page", context, request)
 

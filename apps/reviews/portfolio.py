@@ -25,7 +25,7 @@ from apps.exports.cells import formula_safe
 from apps.exports.xlsx_export import put
 from apps.projects.frozen_budget import budget_from_record
 from apps.projects.models import Project, ProjectSnapshot
-from apps.reviews.selectors import can_review
+from apps.projects.roles import can_review
 
 # The status filter: by default what was put forward and stands (submitted and cleared).
 STATUSES = [

@@ -11,33 +11,9 @@ from django.shortcuts import get_object_or_404
 
 from apps.estimates import EstimateResult
 from apps.projects.models import Project, ProjectSnapshot, ScenarioVersion
-from apps.projects.roles import FRONT_OFFICE, role_names
+from apps.projects.roles import can_review
 from apps.projects.version_diff import Change, inputs_changes, thresholds_exceeded, total_cost
 from apps.projects.versions import result_from_response
-
-
-def can_review(user, *, cached: bool = False) -> bool:
-    """Front offices (and superusers) review submitted workplans: they return and clear them.
-
-    Not every staff member: catalogue editors are staff, and see nobody's projects. `cached`
-    reads the user's roles from the cache (role_names): to show the way, never to let in."""
-    if not user.is_authenticated:
-        return False
-    if user.is_superuser:
-        return True
-    if cached:
-        return FRONT_OFFICE in role_names(user)
-    return user.groups.filter(name=FRONT_OFFICE).exists()
-
-
-def navigation_of(user) -> dict:
-    """What the signed-in navigation shows of its user: their name, and the review queue when
-    their role reviews (roles read from the cache: to show the way, never to let in). A page
-    cached whole for one user digests these too (apps.core.pages)."""
-    return {
-        "username": user.get_username(),
-        "reviews": can_review(user, cached=True),
-    }
 
 
 def projects_for_review(user) -> QuerySet[Project]:

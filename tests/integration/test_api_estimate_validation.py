@@ -8,9 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework import serializers
 
+from apps.api.estimate import ESTIMATE_REQUEST
 from apps.api.serializers import EstimateRequestSerializer, StrictSerializer
 from apps.api.validation import FastValidator
-from apps.api.views import ESTIMATE_REQUEST
 from tests.factories import SEED_000_TRAINING, seed_000_inference
 
 GOOD_BODIES = {

@@ -17,7 +17,8 @@ from django.test import Client, RequestFactory
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import translation
 
-from apps.core.views import database_unavailable, server_error, too_many_requests
+from apps.core.ratelimit import too_many_requests
+from apps.core.views import database_unavailable, server_error
 from apps.sweeps import tasks
 from tests.integration.pseudo_world import WORLD_DATA, world_build
 from tests.integration.test_langexports_pseudo_pages import catalogue_words

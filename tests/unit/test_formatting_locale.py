@@ -7,10 +7,10 @@ import pytest
 from django import forms
 from django.utils import translation
 
-from apps.budget.forms import DecimalText, PercentField
 from apps.budget.templatetags.budget_figures import amount, rate
 from apps.options.chart import _power_label
 from apps.projects import formatting
+from apps.projects.budget_settings import DecimalText, PercentField
 from apps.projects.forms import NumberField
 from apps.projects.locale_numbers import date_text, number_locale, parse_number
 from apps.sweeps.forms import _parse_values

@@ -4,7 +4,7 @@ from django import template
 from django.template.loader import render_to_string
 
 from apps.core.fragments import cached_fragment, fragment_key
-from apps.reviews import selectors
+from apps.projects.roles import navigation_of
 
 register = template.Library()
 
@@ -15,7 +15,7 @@ def signed_in_navigation(context: template.Context) -> str:
     shows the review queue), rendered once per user and role; its sign-out button submits the
     layout's #sign-out form, which carries the request's CSRF token."""
     user, nav = context["user"], context["nav"]
-    values = {"nav": nav, **selectors.navigation_of(user)}
+    values = {"nav": nav, **navigation_of(user)}
     return cached_fragment(
         fragment_key(
             "signed-in-navigation",

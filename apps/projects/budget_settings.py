@@ -1,0 +1,125 @@
+"""The project's budget settings as form fields (fiscal year, capitalisation threshold, discount
+rate, contingencies, indirect rate), with percentages and amounts typed as people do."""
+
+from decimal import Decimal
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from apps.projects.locale_numbers import typed_decimal
+from apps.projects.models import BUDGET_SETTINGS, FiscalYearLabel
+
+MONTH_CHOICES = [
+    (1, _("January")),
+    (2, _("February")),
+    (3, _("March")),
+    (4, _("April")),
+    (5, _("May")),
+    (6, _("June")),
+    (7, _("July")),
+    (8, _("August")),
+    (9, _("September")),
+    (10, _("October")),
+    (11, _("November")),
+    (12, _("December")),
+]
+
+
+class PercentField(forms.DecimalField):
+    """A rate typed as a percentage (3.5) and kept as a fraction (0.035)."""
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("min_value", Decimal(0))
+        kwargs.setdefault("max_value", Decimal(100))
+        kwargs.setdefault("decimal_places", 4)
+        super().__init__(**kwargs)
+        self.widget.attrs.update({"inputmode": "decimal", "step": "any"})
+
+    def to_python(self, value):
+        return typed_decimal(value, self.error_messages["invalid"])
+
+    def clean(self, value):
+        percent = super().clean(value)
+        return None if percent is None else percent / 100
+
+    def prepare_value(self, value):
+        if isinstance(value, Decimal):
+            return f"{(value * 100).normalize():f}"
+        return value
+
+
+class DecimalText(forms.DecimalField):
+    """A decimal typed with thousands separators (15,000.50) and shown without trailing zeros."""
+
+    default_error_messages = {"invalid": _("Enter a number, for example 15,000 or 2.5.")}
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "decimal"}))
+        super().__init__(**kwargs)
+
+    def to_python(self, value):
+        return typed_decimal(value, self.error_messages["invalid"])
+
+    def prepare_value(self, value):
+        if isinstance(value, Decimal):
+            return f"{value.normalize():f}"
+        return value
+
+
+class BudgetSettingsFields(forms.ModelForm):
+    """The project's budget settings, for the project form: rates as percentages; a setting
+    left empty (or not sent, as by an older form) takes its default."""
+
+    fiscal_year_start_month = forms.TypedChoiceField(
+        label=_("The fiscal year starts in"),
+        choices=MONTH_CHOICES,
+        coerce=int,
+        initial=1,
+        required=False,
+    )
+    fiscal_year_label = forms.ChoiceField(
+        label=_("Fiscal years are named"),
+        choices=FiscalYearLabel.choices,
+        initial=FiscalYearLabel.END_YEAR,
+        required=False,
+        widget=forms.RadioSelect,
+    )
+    capitalisation_threshold = DecimalText(
+        label=_("Capitalisation threshold"),
+        max_digits=14,
+        decimal_places=2,
+        min_value=Decimal(0),
+        required=False,
+        help_text=_(
+            "In the project's currency: a line of at least this much is capital expenditure "
+            "unless its class is set. Empty: 5,000."
+        ),
+    )
+    discount_rate = PercentField(
+        label=_("Discount rate (% a year, real)"),
+        required=False,
+        help_text=_("For the net present value. Empty: 3.5, the UK Green Book's real rate."),
+    )
+    contingency_capex = PercentField(
+        label=_("Contingency on capex (%)"),
+        required=False,
+        help_text=_("Added to capital expenditure, as its own row. Empty: 0."),
+    )
+    contingency_opex = PercentField(
+        label=_("Contingency on opex (%)"),
+        required=False,
+        help_text=_("Added to operating expenditure, as its own row. Empty: 0."),
+    )
+    indirect_rate = PercentField(
+        label=_("Indirect support costs (%)"),
+        required=False,
+        help_text=_("A percentage of the direct costs and contingency, e.g. 7. Empty: 0."),
+    )
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        model = self._meta.model
+        for name in BUDGET_SETTINGS:
+            if name in self.fields and cleaned.get(name) in (None, ""):
+                cleaned[name] = model._meta.get_field(name).get_default()
+        return cleaned

@@ -1,0 +1,25 @@
+"""What the pages show of one estimate: the two-column comparison's context."""
+
+from apps.projects.comparison import chart_data, chart_rows
+from apps.projects.describe import bottom_strip, describe
+from apps.projects.fan import fan_context
+from apps.projects.range_inputs import range_lines, range_notes
+
+
+def comparison_context(
+    result, *, notes: dict, view: str, currency: str = "USD", ranges=None
+) -> dict:
+    """Everything the two-column comparison partial needs, derived from one estimate result
+    (and the percentiles of its ranges, when it has some)."""
+    return {
+        "range_lines": range_lines(ranges, currency),
+        "range_notes": range_notes(ranges),
+        "fan": fan_context(ranges, currency),
+        "result": result,
+        "notes": notes,
+        "view": view,
+        "strip": bottom_strip(result, currency=currency, view=view),
+        "description": describe(result, currency=currency, view=view),
+        "chart": chart_data(result, currency),
+        "chart_rows": chart_rows(result),
+    }
