@@ -9,8 +9,8 @@ from apps.budget.line_templates import LINE_TEMPLATES
 from apps.budget.models import AMOUNT_DIGITS, AMOUNT_PLACES, CostLine, Kind
 from apps.core.planning_dates import PlanningDateInput
 from apps.projects.field_terms import COST_LINE_TERMS, attach_terms
-from apps.projects.locale_numbers import typed_decimal
 from apps.projects.models import BUDGET_SETTINGS, FiscalYearLabel
+from apps.words.numbers import typed_decimal
 
 MONTH_CHOICES = [
     (1, _("January")),

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from apps.estimates.results import EstimateResult, InferenceResult, PerRequest, TrainingResult
-from apps.projects.formatting import (
+from apps.words.formatting import (
     count,
     hours,
     money,

@@ -17,7 +17,7 @@ from apps.projects.cost_strip import (
     per_request_cost,
     sentence,
 )
-from apps.projects.formatting import (
+from apps.words.formatting import (
     count,
     emissions_kg,
     energy_kwh,

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from apps.estimates.results import ComparisonResult, EstimateResult, InferenceResult, TrainingResult
 from apps.estimates.units import SECONDS_PER_HOUR
 from apps.projects.cost_strip import bottom_strip, horizon_text, sentence
-from apps.projects.formatting import (
+from apps.words.formatting import (
     count,
     hours,
     months,
