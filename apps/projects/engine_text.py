@@ -83,11 +83,14 @@ def engine_errors(errors: dict[str, list]) -> dict[str, list[str]]:
     return {key: engine_texts(messages) for key, messages in errors.items()}
 
 
-# Recognising a plain str as an engine message, or as one of the catalogue's notes that go
-# first in the same list (apps/catalogue/resolve*.py: `resolution.note(…)`), which a stored
-# version keeps in the language it was saved in.
+# Recognising a plain str as an engine message, or as one of the catalogues' notes that go
+# first in the same list (apps/catalogue/resolve*.py and apps/apiprices/resolve.py: their
+# Messages), which a stored version keeps in English.
 
-RESOLVE = tuple(sorted((ENGINE.parent / "catalogue").glob("resolve*.py")))
+RESOLVE = (
+    *sorted((ENGINE.parent / "catalogue").glob("resolve*.py")),
+    ENGINE.parent / "apiprices" / "resolve.py",
+)
 
 
 @dataclass(frozen=True)
@@ -110,18 +113,11 @@ def _counted(call: ast.Call) -> str:
 
 @cache
 def catalogue_note_msgids() -> tuple[str | _Plural, ...]:
-    """The catalogue's notes as apps/catalogue/resolve*.py word them (apps.estimates.messages'
-    `_` and `ngettext`)."""
-    trees = [ast.parse(path.read_text(), filename=str(path)) for path in RESOLVE]
+    """The catalogues' notes and errors as RESOLVE words them (apps.estimates.messages' `_` and
+    `ngettext`)."""
     found: list[str | _Plural] = []
-    for node in (node for tree in trees for node in ast.walk(tree)):
-        if not (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr == "note"
-        ):
-            continue
-        for call in ast.walk(node):
+    for path in RESOLVE:
+        for call in ast.walk(ast.parse(path.read_text(), filename=str(path))):
             if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
                 continue
             if call.func.id == "_":

@@ -29,7 +29,7 @@ def _sign(value: Decimal, digits: str, always: bool) -> str:
     return f"+{digits}" if always else digits
 
 
-def significant_text(value: Decimal, figures: int | None) -> str:
+def _significant_text(value: Decimal, figures: int | None) -> str:
     """`value` to so many significant figures (all of Python's "g" gives, None), as the locale
     writes it; where the English has an exponent ("1.5e+07"), so does every language
     ("1,5e+07"), so that the words on a page and in an export match the API's."""
@@ -48,7 +48,7 @@ def number_text(number: Number) -> str:
     if number.style == "exact" and value.is_finite():
         return _sign(value, decimal_text(abs(value)), False)
     if number.style in _SIGNIFICANT or not value.is_finite():
-        return significant_text(value, _SIGNIFICANT.get(number.style))
+        return _significant_text(value, _SIGNIFICANT.get(number.style))
     if number.style in _PLACES:
         return _sign(value, decimal_text(abs(value), _PLACES[number.style]), False)
     places = 2 if number.style == "signed_percent" else 0
@@ -73,12 +73,12 @@ def param_text(value: object) -> str:
     if isinstance(value, Day):
         return day_text(value)
     if isinstance(value, Alternatives):
-        words = [significant_text(Decimal(repr(v)), None) for v in value.values]
+        words = [_significant_text(Decimal(repr(v)), None) for v in value.values]
         return format_list(words, style="or", locale=numbers.number_locale())
     if isinstance(value, bool | str):
         return str(value)
     if isinstance(value, int | float | Decimal):
-        return significant_text(Decimal(repr(value) if isinstance(value, float) else value), None)
+        return _significant_text(Decimal(repr(value) if isinstance(value, float) else value), None)
     return str(value)
 
 
@@ -102,19 +102,3 @@ def message_text(message: object) -> str:
 def messages_text(messages: Iterable[Message], separator: str = " ") -> str:
     """Messages in the active language, one after the other."""
     return separator.join(message_text(message) for message in messages)
-
-
-def error_texts(errors: Mapping[str, Iterable[Message]]) -> dict[str, list[str]]:
-    """An EstimateInputError's or BudgetInputError's `errors`, each message in the active
-    language, by the key the error gives it."""
-    return {
-        key: [message_text(message) for message in messages] for key, messages in errors.items()
-    }
-
-
-def error_line(errors: Mapping[str, Iterable[Message]]) -> str:
-    """An error's messages on one line, as str(error) gives them, in the active language:
-    "training.mfu: …; inference.months: …"."""
-    return "; ".join(
-        f"{key}: {' '.join(messages)}" for key, messages in error_texts(errors).items()
-    )

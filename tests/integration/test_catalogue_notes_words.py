@@ -11,6 +11,7 @@ from apps.apiprices.models import ApiModel
 from apps.catalogue.resolve import estimate_input_from_request
 from apps.estimates import EstimateInputError
 from apps.estimates.messages import Message
+from apps.projects.engine_text import engine_text
 from apps.words.messages import message_text
 from tests.factories import SEED_000_TRAINING, make_manager, make_project, make_scenario
 
@@ -108,3 +109,29 @@ def test_the_scenario_page_shows_the_catalogues_notes_in_french(client):
     page = html.unescape(response.content.decode())
     assert "la médiane de 1 offre de location pour NVIDIA L4" in page
     assert "rental offer" not in page
+
+
+def test_a_note_read_back_as_english_text_is_worded_as_the_message_itself():
+    """A stored version keeps the notes' English (the API's JSON): read back on a French page,
+    they read as the fresh Messages do."""
+    api_slug = ApiModel.objects.order_by("slug").values_list("slug", flat=True).first()
+    notes = [
+        *resolved_notes({"training": L4_TRAINING, "inference": MODEL_INFERENCE}, "en"),
+        *resolved_notes(
+            {
+                "inference": {
+                    "method": "external_api",
+                    "api_model": api_slug,
+                    "api_price_tier": "standard",
+                    "input_tokens": 600,
+                    "output_tokens": 500,
+                    "requests_per_month": 1000,
+                }
+            },
+            "en",
+        ),
+    ]
+    assert len(notes) >= 4
+    with translation.override("fr"):
+        for note in notes:
+            assert engine_text(str(note)) == message_text(note) != str(note), note
