@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "apps.words",
     "apps.accounts",
     "apps.catalogue",
     "apps.apiprices",

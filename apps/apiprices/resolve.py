@@ -7,15 +7,13 @@
 import datetime
 from decimal import Decimal
 
-from django.utils.translation import gettext
-
 from apps.apiprices.models import ApiPrice, PriceTier
 from apps.apiprices.selectors import PriceInForce, api_model_slugs, price_in_force
 from apps.catalogue.resolution import RequestErrors, Resolution
 from apps.catalogue.suggestions import unknown_slug_message
 from apps.estimates import InferenceInput, TrainingInput
 from apps.estimates.external_api import API_FINE_TUNE_NUMBERS, EXTERNAL_API_NUMBERS
-from apps.projects.locale_numbers import date_text, decimal_text
+from apps.estimates.messages import Day, Message, Number, _, exact
 
 PRICE_FIELDS = {
     "price_per_million_input_tokens": "input",
@@ -28,8 +26,8 @@ def _numbers(data: dict, names: tuple[str, ...]) -> dict:
     return {name: data[name] for name in names if data.get(name) is not None}
 
 
-def _decimal(value) -> str:
-    return gettext("not published") if value is None else decimal_text(value.normalize())
+def _decimal(value: Decimal | None) -> Number | Message:
+    return _("not published") if value is None else exact(value)
 
 
 def tier_names(row: PriceInForce) -> str:
@@ -37,41 +35,37 @@ def tier_names(row: PriceInForce) -> str:
     return ", ".join(row.tiers)
 
 
-def tier_note(tier: str, price: ApiPrice) -> str:
-    """What the chosen tier other than the standard price means, in the reader's language."""
+def tier_note(tier: str, price: ApiPrice) -> Message:
+    """What the chosen tier other than the standard price means."""
     if tier == PriceTier.LONG_PROMPT:
-        return gettext(
+        return _(
             "Long-prompt price tier: every token of a prompt above %(tokens)s tokens is billed "
-            "at these prices."
-        ) % {"tokens": decimal_text(Decimal(price.above_input_tokens or 0))}
-    return gettext(
+            "at these prices.",
+            tokens=exact(price.above_input_tokens or 0),
+        )
+    return _(
         "Off-peak price tier: the provider's discount for requests sent in its off-peak hours "
         "(the hours are in the price catalogue's notes); the standard price applies at other "
         "times."
     )
 
 
-def api_price_note(row: PriceInForce, day: datetime.date, price: ApiPrice | None = None) -> str:
+def api_price_note(row: PriceInForce, day: datetime.date, price: ApiPrice | None = None) -> Message:
     """Where the prices of an estimate come from: `price` (the standard price by default)."""
     api_model, price = row.api_model, price or row.price
-    return gettext(
+    return _(
         "%(model)s: prices in force on %(day)s (USD per million tokens) input %(input)s, "
         "cached input %(cached)s, output %(output)s; prices as of %(as_of)s, %(version)s, "
-        "%(source)s."
-    ) % {
-        "model": f"{api_model.provider_name} {api_model.name}",
-        "day": date_text(day),
-        "input": _decimal(price.input),
-        "cached": _decimal(price.cached_input),
-        "output": _decimal(price.output),
-        "as_of": date_text(api_model.as_of),
-        "version": api_model.catalogue_version,
-        "source": api_model.source,
-    }
-
-
-def _whole_or_normal(amount: Decimal) -> Decimal:
-    return amount.quantize(1) if amount == amount.to_integral() else amount.normalize()
+        "%(source)s.",
+        model=f"{api_model.provider_name} {api_model.name}",
+        day=Day(day),
+        input=_decimal(price.input),
+        cached=_decimal(price.cached_input),
+        output=_decimal(price.output),
+        as_of=Day(api_model.as_of),
+        version=api_model.catalogue_version,
+        source=api_model.source,
+    )
 
 
 def _note_a_long_prompt(data: dict, row: PriceInForce, tier: str, resolution: Resolution) -> None:
@@ -89,15 +83,13 @@ def _note_a_long_prompt(data: dict, row: PriceInForce, tier: str, resolution: Re
         return
     resolution.note(
         "inference",
-        gettext(
+        _(
             "Prompts of %(tokens)s input tokens are above %(threshold)s: the provider bills them "
             "at its long-prompt price tier (api_price_tier long_prompt), not at the prices used "
-            "here."
-        )
-        % {
-            "tokens": decimal_text(_whole_or_normal(Decimal(str(input_tokens)))),
-            "threshold": decimal_text(Decimal(long_prompt.above_input_tokens)),
-        },
+            "here.",
+            tokens=exact(input_tokens),
+            threshold=exact(long_prompt.above_input_tokens),
+        ),
     )
 
 
@@ -121,8 +113,11 @@ def external_api_inference(
             errors.add(
                 "inference.api_model",
                 unknown_slug_message(
-                    gettext("No API model %(slug)s with a price on %(day)s in the price catalogue.")
-                    % {"slug": repr(slug), "day": date_text(day)},
+                    _(
+                        "No API model %(slug)s with a price on %(day)s in the price catalogue.",
+                        slug=repr(slug),
+                        day=Day(day),
+                    ),
                     slug,
                     (known for known in api_model_slugs() if known != slug),
                 ),
@@ -131,16 +126,14 @@ def external_api_inference(
             model_name = f"{row.api_model.provider_name} {row.api_model.name}"
             errors.add(
                 "inference.api_price_tier",
-                gettext(
+                _(
                     "%(model)s has no %(tier)s price on %(day)s; choose one of its price tiers: "
-                    "%(tiers)s."
-                )
-                % {
-                    "model": model_name,
-                    "tier": repr(tier),
-                    "day": date_text(day),
-                    "tiers": tier_names(row),
-                },
+                    "%(tiers)s.",
+                    model=model_name,
+                    tier=repr(tier),
+                    day=Day(day),
+                    tiers=tier_names(row),
+                ),
             )
         else:
             resolution.api_models[slug] = row
@@ -156,14 +149,14 @@ def external_api_inference(
     elif tier != PriceTier.STANDARD:
         errors.add(
             "inference.api_price_tier",
-            gettext("A price tier is read from the price catalogue: choose an API model."),
+            _("A price tier is read from the price catalogue: choose an API model."),
         )
     elif not overridden:
         for name in ("price_per_million_input_tokens", "price_per_million_output_tokens"):
             if name not in numbers:
                 errors.add(
                     f"inference.{name}",
-                    gettext("Choose an API model from the price catalogue, or give its prices."),
+                    _("Choose an API model from the price catalogue, or give its prices."),
                 )
     return InferenceInput(method="external_api", **numbers)
 

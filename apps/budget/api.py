@@ -141,7 +141,7 @@ def budget_payload(scenario) -> dict:
         try:
             drawn_up = scenario_budget(scenario, catalogue=catalogue, lines=lines)
         except BudgetUnavailable as error:
-            return {"unavailable": str(error)}
+            return {"unavailable": error.reason()}
         return {"budget": dict(BudgetSerializer(drawn_up).data)}
 
     return cached_fragment(budget_cache_key(scenario, lines, catalogue), draw)

@@ -176,7 +176,7 @@ def budget_section(
     try:
         drawn_up = scenario_budget(scenario, catalogue=catalogue, lines=lines, ranges=ranges)
     except BudgetUnavailable as error:
-        context["budget_error"] = str(error)
+        context["budget_error"] = error.reason()
         return context
     context.update(
         budget=drawn_up,

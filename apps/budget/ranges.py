@@ -9,9 +9,9 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext, gettext_lazy
 
 from apps.budget.selectors import ScenarioBudget
-from apps.projects.locale_numbers import decimal_text
 from apps.projects.range_inputs import format_two_figures, range_lines, range_notes
-from apps.projects.templatetags.figures import figure_html
+from apps.words.numbers import decimal_text
+from apps.words.templatetags.figures import figure_html
 
 # The summary strip's figures, in its words.
 HEADLINES = (

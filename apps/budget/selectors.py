@@ -6,11 +6,11 @@ to the pure budget arithmetic (apps.estimates.budget).
 """
 
 import calendar
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
 
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from apps.budget.models import CostLine
 from apps.budget.records import line_record
@@ -19,7 +19,7 @@ from apps.catalogue.resolve import estimate_input_from_request
 from apps.catalogue.snapshot import Catalogue
 from apps.catalogue.uncertainty import request_sampling, with_request_paths
 from apps.core.fragments import fragment_key
-from apps.core.planning_dates import planning_range_words
+from apps.core.planning_dates import PLANNING_FIRST_DAY, PLANNING_LAST_DAY
 from apps.estimates import EstimateInput, EstimateInputError, EstimateResult, estimate
 from apps.estimates.budget import (
     Budget,
@@ -34,18 +34,38 @@ from apps.estimates.budget import (
     training_end,
 )
 from apps.estimates.budget.uncertainty import budget_uncertainty
+from apps.estimates.messages import Day, Message, _
 from apps.estimates.uncertainty import UncertaintyResult
-from apps.projects.engine_text import engine_error_text
 from apps.projects.models import BUDGET_SETTINGS, Project, Scenario
+from apps.words.messages import messages_text
 
 
 class BudgetUnavailable(Exception):
-    """The scenario's budget cannot be drawn up now: its message says why, in plain words."""
+    """The scenario's budget cannot be drawn up now. `errors` say why, as Messages by the input
+    or line each is about ("" for the scenario as a whole), worded for the reader by
+    `reason()`; str(error) is the English."""
+
+    def __init__(self, errors: Mapping[str, Iterable[Message]]) -> None:
+        self.errors = {key: tuple(messages) for key, messages in errors.items()}
+        super().__init__(_joined(self.errors, " ".join))
+
+    def reason(self) -> str:
+        """Why, in the active language: "training.mfu: …; lines.0.amount: …", or the
+        messages alone when they are about the scenario as a whole."""
+        return _joined(self.errors, messages_text)
+
+
+def _joined(errors: dict[str, tuple[Message, ...]], words: Callable[[tuple], str]) -> str:
+    return "; ".join(
+        f"{key}: {words(messages)}" if key else words(messages) for key, messages in errors.items()
+    )
 
 
 OUT_OF_RANGE = _(
     "A date or an amount of this scenario is beyond what a budget can hold: dates run from "
-    "%(first)s to %(last)s. Change the planning period, the scenario’s timing or its cost lines."
+    "%(first)s to %(last)s. Change the planning period, the scenario’s timing or its cost lines.",
+    first=Day(PLANNING_FIRST_DAY, "medium"),
+    last=Day(PLANNING_LAST_DAY, "medium"),
 )
 
 
@@ -154,8 +174,8 @@ def _estimate(
         inp, resolution = estimate_input_from_request(scenario.inputs, catalogue)
         return inp, estimate(inp), resolution
     except EstimateInputError as error:
-        problems = " ".join(m for messages in error.errors.values() for m in messages)
-        raise BudgetUnavailable(problems) from None
+        problems = [m for messages in error.errors.values() for m in messages]
+        raise BudgetUnavailable({"": problems}) from None
 
 
 def scenario_budget(
@@ -211,11 +231,11 @@ def scenario_budget(
                 )
             )
     except (BudgetInputError, CalendarError, EstimateInputError) as error:
-        raise BudgetUnavailable(engine_error_text(error.errors)) from None
+        raise BudgetUnavailable(error.errors) from None
     except (ValueError, ArithmeticError):
         # A date or an amount beyond what the calendar or the arithmetic can hold, saved
         # before the planning range was checked: say so in words, never in Python's.
-        raise BudgetUnavailable(OUT_OF_RANGE % planning_range_words()) from None
+        raise BudgetUnavailable({"": [OUT_OF_RANGE]}) from None
     return ScenarioBudget(
         scenario=scenario,
         currency=project.currency,

@@ -9,8 +9,6 @@ The rows come from the catalogue snapshot each process keeps between requests
 apps.catalogue.resolve_accelerator, language models in apps.catalogue.resolve_model.
 """
 
-from django.utils.translation import gettext
-
 from apps.apiprices.resolve import api_fine_tune_training, external_api_inference
 from apps.catalogue.resolution import RequestErrors, Resolution
 from apps.catalogue.resolve_accelerator import accelerator_for, pricing_for
@@ -25,6 +23,7 @@ from apps.estimates import (
     TrainingInput,
     estimate,
 )
+from apps.estimates.messages import _
 from apps.estimates.units import BYTES_PER_PARAMETER
 
 TRAINING_NUMBERS = (
@@ -94,7 +93,7 @@ def estimate_input_from_request(
     if profile is None and request.get("energy_profile"):
         errors.add(
             "energy_profile",
-            gettext("No energy profile %(slug)s in the catalogue.") % {"slug": repr(profile_slug)},
+            _("No energy profile %(slug)s in the catalogue.", slug=repr(profile_slug)),
         )
     resolution.energy_profile = profile
     energy = EngineEnergyProfile(
@@ -122,7 +121,7 @@ def estimate_input_from_request(
         if not training_data.get("accelerator") and training_data["method"] != "accelerator_hours":
             errors.add(
                 "training.accelerator",
-                gettext("Choose an accelerator: it turns FLOP into accelerator-hours."),
+                _("Choose an accelerator: it turns FLOP into accelerator-hours."),
             )
         training = TrainingInput(
             method=training_data["method"],

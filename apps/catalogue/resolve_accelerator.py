@@ -1,16 +1,12 @@
 """A request section's accelerator, resolved against the catalogue: its hardware figures at the
 chosen precision, and its price (given, or the median of the catalogue's offers, with a note)."""
 
-from decimal import Decimal
-
-from django.utils.translation import gettext, ngettext
-
 from apps.catalogue.models import Accelerator
 from apps.catalogue.resolution import RequestErrors, Resolution
 from apps.catalogue.snapshot import Catalogue, Prices
 from apps.catalogue.suggestions import unknown_slug_message
 from apps.estimates import Hardware, Pricing
-from apps.projects.locale_numbers import decimal_text
+from apps.estimates.messages import _, exact, ngettext
 
 DEFAULT_LIFETIME_YEARS = 5.0
 
@@ -43,22 +39,22 @@ def pricing_for(
                     if accelerator is not None:
                         resolution.note(
                             section,
-                            gettext(
+                            _(
                                 "The catalogue has no rental price for %(accelerator)s: the "
-                                "training is not priced."
-                            )
-                            % {"accelerator": accelerator},
+                                "training is not priced.",
+                                accelerator=str(accelerator),
+                            ),
                         )
                     return Pricing(mode="rent")
                 errors.add(
                     f"{section}.price_per_accelerator_hour",
-                    gettext(
+                    _(
                         "Give a price per accelerator-hour: the catalogue has no rental price for "
-                        "%(accelerator)s."
+                        "%(accelerator)s.",
+                        accelerator=str(accelerator),
                     )
-                    % {"accelerator": accelerator}
                     if accelerator
-                    else gettext(
+                    else _(
                         "Give a price per accelerator-hour: the catalogue has no rental price "
                         "without an accelerator."
                     ),
@@ -72,12 +68,10 @@ def pricing_for(
                     "Price %(price)s USD per accelerator-hour: the median of %(offers)s rental "
                     "offers for %(accelerator)s in the catalogue.",
                     prices.rent_offers,
-                )
-                % {
-                    "price": decimal_text(Decimal(str(price))),
-                    "offers": prices.rent_offers,
-                    "accelerator": accelerator,
-                },
+                    price=exact(price),
+                    offers=prices.rent_offers,
+                    accelerator=str(accelerator),
+                ),
             )
         return Pricing(mode="rent", price_per_accelerator_hour=float(price))
     purchase_price = data.get("purchase_price")
@@ -89,11 +83,11 @@ def pricing_for(
                 if accelerator is not None:
                     resolution.note(
                         section,
-                        gettext(
+                        _(
                             "The catalogue has no purchase price for %(accelerator)s: the "
-                            "training is not priced."
-                        )
-                        % {"accelerator": accelerator},
+                            "training is not priced.",
+                            accelerator=str(accelerator),
+                        ),
                     )
                 return Pricing(
                     mode="own",
@@ -104,13 +98,13 @@ def pricing_for(
                 )
             errors.add(
                 f"{section}.purchase_price",
-                gettext(
+                _(
                     "Give a purchase price: the catalogue has no purchase price for "
-                    "%(accelerator)s."
+                    "%(accelerator)s.",
+                    accelerator=str(accelerator),
                 )
-                % {"accelerator": accelerator}
                 if accelerator
-                else gettext(
+                else _(
                     "Give a purchase price: the catalogue has no purchase price without an "
                     "accelerator."
                 ),
@@ -126,12 +120,10 @@ def pricing_for(
                 "Purchase price %(price)s USD per accelerator: the median of %(offers)s purchase "
                 "prices for %(accelerator)s in the catalogue.",
                 prices.purchase_offers,
-            )
-            % {
-                "price": decimal_text(Decimal(str(purchase_price))),
-                "offers": prices.purchase_offers,
-                "accelerator": accelerator,
-            },
+                price=exact(purchase_price),
+                offers=prices.purchase_offers,
+                accelerator=str(accelerator),
+            ),
         )
     return Pricing(
         mode="own",
@@ -152,7 +144,7 @@ def accelerator_for(
         errors.add(
             f"{section}.accelerator",
             unknown_slug_message(
-                gettext("No accelerator %(slug)s in the catalogue.") % {"slug": repr(slug)},
+                _("No accelerator %(slug)s in the catalogue.", slug=repr(slug)),
                 slug,
                 catalogue.accelerators,
             ),
@@ -162,14 +154,16 @@ def accelerator_for(
     precision = data.get("precision", "bf16")
     hardware = catalogue.hardware.get((slug, precision))
     if hardware is None:
-        supported = ", ".join(accelerator.supported_precisions) or gettext("none recorded")
+        supported = ", ".join(accelerator.supported_precisions) or _("none recorded")
         errors.add(
             f"{section}.precision",
-            gettext(
+            _(
                 "%(accelerator)s cannot compute in %(precision)s: the catalogue has no "
                 "published dense %(precision)s peak for it. Choose one of its precisions: "
-                "%(supported)s."
-            )
-            % {"accelerator": accelerator, "precision": precision, "supported": supported},
+                "%(supported)s.",
+                accelerator=str(accelerator),
+                precision=precision,
+                supported=supported,
+            ),
         )
     return accelerator, hardware

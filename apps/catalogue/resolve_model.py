@@ -1,15 +1,11 @@
 """A request's language model, resolved against the model catalogue: the figures it fills in
 where the request gives none, and notes saying where they came from."""
 
-from decimal import Decimal
-
-from django.utils.translation import gettext
-
 from apps.catalogue.models import LanguageModel
 from apps.catalogue.resolution import RequestErrors, Resolution
 from apps.catalogue.snapshot import Catalogue
 from apps.catalogue.suggestions import unknown_slug_message
-from apps.projects.locale_numbers import date_text, decimal_text
+from apps.estimates.messages import Day, Number, _, exact
 
 
 def _model_numbers(model: LanguageModel) -> dict:
@@ -33,9 +29,9 @@ def _model_numbers(model: LanguageModel) -> dict:
     return {name: value for name, value in numbers.items() if value is not None}
 
 
-def _billions(parameters: float) -> str:
-    """Parameters in billions to four significant figures, as the active language writes them."""
-    return decimal_text(Decimal(f"{parameters / 1e9:.4g}"))
+def _billions(parameters: float) -> Number:
+    """Parameters in billions to four significant figures."""
+    return exact(f"{parameters / 1e9:.4g}")
 
 
 def model_numbers_for(
@@ -50,7 +46,7 @@ def model_numbers_for(
         errors.add(
             "inference.model",
             unknown_slug_message(
-                gettext("No model %(slug)s in the catalogue.") % {"slug": repr(slug)},
+                _("No model %(slug)s in the catalogue.", slug=repr(slug)),
                 slug,
                 catalogue.models,
             ),
@@ -62,31 +58,27 @@ def model_numbers_for(
     }
     resolution.note(
         "inference",
-        gettext(
+        _(
             "Model %(name)s: %(attention)s attention, %(layers)s layers, %(total)s B parameters "
-            "(%(active)s B active) from the model catalogue (%(source)s, as of %(date)s)."
-        )
-        % {
-            "name": model.name,
-            "attention": model.attention_kind,
-            "layers": decimal_text(Decimal(model.layers)),
-            "total": _billions(model.total_parameters),
-            "active": _billions(model.active_parameters),
-            "source": model.source,
-            "date": date_text(model.as_of),
-        },
+            "(%(active)s B active) from the model catalogue (%(source)s, as of %(date)s).",
+            name=model.name,
+            attention=model.attention_kind,
+            layers=exact(model.layers),
+            total=_billions(model.total_parameters),
+            active=_billions(model.active_parameters),
+            source=model.source,
+            date=Day(model.as_of),
+        ),
     )
     if model.sliding_window is not None and model.sliding_window_layers is not None:
         resolution.note(
             "inference",
-            gettext(
+            _(
                 "%(sliding)s of its %(layers)s layers keep only the last %(window)s tokens in "
-                "their KV cache (sliding window)."
-            )
-            % {
-                "sliding": decimal_text(Decimal(model.sliding_window_layers)),
-                "layers": decimal_text(Decimal(model.layers)),
-                "window": decimal_text(Decimal(model.sliding_window)),
-            },
+                "their KV cache (sliding window).",
+                sliding=exact(model.sliding_window_layers),
+                layers=exact(model.layers),
+                window=exact(model.sliding_window),
+            ),
         )
     return filled

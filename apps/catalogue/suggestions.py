@@ -3,7 +3,7 @@
 import difflib
 from collections.abc import Iterable
 
-from django.utils.translation import gettext
+from apps.estimates.messages import Message, _
 
 SUGGESTED = 3
 # difflib's ratio under which a slug is too far to suggest: "h100" still finds "nvidia-h100-sxm".
@@ -20,11 +20,13 @@ def closest_slugs(slug: str, known: Iterable[str]) -> list[str]:
     return [*containing, *(name for name in close if name not in containing)][:SUGGESTED]
 
 
-def unknown_slug_message(message: str, slug: str, known: Iterable[str]) -> str:
-    """`message` (already in the reader's language, naming the slug) with the closest known
-    slugs after it, when there are any."""
+def unknown_slug_message(message: Message, slug: str, known: Iterable[str]) -> Message:
+    """`message` (naming the slug) with the closest known slugs after it, when there are any."""
     closest = closest_slugs(slug, known)
     if not closest:
         return message
-    question = gettext("Did you mean %(slugs)s?") % {"slugs": ", ".join(map(repr, closest))}
-    return f"{message} {question}"
+    return _(
+        "%(problem)s Did you mean %(slugs)s?",
+        problem=message,
+        slugs=", ".join(map(repr, closest)),
+    )

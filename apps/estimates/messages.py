@@ -3,15 +3,17 @@
 Every sentence the engine returns (the notes beside its figures, the budget's line names, bases
 and notes, its validation errors) is a `Message`: a str whose value is the English text, which
 JSON and the API carry as they always have, and which also keeps the msgid and the parameters,
-so that the Django edge (apps/projects/engine_text.py) writes it in the reader's language:
+so that the Django edge (apps/words/messages.py) writes it in the reader's language:
 gettext(msgid) % parameters, each number formatted there per locale. The engine itself never
-translates nor formats for a locale.
+translates nor formats for a locale; neither do the catalogues below the pages, which word
+their notes and errors the same way.
 
 `_` builds a Message, and marks its msgid for makemessages: `_` is one of xgettext's default
-Python keywords. A msgid names its placeholders (%(name)s) and writes a literal percent sign as
-%%. A parameter is a `Number` (a value with its English format), a `Day`, `Alternatives`
-(numbers joined by "or"), another Message (translated in turn), or a str kept as it is (a name
-people gave, a machine key).
+Python keywords. `ngettext` builds one whose words depend on a count (singular and plural
+msgids, as Django's ngettext takes them), marked the same way. A msgid names its placeholders
+(%(name)s) and writes a literal percent sign as %%. A parameter is a `Number` (a value with its
+English format), a `Day`, `Alternatives` (numbers joined by "or"), another Message (translated
+in turn), or a str kept as it is (a name people gave, a machine key).
 """
 
 from dataclasses import dataclass
@@ -28,6 +30,7 @@ STYLES = {
     "two_places": ",.2f",  # 1,234.50 (money)
     "percent": ".0%",  # 70%
     "signed_percent": "+.2%",  # +5.00%
+    "exact": ",f",  # every digit of a Decimal given without trailing zeros, grouped: 131,072
 }
 
 
@@ -44,12 +47,15 @@ class Number:
 
 @dataclass(frozen=True)
 class Day:
-    """A date inside a message: "long" (1 March 2026) or "month" (March 2026)."""
+    """A date inside a message: "long" (1 March 2026), "medium" (1 Mar 2026) or "month"
+    (March 2026)."""
 
     value: date
     style: str = "long"
 
     def __str__(self) -> str:
+        if self.style == "medium":
+            return f"{self.value.day} {self.value.strftime('%b %Y')}"
         month_year = self.value.strftime("%B %Y")
         return f"{self.value.day} {month_year}" if self.style == "long" else month_year
 
@@ -65,20 +71,32 @@ class Alternatives:
 
 
 class Message(str):
-    """English text (the str itself) with its msgid and parameters (see the module)."""
+    """English text (the str itself) with its msgid and parameters (see the module); a message
+    with a `plural` msgid is worded by `count`, as gettext's ngettext picks between the two."""
 
     msgid: str
     params: dict[str, object]
+    plural: str | None
+    count: int | None
 
-    def __new__(cls, msgid: str, params: dict[str, object] | None = None) -> "Message":
+    def __new__(
+        cls,
+        msgid: str,
+        params: dict[str, object] | None = None,
+        plural: str | None = None,
+        count: int | None = None,
+    ) -> "Message":
         params = dict(params or {})
-        text = super().__new__(cls, msgid % {key: str(value) for key, value in params.items()})
+        english = msgid if plural is None or count == 1 else plural
+        text = super().__new__(cls, english % {key: str(value) for key, value in params.items()})
         text.msgid = msgid
         text.params = params
+        text.plural = plural
+        text.count = count
         return text
 
     def __reduce__(self):
-        return (Message, (self.msgid, self.params))
+        return (Message, (self.msgid, self.params, self.plural, self.count))
 
 
 def _(msgid: str, /, **params: object) -> Message:
@@ -86,9 +104,19 @@ def _(msgid: str, /, **params: object) -> Message:
     return Message(msgid, params)
 
 
+def ngettext(singular: str, plural: str, count: int, /, **params: object) -> Message:
+    """The message worded by `count` (see the module); marks both msgids for makemessages."""
+    return Message(singular, params, plural, count)
+
+
 def g6(value: object) -> Number:
     """A number to six significant figures, grouped (the engine's usual way with inputs)."""
     return Number(float(value), "g6")
+
+
+def exact(value: object) -> Number:
+    """A number with all its digits and none more ("2.5", "131,072"), as a catalogue gives it."""
+    return Number(Decimal(str(value)).normalize(), "exact")
 
 
 def number(value: object, style: str) -> Number:

@@ -16,7 +16,7 @@ from apps.estimates.budget import COMPUTED_KINDS
 from apps.exports.figures import Column, Table, Value
 from apps.exports.range_rows import STATISTICS
 from apps.projects.engine_text import engine_text
-from apps.projects.locale_numbers import decimal_text
+from apps.words.numbers import decimal_text
 
 # The rows below the lines, in the API's `totals` order.
 TOTAL_ROWS = ("capex", "opex", "contingency", "indirect", "total")

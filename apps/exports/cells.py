@@ -25,7 +25,7 @@ def formula_safe(text: str) -> str:
     return f"'{text}" if looks_like_formula(text) else text
 
 
-# PDF text: superscript exponents (apps.projects.formatting) become raised text; each run of
+# PDF text: superscript exponents (apps.words.formatting) become raised text; each run of
 # Arabic is set in the Arabic font, its words in the order they are seen, right to left
 # (ReportLab draws left to right and HarfBuzz shapes each word); every other character in the
 # first font that has it (apps.exports.pdf_fonts.FALLBACK_ORDER); one that no font has prints as

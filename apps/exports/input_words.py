@@ -17,8 +17,8 @@ from apps.catalogue.resolve import Catalogue
 from apps.exports.figures import Value
 from apps.projects.forms import ScenarioForm
 from apps.projects.input_choices import INPUT_CHOICES, INPUT_NUMBERS
-from apps.projects.locale_numbers import exact_text, percent_value_text
 from apps.projects.scenario_fields import SECTION_TITLES
+from apps.words.numbers import exact_text, percent_value_text
 
 # Inputs the API takes that the form does not show, labelled as the form would.
 _API_ONLY = {

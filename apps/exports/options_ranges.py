@@ -15,7 +15,7 @@ from apps.exports.figures import Column, Table, Value
 from apps.exports.range_rows import STATISTICS, plain_text
 from apps.options.frozen import option_label
 from apps.options.ranges import option_ranges_context
-from apps.projects.locale_numbers import decimal_text
+from apps.words.numbers import decimal_text
 
 # (figure of the answer, its name): the cost per request exactly as the options give it.
 FIGURES = (

@@ -10,8 +10,8 @@ from reportlab.lib import colors
 from apps.estimates import EstimateResult
 from apps.exports.cells import pdf_plain
 from apps.exports.pdf_fonts import SANS
-from apps.projects import formatting
 from apps.projects.comparison import ChartRow, chart_rows
+from apps.words import formatting
 
 TRAINING_COLOUR = colors.HexColor("#1f5fa8")
 INFERENCE_COLOUR = colors.HexColor("#b35900")

@@ -60,7 +60,7 @@ from apps.exports.range_rows import range_story
 from apps.exports.report import Report, ScenarioReport
 from apps.projects.describe import describe
 from apps.projects.engine_text import engine_text
-from apps.projects.locale_numbers import date_text, datetime_text
+from apps.words.dates import date_text, datetime_text
 
 
 def _moment(moment) -> str:

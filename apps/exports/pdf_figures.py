@@ -20,8 +20,8 @@ from apps.exports.pdf_layout import (
     paragraph,
 )
 from apps.exports.report import ScenarioReport
-from apps.projects import formatting
 from apps.projects.describe import bottom_strip
+from apps.words import formatting
 
 
 def _definition_list(items: list[tuple[str, str]], width: float) -> Table:

@@ -15,8 +15,8 @@ from reportlab.platypus import Paragraph, Table, TableStyle
 from apps.exports.cells import has_arabic, pdf_markup
 from apps.exports.figures import Value
 from apps.exports.pdf_fonts import SANS, SANS_BOLD
-from apps.projects import formatting
-from apps.projects.locale_numbers import decimal_text
+from apps.words import formatting
+from apps.words.numbers import decimal_text
 
 MARGIN = 18 * mm
 WIDTH = A4[0] - 2 * MARGIN

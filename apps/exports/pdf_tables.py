@@ -13,7 +13,7 @@ from apps.exports.options_ranges import options_range_story
 from apps.exports.options_table import options_sentences, options_table
 from apps.exports.pdf_layout import H2, H3, WIDTH, grid, paragraph, value_text
 from apps.exports.report import ScenarioReport
-from apps.projects import formatting
+from apps.words import formatting
 
 
 def _exact_text(value: Value) -> str:

@@ -14,9 +14,9 @@ from django.utils.translation import gettext, gettext_lazy
 
 from apps.estimates.uncertainty import BREAK_EVEN, MONEY_FIGURES
 from apps.exports.figures import SECTIONS, FigureRow
-from apps.projects.locale_numbers import decimal_text
 from apps.projects.range_inputs import range_lines
 from apps.projects.range_results import uncertainty_from_response
+from apps.words.numbers import decimal_text
 
 
 def _labels(currency: str) -> dict[str, tuple[str, str]]:

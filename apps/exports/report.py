@@ -122,7 +122,7 @@ def _budget(scenario: Scenario, catalogue: Catalogue | None) -> tuple[dict | Non
             scenario, catalogue=catalogue, lines=list(scenario.cost_lines.all())
         )
     except BudgetUnavailable as error:
-        return None, str(error)
+        return None, error.reason()
     return json.loads(JSONRenderer().render(BudgetSerializer(drawn_up).data)), ""
 
 

@@ -27,7 +27,7 @@ from apps.exports.options_ranges import (
 from apps.exports.options_table import options_sentences, options_table
 from apps.exports.report import Report, ScenarioReport
 from apps.projects.engine_text import engine_text
-from apps.projects.formatting import money_decimal_places
+from apps.words.formatting import money_decimal_places
 
 MONEY_FORMAT = "#,##0.00"
 MAX_SHEET_TITLE = 31

@@ -12,7 +12,7 @@ import numpy as np
 
 from apps.estimates.options import OptionInput, OptionsComparison, monthly_cost_at
 from apps.options.forms import OPTION_LABELS
-from apps.projects.locale_numbers import compact_text
+from apps.words.numbers import compact_text
 
 WIDTH, HEIGHT = 640, 380
 LEFT, RIGHT, TOP, BOTTOM = 72, 16, 16, 48

@@ -11,9 +11,9 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 from apps.estimates.options import Condition, OptionsComparison
 from apps.options.forms import OPTION_LABELS
 from apps.options.services import ComparedOptions
-from apps.projects import formatting
 from apps.projects.engine_text import engine_text
-from apps.projects.locale_numbers import decimal_text
+from apps.words import formatting
+from apps.words.numbers import decimal_text
 
 SUBJECTS = {
     "external_api": gettext_lazy("the external API"),

@@ -12,9 +12,9 @@ from django.utils.translation import gettext, gettext_lazy
 
 from apps.estimates.uncertainty import FigureRange
 from apps.options.frozen import option_label
-from apps.projects import formatting
 from apps.projects.range_inputs import range_sentence
-from apps.projects.templatetags.figures import figure_html
+from apps.words import formatting
+from apps.words.templatetags.figures import figure_html
 
 # (figure of the record, its name on the page, the factor the page shows it at): the cost per
 # request is shown per 1,000 requests, as in the options table.

@@ -6,8 +6,8 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from apps.projects.locale_numbers import typed_decimal
 from apps.projects.models import BUDGET_SETTINGS, FiscalYearLabel
+from apps.words.numbers import typed_decimal
 
 MONTH_CHOICES = [
     (1, _("January")),

@@ -19,7 +19,7 @@ from apps.estimates.results import (
     TrainingResult,
 )
 from apps.estimates.units import SECONDS_PER_HOUR
-from apps.projects.formatting import (
+from apps.words.formatting import (
     count,
     emissions_kg,
     energy_kwh,

@@ -3,7 +3,7 @@
 The engine (apps/estimates, no Django) returns its sentences as `Message`s: English text that
 keeps its msgid and parameters (apps/estimates/messages.py). Here, at the edge, each becomes
 gettext(msgid) % parameters in the active language, its numbers and dates written by Babel
-(apps.projects.locale_numbers): "+5,00 %", "1 234,5", "1 mars 2026".
+(apps.words.messages): "+5,00 %", "1 234,5", "1 mars 2026".
 
 Text that went through JSON on its way here (a stored version, a share, the budget as the API
 answers it, which the exports read) is a plain str: it is recognised as one of the engine's
@@ -20,13 +20,13 @@ from decimal import Decimal
 from functools import cache
 from pathlib import Path
 
-from babel.dates import format_date
-from babel.lists import format_list
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import ngettext
 
-from apps.estimates.messages import Alternatives, Day, Message, Number
-from apps.projects import locale_numbers
-from apps.projects.locale_numbers import date_text, decimal_text, percent_text
+from apps.estimates.messages import Day, Message
+from apps.words.messages import message_text
+from apps.words.messages import param_text as _param_text
+from apps.words.messages import translated as _translated
+from apps.words.numbers import decimal_text, percent_text
 
 ENGINE = Path(__file__).resolve().parents[1] / "estimates"
 MINUS = "−"
@@ -37,8 +37,6 @@ _ENGLISH_NUMBER = re.compile(
     r"(?P<sign>[+\-−])?(?P<whole>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<fraction>\d+))?"
     r"(?:e(?P<exponent>[+\-]\d+))?(?P<percent>%)?"
 )
-_SIGNIFICANT = {"plain": None, "g4": 4, "g6": 6}
-_PLACES = {"whole": 0, "one_place": 1, "two_places": 2}
 
 
 def engine_msgids() -> tuple[str, ...]:
@@ -64,68 +62,12 @@ def _engine_msgids() -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
-def _sign(value: Decimal, digits: str, always: bool) -> str:
-    if value < 0:
-        return MINUS + digits
-    return f"+{digits}" if always else digits
-
-
-def _significant(value: Decimal, figures: int | None) -> str:
-    """`value` to so many significant figures (all of Python's "g" gives, None), as the locale
-    writes it; where the English has an exponent ("1.5e+07"), so does every language
-    ("1,5e+07"), so that the words on a page and in an export match the API's."""
-    english = format(float(value), "g" if figures is None else f".{figures}g")
-    if not value.is_finite():
-        return english  # "nan", "inf": never a figure the engine reports, but never a 500
-    mantissa, _, exponent = english.partition("e")
-    if exponent:
-        return f"{decimal_text(Decimal(mantissa))}e{exponent}"
-    return decimal_text(Decimal(english))
-
-
-def number_text(number: Number) -> str:
-    """A Number as the active language writes it, in the style the engine chose."""
-    value = number.value if isinstance(number.value, Decimal) else Decimal(repr(number.value))
-    if number.style in _SIGNIFICANT or not value.is_finite():
-        return _significant(value, _SIGNIFICANT.get(number.style))
-    if number.style in _PLACES:
-        return _sign(value, decimal_text(abs(value), _PLACES[number.style]), False)
-    places = 2 if number.style == "signed_percent" else 0
-    digits = percent_text(decimal_text(abs(value) * 100, places))
-    return _sign(value, digits, number.style == "signed_percent")
-
-
-def _param_text(value: object) -> str:
-    if isinstance(value, Message):
-        return engine_text(value)
-    if isinstance(value, Number):
-        return number_text(value)
-    if isinstance(value, Day):
-        if value.style == "long":
-            return date_text(value.value)
-        return format_date(value.value, format="LLLL y", locale=locale_numbers.number_locale())
-    if isinstance(value, Alternatives):
-        words = [_significant(Decimal(repr(v)), None) for v in value.values]
-        return format_list(words, style="or", locale=locale_numbers.number_locale())
-    if isinstance(value, bool | str):
-        return str(value)
-    if isinstance(value, int | float | Decimal):
-        return _significant(Decimal(repr(value) if isinstance(value, float) else value), None)
-    return str(value)
-
-
-def _translated(msgid: str, params: dict[str, str]) -> str:
-    return gettext(msgid) % params
-
-
 def engine_text(text: object) -> str:
     """An engine message in the active language; any other text as it is ("" for None)."""
     if text is None:
         return ""
     if isinstance(text, Message):
-        return _translated(
-            text.msgid, {name: _param_text(value) for name, value in text.params.items()}
-        )
+        return message_text(text)
     if not isinstance(text, str):
         return str(text)
     recognised = _recognised(str(text))
@@ -141,11 +83,14 @@ def engine_errors(errors: dict[str, list]) -> dict[str, list[str]]:
     return {key: engine_texts(messages) for key, messages in errors.items()}
 
 
-# Recognising a plain str as an engine message, or as one of the catalogue's notes that go
-# first in the same list (apps/catalogue/resolve*.py: `resolution.note(…)`), which a stored
-# version keeps in the language it was saved in.
+# Recognising a plain str as an engine message, or as one of the catalogues' notes that go
+# first in the same list (apps/catalogue/resolve*.py and apps/apiprices/resolve.py: their
+# Messages), which a stored version keeps in English.
 
-RESOLVE = tuple(sorted((ENGINE.parent / "catalogue").glob("resolve*.py")))
+RESOLVE = (
+    *sorted((ENGINE.parent / "catalogue").glob("resolve*.py")),
+    ENGINE.parent / "apiprices" / "resolve.py",
+)
 
 
 @dataclass(frozen=True)
@@ -158,36 +103,24 @@ class _Plural:
 
 
 def _counted(call: ast.Call) -> str:
-    """The placeholder of an ngettext(…) % {…} whose value is the count ngettext is given."""
+    """The placeholder of an ngettext(…, count, name=…) whose value is the count it is given."""
     count = ast.dump(call.args[2])
-    parent = getattr(call, "parent", None)
-    if isinstance(parent, ast.BinOp) and isinstance(parent.right, ast.Dict):
-        for key, value in zip(parent.right.keys, parent.right.values, strict=True):
-            if isinstance(key, ast.Constant) and ast.dump(value) == count:
-                return key.value
+    for keyword in call.keywords:
+        if ast.dump(keyword.value) == count:
+            return keyword.arg
     raise ValueError(f"no placeholder counts {count}")
 
 
 @cache
 def catalogue_note_msgids() -> tuple[str | _Plural, ...]:
-    """The catalogue's notes as apps/catalogue/resolve*.py word them."""
-    trees = [ast.parse(path.read_text(), filename=str(path)) for path in RESOLVE]
-    for tree in trees:
-        for node in ast.walk(tree):
-            for child in ast.iter_child_nodes(node):
-                child.parent = node
+    """The catalogues' notes and errors as RESOLVE words them (apps.estimates.messages' `_` and
+    `ngettext`)."""
     found: list[str | _Plural] = []
-    for node in (node for tree in trees for node in ast.walk(tree)):
-        if not (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr == "note"
-        ):
-            continue
-        for call in ast.walk(node):
+    for path in RESOLVE:
+        for call in ast.walk(ast.parse(path.read_text(), filename=str(path))):
             if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
                 continue
-            if call.func.id == "gettext":
+            if call.func.id == "_":
                 found.append(call.args[0].value)
             elif call.func.id == "ngettext":
                 found.append(_Plural(call.args[0].value, call.args[1].value, _counted(call)))

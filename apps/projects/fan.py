@@ -12,9 +12,9 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 
 from apps.estimates.uncertainty import BREAK_EVEN, UncertaintyResult
-from apps.projects.locale_numbers import decimal_text
 from apps.projects.range_inputs import format_two_figures, range_lines
-from apps.projects.templatetags.figures import figure_html
+from apps.words.numbers import decimal_text
+from apps.words.templatetags.figures import figure_html
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,6 @@ from apps.projects.api_methods import add_api_fields, api_section_values, with_a
 from apps.projects.budget_settings import BudgetSettingsFields
 from apps.projects.engine_text import engine_errors
 from apps.projects.field_terms import BUDGET_SETTINGS_TERMS, attach_terms
-from apps.projects.locale_numbers import parse_number
 from apps.projects.models import BUDGET_SETTINGS, Project
 from apps.projects.presets import PRESETS
 from apps.projects.range_inputs import (
@@ -36,6 +35,8 @@ from apps.projects.scenario_fields import (
     SECTION_TITLES,
     TRAINING_METHODS,
 )
+from apps.words.messages import message_text
+from apps.words.numbers import parse_number
 
 
 class NumberField(forms.CharField):
@@ -89,7 +90,7 @@ class CatalogueChoiceField(forms.ChoiceField):
         if value and not self.valid_value(value):
             known = [slug for slug, _label in self.choices if slug]
             message = str(self.unknown) % {"slug": repr(value)}
-            raise forms.ValidationError(unknown_slug_message(message, value, known))
+            raise forms.ValidationError(message_text(unknown_slug_message(message, value, known)))
         super().validate(value)
 
 

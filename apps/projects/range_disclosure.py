@@ -9,10 +9,10 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 
-from apps.projects import formatting
-from apps.projects.formatting import Figure
-from apps.projects.locale_numbers import percent_text
-from apps.projects.templatetags.figures import figure_html
+from apps.words import formatting
+from apps.words.formatting import Figure
+from apps.words.numbers import percent_text
+from apps.words.templatetags.figures import figure_html
 
 CURRENCY = "USD"  # the form's prices are in US dollars, as their labels say
 

@@ -21,12 +21,12 @@ from apps.catalogue.uncertainty import (
 )
 from apps.estimates.uncertainty import FigureRange, UncertaintyResult
 from apps.estimates.uncertainty_draws import range_errors
-from apps.projects import formatting
 from apps.projects.api_methods import API_NUMBER_FIELDS, read_by_api_method
 from apps.projects.engine_text import engine_errors
 from apps.projects.range_disclosure import disclosure
 from apps.projects.scenario_fields import NUMBER_FIELDS, FieldSpec
-from apps.projects.templatetags.figures import figure_html
+from apps.words import formatting
+from apps.words.templatetags.figures import figure_html
 
 RANGED = tuple(
     spec

@@ -9,8 +9,8 @@ from django.utils.translation import gettext
 
 from apps.estimates.uncertainty import MONEY_FIGURES, FigureRange, UncertaintyResult
 from apps.estimates.uncertainty_fan import FanMonth
-from apps.projects.locale_numbers import decimal_text
 from apps.projects.range_inputs import RANGED
+from apps.words.numbers import decimal_text
 
 
 def uncertainty_from_response(

@@ -7,9 +7,9 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from apps.estimates import EstimateResult
-from apps.projects import formatting
 from apps.projects.field_terms import FIGURE_TERMS
-from apps.projects.formatting import Figure
+from apps.words import formatting
+from apps.words.formatting import Figure
 
 
 @dataclass(frozen=True)

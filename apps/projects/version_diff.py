@@ -8,15 +8,15 @@ from django.utils.translation import gettext, gettext_lazy
 from apps.budget.ranges import RangePair, range_pairs
 from apps.estimates import EstimateResult
 from apps.estimates.budget import BudgetDiff, budget_diff
-from apps.projects import formatting
-from apps.projects.formatting import Figure
 from apps.projects.frozen_budget import budget_from_record, drawn_up_from_record
 from apps.projects.input_choices import INPUT_CHOICES, INPUT_NUMBERS
-from apps.projects.locale_numbers import decimal_text
 from apps.projects.models import ScenarioVersion
 from apps.projects.scenario_compare import compare_rows
 from apps.projects.scenario_fields import SECTION_TITLES
 from apps.projects.versions import result_from_response
+from apps.words import formatting
+from apps.words.formatting import Figure
+from apps.words.numbers import decimal_text
 
 
 @dataclass(frozen=True)

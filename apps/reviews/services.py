@@ -61,7 +61,7 @@ def baseline_budget(project: Project) -> dict:
                 "“%(title)s” cannot be submitted: the budget of its baseline, “%(name)s”, cannot "
                 "be drawn up. %(reason)s"
             )
-            % {"title": project.title, "name": baseline.name, "reason": error}
+            % {"title": project.title, "name": baseline.name, "reason": error.reason()}
         ) from None
     if abs(Decimal(budget["summary"]["total"])) >= LARGEST_TOTAL:
         raise StatusChangeRefused(

@@ -8,9 +8,9 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
-from apps.projects.locale_numbers import decimal_text
 from apps.sweeps.definition import DefinitionError, points_text
 from apps.sweeps.models import Sweep
+from apps.words.numbers import decimal_text
 
 DAY = timedelta(days=1)
 # A running sweep has no known end: try again after about what a chunk or two of it takes.

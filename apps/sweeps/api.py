@@ -19,7 +19,6 @@ from rest_framework.response import Response
 
 from apps.api.errors import nest_errors
 from apps.api.schema import error_response
-from apps.projects.locale_numbers import decimal_text
 from apps.projects.selectors import scenario_for_user
 from apps.sweeps import services
 from apps.sweeps.allowance import SweepLimitReached
@@ -33,6 +32,7 @@ from apps.sweeps.serializers import (
     SweepCreateSerializer,
     SweepSerializer,
 )
+from apps.words.numbers import decimal_text
 
 DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 1000

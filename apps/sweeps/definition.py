@@ -13,8 +13,8 @@ import numpy as np
 from django.utils.translation import gettext, ngettext
 
 from apps.projects.engine_text import engine_text
-from apps.projects.locale_numbers import decimal_text
 from apps.sweeps.inputs import SWEEPABLE, SweepableInput
+from apps.words.numbers import decimal_text
 
 MAX_POINTS = 1_000_000
 MAX_ACCELERATORS = 50

@@ -15,6 +15,7 @@ from apps.sweeps.allowance import sweep_allowance_check
 from apps.sweeps.compute import requests_by_accelerator
 from apps.sweeps.definition import SECTIONS, Definition, DefinitionError, definition_parse
 from apps.sweeps.models import Sweep
+from apps.words.messages import message_text
 
 # Points per chunk: a sweep is cut into about forty chunks (progress steps, and units of work for
 # the workers to share), each of at most 25,000 points (about 20 ms of engine time, 1 MB stored)
@@ -29,7 +30,10 @@ def chunk_size_for(total_points: int) -> int:
 
 
 def _messages(error: EstimateInputError) -> list[str]:
-    return list(dict.fromkeys(m for messages in error.errors.values() for m in messages))
+    """The catalogue's problems with a request, in the reader's language, each once."""
+    return list(
+        dict.fromkeys(message_text(m) for messages in error.errors.values() for m in messages)
+    )
 
 
 def _catalogue_errors(definition: Definition, request: dict) -> dict[str, list[str]]:

@@ -13,7 +13,6 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from apps.catalogue.models import Accelerator, LanguageModel
-from apps.projects.locale_numbers import decimal_text, percent_text
 from apps.projects.selectors import scenario_for_user
 from apps.sweeps import services
 from apps.sweeps.allowance import SweepLimitReached
@@ -31,6 +30,7 @@ from apps.sweeps.selectors import (
     sweep_rows,
     sweep_summary,
 )
+from apps.words.numbers import decimal_text, percent_text
 
 TABLE_ROWS = 50
 

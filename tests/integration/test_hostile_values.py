@@ -243,7 +243,7 @@ def test_hostile_values_at_every_page_form_answer_for_people(client, owner, scen
         "category": "1",
         "basis": "",
     }
-    # The scenario form's estimate fields are one parser's (apps.projects.locale_numbers): a
+    # The scenario form's estimate fields are one parser's (apps.words.numbers): a
     # few of them stand for the rest, with every field the budget and the save read.
     scenario_form = {
         name: value

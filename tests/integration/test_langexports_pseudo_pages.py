@@ -9,10 +9,10 @@ from django.test import Client
 
 from apps.apiprices.models import ApiModel
 from apps.catalogue.language_models import LanguageModel
-from apps.projects import locale_numbers
 from apps.reviews.services import project_submit
 from apps.sharing import services as sharing
 from apps.sweeps import runs, services, tasks
+from apps.words import numbers
 from tests.factories import (
     DEMAND_SWEEP,
     make_front_office,
@@ -38,7 +38,7 @@ def queued(monkeypatch):
 @pytest.fixture(autouse=True)
 def pseudo_numbers(monkeypatch):
     """CLDR knows no "xx": the pseudo-locale writes its numbers as British English does."""
-    monkeypatch.setattr(locale_numbers, "number_locale", lambda: Locale.parse("en_GB"))
+    monkeypatch.setattr(numbers, "number_locale", lambda: Locale.parse("en_GB"))
 
 
 def catalogue_words() -> list[str]:

@@ -1,6 +1,6 @@
 """Every number a person types, in every form, is read in the page's language: in French with a
 decimal comma and the digits grouped by a narrow no-break space, a no-break space or a plain
-space (apps/projects/locale_numbers.parse_number). Each form's numeric fields are found by kind,
+space (apps/words/numbers.parse_number). Each form's numeric fields are found by kind,
 so a new one that reads only "1234.5" fails here (pages: test_locale_numbers.py)."""
 
 import pytest

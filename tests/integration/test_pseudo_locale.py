@@ -27,8 +27,8 @@ from apps.catalogue.models import (
     LanguageModel,
     PriceOffer,
 )
-from apps.projects import locale_numbers
 from apps.projects.api_methods import api_model_suggestions
+from apps.words import numbers
 from tests.factories import make_manager
 
 pytestmark = pytest.mark.django_db
@@ -84,9 +84,9 @@ def pseudo_locale(settings, tmp_path, monkeypatch):
     settings.LOCALE_PATHS = [tmp_path]
     settings.LANGUAGES = [*settings.LANGUAGES, (PSEUDO, "Pseudo")]
     # CLDR has no "xx": its numbers are written as British English writes them.
-    english_numbers = locale_numbers.number_locale
+    english_numbers = numbers.number_locale
     monkeypatch.setattr(
-        locale_numbers,
+        numbers,
         "number_locale",
         lambda: (
             Locale.parse("en_GB") if translation.get_language() == PSEUDO else english_numbers()

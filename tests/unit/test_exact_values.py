@@ -4,7 +4,7 @@ numbers (the machine value stays in Figure.exact and <data value>)."""
 from django.template import Context, Template
 from django.utils import translation
 
-from apps.projects.locale_numbers import exact_text
+from apps.words.numbers import exact_text
 
 NNBSP = "\u202f"
 

@@ -9,8 +9,8 @@ from django.template import Context, Template
 from hypothesis import given
 from hypothesis import strategies as st
 
-from apps.projects import formatting
-from apps.projects.formatting import (
+from apps.words import formatting
+from apps.words.formatting import (
     count,
     emissions_kg,
     energy_kwh,
@@ -23,7 +23,7 @@ from apps.projects.formatting import (
     percent,
     seconds,
 )
-from apps.projects.templatetags import figures
+from apps.words.templatetags import figures
 
 EVERY_FORMATTER = {
     "flop": flop,

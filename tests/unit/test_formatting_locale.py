@@ -9,12 +9,13 @@ from django.utils import translation
 
 from apps.budget.templatetags.budget_figures import amount, rate
 from apps.options.chart import _power_label
-from apps.projects import formatting
 from apps.projects.budget_settings import DecimalText, PercentField
 from apps.projects.forms import NumberField
-from apps.projects.locale_numbers import date_text, number_locale, parse_number
 from apps.sweeps.forms import _parse_values
 from apps.sweeps.templatetags.sweeps import thousands
+from apps.words import formatting
+from apps.words.dates import date_text
+from apps.words.numbers import number_locale, parse_number
 
 NNBSP = "\u202f"  # narrow no-break space: French digit grouping (CLDR)
 NBSP = "\u00a0"  # no-break space: before a French currency or percent sign (CLDR)

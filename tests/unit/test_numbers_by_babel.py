@@ -1,4 +1,4 @@
-"""Numbers reach a reader through one formatter, Babel (apps/projects/locale_numbers.py and
+"""Numbers reach a reader through one formatter, Babel (apps/words/numbers.py and
 formatting.py): no digit grouping written by hand (`f"{x:,}"`), none of Django's own number
 formatting (`number_format`, `floatformat`, `intcomma`, whose French groups digits with U+00A0
 where Babel writes U+202F), no currency symbols of our own. Each would write English numbers on
@@ -12,12 +12,12 @@ from pathlib import Path
 from django.conf import settings
 from django.utils import translation
 
-from apps.projects.templatetags import dates
+from apps.words.templatetags import dates
 
 BASE = settings.BASE_DIR
 # The engine's own English sentences (the API's words, JSON unlocalised) may group digits: a page
 # never shows them as they are, but rewords them through gettext with its numbers passed to
-# Babel (apps/projects/engine_text.py, apps/options/presentation.py).
+# Babel (apps/words/messages.py, apps/options/presentation.py).
 ENGINE_ENGLISH = ("apps/estimates/",)
 # Catalogue data, stored as the vendored source words it, not interface text.
 DATA = ("apps/apiprices/vendoring.py",)

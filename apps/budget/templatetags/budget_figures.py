@@ -7,8 +7,8 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from apps.budget.fiscal_labels import fiscal_year_text
-from apps.projects.formatting import amount_text
-from apps.projects.locale_numbers import percent_value_text
+from apps.words.formatting import amount_text
+from apps.words.numbers import percent_value_text
 
 register = template.Library()
 

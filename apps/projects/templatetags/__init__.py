@@ -1,1 +1,1 @@
-"""Template tags of the projects app: `{% load figures %}` formats numbers for people."""
+"""Template tags of the projects app: `{% load figure_terms %}` and `{% load engine_words %}`."""

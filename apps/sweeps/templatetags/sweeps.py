@@ -8,12 +8,12 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, ngettext
 
-from apps.projects import formatting
-from apps.projects.locale_numbers import decimal_text, percent_text
-from apps.projects.templatetags.figures import figure_html
 from apps.sweeps.inputs import SWEEPABLE
 from apps.sweeps.metrics import Metric
 from apps.sweeps.models import ScenarioFreshness
+from apps.words import formatting
+from apps.words.numbers import decimal_text, percent_text
+from apps.words.templatetags.figures import figure_html
 
 register = template.Library()
 

@@ -7,10 +7,9 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from apps.projects import formatting, units
-from apps.projects.field_terms import FIGURE_TERMS
-from apps.projects.formatting import Figure
-from apps.projects.locale_numbers import decimal_text, exact_text
+from apps.words import formatting, units
+from apps.words.formatting import Figure
+from apps.words.numbers import decimal_text, exact_text
 
 register = template.Library()
 
@@ -73,16 +72,6 @@ def number(value: float | int | Decimal | None, places: int | str | None = None)
     return decimal_text(
         amount.quantize(1) if amount == amount.to_integral() else amount.normalize()
     )
-
-
-@register.filter
-def figure_term(key: str) -> str:
-    """`{% term_link line.path|figure_term %}`: the glossary term of a figure, by its response
-    path ("training.cost") or strip marker ("run_cost"). An unknown one is an error."""
-    try:
-        return FIGURE_TERMS[key]
-    except KeyError:
-        raise template.TemplateSyntaxError(f"No glossary term for the figure {key!r}.") from None
 
 
 @register.filter

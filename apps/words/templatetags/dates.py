@@ -13,7 +13,7 @@ from datetime import date
 
 from django import template
 
-from apps.projects.locale_numbers import date_text, datetime_text, month_text
+from apps.words.dates import date_text, datetime_text, month_text
 
 register = template.Library()
 

@@ -1,4 +1,4 @@
-"""Numbers, money, percentages and dates in the active language by Babel (CLDR), and parsing."""
+"""Numbers, money and percentages in the active language by Babel (CLDR), and parsing."""
 
 # Output: French groups digits with a narrow no-break space (U+202F) and writes a decimal comma
 # ("1 234 567,5"), English "1,234,567.5". Magnitude words come from CLDR's long compact
@@ -11,11 +11,9 @@
 # English is an error rather than 15.
 
 import re
-from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 
 from babel import Locale
-from babel.dates import format_date, format_skeleton, format_time, get_datetime_format
 from babel.numbers import (
     NumberFormatError,
     format_compact_decimal,
@@ -28,7 +26,7 @@ from babel.numbers import (
 )
 from django import forms
 from django.conf import settings
-from django.utils import timezone, translation
+from django.utils import translation
 
 # CLDR's British English writes "US$" for USD; its English writes "$", as the app always has
 # (the catalogue prices in US dollars). Other symbols are the same in both.
@@ -68,38 +66,6 @@ def compact_text(number: Decimal) -> str:
     if abs(number) < 1000:
         return format_decimal(number, locale=locale, decimal_quantization=False)
     return format_compact_decimal(number, format_type="short", locale=locale, fraction_digits=1)
-
-
-def _local(moment: date) -> date:
-    """A datetime in the current time zone (as Django's `date` filter shows it); a date as is."""
-    if isinstance(moment, datetime) and timezone.is_aware(moment):
-        return timezone.localtime(moment)
-    return moment
-
-
-def date_text(day: date, width: str = "long") -> str:
-    """A date in words, as the locale writes it: "1 December 2026"; "1 décembre 2026";
-    `width` "medium": "1 Dec 2026"; "1 déc. 2026". A datetime gives its local date."""
-    day = _local(day)
-    day = day.date() if isinstance(day, datetime) else day
-    return format_date(day, format=width, locale=number_locale())
-
-
-def datetime_text(moment: datetime, width: str = "medium") -> str:
-    """A date and the time to the minute, in the current time zone, as the locale joins them:
-    "1 Dec 2026, 14:30"; "1 déc. 2026, 14:30"; `width` "long": "1 December 2026, 14:30"."""
-    moment = _local(moment)
-    locale = number_locale()
-    pattern = get_datetime_format(width, locale=locale).replace("'", "")
-    time_part = format_time(moment, format="short", locale=locale)
-    date_part = format_date(moment.date(), format=width, locale=locale)
-    return pattern.replace("{0}", time_part).replace("{1}", date_part)
-
-
-def month_text(day: date, width: str = "long") -> str:
-    """A month and its year: "December 2026"; "décembre 2026"; `width` "medium": "Dec 2026"."""
-    skeleton = "yMMMM" if width == "long" else "yMMM"
-    return format_skeleton(skeleton, _local(day), locale=number_locale())
 
 
 def _currency_locale() -> Locale:

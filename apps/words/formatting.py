@@ -1,45 +1,162 @@
 """Numbers for people: each figure as readable text with its unit, spoken text and exact value."""
 
 # Digits, magnitude words, currencies and percent signs are written as the active language
-# writes them, by Babel (CLDR; see apps.projects.locale_numbers); how a number is rounded and
-# written (significant figures, magnitude words, scientific notation, the minus sign) is in
-# apps.projects.figure_numbers, the same for every unit. The examples below are English.
+# writes them, by Babel (CLDR; see apps.words.numbers); how a number is rounded and written is
+# the same for every unit. The examples are English; French reads "8,33", "15 000" (U+202F),
+# "26,7 millions", "4,3 milliards".
 #
+# - Below 1,000: three significant figures, rounded half up, without trailing zeros (8.333 →
+#   "8.33", 166.67 → "167", 200 → "200", 0.5 → "0.5"). Below 0.001: scientific notation
+#   ("1.5 × 10⁻⁴").
+# - 1,000 to a million: whole numbers with thousands separators ("15,000", "58,958").
+# - A million and more: three significant figures and a word ("26.7 million", "1.2 billion",
+#   "3 trillion"); from 10¹⁵ on, scientific notation with Unicode superscripts.
+# - FLOP from a million on: scientific notation ("3.15 × 10²³ FLOP").
+# - Negative values get a minus sign (U+2212); each number also has the words a screen reader
+#   speaks ("minus 3 times 10 to the power 5").
 # - Money: cents below 1,000 unless the amount is whole ("$24.92", "$598"), whole units up to a
 #   million ("$147,396"), words above ("$53.4 million"); below a cent two significant figures
 #   ("$0.0017"), so that a cost is never shown as $0, down to a millionth ("less than
 #   $0.000001"). Rounding is half up, as in the engine.
 # - Percent: whole percent ("67%"), "less than 1%" and "more than 99%" at the ends.
-# - None, NaN and infinity are never shown as numbers but as "not available" or the
-#   explanation given.
+# - None, NaN, infinity and non-numbers are never shown as numbers (`finite_decimal` gives
+#   None) but as "not available" or the explanation given.
 #
 # `Figure.exact` and `Figure.unit` describe the value as given (seconds, kWh, kg CO2e, a share),
 # whatever scale the text uses, so that `<data value>` and exports stay machine-readable.
 
+import math
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal
 
 from django.utils.translation import gettext, gettext_lazy
 
-from apps.projects import units
-from apps.projects.figure_numbers import (
-    MILLION,
-    MINUS,
-    THOUSAND,
-    exact_text,
-    finite_decimal,
-    large_text,
-    magnitude_text,
-    number_text,
-    plain_digits,
-    plain_value,
-    plural_count,
-    round_half_up,
-    scientific_text,
-    signed_text,
-    significant,
+from apps.words import units
+from apps.words.numbers import (
+    SUPERSCRIPTS,
+    currency_name,
+    currency_text,
+    decimal_text,
+    percent_text,
+    words_text,
 )
-from apps.projects.locale_numbers import currency_name, currency_text, decimal_text, percent_text
+
+MINUS = "−"
+SIGNIFICANT_DIGITS = 3
+_CONTEXT = Context(prec=400)
+THOUSAND = Decimal(1000)
+MILLION = Decimal(10**6)
+SMALLEST_PLAIN = Decimal("0.001")
+
+
+def finite_decimal(value: object) -> Decimal | None:
+    """The value as a finite Decimal, or None for None, NaN, infinity and non-numbers."""
+    if value is None or isinstance(value, bool | str | bytes):
+        return None
+    if isinstance(value, Decimal):
+        return value if value.is_finite() else None
+    if isinstance(value, int):
+        return Decimal(value)
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    # repr is the shortest decimal form, so 2.675 stays 2.675 rather than 2.67499999…
+    return Decimal(repr(number)) if math.isfinite(number) else None
+
+
+def machine_exact(value: object, number: Decimal) -> str:
+    """The value as machines read it: a Decimal or int as given, a float by its repr."""
+    if isinstance(value, Decimal | int):
+        return str(value)
+    return repr(float(number))
+
+
+def plain_value(value: object, number: Decimal) -> float | Decimal:
+    return value if isinstance(value, Decimal) else float(number)
+
+
+def round_half_up(number: Decimal, exponent: int) -> Decimal:
+    return number.quantize(Decimal(1).scaleb(exponent), rounding=ROUND_HALF_UP, context=_CONTEXT)
+
+
+def significant(number: Decimal) -> Decimal:
+    if number.is_zero():
+        return Decimal(0)
+    return round_half_up(number, number.adjusted() - SIGNIFICANT_DIGITS + 1)
+
+
+def plain_digits(number: Decimal) -> str:
+    """A rounded Decimal without exponent or trailing zeros ("200", "8.33", "15,000")."""
+    return decimal_text(number.normalize(_CONTEXT))
+
+
+def scientific_text(magnitude: Decimal) -> tuple[str, str]:
+    rounded = significant(magnitude)
+    exponent = rounded.adjusted()
+    mantissa = plain_digits(rounded.scaleb(-exponent))
+    if exponent < 0:
+        spoken_exponent = gettext("minus %(number)s") % {"number": -exponent}
+    else:
+        spoken_exponent = str(exponent)
+    return (
+        f"{mantissa} × 10{str(exponent).translate(SUPERSCRIPTS)}",
+        gettext("%(mantissa)s times 10 to the power %(exponent)s")
+        % {"mantissa": mantissa, "exponent": spoken_exponent},
+    )
+
+
+def large_text(magnitude: Decimal) -> tuple[str, str]:
+    """Text and spoken text of a magnitude of 1,000 or more."""
+    if magnitude.adjusted() >= 15:
+        return scientific_text(magnitude)
+    whole = round_half_up(magnitude, 0)
+    if whole < MILLION:
+        text = plain_digits(whole)
+        return text, text
+    text = words_text(significant(magnitude))
+    return text, text
+
+
+def magnitude_text(magnitude: Decimal) -> tuple[str, str]:
+    """Text and spoken text of a non-negative number, by the rules above."""
+    if magnitude.is_zero():
+        return "0", "0"
+    if magnitude < SMALLEST_PLAIN:
+        return scientific_text(magnitude)
+    rounded = significant(magnitude)
+    if rounded >= THOUSAND:
+        return large_text(magnitude)
+    text = plain_digits(rounded)
+    return text, text
+
+
+def signed_text(number: Decimal, words: tuple[str, str]) -> tuple[str, str]:
+    text, spoken = words
+    if number < 0 and text != "0":
+        return f"{MINUS}{text}", gettext("minus %(number)s") % {"number": spoken}
+    return text, spoken
+
+
+def number_text(number: Decimal) -> tuple[str, str]:
+    return signed_text(number, magnitude_text(abs(number)))
+
+
+def plural_count(number: Decimal, text: str) -> int:
+    """The count gettext picks a unit's plural form by, for `number` shown as `text`: 1 for
+    "1", a multiple of a million after a magnitude word ("26.7 million"), the whole number
+    shown, or 2 for a fraction or scientific notation ("1.5 hours")."""
+    shown = text.removeprefix(MINUS)
+    if shown in ("0", "1"):
+        return int(shown)
+    magnitude = abs(number)
+    if magnitude.adjusted() < 15 and significant(magnitude) >= MILLION:
+        return units.MAGNITUDE_WORD
+    whole = round_half_up(magnitude, 0) if magnitude >= THOUSAND else significant(magnitude)
+    if magnitude >= SMALLEST_PLAIN and whole == whole.to_integral_value():
+        return int(whole)
+    return 2
+
 
 NOT_AVAILABLE = gettext_lazy("not available")
 
@@ -86,7 +203,7 @@ def _singular(plural: str) -> str:
 
 def _counted(value: Number, unit: str, missing: str) -> Figure:
     """A figure whose unit follows the number, singular after exactly 1 ("1 accelerator"),
-    in the active language's words for the units it knows (apps.projects.units)."""
+    in the active language's words for the units it knows (apps.words.units)."""
     number = finite_decimal(value)
     if number is None:
         return _missing(unit, missing)
@@ -100,7 +217,7 @@ def _counted(value: Number, unit: str, missing: str) -> Figure:
         shown, aria = f"{text} {name}".strip(), f"{spoken} {name}".strip()
     return Figure(
         text=shown,
-        exact=exact_text(value, number),
+        exact=machine_exact(value, number),
         unit=unit,
         value=plain_value(value, number),
         aria=aria,
@@ -121,7 +238,7 @@ def flop(value: Number, *, missing: str = NOT_AVAILABLE) -> Figure:
     text, spoken = signed_text(number, words)
     return Figure(
         text=f"{text} FLOP",
-        exact=exact_text(value, number),
+        exact=machine_exact(value, number),
         unit="FLOP",
         value=plain_value(value, number),
         aria=f"{spoken} FLOP",
@@ -136,8 +253,7 @@ def hours(
 
 
 def number(value: Number, *, missing: str = NOT_AVAILABLE) -> Figure:
-    """A number without a unit, as apps.projects.figure_numbers writes it: "8.33", "15,000",
-    "26.7 million"."""
+    """A number without a unit, written by the rules above: "8.33", "15,000", "26.7 million"."""
     return _counted(value, "", missing)
 
 
@@ -187,7 +303,7 @@ def _scaled(value: Number, unit: str, scales: tuple[_Scale, ...], missing: str) 
     text, spoken = number_text(number / scale.divisor)
     return Figure(
         text=f"{text} {scale.symbol}",
-        exact=exact_text(value, number),
+        exact=machine_exact(value, number),
         unit=unit,
         value=plain_value(value, number),
         aria=f"{spoken} {scale.spoken_singular if spoken == '1' else scale.spoken}",
@@ -257,7 +373,7 @@ def percent(share: Number, *, missing: str = NOT_AVAILABLE) -> Figure:
         spoken = gettext("%(number)s percent") % {"number": spoken_digits}
     return Figure(
         text=text,
-        exact=exact_text(share, number),
+        exact=machine_exact(share, number),
         unit="share",
         value=plain_value(share, number),
         aria=spoken,

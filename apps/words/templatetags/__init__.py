@@ -1,0 +1,1 @@
+"""Template tags of the words app: `{% load figures %}` and `{% load dates %}`."""
