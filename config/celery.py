@@ -10,6 +10,7 @@ import os
 
 from celery import Celery, signals
 from django.conf import settings
+from django.db import close_old_connections
 from django.utils.log import configure_logging
 
 from apps.core.logs import current_task, task_fields
@@ -39,3 +40,13 @@ def task_started(task_id: str, task, args=(), kwargs=None, **extra) -> None:
 @signals.task_postrun.connect
 def task_ended(**extra) -> None:
     current_task.set(None)
+
+
+@signals.task_prerun.connect
+@signals.task_postrun.connect
+def close_old_database_connections(task, **extra) -> None:
+    """Around each task in a worker, what Django does around each request: close a connection
+    older than CONN_MAX_AGE or broken, keep a good one (settings.CELERY_DB_REUSE_MAX). Not for a
+    task run where it is queued, which shares its caller's connection and transaction."""
+    if not getattr(task.request, "is_eager", False):
+        close_old_connections()

@@ -341,6 +341,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
+# Celery closes a worker's database connection around every task unless told to reuse it
+# (celery/celery#4116): a new PostgreSQL connection for every sweep chunk. Reused for up to this
+# many tasks; around each task config.celery closes it as Django does around a request (older
+# than CONN_MAX_AGE, or broken).
+CELERY_DB_REUSE_MAX = env_int("CELERY_DB_REUSE_MAX", 1000)
 
 # The reverse proxies whose X-Forwarded-For is believed, as networks (apps/core/client_address.py):
 # in docker-compose.yml, the proxy's address. Empty: every client is the peer of the connection.

@@ -27,6 +27,12 @@ class Rule:
     whole: bool = False
 
     def accepts(self, values: np.ndarray) -> bool:
+        if values.size and not (self.zero_allowed or self.whole):
+            # The smallest and the largest value decide, in two passes without a temporary
+            # array (a NaN makes both NaN, which fails both comparisons, as it fails below).
+            smallest, largest = values.min(), values.max()
+            above = (smallest > self.low) if self.low_open else (smallest >= self.low)
+            return bool(above and largest <= self.high)
         in_range = (values > self.low) if self.low_open else (values >= self.low)
         accepted = in_range & (values <= self.high)
         if self.zero_allowed:

@@ -2,13 +2,14 @@
 
 import logging
 import uuid
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
 from apps.catalogue.resolve import Catalogue, estimate_from_request
-from apps.estimates import EstimateInputError
+from apps.estimates import EstimateInput, EstimateInputError
 from apps.sweeps.charts import chunk_samples
 from apps.sweeps.compute import (
     base_inputs,
@@ -16,7 +17,7 @@ from apps.sweeps.compute import (
     names_used,
     requests_by_accelerator,
 )
-from apps.sweeps.definition import definition_parse
+from apps.sweeps.definition import Definition, definition_parse
 from apps.sweeps.models import ScenarioFreshness, Sweep, SweepChunk
 from apps.sweeps.storage import chunk_summary, columns_encode
 
@@ -27,7 +28,31 @@ class SweepCannotRun(Exception):
     """A permanent problem: the definition or the catalogue no longer allows the sweep."""
 
 
-def _compute(sweep: Sweep, chunk_index: int) -> tuple[int, dict, dict, bytes]:
+@dataclass(frozen=True)
+class _Prepared:
+    """What every chunk of one run computes from: its definition and engine inputs."""
+
+    run: tuple  # (sweep id, run, created at): created at tells apart a reused id
+    definition: Definition
+    bases: list[EstimateInput]
+
+
+# The run this process prepared last: a worker takes chunk after chunk, mostly of one run.
+_prepared: _Prepared | None = None
+
+
+def _prepare(sweep: Sweep) -> _Prepared:
+    """The run's definition and engine inputs, read once per run in each process.
+
+    Nothing they come from changes within a run: the definition and the scenario's inputs are
+    stored with the sweep, and a change to a catalogue row the sweep uses starts a new run at
+    once (apps.sweeps.freshness), whose first chunk here reads the catalogue again.
+    """
+    global _prepared
+    run = (sweep.pk, sweep.run, sweep.created_at)
+    prepared = _prepared
+    if prepared is not None and prepared.run == run:
+        return prepared
     try:
         definition = definition_parse(sweep.definition, sweep.base_inputs)
         # The catalogue as of now, not a snapshot: a completed run clears "stale since", and a
@@ -38,6 +63,13 @@ def _compute(sweep: Sweep, chunk_index: int) -> tuple[int, dict, dict, bytes]:
     except (ValueError, KeyError, TypeError) as error:
         message = "; ".join(m for ms in getattr(error, "errors", {}).values() for m in ms)
         raise SweepCannotRun(message or str(error)) from error
+    _prepared = _Prepared(run=run, definition=definition, bases=bases)
+    return _prepared
+
+
+def _compute(sweep: Sweep, chunk_index: int) -> tuple[int, dict, dict, bytes]:
+    prepared = _prepare(sweep)
+    definition, bases = prepared.definition, prepared.bases
     start = chunk_index * sweep.chunk_size
     stop = min(start + sweep.chunk_size, sweep.total_points)
     columns = evaluate_range(definition, bases, start, stop)
@@ -64,9 +96,10 @@ def sweep_chunk_store(*, sweep_id: int, run: int, chunk_index: int) -> bool:
         return False
     if SweepChunk.objects.filter(sweep=sweep, run=run, index=chunk_index).exists():
         return False
-    Sweep.objects.filter(pk=sweep_id, run=run, status=Sweep.Status.QUEUED).update(
-        status=Sweep.Status.RUNNING, started_at=timezone.now()
-    )
+    if sweep.status == Sweep.Status.QUEUED:  # the run's first chunks; once running, it stays
+        Sweep.objects.filter(pk=sweep_id, run=run, status=Sweep.Status.QUEUED).update(
+            status=Sweep.Status.RUNNING, started_at=timezone.now()
+        )
     point_count, summary, samples, blob = _compute(sweep, chunk_index)
     attempt = uuid.uuid4()
     with transaction.atomic():

@@ -4,13 +4,16 @@ them recomputed; pages say "stale since …" until they are fresh again."""
 from decimal import Decimal
 
 import pytest
+from django.db import connection
 from django.template import Context, Template
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from apps.catalogue.models import Accelerator, EnergyProfile, PriceOffer
 from apps.sweeps import runs, services, tasks
 from apps.sweeps.models import ScenarioFreshness, Sweep, SweepChunk
 from apps.sweeps.selectors import sweep_summary
+from apps.sweeps.storage import columns_decode
 from tests.factories import (
     DEMAND_SWEEP,
     make_manager,
@@ -127,6 +130,35 @@ def test_a_chunk_computed_before_the_change_is_never_stored(manager, sent):
     assert not SweepChunk.objects.exists()
     sweep.refresh_from_db()
     assert sweep.run == 2 and sweep.status == "queued" and sweep.stale_since is not None
+
+
+def test_the_chunks_of_a_run_read_the_catalogue_once_and_a_new_run_reads_it_again(manager, sent):
+    sweep = services.sweep_create(
+        scenario=make_scenario(make_project(manager)),
+        created_by=manager,
+        definition={"inputs": [DEMAND]},
+        chunk_size=1,
+    )
+
+    def store(run: int, chunk_index: int) -> list[str]:
+        """The catalogue queries of computing and storing one chunk."""
+        with CaptureQueriesContext(connection) as queries:
+            assert runs.sweep_chunk_store(sweep_id=sweep.pk, run=run, chunk_index=chunk_index)
+        return [query["sql"] for query in queries if 'FROM "catalogue_' in query["sql"]]
+
+    def cost(run: int) -> float:
+        chunk = SweepChunk.objects.get(sweep=sweep, run=run, index=0)
+        return float(columns_decode(chunk.results, ("inference_cost",))["inference_cost"][0])
+
+    assert store(1, 0)
+    assert store(1, 1) == []
+    for offer in PriceOffer.objects.filter(accelerator__slug="nvidia-h100-sxm", kind="rent"):
+        offer.price_per_accelerator_hour *= 2
+        offer.save()
+    sweep.refresh_from_db()
+    assert sweep.run > 1  # each offer saved started a run
+    assert store(sweep.run, 0)  # the new run's first chunk reads the changed prices
+    assert cost(sweep.run) == pytest.approx(2 * cost(1), rel=1e-12)
 
 
 def test_an_energy_profile_change_reaches_scenarios_on_the_default_profile(manager, sent):

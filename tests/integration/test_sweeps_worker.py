@@ -265,6 +265,27 @@ def test_a_worker_logs_one_json_object_a_line_with_the_task_and_sweep_ids(scenar
     assert len({record["task_id"] for record in done}) == 3
 
 
+def test_a_worker_computes_chunk_after_chunk_on_one_database_connection(scenario, worker):
+    sweep = services.sweep_create(
+        scenario=scenario,
+        created_by=None,
+        definition={"inputs": [{"field": "pue", "kind": "list", "values": [1.1, 1.2, 1.4, 1.5]}]},
+        chunk_size=1,
+    )
+    sweep = wait_until_ended(sweep, [worker])
+    assert sweep.status == "completed", sweep.error
+    first_stored = SweepChunk.objects.filter(sweep=sweep, index=0).get().computed_at
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT backend_start FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        opened = [started for (started,) in cursor.fetchall()]
+    # Still open after the last chunk, the connection that stored the first one (a connection a
+    # task: each would have opened after the one before had stored its chunk).
+    assert any(started < first_stored for started in opened), opened
+
+
 def test_a_worker_killed_mid_sweep_and_replaced_loses_no_chunk_and_counts_none_twice(
     scenario, start_worker
 ):

@@ -1,5 +1,8 @@
 """How sweep results are stored and summarised, without a database."""
 
+import json
+import struct
+import zlib
 from dataclasses import fields
 
 import numpy as np
@@ -42,6 +45,46 @@ def test_a_chunk_reads_back_bit_for_bit():
     # The all-NaN and the all-4 columns take 8 bytes each; the others compress a little.
     assert len(blob) < (len(stored) - 2) * 25_000 * 8
     assert list(columns_decode(blob, ("total_cost",))) == ["total_cost"]
+
+
+def _header(blob: bytes) -> dict:
+    (length,) = struct.unpack_from("<I", blob, 4)
+    return json.loads(blob[8 : 8 + length])
+
+
+def test_random_looking_low_bytes_are_kept_as_they_are_and_repeating_ones_compressed():
+    rng = np.random.default_rng(3)
+    blob = columns_encode(
+        {
+            # Varies at every point: its low mantissa bytes look random.
+            "total_cost": rng.lognormal(3, 2, 25_000),
+            # Repeats every 200 points, as a figure of the fastest varied input alone does.
+            "training_cost": np.tile(rng.lognormal(3, 2, 200), 125),
+        }
+    )
+    varying, repeating = _header(blob)["columns"]
+    assert varying[1] == repeating[1] == "shuffle-planes"
+    varying, repeating = varying[3], repeating[3]  # each plane's size and kind
+    kinds = [kind for _, kind in varying]
+    # The first plane holds the lowest byte of every float, the last the sign and exponent.
+    assert kinds[0] == "raw" and kinds[-1] == "zlib"
+    assert [size for size, kind in varying if kind == "raw"] == [25_000] * kinds.count("raw")
+    assert {kind for _, kind in repeating} == {"zlib"}
+    assert sum(size for size, _ in repeating) < 25_000 * 8 / 20
+
+
+def test_a_chunk_stored_before_its_byte_planes_were_kept_apart_still_reads():
+    stored = columns(2_000)
+    header, payloads = [], []
+    for name, values in stored.items():  # as columns_encode wrote them until December 2026
+        shuffled = values.view(np.uint8).reshape(2_000, 8).T.tobytes()
+        payloads.append(zlib.compress(shuffled, 1))
+        header.append([name, "shuffle-zlib", len(payloads[-1])])
+    head = json.dumps({"count": 2_000, "columns": header}).encode()
+    blob = b"".join([b"SWP1", struct.pack("<I", len(head)), head, *payloads])
+    read = columns_decode(blob)
+    for name, values in stored.items():
+        assert read[name].tobytes() == values.tobytes(), name
 
 
 def test_total_cost_adds_the_sections_a_scenario_has():

@@ -300,6 +300,26 @@ def test_one_bad_element_of_an_array_rejects_the_array():
     validate(with_value(VALID, "training.mfu", np.array([0.3, 0.4, 1.0])))
 
 
+@pytest.mark.parametrize("path", NUMERIC_PATHS)
+def test_every_rule_judges_an_array_as_it_judges_each_of_its_numbers(path):
+    rule = rule_for(path)
+    low, high = rule.low, rule.high
+    below, above = float(np.nextafter(low, -math.inf)), float(np.nextafter(high, math.inf))
+    for values in (
+        [low, high, (low + high) / 2],
+        [high, low, above],
+        [below, high],
+        [0.0, high],
+        [low, math.nan, high],
+        [-math.inf, high],
+        [low, math.inf],
+        [low, 2.5, high],
+    ):
+        expected = all(rule.accepts_number(value) for value in values)
+        assert rule.accepts(np.array(values)) == expected, values
+    assert rule.accepts(np.array([]))
+
+
 def test_evaluate_validates_arrays_too():
     with pytest.raises(EstimateInputError):
         evaluate(with_value(VALID, "inference.months", np.array([12.0, 300.0])))
