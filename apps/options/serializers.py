@@ -150,9 +150,11 @@ class StaffSerializer(serializers.Serializer):
     )
 
 
-class ApiPriceSerializer(serializers.Serializer):
+class OptionApiPriceSerializer(serializers.Serializer):
     api_model = serializers.SlugField(help_text="Its slug in the API price catalogue.")
-    tier = serializers.ChoiceField(choices=PriceTier.values, help_text="The price tier used.")
+    tier = serializers.CharField(
+        help_text="The price tier used: standard, off_peak or long_prompt (api_price_tier)."
+    )
     valid_from = serializers.DateField(
         allow_null=True,
         help_text="The tier's price in force since (null: before the catalogue's history).",
@@ -175,7 +177,7 @@ class OptionResultSerializer(serializers.Serializer):
     accelerators = serializers.IntegerField(allow_null=True)
     staff = StaffSerializer(help_text="The staff assumed to run the option.")
     flags = serializers.ListField(child=serializers.CharField())
-    api_price = ApiPriceSerializer(
+    api_price = OptionApiPriceSerializer(
         required=False,
         help_text="external_api costed at the price catalogue's prices: which price it is.",
     )
