@@ -2,11 +2,14 @@
 
 A language model's serving plan: does it fit, what limits the batch, weights, KV cache per token,
 the copy of the model (accelerators, tensor parallel, pipeline stages), batch, tokens/s, first
-token time, time per token and copies at peak. Read from the estimate response alone, as the
-other figures (apps.exports.figures); None where the model fits no replica.
+token time, time per token and copies at peak; then why that copy size was used and each size
+considered (inference.serving.replica_choice), figure by figure. Read from the estimate response
+alone, as the other figures (apps.exports.figures); None where the model fits no replica.
 """
 
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
+
+from apps.projects.engine_text import engine_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -52,6 +55,19 @@ SERVING_SPECS = (
     ("tpot_seconds", gettext_lazy("Time per output token"), gettext_lazy("seconds")),
     ("replicas_at_peak", gettext_lazy("Copies of the model at peak"), gettext_lazy("copies")),
 )
+# Each copy size considered: (response key, label, unit), as the page's table of them.
+REPLICA_CHOICE_SPECS = (
+    (
+        "accelerators_per_replica",
+        gettext_lazy("Accelerators per copy"),
+        gettext_lazy("accelerators"),
+    ),
+    ("fits", gettext_lazy("Fits"), ""),
+    ("batch_size", gettext_lazy("Requests served at once"), gettext_lazy("requests")),
+    ("output_tokens_per_second", gettext_lazy("Output speed per copy"), gettext_lazy("tokens/s")),
+    ("replicas_at_peak", gettext_lazy("Copies at peak"), gettext_lazy("copies")),
+    ("meets_targets", gettext_lazy("Meets the latency targets"), ""),
+)
 LIMITED_BY = {
     "memory": gettext_lazy("memory (the KV cache)"),
     "compute": gettext_lazy("memory; the decode step is compute-bound"),
@@ -85,4 +101,49 @@ def serving_rows(response: dict) -> list["FigureRow"]:
                 field=f"{SERVING_PATH}.{key}",
             )
         )
+    if serving.get("replica_chosen_because"):
+        rows.append(
+            FigureRow(
+                section=section,
+                figure=gettext("Why this copy size"),
+                value=engine_text(serving["replica_chosen_because"]),
+                unit="",
+                field=f"{SERVING_PATH}.replica_chosen_because",
+            )
+        )
+    return rows + replica_choice_rows(serving)
+
+
+def replica_choice_rows(serving: dict) -> list["FigureRow"]:
+    """Each copy size considered, one row per figure: "2 accelerators per copy (used): Fits"."""
+    from apps.exports.figures import FigureRow
+
+    section = gettext("Inference, copy sizes considered")
+    rows = []
+    for index, option in enumerate(serving.get("replica_choice") or ()):
+        size = option["accelerators_per_replica"]
+        if size == serving.get("accelerators_per_replica"):
+            name = ngettext(
+                "%(count)s accelerator per copy (used)",
+                "%(count)s accelerators per copy (used)",
+                size,
+            )
+        else:
+            name = ngettext(
+                "%(count)s accelerator per copy", "%(count)s accelerators per copy", size
+            )
+        for key, label, unit in REPLICA_CHOICE_SPECS:
+            value = option.get(key)
+            if isinstance(value, bool):
+                value = gettext("yes") if value else gettext("no")
+            rows.append(
+                FigureRow(
+                    section=section,
+                    figure=gettext("%(size)s: %(figure)s")
+                    % {"size": name % {"count": size}, "figure": label},
+                    value=value,
+                    unit=str(unit),
+                    field=f"{SERVING_PATH}.replica_choice.{index}.{key}",
+                )
+            )
     return rows

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 
 from apps.api.schema import error_response
 from apps.api.throttling import AnonOrUserRateThrottle
+from apps.apiprices.models import PriceTier
 from apps.estimates.budget import BudgetRules
 from apps.estimates.budget.fiscal import CalendarError
 from apps.estimates.options import OPTION_KEYS
@@ -67,6 +68,12 @@ class ScenarioOptionsQuerySerializer(serializers.Serializer):
     accelerator = serializers.SlugField(
         required=False, help_text="Self-hosting options: accelerator catalogue slug."
     )
+    api_price_tier = serializers.ChoiceField(
+        choices=PriceTier.values,
+        required=False,
+        help_text="external_api: the API model's price tier (default: the scenario's, else "
+        "standard).",
+    )
 
     def validate_options(self, value: str) -> list[str]:
         keys = [key.strip() for key in value.split(",") if key.strip()]
@@ -101,6 +108,7 @@ def scenario_options(request: Request, scenario_id: int) -> Response:
         query.validated_data.get("options"),
         query.validated_data.get("api_model"),
         query.validated_data.get("accelerator"),
+        query.validated_data.get("api_price_tier"),
     )
     try:
         compared = scenario_options_compare(scenario, choices, today=timezone.localdate())

@@ -8,6 +8,7 @@ from apps.catalogue.names import full_name
 from apps.catalogue.snapshot import Catalogue
 from apps.estimates.options import OPTION_KEYS
 from apps.options.services import chosen_options, default_choices
+from apps.projects.api_methods import TIER_CHOICES
 from apps.projects.field_terms import OPTIONS_TERMS, attach_terms
 
 TRAINS = ("fine_tune", "build")
@@ -57,6 +58,16 @@ class OptionsForm(forms.Form):
         help_text=_("Its slug in the API price catalogue, e.g. openai-gpt-4o-mini."),
     )
 
+    api_price_tier = forms.ChoiceField(
+        label=_("Price tier of the external API"),
+        required=False,
+        choices=[("", _("As in the scenario (else the standard price)")), *TIER_CHOICES],
+        help_text=_(
+            "The standard price is the one in force; an off-peak discount (DeepSeek, at night) "
+            "or a long-prompt price (Gemini, above 200,000 tokens) applies only to traffic that "
+            "qualifies. The API prices page lists each model's tiers."
+        ),
+    )
     accelerator = forms.ChoiceField(
         label=_("Accelerator for self-hosting"),
         required=False,
@@ -99,6 +110,7 @@ class OptionsForm(forms.Form):
             self.cleaned_data.get("options"),
             self.cleaned_data.get("api_model"),
             self.cleaned_data.get("accelerator"),
+            self.cleaned_data.get("api_price_tier"),
         )
         route = self.cleaned_data.get("training_route", "")
         if not route:
@@ -111,6 +123,7 @@ class OptionsForm(forms.Form):
 class UseOptionForm(forms.Form):
     key = forms.ChoiceField(choices=[(key, key) for key in OPTION_KEYS])
     api_model = forms.SlugField(required=False, max_length=200)
+    api_price_tier = forms.ChoiceField(choices=TIER_CHOICES, required=False)
 
     accelerator = forms.SlugField(required=False, max_length=200)
     training_route = forms.ChoiceField(choices=TRAINING_ROUTES, required=False)
@@ -123,6 +136,8 @@ class UseOptionForm(forms.Form):
         choice = {"key": self.cleaned_data["key"]}
         if choice["key"] == "external_api" and self.cleaned_data.get("api_model"):
             choice["api_model"] = self.cleaned_data["api_model"]
+        if choice["key"] == "external_api" and self.cleaned_data.get("api_price_tier"):
+            choice["api_price_tier"] = self.cleaned_data["api_price_tier"]
         if choice["key"] != "external_api" and self.cleaned_data.get("accelerator"):
             choice["accelerator"] = self.cleaned_data["accelerator"]
         route = self.cleaned_data.get("training_route", "")

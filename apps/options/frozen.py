@@ -5,11 +5,13 @@ show it as it was, and drawn for exports; and what a page or an export shows of 
 """
 
 from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal
 
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from apps.apiprices.models import PriceTier
 from apps.estimates import EstimateInputError
 from apps.estimates.options import Condition
 
@@ -54,6 +56,33 @@ class OptionRow:
     staff_cost: Decimal | None
     flags: list[str]
     cheapest: bool
+    api_price: "ApiPriceWords | None" = None  # an external API costed at the catalogue's prices
+
+
+@dataclass(frozen=True)
+class ApiPriceWords:
+    """Which catalogue price an external API option is costed at, for people: the model, the
+    price tier in the reader's language, since when that price is in force and when it was
+    checked."""
+
+    api_model: str
+    tier: str  # the request's value: standard, off_peak, long_prompt
+    tier_label: str
+    valid_from: date | None
+    as_of: date
+
+
+def _api_price(api_price: dict | None) -> ApiPriceWords | None:
+    if not api_price:  # records kept before the tier was recorded, and other options
+        return None
+    valid_from = api_price["valid_from"]
+    return ApiPriceWords(
+        api_model=api_price["api_model"],
+        tier=api_price["tier"],
+        tier_label=str(PriceTier(api_price["tier"]).label),
+        valid_from=date.fromisoformat(valid_from) if valid_from else None,
+        as_of=date.fromisoformat(api_price["as_of"]),
+    )
 
 
 def _decimal(value: str | None) -> Decimal | None:
@@ -91,6 +120,7 @@ def option_rows(record: dict) -> list[OptionRow]:
                 staff_cost=_decimal(staff.get("cost")),
                 flags=[str(FLAG_LABELS.get(flag, flag)) for flag in option["flags"]],
                 cheapest=option["key"] == record["cheapest"],
+                api_price=_api_price(option.get("api_price")),
             )
         )
     return rows

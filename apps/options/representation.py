@@ -2,10 +2,24 @@
 
 from apps.api.representation import money, optional_money
 from apps.estimates.options import OptionResult
-from apps.options.services import ComparedOptions
+from apps.options.services import ApiPricing, ComparedOptions
 
 
-def _option(result: OptionResult, years: list[str]) -> dict:
+def _api_price(pricing: ApiPricing | None) -> dict:
+    """`api_price` for an external API costed at the price catalogue's prices; else nothing."""
+    if pricing is None:
+        return {}
+    return {
+        "api_price": {
+            "api_model": pricing.api_model,
+            "tier": pricing.tier,
+            "valid_from": pricing.valid_from.isoformat() if pricing.valid_from else None,
+            "as_of": pricing.as_of.isoformat(),
+        }
+    }
+
+
+def _option(result: OptionResult, years: list[str], pricing: ApiPricing | None = None) -> dict:
     return {
         "key": result.key,
         "label": result.label,
@@ -26,7 +40,7 @@ def _option(result: OptionResult, years: list[str]) -> dict:
             "basis": result.staff_basis,
         },
         "flags": list(result.flags),
-    }
+    } | _api_price(pricing)
 
 
 def options_representation(compared: ComparedOptions, currency: str = "USD") -> dict:
@@ -39,7 +53,10 @@ def options_representation(compared: ComparedOptions, currency: str = "USD") -> 
         "period_start": compared.period_start.isoformat(),
         "period_end": compared.period_end.isoformat(),
         "discount_rate": compared.discount_rate,
-        "options": [_option(result, years) for result in comparison.options],
+        "options": [
+            _option(result, years, compared.api_prices.get(result.key))
+            for result in comparison.options
+        ],
         "cheapest": comparison.cheapest,
         "condition": {
             "kind": condition.kind,

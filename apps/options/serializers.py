@@ -11,6 +11,7 @@ from apps.api.serializers import (
     TrainingRequestSerializer,
     number,
 )
+from apps.apiprices.models import PriceTier
 from apps.catalogue.models import PRECISIONS
 from apps.core.planning_dates import PlanningDateField
 from apps.estimates.options import OPTION_KEYS
@@ -26,6 +27,12 @@ class OptionChoiceSerializer(StrictSerializer):
     key = ChoiceField(choices=OPTION_KEYS)
     api_model = serializers.SlugField(
         required=False, help_text="external_api: slug of the API price catalogue [gpt-4o-mini]."
+    )
+    api_price_tier = ChoiceField(
+        choices=PriceTier.values,
+        required=False,
+        help_text="external_api: the price tier of the API model (default: the request's, else "
+        "standard); GET /api/v1/api-prices/ lists each model's tiers.",
     )
     input_tokens = number("Input tokens per request, when the request has none.")
     cached_input_tokens = number(
@@ -143,6 +150,18 @@ class StaffSerializer(serializers.Serializer):
     )
 
 
+class OptionApiPriceSerializer(serializers.Serializer):
+    api_model = serializers.SlugField(help_text="Its slug in the API price catalogue.")
+    tier = serializers.CharField(
+        help_text="The price tier used: standard, off_peak or long_prompt (api_price_tier)."
+    )
+    valid_from = serializers.DateField(
+        allow_null=True,
+        help_text="The tier's price in force since (null: before the catalogue's history).",
+    )
+    as_of = serializers.DateField(help_text="When the provider's prices were last checked.")
+
+
 class OptionResultSerializer(serializers.Serializer):
     key = serializers.ChoiceField(choices=OPTION_KEYS)
     label = serializers.CharField()
@@ -158,6 +177,10 @@ class OptionResultSerializer(serializers.Serializer):
     accelerators = serializers.IntegerField(allow_null=True)
     staff = StaffSerializer(help_text="The staff assumed to run the option.")
     flags = serializers.ListField(child=serializers.CharField())
+    api_price = OptionApiPriceSerializer(
+        required=False,
+        help_text="external_api costed at the price catalogue's prices: which price it is.",
+    )
 
 
 class CrossoverSerializer(serializers.Serializer):

@@ -14,6 +14,8 @@ from datetime import date
 from django.utils.translation import gettext
 
 from apps.api.serializers import EstimateRequestSerializer
+from apps.apiprices.models import PriceTier
+from apps.apiprices.resolve import PRICE_FIELDS
 from apps.budget.selectors import budget_rules
 from apps.catalogue.resolve import estimate_input_from_request, request_key
 from apps.catalogue.snapshot import Catalogue
@@ -87,6 +89,7 @@ SELF_HOSTED = (
 )
 API_FIELDS = (
     "api_model",
+    "api_price_tier",
     "price_per_million_input_tokens",
     "price_per_million_cached_input_tokens",
     "price_per_million_output_tokens",
@@ -109,6 +112,19 @@ class BudgetSettings:
 
 
 @dataclass(frozen=True)
+class ApiPricing:
+    """The price catalogue's price an external API option is costed at: the model, the price
+    tier chosen (standard unless the request or the choice says otherwise) and its dates."""
+
+    api_model: str
+    tier: str
+    valid_from: (
+        date | None
+    )  # the tier's price in force since (None: before the catalogue's history)
+    as_of: date  # when the provider's prices were last checked
+
+
+@dataclass(frozen=True)
 class ComparedOptions:
     comparison: OptionsComparison
     period_start: date
@@ -117,6 +133,7 @@ class ComparedOptions:
     unavailable: dict[str, dict]  # key → errors, for default options that could not be built
     inputs: tuple[OptionInput, ...] = ()
     uncertainty: "OptionsUncertainty | None" = None  # with the request's ranges only
+    api_prices: dict[str, ApiPricing] = field(default_factory=dict)  # by option key
 
 
 def default_choices(request: dict) -> list[dict]:
@@ -131,17 +148,22 @@ def default_choices(request: dict) -> list[dict]:
 
 
 def chosen_options(
-    keys: list[str] | None, api_model: str | None, accelerator: str | None = None
+    keys: list[str] | None,
+    api_model: str | None,
+    accelerator: str | None = None,
+    api_price_tier: str | None = None,
 ) -> list[dict] | None:
-    """Choices from a list of keys, an API model and an accelerator for self-hosting (the saved
-    endpoint's query, the page's form): None, the default options, when none is given; the
-    four ways to serve the demand when no key is."""
-    if not keys and not api_model and not accelerator:
+    """Choices from a list of keys, an API model, its price tier and an accelerator for
+    self-hosting (the saved endpoint's query, the page's form): None, the default options, when
+    none is given; the four ways to serve the demand when no key is."""
+    if not keys and not api_model and not accelerator and not api_price_tier:
         return None
     choices = [{"key": key} for key in keys or ("external_api", *HOSTING)]
     for choice in choices:
         if choice["key"] == "external_api" and api_model:
             choice["api_model"] = api_model
+        if choice["key"] == "external_api" and api_price_tier:
+            choice["api_price_tier"] = api_price_tier
         if choice["key"] != "external_api" and accelerator:
             choice["accelerator"] = accelerator
     return choices
@@ -191,18 +213,33 @@ def _hosting_of(inference: dict) -> str:
     return "rent_pay_per_use"
 
 
-def _option_input(request: dict, choice: dict, catalogue: Catalogue) -> OptionInput:
+def _option_input(
+    request: dict, choice: dict, catalogue: Catalogue
+) -> tuple[OptionInput, ApiPricing | None]:
+    """The option's engine input, and the catalogue price it is costed at (an external API's)."""
     option = option_request(request, choice)
     if choice["key"] in ("fine_tune", "build") and not option.get("training"):
         raise EstimateInputError({"training": [gettext("Give the training this option needs.")]})
-    inp, _ = estimate_input_from_request(option, catalogue)
+    inp, resolution = estimate_input_from_request(option, catalogue)
     validate(inp)  # here, so that a default option that cannot be estimated is left out
-    return OptionInput(
+    option_input = OptionInput(
         choice["key"],
         inp,
         staff_fte=choice.get("staff_fte"),
         staff_cost_per_fte_year=choice.get("staff_cost_per_fte_year"),
     )
+    return option_input, _api_pricing(option["inference"], resolution.api_models)
+
+
+def _api_pricing(inference: dict, api_models: dict) -> ApiPricing | None:
+    """The catalogue price an external API's inference is costed at; None when it is not one,
+    or when the request gives every price itself."""
+    row = api_models.get(inference.get("api_model"))
+    if row is None or all(name in inference for name in PRICE_FIELDS):
+        return None
+    tier = inference.get("api_price_tier") or PriceTier.STANDARD
+    price = row.tier_price(tier)
+    return ApiPricing(row.api_model.slug, tier, price.valid_from, row.api_model.as_of)
 
 
 def _errors(error: EstimateInputError) -> dict[str, list[str]]:
@@ -267,16 +304,20 @@ def options_compare(
     catalogue = catalogue or Catalogue.load()
     chosen = choices is not None
     choices = choices if chosen else default_choices(request)
-    inputs, errors, unavailable = [], {}, {}
+    inputs, errors, unavailable, api_prices = [], {}, {}, {}
     for index, choice in enumerate(choices):
         try:
-            inputs.append(_option_input(request, choice, catalogue))
+            option_input, pricing = _option_input(request, choice, catalogue)
         except EstimateInputError as error:
             if chosen:
                 for name, messages in _errors(error).items():
                     errors[f"options.{index}.{name}"] = messages
             else:
                 unavailable[choice["key"]] = _errors(error)
+        else:
+            inputs.append(option_input)
+            if pricing is not None:
+                api_prices[choice["key"]] = pricing
     if errors:
         raise EstimateInputError(errors)
     inputs, estimates = _servable(inputs, unavailable)
@@ -313,6 +354,7 @@ def options_compare(
         unavailable,
         tuple(inputs),
         _uncertainty(request, inputs, estimates, comparison, fiscal, settings.rules, catalogue),
+        {option.key: api_prices[option.key] for option in inputs if option.key in api_prices},
     )
 
 

@@ -59,6 +59,9 @@ def scenario_options_page(request: HttpRequest, scenario_id: int) -> TemplateRes
                 chart=(chart := options_chart(list(compared.inputs), compared.comparison)),
                 chart_description=chart_description(chart),
                 api_model=form.cleaned_data.get("api_model", "") if form.is_bound else "",
+                api_price_tier=(
+                    form.cleaned_data.get("api_price_tier", "") if form.is_bound else ""
+                ),
                 accelerator=form.cleaned_data.get("accelerator", "") if form.is_bound else "",
                 training_route=form.cleaned_data.get("training_route", "") if form.is_bound else "",
                 api_warning=scenario.project.hosting_warning(

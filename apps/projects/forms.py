@@ -4,9 +4,11 @@ import math
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.urls import reverse
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from apps.catalogue.models import PRECISIONS
+from apps.catalogue.models import PRECISIONS, Accelerator
 from apps.catalogue.names import catalogue_name, full_name
 from apps.catalogue.resolve import estimate_from_request
 from apps.catalogue.snapshot import DEFAULT_ENERGY_PROFILE, Catalogue
@@ -94,6 +96,38 @@ class CatalogueChoiceField(forms.ChoiceField):
         super().validate(value)
 
 
+class PrecisionField(forms.ChoiceField):
+    """A number format, offered as the chosen accelerator's published peaks (`offer`). A format
+    the accelerator lacks, when it is the one chosen (a saved scenario, or the accelerator
+    changed after it), stays in the list marked as not available, so the estimate refuses it at
+    the field naming the accelerator's own formats rather than the form silently changing it."""
+
+    def __init__(self, *, hint: str, **kwargs) -> None:
+        super().__init__(choices=[(p, p.upper()) for p in PRECISIONS], **kwargs)
+        self.hint = hint
+        self.help_text = hint
+
+    def offer(self, accelerator: Accelerator | None, chosen: str | None) -> None:
+        """Offer `accelerator`'s precisions (every precision without an accelerator)."""
+        if accelerator is None:
+            self.choices = [(p, p.upper()) for p in PRECISIONS]
+            self.help_text = self.hint
+            return
+        name = full_name(accelerator.vendor, accelerator.name)
+        supported = accelerator.supported_precisions
+        choices = [(p, p.upper()) for p in supported]
+        if chosen in PRECISIONS and chosen not in supported:
+            label = _("%(precision)s (not available on %(accelerator)s)")
+            choices.append((chosen, label % {"precision": chosen.upper(), "accelerator": name}))
+        self.choices = choices
+        self.help_text = format_lazy(
+            "{hint} {formats}",
+            hint=self.hint,
+            formats=_("%(accelerator)s computes in %(precisions)s.")
+            % {"accelerator": name, "precisions": ", ".join(p.upper() for p in supported)},
+        )
+
+
 def _choice(label: str, choices, initial: str, hint: str = "") -> forms.ChoiceField:
     return forms.ChoiceField(
         label=label, choices=choices, initial=initial, help_text=hint, widget=forms.RadioSelect
@@ -118,11 +152,10 @@ class ScenarioForm(forms.Form):
         label=_("Accelerator for training"),
         unknown=_("No accelerator %(slug)s in the catalogue."),
     )
-    training_precision = forms.ChoiceField(
+    training_precision = PrecisionField(
         label=_("Number format"),
-        choices=[(p, p.upper()) for p in PRECISIONS],
         initial="bf16",
-        help_text=_("BF16 is usual for training; the accelerator must support it."),
+        hint=_("BF16 is usual for training; the accelerator must support it."),
     )
     training_pricing_mode = _choice(_("Rent or own?"), PRICING_MODES, "rent")
     inference_enabled = forms.BooleanField(
@@ -144,11 +177,10 @@ class ScenarioForm(forms.Form):
         label=_("Accelerator for serving"),
         unknown=_("No accelerator %(slug)s in the catalogue."),
     )
-    inference_precision = forms.ChoiceField(
+    inference_precision = PrecisionField(
         label=_("Number format"),
-        choices=[(p, p.upper()) for p in PRECISIONS],
         initial="bf16",
-        help_text=_(
+        hint=_(
             "FP8 or INT8 halve the memory read per token where supported; FP4 halves it again, "
             "only on accelerators with an FP4 peak (B200, GB200, B300, MI355X…)."
         ),
@@ -217,10 +249,48 @@ class ScenarioForm(forms.Form):
             (p.slug, catalogue_name(p.name)) for p in energy_profiles
         ]
         self.fields["energy_profile"].initial = DEFAULT_ENERGY_PROFILE
+        for section in ("training", "inference"):
+            self.offer_precisions(section)
+            self.fields[f"{section}_accelerator"].widget.attrs.update(
+                {
+                    # With JavaScript, the number formats follow the accelerator chosen.
+                    "hx-get": reverse("scenario-precisions", args=[section]),
+                    "hx-trigger": "change",
+                    "hx-include": f"#id_{section}_precision",
+                    "hx-target": f"#id_{section}_precision_choices",
+                    "hx-swap": "outerHTML",
+                    "hx-sync": "this:replace",
+                }
+            )
         self.result: EstimateResult | None = None
         self.uncertainty: UncertaintyResult | None = None
         self.notes: dict[str, list[str]] = {}
         attach_terms(self)
+
+    def offer_precisions(self, section: str) -> None:
+        """The section's number formats: those of the accelerator chosen (as typed, or as
+        saved), and the one chosen."""
+        slug = self._value(f"{section}_accelerator")
+        accelerator = self.catalogue.accelerators.get(slug) if slug else None
+        self.fields[f"{section}_precision"].offer(accelerator, self._value(f"{section}_precision"))
+
+    def _value(self, name: str):
+        """The field's value as typed, or as it starts (without drawing the field: its label
+        and help text are read when it is first drawn)."""
+        field = self.fields[name]
+        if self.is_bound:
+            return field.widget.value_from_datadict(self.data, self.files, self.add_prefix(name))
+        return self.get_initial_for_field(field, name)
+
+    def precision_item(self, section: str) -> dict:
+        """The section's number format as sections() gives it to the template."""
+        name = f"{section}_precision"
+        return next(
+            item
+            for group in self.sections()
+            for item in group["fields"]
+            if item["field"].name == name
+        )
 
     @classmethod
     def initial_from_request(cls, name: str, request: dict, version: int | None = None) -> dict:
@@ -316,7 +386,12 @@ class ScenarioForm(forms.Form):
         groups = with_api_fields(self, groups)
         for group in groups:
             for item in group["fields"]:
-                item["range"] = range_pair(self, item["field"].name)
+                name = item["field"].name
+                item["range"] = range_pair(self, name)
+                # The accelerator asks for its number formats when it changes (the template).
+                if name == f"{group['key']}_accelerator":
+                    item["precision_of"] = group["key"]
+                item["precision"] = name == f"{group['key']}_precision"
         return groups
 
 

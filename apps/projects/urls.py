@@ -11,6 +11,11 @@ urlpatterns = [
     path("projects/<int:project_id>/edit/", views.project_edit, name="project-edit"),
     path("projects/<int:project_id>/scenarios/new/", views.scenario_add, name="scenario-add"),
     path("projects/<int:project_id>/compare/", views.project_compare, name="project-compare"),
+    path(
+        "scenarios/precisions/<str:section>/",
+        views_scenario.scenario_precisions,
+        name="scenario-precisions",
+    ),
     path("scenarios/<int:scenario_id>/", views_scenario.scenario_detail, name="scenario-detail"),
     path(
         "scenarios/<int:scenario_id>/preview/",

@@ -3,13 +3,13 @@ with a save made meanwhile), and duplicating, making the baseline and deleting i
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from apps.catalogue.resolve import estimate_from_request
 from apps.catalogue.snapshot import Catalogue
@@ -201,6 +201,28 @@ def saved_page_body(
         **page_parts.scenario_context(scenario, catalogue=catalogue),
     }
     return render_to_string("projects/scenario.html#scenario_page", context, request)
+
+
+@login_required
+@require_GET
+def scenario_precisions(request: HttpRequest, section: str) -> HttpResponse:
+    """The scenario form's number format for the accelerator chosen (htmx, when it changes):
+    that accelerator's precisions, and the one chosen. Without htmx nothing asks for it: back to
+    the projects."""
+    if section not in ("training", "inference"):
+        raise Http404
+    if not request.htmx:
+        return redirect("project-list")
+    initial = {
+        name: request.GET.get(name, "")
+        for name in (f"{section}_accelerator", f"{section}_precision")
+    }
+    form = ScenarioForm(initial=initial, catalogue=Catalogue.load())
+    item = form.precision_item(section)
+    context = {"field": item["field"], "methods": item["methods"]}
+    response = TemplateResponse(request, "projects/scenario.html#precision_field", context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 @login_required

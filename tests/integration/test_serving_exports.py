@@ -1,9 +1,14 @@
 """Every export of a scenario that serves a language model carries its serving block, with units."""
 
+import csv
+import io
+import json
+
 import pytest
 
 from tests.factories import make_manager, make_project, make_scenario
 from tests.integration.test_exports import csv_rows, download, xlsx_figures
+from tests.integration.test_langexports_french_files import export
 from tests.integration.test_scenario_serving import serving_post
 from tests.pdf import pdf_text
 
@@ -35,7 +40,7 @@ def test_the_csv_has_every_serving_figure_with_its_unit(owner, served):
     rows = {
         r["field"]: r
         for r in csv_rows(download(owner, "scenario", served, "csv", "page"))
-        if r["field"].startswith("inference.serving.")
+        if r["field"].startswith("inference.serving.") and ".replica_" not in r["field"]
     }
     serving = _serving(served)
     assert rows["inference.serving.fits"]["value"] == "yes"
@@ -66,10 +71,90 @@ def test_the_xlsx_and_pdf_carry_the_copy_of_the_model_and_its_speed(owner, serve
 
 
 def test_the_json_export_holds_the_serving_block(owner, served):
-    import json
-
     document = json.loads(download(owner, "project", served.project, "json", "page"))
     (scenario,) = document["project"]["scenarios"]
     serving = scenario["results"]["inference"]["serving"]
     assert (serving["accelerators_per_replica"], serving["tensor_parallel"]) == (16, 8)
     assert serving["fits"] is True and serving["weights_gb"] == 810
+
+
+CHOICE_KEYS = (
+    "accelerators_per_replica",
+    "fits",
+    "batch_size",
+    "output_tokens_per_second",
+    "replicas_at_peak",
+    "meets_targets",
+)
+
+
+def _words(value) -> str:
+    return ("yes" if value else "no") if isinstance(value, bool) else value
+
+
+def test_the_csv_has_each_copy_size_considered_and_why_one_was_used(owner, served):
+    rows = {r["field"]: r for r in csv_rows(download(owner, "scenario", served, "csv", "page"))}
+    serving = _serving(served)
+    choice = serving["replica_choice"]
+    assert len(choice) >= 2  # 405B in bf16 fits 16 H100s and more
+    because = rows["inference.serving.replica_chosen_because"]
+    assert because["value"] == serving["replica_chosen_because"]
+    assert because["figure"] == "Why this copy size"
+    for index, option in enumerate(choice):
+        for key in CHOICE_KEYS:
+            row = rows[f"inference.serving.replica_choice.{index}.{key}"]
+            assert row["section"] == "Inference, copy sizes considered"
+            expected = option[key]
+            if isinstance(expected, float):
+                assert float(row["value"]) == pytest.approx(expected)
+            else:
+                assert row["value"] == ("" if expected is None else str(_words(expected)))
+    used = [i for i, o in enumerate(choice) if o["accelerators_per_replica"] == 16]
+    (index,) = used
+    figure = rows[f"inference.serving.replica_choice.{index}.fits"]["figure"]
+    assert figure == "16 accelerators per copy (used): Fits"
+    assert rows["inference.serving.replica_choice.0.output_tokens_per_second"]["unit"] == (
+        "tokens/s"
+    )
+
+
+def test_the_xlsx_pdf_and_json_carry_the_copy_sizes_considered(owner, served):
+    serving = _serving(served)
+    choice = serving["replica_choice"]
+    figures = xlsx_figures(download(owner, "scenario", served, "xlsx", "page"), "Pilot")
+    for index, option in enumerate(choice):
+        assert (
+            figures[f"inference.serving.replica_choice.{index}.accelerators_per_replica"].value
+            == (option["accelerators_per_replica"])
+        )
+        assert (
+            figures[f"inference.serving.replica_choice.{index}.replicas_at_peak"].value
+            == (option["replicas_at_peak"])
+        )
+    assert (
+        figures["inference.serving.replica_chosen_because"].value
+        == (serving["replica_chosen_because"])
+    )
+    text = " ".join(pdf_text(download(owner, "scenario", served, "pdf", "page")).split())
+    assert "Inference, copy sizes considered" in text
+    assert "16 accelerators per copy (used): Meets the latency targets" in text
+    document = json.loads(download(owner, "project", served.project, "json", "page"))
+    (scenario,) = document["project"]["scenarios"]
+    exported = scenario["results"]["inference"]["serving"]
+    assert exported["replica_choice"] == choice
+    assert exported["replica_chosen_because"] == serving["replica_chosen_because"]
+
+
+def test_a_french_csv_words_the_copy_sizes_in_french(owner, served):
+    # The columns keep their order in every language: …, figure, value, unit, month, field.
+    rows = {
+        r[-1]: {"figure": r[2], "value": r[3]}
+        for r in csv.reader(io.StringIO(export(owner, served, "csv", "fr").decode("utf-8-sig")))
+    }
+    choice = _serving(served)["replica_choice"]
+    (index,) = [i for i, o in enumerate(choice) if o["accelerators_per_replica"] == 16]
+    row = rows[f"inference.serving.replica_choice.{index}.meets_targets"]
+    assert row["value"] in ("oui", "non")
+    assert row["figure"].startswith("16 accélérateurs par copie (retenue)")
+    because = rows["inference.serving.replica_chosen_because"]["value"]
+    assert because and because != _serving(served)["replica_chosen_because"]
