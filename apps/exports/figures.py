@@ -17,10 +17,9 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.catalogue.names import catalogue_name
 from apps.estimates.money import cost_of_one_request
+from apps.exports.figure_row import FigureRow, Value
 from apps.exports.serving_figures import serving_rows
 from apps.projects.describe import LATENCY_METHODS
-
-Value = Decimal | float | int | str | None
 
 
 @dataclass(frozen=True)
@@ -143,19 +142,6 @@ HEADLINE = (
     ("inference.peak_accelerators", _("Needed at peak")),
     ("comparison.break_even_months", _("Break-even")),
 )
-
-
-@dataclass(frozen=True)
-class FigureRow:
-    section: str
-    figure: str
-    value: Value
-    unit: str
-    field: str  # the figure's path in the estimate response, e.g. "training.cost"
-
-    @property
-    def money(self) -> bool:
-        return isinstance(self.value, Decimal)
 
 
 @dataclass(frozen=True)

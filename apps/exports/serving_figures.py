@@ -9,11 +9,8 @@ alone, as the other figures (apps.exports.figures); None where the model fits no
 
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
+from apps.exports.figure_row import FigureRow
 from apps.projects.engine_text import engine_text
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from apps.exports.figures import FigureRow
 
 SERVING_PATH = "inference.serving"
 
@@ -75,10 +72,8 @@ LIMITED_BY = {
 }
 
 
-def serving_rows(response: dict) -> list["FigureRow"]:
+def serving_rows(response: dict) -> list[FigureRow]:
     """One row per serving figure, in the API's units; none without a serving plan."""
-    from apps.exports.figures import FigureRow
-
     serving = (response.get("inference") or {}).get("serving")
     if not serving:
         return []
@@ -114,10 +109,8 @@ def serving_rows(response: dict) -> list["FigureRow"]:
     return rows + replica_choice_rows(serving)
 
 
-def replica_choice_rows(serving: dict) -> list["FigureRow"]:
+def replica_choice_rows(serving: dict) -> list[FigureRow]:
     """Each copy size considered, one row per figure: "2 accelerators per copy (used): Fits"."""
-    from apps.exports.figures import FigureRow
-
     section = gettext("Inference, copy sizes considered")
     rows = []
     for index, option in enumerate(serving.get("replica_choice") or ()):
