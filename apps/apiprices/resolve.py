@@ -1,7 +1,8 @@
 """Turn the external-API parts of an estimate request into engine inputs, with the prices in force.
 
 `apps.catalogue.resolve` calls these for `inference.method == "external_api"` and
-`training.method == "api_fine_tune"`; errors and notes go to its error list and resolution.
+`training.method == "api_fine_tune"` (this app registers them when Django starts it); errors and
+notes go to its error list and resolution.
 """
 
 import datetime

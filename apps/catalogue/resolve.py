@@ -6,10 +6,14 @@ support and missing prices are reported like any other invalid input, keyed by t
 
 The rows come from the catalogue snapshot each process keeps between requests
 (apps.catalogue.snapshot); accelerators and their prices are resolved in
-apps.catalogue.resolve_accelerator, language models in apps.catalogue.resolve_model.
+apps.catalogue.resolve_accelerator, language models in apps.catalogue.resolve_model. The
+methods a vendor's API prices (external-API inference, fine-tuning through an API) are resolved by
+the API price catalogue, which sits above this one and registers them when Django starts it
+(`register_api_methods`).
 """
 
-from apps.apiprices.resolve import api_fine_tune_training, external_api_inference
+from collections.abc import Callable
+
 from apps.catalogue.resolution import RequestErrors, Resolution
 from apps.catalogue.resolve_accelerator import accelerator_for, pricing_for
 from apps.catalogue.resolve_model import model_numbers_for
@@ -25,6 +29,18 @@ from apps.estimates import (
 )
 from apps.estimates.messages import _
 from apps.estimates.units import BYTES_PER_PARAMETER
+
+# The API price catalogue's resolvers, registered by apps.apiprices when Django starts it.
+_API_METHODS: dict[str, Callable] = {}
+
+
+def register_api_methods(
+    *,
+    external_api: Callable[[dict, RequestErrors, Resolution], InferenceInput],
+    api_fine_tune: Callable[[dict], TrainingInput],
+) -> None:
+    _API_METHODS.update(external_api=external_api, api_fine_tune=api_fine_tune)
+
 
 TRAINING_NUMBERS = (
     "parameters",
@@ -112,7 +128,7 @@ def estimate_input_from_request(
 
     training = None
     if training_data and training_data["method"] == "api_fine_tune":
-        training = api_fine_tune_training(training_data)
+        training = _API_METHODS["api_fine_tune"](training_data)
     elif training_data:
         accelerator, hardware = accelerator_for(
             "training", training_data, catalogue, errors, resolution
@@ -134,7 +150,7 @@ def estimate_input_from_request(
 
     inference = None
     if inference_data and inference_data["method"] == "external_api":
-        inference = external_api_inference(inference_data, errors, resolution)
+        inference = _API_METHODS["external_api"](inference_data, errors, resolution)
     elif inference_data:
         accelerator, hardware = accelerator_for(
             "inference", inference_data, catalogue, errors, resolution

@@ -297,10 +297,22 @@ def test_reasoning_tokens_are_served_as_output_and_cached_ones_never_slow_the_pr
     as_output = serving_input(model, output_tokens=output + reasoning, input_tokens=2000)
     for name, value in vars(plan_of(with_reasoning)).items():
         assert_same(value, getattr(plan_of(as_output), name), name)
-    hit = plan_of(replace_cached(with_reasoning, cached))
     miss = plan_of(with_reasoning)
     if miss.fits:
-        assert hit.fits
+        # A cached prompt may make a smaller copy the cheaper choice, never a costlier one; on the
+        # same copy size it holds the same KV cache and never prefills more slowly.
+        assert plan_of(replace_cached(with_reasoning, cached)).peak_accelerators <= (
+            miss.peak_accelerators
+        )
+        same_copy = replace(
+            with_reasoning,
+            inference=replace(
+                with_reasoning.inference, accelerators_per_replica=miss.accelerators_per_replica
+            ),
+        )
+        # (A copy size given is laid out tensor parallel, which the choice may not have been.)
+        hit, miss = (plan_of(replace_cached(same_copy, share)) for share in (cached, 0.0))
+        assert hit.fits == miss.fits
         assert hit.prefill_seconds <= miss.prefill_seconds
         assert hit.kv_cache_capacity_tokens == miss.kv_cache_capacity_tokens
 
