@@ -25,7 +25,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 
 from apps.api.fields import decimal_pattern
 from apps.api.ranges import RangesSerializer
-from apps.api.strict import StrictSerializer
+from apps.api.strict import KnownFieldsOnly
 from apps.catalogue.uncertainty import RANGE_PATHS
 from apps.estimates.limit_rule import Rule
 from apps.estimates.limits import RULES
@@ -153,7 +153,7 @@ class AutoSchema(SpectacularAutoSchema):
         """A strict serializer's request takes no other field (read-only ones are ignored, so
         they stay allowed); `at_least_one_of` names fields of which one must be given."""
         schema = super()._map_basic_serializer(serializer, direction)
-        if direction == "request" and isinstance(serializer, StrictSerializer):
+        if direction == "request" and isinstance(serializer, KnownFieldsOnly):
             ignored = {
                 name: {"description": "Read only: ignored when sent."}
                 for name, field in serializer.fields.items()
