@@ -16,11 +16,7 @@ from rest_framework.renderers import JSONRenderer
 
 from apps.api.parsers import reject_constant
 from apps.exports.report import Report
-from apps.exports.serializers import (
-    FORMAT,
-    FORMAT_VERSION,
-    CostLineDocumentSerializer,
-)
+from apps.exports.serializers import FORMAT, FORMAT_VERSION, CostLineDocumentSerializer
 from apps.projects.models import BUDGET_SETTINGS
 from apps.projects.serializers import BudgetSettingsSerializer
 
