@@ -25,8 +25,9 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 
 from apps.api.fields import decimal_pattern
 from apps.api.ranges import RangesSerializer
-from apps.api.strict import StrictSerializer
+from apps.api.strict import KnownFieldsOnly
 from apps.catalogue.uncertainty import RANGE_PATHS
+from apps.core.planning_dates import PlanningDateValidator
 from apps.estimates.limits import RULES, Rule
 from apps.estimates.uncertainty_draws import SHIFT
 
@@ -128,6 +129,11 @@ class RangesExtension(OpenApiSerializerExtension):
         }
 
 
+# A date of the planning years, 1990 to 2100 (OpenAPI 3.0 has no bounds for a date), whole so
+# that a generator writes dates from it rather than filters them out of any string.
+PLANNING_YEARS = "^(199[0-9]|20[0-9]{2}|2100)-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"
+
+
 class AutoSchema(SpectacularAutoSchema):
     def get_operation(self, path, path_regex, path_prefix, method, registry):
         operation = super().get_operation(path, path_regex, path_prefix, method, registry)
@@ -152,7 +158,7 @@ class AutoSchema(SpectacularAutoSchema):
         """A strict serializer's request takes no other field (read-only ones are ignored, so
         they stay allowed); `at_least_one_of` names fields of which one must be given."""
         schema = super()._map_basic_serializer(serializer, direction)
-        if direction == "request" and isinstance(serializer, StrictSerializer):
+        if direction == "request" and isinstance(serializer, KnownFieldsOnly):
             ignored = {
                 name: {"description": "Read only: ignored when sent."}
                 for name, field in serializer.fields.items()
@@ -174,6 +180,10 @@ class AutoSchema(SpectacularAutoSchema):
         schema = super()._map_serializer_field(field, direction, bypass_extensions)
         if isinstance(field, serializers.DecimalField) and schema.get("format") == "decimal":
             schema["pattern"] = decimal_pattern(field)
+        elif schema.get("format") == "date" and any(
+            isinstance(validator, PlanningDateValidator) for validator in field.validators
+        ):
+            schema["pattern"] = PLANNING_YEARS
         elif (
             isinstance(field, serializers.CharField)
             and schema.get("type") == "string"

@@ -26,8 +26,9 @@ class StrictTypes:
         return super().to_internal_value(data)
 
 
-class StrictSerializer(StrictTypes, serializers.Serializer):
-    """Rejects fields it does not know, so a typo is an error instead of a silent default."""
+class KnownFieldsOnly:
+    """For a serializer: rejects fields it does not know, so a typo is an error instead of a
+    silent default."""
 
     def to_internal_value(self, data):
         if isinstance(data, dict):
@@ -37,3 +38,7 @@ class StrictSerializer(StrictTypes, serializers.Serializer):
                     {key: [gettext("Unknown field.")] for key in unknown}
                 )
         return super().to_internal_value(data)
+
+
+class StrictSerializer(KnownFieldsOnly, StrictTypes, serializers.Serializer):
+    """Rejects fields it does not know and values of the wrong JSON type."""

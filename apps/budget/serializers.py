@@ -59,7 +59,7 @@ class CostLineSerializer(StrictTypes, serializers.ModelSerializer):
         """The model's own checks (full_clean), on the line as it would be saved."""
         if "budget_class" in attrs:
             attrs["budget_class"] = attrs["budget_class"] or ""
-        line = CostLine(scenario=self.context["scenario"])
+        line = CostLine(scenario=self.context.get("scenario"))
         if self.instance is not None:
             for name in self.Meta.fields:
                 setattr(line, name, getattr(self.instance, name))

@@ -1,20 +1,50 @@
 """Writes to cost lines: each one a new version of its scenario, refused on a frozen project."""
 
 from apps.budget.models import CostLine
-from apps.projects.models import Scenario
-from apps.projects.services import scenario_part_change
+from apps.projects.models import Project, Scenario
+from apps.projects.services import scenario_create, scenario_part_change
+
+
+def _line_saved(scenario: Scenario, fields: dict) -> CostLine:
+    line = CostLine(scenario=scenario, **fields)
+    line.full_clean()
+    line.save()
+    return line
 
 
 def cost_line_create(*, scenario: Scenario, fields: dict, user=None) -> CostLine:
     """A new line on the scenario, validated (`full_clean`), saved with a new version."""
+    return scenario_part_change(
+        scenario=scenario, change=lambda: _line_saved(scenario, fields), user=user
+    )
 
-    def create() -> CostLine:
-        line = CostLine(scenario=scenario, **fields)
-        line.full_clean()
-        line.save()
-        return line
 
-    return scenario_part_change(scenario=scenario, change=create, user=user)
+def scenario_create_with_lines(
+    *,
+    project: Project,
+    name: str,
+    inputs: dict,
+    lines: list[dict],
+    is_baseline: bool = False,
+    user=None,
+    timing: dict | None = None,
+) -> Scenario:
+    """A new scenario (`scenario_create`) with its cost lines, each validated as
+    `cost_line_create` validates it, all saved together as the scenario's version 1."""
+
+    def add_lines(scenario: Scenario) -> None:
+        for fields in lines:
+            _line_saved(scenario, fields)
+
+    return scenario_create(
+        project=project,
+        name=name,
+        inputs=inputs,
+        is_baseline=is_baseline,
+        user=user,
+        timing=timing,
+        parts=add_lines,
+    )
 
 
 def cost_line_update(

@@ -16,10 +16,9 @@ from rest_framework.views import APIView
 
 from apps.exports import services
 from apps.exports.formats import FORMATS, XLSX_MEDIA_TYPE, download, report_language
-from apps.exports.json_export import MAX_IMPORT_BYTES, DocumentError, read_document
+from apps.exports.json_export import MAX_IMPORT_BYTES, DocumentError, import_notes, read_document
 from apps.exports.report import Report, project_report, scenario_report
-from apps.exports.serializers import ProjectDocumentSerializer
-from apps.projects.api import ProjectSerializer
+from apps.exports.serializers import ProjectDocumentSerializer, ProjectImportedSerializer
 from apps.projects.selectors import can_create_projects, project_for_user, scenario_for_user
 
 
@@ -130,8 +129,12 @@ class DocumentParser(BaseParser):
 
 @extend_schema(
     request=ProjectDocumentSerializer,
-    responses={201: ProjectSerializer},
+    responses={201: ProjectImportedSerializer},
     summary="Import a project from its JSON export, as a new draft project that you own",
+    description="The export's whole record comes back: details, budget settings, and every "
+    "scenario's inputs, timing and cost lines, saved as its version 1. A file of format version "
+    "1 (or one that leaves these out) still imports: what it lacks takes its default, and the "
+    "answer's `notes` say which.",
 )
 @api_view(["POST"])
 @parser_classes([DocumentParser])
@@ -145,5 +148,6 @@ def project_import(request: Request) -> Response:
         owner=request.user, details=serializer.validated_data["project"]
     )
     location = reverse("api:project-detail", args=[project.pk])
-    data = ProjectSerializer(project, context={"request": request}).data
+    context = {"request": request, "notes": import_notes(serializer.validated_data)}
+    data = ProjectImportedSerializer(project, context=context).data
     return Response(data, status=201, headers={"Location": request.build_absolute_uri(location)})

@@ -23,7 +23,7 @@ class ProjectImportForm(forms.Form):
     )
 
     def clean_file(self) -> dict:
-        """The validated project details, ready for `services.project_import`."""
+        """The validated document; its "project" is ready for `services.project_import`."""
         upload = self.cleaned_data["file"]
         if upload.size > MAX_IMPORT_BYTES:
             raise forms.ValidationError(
@@ -47,4 +47,4 @@ class ProjectImportForm(forms.Form):
                     % {"count": more},
                 ]
             raise forms.ValidationError(lines)
-        return serializer.validated_data["project"]
+        return serializer.validated_data

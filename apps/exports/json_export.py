@@ -1,26 +1,35 @@
 """A project as JSON: a backup that imports back into an identical project, and reading one.
 
-The document holds what makes the project what it is (its details and every scenario's name,
-baseline flag and inputs) and, for people and scripts, each scenario's estimate response. Under
-"source" it records where it came from (ids, owner, status, dates); an import ignores that and
-recomputes the results, so a file can never plant figures the inputs do not give.
+The document is the project's whole record (format version 2): its details and budget settings,
+and every scenario's name, baseline flag, inputs (ranges and seed included), timing and cost
+lines; and, for people and scripts, each scenario's estimate response, budget and options.
+Under "source" it records where it came from (ids, owner, status, dates); an import ignores that
+and works the results out again, so a file can never plant figures the inputs do not give.
+Files of format version 1 hold no budget settings, timing or cost lines; they still import, with
+defaults in their place (`import_notes` says which).
 """
 
 import json
 
 from django.utils.translation import gettext
+from rest_framework.renderers import JSONRenderer
 
 from apps.api.parsers import reject_constant
 from apps.exports.report import Report
+from apps.exports.serializers import FORMAT, FORMAT_VERSION, CostLineDocumentSerializer
+from apps.projects.models import BUDGET_SETTINGS
+from apps.projects.serializers import BudgetSettingsSerializer
 
-FORMAT = "compute-planner-project"
-FORMAT_VERSION = 1
 MAX_IMPORT_BYTES = 2 * 1024 * 1024
-MAX_SCENARIOS = 100
 
 
 def _iso(value) -> str | None:
     return value.isoformat() if value else None
+
+
+def _plain(data) -> dict | list:
+    """A serializer's data as JSON values, decimals as the API writes them."""
+    return json.loads(JSONRenderer().render(data))
 
 
 def project_document(report: Report) -> dict:
@@ -46,11 +55,17 @@ def project_document(report: Report) -> dict:
             "classification": project.classification,
             "period_start": _iso(project.period_start),
             "period_end": _iso(project.period_end),
+            **_plain(BudgetSettingsSerializer(project).data),
             "scenarios": [
                 {
                     "name": s.scenario.name,
                     "is_baseline": s.scenario.is_baseline,
                     "inputs": s.scenario.inputs,
+                    "training_start": _iso(s.scenario.training_start),
+                    "service_start": _iso(s.scenario.service_start),
+                    "cost_lines": _plain(
+                        CostLineDocumentSerializer(s.scenario.cost_lines.all(), many=True).data
+                    ),
                     "results": s.response,
                     "error": s.error or None,
                     "budget": s.budget,
@@ -66,6 +81,60 @@ def project_document(report: Report) -> dict:
             ],
         },
     }
+
+
+def _names(scenarios: list[dict]) -> str:
+    return ", ".join(gettext("“%(name)s”") % {"name": scenario["name"]} for scenario in scenarios)
+
+
+def import_notes(document: dict) -> list[str]:
+    """What a validated document (a ProjectDocumentSerializer's data) leaves out, which the
+    imported project therefore has by default, in the reader's language; empty when nothing."""
+    details, notes = document["project"], []
+    if document["format_version"] < FORMAT_VERSION:
+        notes.append(
+            gettext(
+                "The file is of format version %(version)s, written before exports held the "
+                "budget settings, timing and cost lines."
+            )
+            % {"version": document["format_version"]}
+        )
+    settings = [name for name in BUDGET_SETTINGS if name not in details]
+    if settings:
+        notes.append(
+            gettext("The file gives no %(settings)s: the project has the default of each.")
+            % {"settings": ", ".join(settings)}
+        )
+    scenarios = details["scenarios"]
+    lacking = {
+        field: [scenario for scenario in scenarios if field not in scenario]
+        for field in ("training_start", "service_start", "cost_lines")
+    }
+    if lacking["training_start"]:
+        notes.append(
+            gettext(
+                "The file gives no training_start for %(scenarios)s: training starts at the "
+                "start of the planning period, as by default."
+            )
+            % {"scenarios": _names(lacking["training_start"])}
+        )
+    if lacking["service_start"]:
+        notes.append(
+            gettext(
+                "The file gives no service_start for %(scenarios)s: serving starts once "
+                "training has ended, as by default."
+            )
+            % {"scenarios": _names(lacking["service_start"])}
+        )
+    if lacking["cost_lines"]:
+        notes.append(
+            gettext(
+                "The file gives no cost_lines for %(scenarios)s: they have no cost lines, only "
+                "their compute."
+            )
+            % {"scenarios": _names(lacking["cost_lines"])}
+        )
+    return notes
 
 
 def project_json(report: Report) -> bytes:

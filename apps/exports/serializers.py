@@ -1,9 +1,10 @@
 """The JSON export's shape: documented in the OpenAPI schema and checked strictly on import.
 
 What an import keeps is validated as the pages and the API validate it: the project's details
-within the model's limits, and each scenario's inputs through the estimate request contract and
-the engine (apps.projects.api.EstimateRequestField). Results and "source" are read-only: an
-import ignores them and recomputes the results.
+and budget settings within the model's limits, each scenario's inputs through the estimate
+request contract and the engine (apps.projects.api.EstimateRequestField), its timing as the
+scenario API takes it, and its cost lines as the cost line API takes them. Results, budgets,
+options and "source" are read-only: an import ignores them and works them out again.
 """
 
 from django.utils.translation import gettext
@@ -11,12 +12,25 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from apps.api.serializers import EstimateResponseSerializer, StrictSerializer
-from apps.budget.serializers import BudgetSerializer
+from apps.api.strict import KnownFieldsOnly
+from apps.budget.records import LINE_FIELDS
+from apps.budget.serializers import BudgetSerializer, CostLineSerializer
 from apps.core.planning_dates import PlanningDateField
-from apps.exports.json_export import FORMAT, FORMAT_VERSION, MAX_SCENARIOS
 from apps.options.serializers import OptionsResponseSerializer
 from apps.projects.models import Classification
-from apps.projects.serializers import EstimateRequestField
+from apps.projects.serializers import (
+    BudgetSettingsSerializer,
+    EstimateRequestField,
+    ProjectSerializer,
+)
+
+FORMAT = "compute-planner-project"
+# 2, written and read: the project's whole record, version 1's and its budget settings, and each
+# scenario's timing and cost lines. 1, still read: files exported before version 2, with the
+# project's details and each scenario's name, baseline flag and inputs.
+FORMAT_VERSION = 2
+FORMAT_VERSIONS = (1, 2)
+MAX_SCENARIOS = 100
 
 
 def _text(max_length: int | None = None, **kwargs) -> serializers.CharField:
@@ -45,8 +59,16 @@ class ScenarioSourceSerializer(serializers.Serializer):
     updated_at = serializers.DateTimeField()
 
 
+class CostLineDocumentSerializer(KnownFieldsOnly, CostLineSerializer):
+    """A cost line as the cost line API takes and gives it, without its id."""
+
+    class Meta(CostLineSerializer.Meta):
+        fields = LINE_FIELDS
+
+
 class ScenarioDocumentSerializer(StrictSerializer):
-    """A scenario: its name, whether it is the baseline, its inputs, and their results."""
+    """A scenario: its name, whether it is the baseline, its inputs, timing and cost lines, and
+    their results."""
 
     name = _text(200)
     is_baseline = serializers.BooleanField(
@@ -55,6 +77,25 @@ class ScenarioDocumentSerializer(StrictSerializer):
     )
     inputs = EstimateRequestField(
         help_text="An estimate request, as POST /api/v1/estimate/ takes it; stored as sent."
+    )
+    training_start = PlanningDateField(
+        allow_null=True,
+        required=False,
+        help_text="When training starts; null: at the planning period's start. Left out (files "
+        "of format version 1): null, and the import's answer says so.",
+    )
+    service_start = PlanningDateField(
+        allow_null=True,
+        required=False,
+        help_text="When serving starts; null: the first of the month after training ends. Left "
+        "out (files of format version 1): null, and the import's answer says so.",
+    )
+    cost_lines = CostLineDocumentSerializer(
+        many=True,
+        required=False,
+        help_text="What the scenario costs besides its compute, in the budget table's order, "
+        "each as the cost line API takes it. Left out (files of format version 1): none, and "
+        "the import's answer says so.",
     )
     results = EstimateResponseSerializer(
         read_only=True,
@@ -83,8 +124,10 @@ class ScenarioDocumentSerializer(StrictSerializer):
     source = ScenarioSourceSerializer(read_only=True)
 
 
-class ProjectDetailsSerializer(StrictSerializer):
-    """A project's details and every one of its scenarios, the baseline first."""
+class ProjectDetailsSerializer(BudgetSettingsSerializer, StrictSerializer):
+    """A project's details, its budget settings and every one of its scenarios, the baseline
+    first. A budget setting left out (files of format version 1) takes its default, and the
+    import's answer says so."""
 
     title = _text(200)
     unit = _text(200, allow_blank=True, default="")
@@ -111,9 +154,9 @@ class ProjectDetailsSerializer(StrictSerializer):
         return attrs
 
 
-@extend_schema_field({"type": "integer", "enum": [FORMAT_VERSION]})
+@extend_schema_field({"type": "integer", "enum": list(FORMAT_VERSIONS)})
 class FormatVersionField(serializers.IntegerField):
-    """The document's version: the schema names the one this site reads, which
+    """The document's version: the schema names those this site reads, which
     `validate_format_version` checks with its own message."""
 
 
@@ -126,7 +169,11 @@ class ProjectDocumentSerializer(StrictSerializer):
         help_text="What the document is; files of any other kind are refused.",
     )
     format_version = FormatVersionField(
-        help_text=f"The version of this document's shape; this site reads {FORMAT_VERSION}."
+        help_text=f"The version of this document's shape; this site writes {FORMAT_VERSION} and "
+        "reads 1 and 2. Version 2 is the project's whole record: version 1's details, scenarios "
+        "and inputs (ranges and seed included), with the project's budget settings and each "
+        "scenario's training_start, service_start and cost_lines. A file of version 1 has none "
+        "of these: importing it gives them their defaults, and the answer's `notes` say which."
     )
     source = ProjectSourceSerializer(
         read_only=True, help_text="Where the export came from; ignored on import."
@@ -134,9 +181,23 @@ class ProjectDocumentSerializer(StrictSerializer):
     project = ProjectDetailsSerializer()
 
     def validate_format_version(self, version: int) -> int:
-        if version != FORMAT_VERSION:
+        if version not in FORMAT_VERSIONS:
             raise serializers.ValidationError(
-                gettext("This site reads format version %(ours)s; the file is version %(theirs)s.")
-                % {"ours": FORMAT_VERSION, "theirs": version}
+                gettext("This site reads format versions %(ours)s; the file is version %(theirs)s.")
+                % {"ours": ", ".join(map(str, FORMAT_VERSIONS)), "theirs": version}
             )
         return version
+
+
+class ProjectImportedSerializer(ProjectSerializer):
+    """The imported project, with what the import gave a default because the file left it out."""
+
+    notes = serializers.SerializerMethodField()
+
+    class Meta(ProjectSerializer.Meta):
+        fields = (*ProjectSerializer.Meta.fields, "notes")
+
+    def get_notes(self, project) -> list[str]:
+        """What the file did not give and the project now has by default (a file of format
+        version 1 gives no budget settings, timing or cost lines); empty when it gave all."""
+        return self.context.get("notes", [])

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from apps.exports import services
 from apps.exports.formats import FORMATS, download, report_language
 from apps.exports.forms import ProjectImportForm
+from apps.exports.json_export import import_notes
 from apps.exports.report import project_report, scenario_report
 from apps.projects.selectors import can_create_projects, project_for_user, scenario_for_user
 
@@ -42,10 +43,13 @@ def project_import(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = ProjectImportForm(request.POST, request.FILES)
         if form.is_valid():
-            project = services.project_import(owner=request.user, details=form.cleaned_data["file"])
+            document = form.cleaned_data["file"]
+            project = services.project_import(owner=request.user, details=document["project"])
             messages.success(
                 request, gettext("Project “%(title)s” imported.") % {"title": project.title}
             )
+            for note in import_notes(document):
+                messages.info(request, note)
             return redirect(project)
     else:
         form = ProjectImportForm()

@@ -16,7 +16,7 @@ from apps.catalogue.uncertainty import RangesError, check_request_ranges
 from apps.core.planning_dates import PlanningDateField
 from apps.estimates import EstimateInputError
 from apps.projects.engine_text import engine_errors
-from apps.projects.models import Project, Scenario
+from apps.projects.models import FiscalYearLabel, Project, Scenario
 from apps.projects.presets import DEFAULT_PRESET, PRESETS
 
 User = get_user_model()
@@ -26,10 +26,18 @@ def as_sent(validated: dict, sent: dict) -> dict:
     """The validated values of the fields the client sent: defaults stay implicit, so a scenario
     reads back exactly as it was written and later default changes still reach it."""
     return {
-        key: as_sent(value, sent[key]) if isinstance(value, dict) else value
+        key: as_sent(value, sent[key]) if isinstance(value, dict) else _number(value, sent[key])
         for key, value in validated.items()
         if key in sent
     }
+
+
+def _number(value, sent):
+    """A whole number sent stays whole (200, not 200.0): JSON keeps the difference, and so do
+    the exports that show a scenario's inputs, so an imported scenario reads as its original."""
+    if type(sent) is int and isinstance(value, float) and value == sent:
+        return sent
+    return value
 
 
 class EstimateRequestField(serializers.Field):
@@ -63,23 +71,18 @@ class EstimateRequestFieldSchema(OpenApiSerializerFieldExtension):
         return append_meta(component.ref, {"description": self.target.help_text})
 
 
-class ProjectSerializer(StrictTypes, serializers.ModelSerializer):
-    currency = serializers.ChoiceField(
-        choices=[("USD", "US dollar")],
-        default="USD",
-        help_text="Catalogue prices are in US dollars; other currencies need exchange rates.",
-    )
-    owner = serializers.SlugRelatedField(slug_field="username", read_only=True)
-    collaborators = SafeSlugRelatedField(
-        slug_field="username",
-        queryset=User.objects.filter(is_active=True),
-        many=True,
-        required=False,
-        error_messages={"does_not_exist": gettext_lazy("No active user named {value}.")},
-        help_text="Usernames of colleagues who may read the project and change its scenarios.",
-    )
+class BudgetSettingsSerializer(serializers.Serializer):
+    """The project's fields that set how its budgets are drawn up (models.BUDGET_SETTINGS),
+    each optional: one left out keeps its value, or the default on a new project."""
+
     fiscal_year_start_month = serializers.IntegerField(
         min_value=1, max_value=12, required=False, help_text="1 for January … 12 [1]."
+    )
+    fiscal_year_label = serializers.ChoiceField(
+        choices=FiscalYearLabel.choices,
+        required=False,
+        help_text="How fiscal years are named: by the calendar year in which each ends (FY2026) "
+        "or by both calendar years (2025/26) [end_year].",
     )
     capitalisation_threshold = serializers.DecimalField(
         max_digits=14,
@@ -95,6 +98,23 @@ class ProjectSerializer(StrictTypes, serializers.ModelSerializer):
     indirect_rate = rate(
         "Indirect support costs on direct costs and contingency, as a fraction [0].",
         required=False,
+    )
+
+
+class ProjectSerializer(StrictTypes, BudgetSettingsSerializer, serializers.ModelSerializer):
+    currency = serializers.ChoiceField(
+        choices=[("USD", "US dollar")],
+        default="USD",
+        help_text="Catalogue prices are in US dollars; other currencies need exchange rates.",
+    )
+    owner = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    collaborators = SafeSlugRelatedField(
+        slug_field="username",
+        queryset=User.objects.filter(is_active=True),
+        many=True,
+        required=False,
+        error_messages={"does_not_exist": gettext_lazy("No active user named {value}.")},
+        help_text="Usernames of colleagues who may read the project and change its scenarios.",
     )
     hosting_warning = serializers.SerializerMethodField()
     scenarios_url = serializers.HyperlinkedIdentityField(

@@ -96,8 +96,12 @@ def scenario_create(
     is_baseline: bool = False,
     user=None,
     timing: dict | None = None,
+    parts: Callable[[Scenario], object] | None = None,
 ) -> Scenario:
-    """A new scenario, saved as its version 1. `timing`: training_start, service_start."""
+    """A new scenario, saved as its version 1. `timing`: training_start, service_start.
+
+    `parts` makes what belongs to the new scenario (its cost lines: apps.budget.services)
+    before version 1 is recorded, so that the version holds them too."""
     _check_can_edit(project)
     if is_baseline:
         project.scenarios.filter(is_baseline=True).update(is_baseline=False)
@@ -111,6 +115,8 @@ def scenario_create(
     )
     scenario.full_clean()
     scenario.save()
+    if parts is not None:
+        parts(scenario)
     version_record(scenario=scenario, user=user)
     project.save(update_fields=["updated_at"])
     return scenario

@@ -232,7 +232,7 @@ CASES = {
     "an import of another format version": Case(
         400,
         "This site reads format version",
-        "Ce site lit la version",
+        "Ce site lit les versions",
         _as("owner", _import_another_version),
     ),
 }

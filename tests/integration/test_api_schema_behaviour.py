@@ -163,6 +163,24 @@ def test_an_import_of_another_format_version_is_refused_by_the_schema_too(api, m
     assert response.status_code == 400 and "format_version" in response.json()
 
 
+@pytest.mark.parametrize(
+    ("day", "taken"),
+    [("1990-01-01", True), ("2100-12-31", True), ("1989-12-31", False), ("2101-01-01", False)],
+)
+def test_the_schema_bounds_a_planning_date_where_the_api_does(api, document, day, taken):
+    line = {
+        "name": "Storage", "kind": "storage", "quantity": 1, "unit": "TB-month",
+        "unit_price": "20.00", "recurrence": "one_off", "start": day, "category": 4,
+    }  # fmt: skip
+    assert accepts(document, "CostLineRequest", line) is taken
+    for component in ("ScenarioRequest", "PatchedScenarioRequest"):
+        schema = document["components"]["schemas"][component]["properties"]["service_start"]
+        assert "pattern" in schema
+    scenario = make_scenario(make_project(User.objects.get()), is_baseline=True)
+    response = api.post(f"/api/v1/scenarios/{scenario.pk}/cost-lines/", line, format="json")
+    assert response.status_code == (201 if taken else 400), response.content
+
+
 def test_an_id_longer_than_the_schema_allows_is_404_not_a_server_error(api, document):
     parameter = document["paths"]["/api/v1/scenarios/{scenario_id}/budget/"]["get"]["parameters"]
     assert parameter[0]["schema"]["maximum"] == 999_999_999_999_999_999

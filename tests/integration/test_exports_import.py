@@ -158,7 +158,7 @@ BAD_DOCUMENTS = [
     ("nesting", b"[" * 50_000 + b"]" * 50_000, "detail", "not valid JSON"),
     ("a list", b"[]", "non_field_errors", "Expected a dictionary"),
     ("another format", {**minimal(), "format": "excel"}, "format", "not a valid choice"),
-    ("a later version", {**minimal(), "format_version": 2}, "format_version", "version 2"),
+    ("a later version", {**minimal(), "format_version": 3}, "format_version", "version 3"),
     ("unknown field", {**minimal(), "owner": "admin"}, "owner", "Unknown field"),
     ("no title", minimal(title=""), "project.title", "may not be blank"),
     ("long title", minimal(title="x" * 201), "project.title", "no more than 200"),
