@@ -10,29 +10,37 @@ SIGNIFICANT_BELOW_A_CENT = 4
 _CONTEXT = Context(prec=400, rounding=ROUND_HALF_UP)
 
 
-def to_money(amount: float | Decimal) -> Decimal:
-    """Round an amount to the cent, half up; the only place where the engine rounds money.
+def _exact(amount: float | Decimal) -> Decimal:
+    """A float as the Decimal of its shortest decimal form (repr), so that 2.675 rounds to 2.68
+    as a reader of "2.675" expects, not to 2.67 as its binary value 2.67499999… would."""
+    if isinstance(amount, Decimal):
+        return amount
+    value = float(amount)
+    if not math.isfinite(value):
+        raise ValueError(f"Cannot express {value} as money.")
+    return Decimal(repr(value))
 
-    A float goes through its shortest decimal form (repr), so 2.675 rounds to 2.68 as a reader
-    of "2.675" expects, not to 2.67 as its binary value 2.67499999… would.
-    """
-    if not isinstance(amount, Decimal):
-        value = float(amount)
-        if not math.isfinite(value):
-            raise ValueError(f"Cannot express {value} as money.")
-        amount = Decimal(repr(value))
+
+def _cents(amount: Decimal) -> Decimal:
     money = amount.quantize(CENT, context=_CONTEXT)
     # -0.00 would print with a minus sign; a zero amount has no sign.
     return money.copy_abs() if money.is_zero() else money
+
+
+def to_money(amount: float | Decimal) -> Decimal:
+    """Round an amount to the cent, half up; the only place where the engine rounds money.
+
+    A float goes through its shortest decimal form (repr): see `_exact`.
+    """
+    return _cents(_exact(amount))
 
 
 def to_money_figure(amount: float | Decimal) -> Decimal:
     """Money as an estimate reports it: to the cent (as `to_money`) from one cent up; below a
     cent, four significant figures, half up (0.00166389 gives 0.001664), so that a request's
     cost never reads 0.00. A ledger (the budget) rounds such an amount with `to_money`."""
-    money = to_money(amount)
-    if not isinstance(amount, Decimal):
-        amount = Decimal(repr(float(amount)))
+    amount = _exact(amount)  # once: an estimate rounds some fifty amounts
+    money = _cents(amount)
     if amount.is_zero() or abs(amount) >= CENT:
         return money
     exponent = amount.adjusted() - (SIGNIFICANT_BELOW_A_CENT - 1)
