@@ -10,6 +10,7 @@
 # notation ("7e9") is read in both. Grouping is checked (Babel's strict mode), so "1,5" in
 # English is an error rather than 15.
 
+import functools
 import re
 from decimal import Decimal, InvalidOperation
 
@@ -38,7 +39,12 @@ _EXPONENT = re.compile(r"^(?P<mantissa>.+?)[eE](?P<exponent>[+\-−]?\d+)$")
 
 def number_locale() -> Locale:
     """The Babel locale of the active language ("en-gb" → en_GB, "fr" → fr)."""
-    language = translation.get_language() or settings.LANGUAGE_CODE
+    return _babel_locale(translation.get_language() or settings.LANGUAGE_CODE)
+
+
+@functools.cache
+def _babel_locale(language: str) -> Locale:
+    """Parsed once per language: Locale.parse costs a few microseconds for every number."""
     return Locale.parse(translation.to_locale(language))
 
 
