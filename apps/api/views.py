@@ -1,5 +1,7 @@
 """API views: the stateless estimate and the read-only catalogue."""
 
+from dataclasses import replace
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import viewsets
 from rest_framework.decorators import api_view, permission_classes, throttle_classes
@@ -20,6 +22,7 @@ from apps.api.validation import FastValidator
 from apps.catalogue.models import Accelerator, ComputeThreshold, EnergyProfile
 from apps.catalogue.resolve import estimate_from_request
 from apps.catalogue.uncertainty import uncertainty_from_request
+from apps.estimates.kept import KeptEstimate
 
 ESTIMATE_REQUEST = FastValidator(EstimateRequestSerializer)
 # Catalogue slugs are SlugField values; anything else in their place is a 404 from the URL
@@ -27,20 +30,34 @@ ESTIMATE_REQUEST = FastValidator(EstimateRequestSerializer)
 SLUG_PATTERN = r"[-a-zA-Z0-9_]+"
 
 
-def estimate_response(request_data: dict, *, fan: bool = False) -> dict:
-    """Validate an estimate request, run the engine and return the response contract's dict.
-    With `fan`, a request with ranges also keeps the cumulative inference cost's percentiles
-    month by month under `uncertainty.fan` (a saved version's record; the API asks for none)."""
+def estimate_kept(request_data: dict, *, fan: bool = False) -> KeptEstimate:
+    """Validate an estimate request and run the engine: its result, the catalogue's notes first
+    in each section's assumptions, and with ranges the percentiles of its figures (with `fan`,
+    the cumulative inference cost's percentiles month by month too)."""
     validated = ESTIMATE_REQUEST.validated_data(request_data)
     if validated is None:
         serializer = EstimateRequestSerializer(data=request_data)
         serializer.is_valid(raise_exception=True)
         validated = serializer.validated_data
     result, resolution = estimate_from_request(validated)
-    data = estimate_representation(result, resolution.notes)
-    ranges = uncertainty_from_request(validated, fan=fan)
-    if ranges is not None:
-        data["uncertainty"] = uncertainty_representation(ranges)
+    sections = {
+        name: replace(section, assumptions=(*resolution.notes[name], *section.assumptions))
+        for name, section in (("training", result.training), ("inference", result.inference))
+        if section is not None and resolution.notes.get(name)
+    }
+    return KeptEstimate(replace(result, **sections), uncertainty_from_request(validated, fan=fan))
+
+
+def estimate_response(request_data: dict) -> dict:
+    """The estimate response contract's dict of a request (see `estimate_kept`)."""
+    return kept_estimate_representation(estimate_kept(request_data))
+
+
+def kept_estimate_representation(kept: KeptEstimate) -> dict:
+    """A kept estimate as the estimate API answers it: English text, money as strings."""
+    data = estimate_representation(kept.result, {})
+    if kept.ranges is not None:
+        data["uncertainty"] = uncertainty_representation(kept.ranges)
     return data
 
 

@@ -14,12 +14,13 @@ from django.utils.translation import gettext
 from rest_framework.exceptions import ValidationError
 from rest_framework.renderers import JSONRenderer
 
-from apps.api.views import estimate_response
+from apps.api.views import estimate_kept, kept_estimate_representation
 from apps.budget.models import CostLine
 from apps.budget.selectors import BudgetUnavailable, scenario_budget
 from apps.budget.serializers import BudgetSerializer
 from apps.catalogue.resolve import Catalogue
 from apps.estimates import EstimateInputError
+from apps.estimates.kept import KeptEstimate
 from apps.exports.errors import error_lines
 from apps.exports.figures import FigureRow, figure_rows
 from apps.exports.range_rows import uncertainty_rows
@@ -31,17 +32,26 @@ from apps.projects.models import Project, Scenario
 @dataclass(frozen=True)
 class ScenarioReport:
     scenario: Scenario
-    response: dict | None  # the estimate response; None when the inputs no longer estimate
-    error: str  # why there is no response, in the API's field paths
+    kept: KeptEstimate | None  # the estimate and its ranges; None when the inputs no longer do
+    error: str  # why there is no estimate, in the API's field paths
     budget: dict | None = None  # as GET /api/v1/scenarios/{id}/budget/ answers; None: none
     budget_error: str = ""  # why there is no budget
     options: dict | None = None  # the decision view, as GET …/options/ answers; None: none
 
     @cached_property
+    def response(self) -> dict | None:
+        """The estimate as the API answers it (what JSON holds and the figure rows read)."""
+        return None if self.kept is None else kept_estimate_representation(self.kept)
+
+    @cached_property
     def figures(self) -> list[FigureRow]:
-        if self.response is None:
+        if self.kept is None:
             return []
-        return figure_rows(self.response) + uncertainty_rows(self.response)
+        return figure_rows(self.response) + uncertainty_rows(self.kept.ranges, self.currency)
+
+    @property
+    def currency(self) -> str:
+        return "USD"  # the engine's currency (apps.api.representation)
 
 
 @dataclass(frozen=True)
@@ -103,7 +113,7 @@ def scenario_estimate(scenario: Scenario, catalogue: Catalogue | None = None) ->
     try:
         return ScenarioReport(
             scenario,
-            estimate_response(scenario.inputs),
+            estimate_kept(scenario.inputs),
             "",
             budget,
             budget_error,
