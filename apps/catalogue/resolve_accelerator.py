@@ -3,14 +3,14 @@ chosen precision, and its price (given, or the median of the catalogue's offers,
 
 from decimal import Decimal
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
 
 from apps.catalogue.models import Accelerator
 from apps.catalogue.resolution import RequestErrors, Resolution
 from apps.catalogue.snapshot import Catalogue, Prices
 from apps.catalogue.suggestions import unknown_slug_message
 from apps.estimates import Hardware, Pricing
-from apps.projects.locale_numbers import decimal_text
+from apps.estimates.messages import Number, _, ngettext
 
 DEFAULT_LIFETIME_YEARS = 5.0
 
@@ -43,11 +43,11 @@ def pricing_for(
                     if accelerator is not None:
                         resolution.note(
                             section,
-                            gettext(
+                            _(
                                 "The catalogue has no rental price for %(accelerator)s: the "
-                                "training is not priced."
-                            )
-                            % {"accelerator": accelerator},
+                                "training is not priced.",
+                                accelerator=str(accelerator),
+                            ),
                         )
                     return Pricing(mode="rent")
                 errors.add(
@@ -71,13 +71,11 @@ def pricing_for(
                     "offer for %(accelerator)s in the catalogue.",
                     "Price %(price)s USD per accelerator-hour: the median of %(offers)s rental "
                     "offers for %(accelerator)s in the catalogue.",
-                    prices.rent_offers,
-                )
-                % {
-                    "price": decimal_text(Decimal(str(price))),
-                    "offers": prices.rent_offers,
-                    "accelerator": accelerator,
-                },
+                    "offers",
+                    price=Number(Decimal(str(price)), "exact"),
+                    offers=Number(prices.rent_offers, "whole"),
+                    accelerator=str(accelerator),
+                ),
             )
         return Pricing(mode="rent", price_per_accelerator_hour=float(price))
     purchase_price = data.get("purchase_price")
@@ -89,11 +87,11 @@ def pricing_for(
                 if accelerator is not None:
                     resolution.note(
                         section,
-                        gettext(
+                        _(
                             "The catalogue has no purchase price for %(accelerator)s: the "
-                            "training is not priced."
-                        )
-                        % {"accelerator": accelerator},
+                            "training is not priced.",
+                            accelerator=str(accelerator),
+                        ),
                     )
                 return Pricing(
                     mode="own",
@@ -125,13 +123,11 @@ def pricing_for(
                 "price for %(accelerator)s in the catalogue.",
                 "Purchase price %(price)s USD per accelerator: the median of %(offers)s purchase "
                 "prices for %(accelerator)s in the catalogue.",
-                prices.purchase_offers,
-            )
-            % {
-                "price": decimal_text(Decimal(str(purchase_price))),
-                "offers": prices.purchase_offers,
-                "accelerator": accelerator,
-            },
+                "offers",
+                price=Number(Decimal(str(purchase_price)), "exact"),
+                offers=Number(prices.purchase_offers, "whole"),
+                accelerator=str(accelerator),
+            ),
         )
     return Pricing(
         mode="own",

@@ -9,7 +9,7 @@ from apps.catalogue.models import LanguageModel
 from apps.catalogue.resolution import RequestErrors, Resolution
 from apps.catalogue.snapshot import Catalogue
 from apps.catalogue.suggestions import unknown_slug_message
-from apps.projects.locale_numbers import date_text, decimal_text
+from apps.estimates.messages import Day, Number, _
 
 
 def _model_numbers(model: LanguageModel) -> dict:
@@ -33,9 +33,9 @@ def _model_numbers(model: LanguageModel) -> dict:
     return {name: value for name, value in numbers.items() if value is not None}
 
 
-def _billions(parameters: float) -> str:
-    """Parameters in billions to four significant figures, as the active language writes them."""
-    return decimal_text(Decimal(f"{parameters / 1e9:.4g}"))
+def _billions(parameters: float) -> Number:
+    """Parameters in billions to four significant figures, every digit of them written."""
+    return Number(Decimal(f"{parameters / 1e9:.4g}"), "exact")
 
 
 def model_numbers_for(
@@ -62,31 +62,27 @@ def model_numbers_for(
     }
     resolution.note(
         "inference",
-        gettext(
+        _(
             "Model %(name)s: %(attention)s attention, %(layers)s layers, %(total)s B parameters "
-            "(%(active)s B active) from the model catalogue (%(source)s, as of %(date)s)."
-        )
-        % {
-            "name": model.name,
-            "attention": model.attention_kind,
-            "layers": decimal_text(Decimal(model.layers)),
-            "total": _billions(model.total_parameters),
-            "active": _billions(model.active_parameters),
-            "source": model.source,
-            "date": date_text(model.as_of),
-        },
+            "(%(active)s B active) from the model catalogue (%(source)s, as of %(date)s).",
+            name=str(model.name),
+            attention=model.attention_kind,
+            layers=Number(model.layers, "whole"),
+            total=_billions(model.total_parameters),
+            active=_billions(model.active_parameters),
+            source=str(model.source),
+            date=Day(model.as_of),
+        ),
     )
     if model.sliding_window is not None and model.sliding_window_layers is not None:
         resolution.note(
             "inference",
-            gettext(
+            _(
                 "%(sliding)s of its %(layers)s layers keep only the last %(window)s tokens in "
-                "their KV cache (sliding window)."
-            )
-            % {
-                "sliding": decimal_text(Decimal(model.sliding_window_layers)),
-                "layers": decimal_text(Decimal(model.layers)),
-                "window": decimal_text(Decimal(model.sliding_window)),
-            },
+                "their KV cache (sliding window).",
+                sliding=Number(model.sliding_window_layers, "whole"),
+                layers=Number(model.layers, "whole"),
+                window=Number(model.sliding_window, "whole"),
+            ),
         )
     return filled

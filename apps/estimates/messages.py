@@ -28,6 +28,7 @@ STYLES = {
     "two_places": ",.2f",  # 1,234.50 (money)
     "percent": ".0%",  # 70%
     "signed_percent": "+.2%",  # +5.00%
+    "exact": ",f",  # every digit of a Decimal but trailing zeros, grouped: 2.995, 30,000
 }
 
 
@@ -39,6 +40,8 @@ class Number:
     style: str = "g6"
 
     def __str__(self) -> str:
+        if self.style == "exact" and isinstance(self.value, Decimal):
+            return format(self.value.normalize(), STYLES["exact"])  # no trailing zeros
         return format(self.value, STYLES[self.style])
 
 
@@ -65,25 +68,46 @@ class Alternatives:
 
 
 class Message(str):
-    """English text (the str itself) with its msgid and parameters (see the module)."""
+    """English text (the str itself) with its msgid and parameters (see the module); with a
+    `plural` msgid, the parameter named `count` chooses between the two (English: 1 is
+    singular), as ngettext does in every language."""
 
     msgid: str
     params: dict[str, object]
+    plural: str | None
+    count: str | None
 
-    def __new__(cls, msgid: str, params: dict[str, object] | None = None) -> "Message":
+    def __new__(
+        cls,
+        msgid: str,
+        params: dict[str, object] | None = None,
+        plural: str | None = None,
+        count: str | None = None,
+    ) -> "Message":
         params = dict(params or {})
-        text = super().__new__(cls, msgid % {key: str(value) for key, value in params.items()})
-        text.msgid = msgid
-        text.params = params
+        chosen = msgid if plural is None or amount(params[count]) == 1 else plural
+        text = super().__new__(cls, chosen % {key: str(value) for key, value in params.items()})
+        text.msgid, text.params, text.plural, text.count = msgid, params, plural, count
         return text
 
     def __reduce__(self):
-        return (Message, (self.msgid, self.params))
+        return (Message, (self.msgid, self.params, self.plural, self.count))
+
+
+def amount(value: object) -> object:
+    """The number a parameter holds (a Number's value, or the parameter itself)."""
+    return value.value if isinstance(value, Number) else value
 
 
 def _(msgid: str, /, **params: object) -> Message:
     """The message `msgid` with its parameters (see the module); marks msgid for makemessages."""
     return Message(msgid, params)
+
+
+def ngettext(singular: str, plural: str, count: str, /, **params: object) -> Message:
+    """The message of `params` in the form that the parameter named `count` calls for; marks
+    both msgids for makemessages (ngettext is one of xgettext's default Python keywords)."""
+    return Message(singular, params, plural, count)
 
 
 def g6(value: object) -> Number:

@@ -12,8 +12,9 @@ needs no code here:
   its value, a tuple or a list as an array, a dict with str keys as an object;
 - a float as a JSON number (Python writes it back exactly), NaN and infinities as
   {"$float": "nan"}, which JSON and PostgreSQL's jsonb cannot hold as numbers;
-- a `Message` (a str that keeps its msgid and parameters) as {"$message": msgid, "params": …},
-  its parameters tagged by type, so that it reads again in any language.
+- a `Message` (a str that keeps its msgid and parameters) as {"$message": msgid, "params": …}
+  (with "plural" and "count" when it has a plural form), its parameters tagged by type, so that
+  it reads again in any language.
 
 A record carries the codec's schema version; a record of another version is refused, never
 guessed at.
@@ -90,7 +91,8 @@ def _dump(value: object, hint: object) -> object:
     value = _scalar(value)
     if isinstance(value, Message):
         params = {name: _dump(param, object) for name, param in value.params.items()}
-        return {MESSAGE: value.msgid, "params": params}
+        plural = {} if value.plural is None else {"plural": value.plural, "count": value.count}
+        return {MESSAGE: value.msgid, "params": params, **plural}
     if value is None or isinstance(value, bool | int | str):
         return value
     if isinstance(value, float):
@@ -139,7 +141,7 @@ def _load(data: object, hint: object) -> object:
         return None
     if isinstance(data, dict) and MESSAGE in data:
         params = {name: _load(param, object) for name, param in data["params"].items()}
-        return Message(data[MESSAGE], params)
+        return Message(data[MESSAGE], params, data.get("plural"), data.get("count"))
     if hint is object or hint is typing.Any:
         return _load_tagged(data)
     members = _members(hint)

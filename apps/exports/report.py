@@ -126,14 +126,21 @@ def scenario_estimate(scenario: Scenario, catalogue: Catalogue | None = None) ->
 
 
 def _budget(scenario: Scenario, catalogue: Catalogue | None) -> tuple[dict | None, str]:
-    """The budget as the API answers it (through the same selector and serializer)."""
+    """The budget as the API answers it (through the same selector and serializer), its
+    sentences kept as the engine's Messages."""
     try:
         drawn_up = scenario_budget(
             scenario, catalogue=catalogue, lines=list(scenario.cost_lines.all())
         )
     except BudgetUnavailable as error:
         return None, str(error)
-    return json.loads(JSONRenderer().render(BudgetSerializer(drawn_up).data)), ""
+    answer = json.loads(JSONRenderer().render(BudgetSerializer(drawn_up).data))
+    # The engine's words as the Messages they are, so that every language words them (JSON
+    # writes a Message as its English, as the API does).
+    for line, kept in zip(answer["lines"], drawn_up.budget.lines, strict=True):
+        line["name"], line["basis"] = kept.name, kept.basis
+    answer["notes"] = list(drawn_up.budget.notes)
+    return answer, ""
 
 
 def _filename(text: str, fallback: str) -> str:

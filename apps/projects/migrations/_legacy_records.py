@@ -7,7 +7,8 @@ the objects from that JSON as the readers of the time did, and turns the English
 the Messages it was written from: each text is matched against the msgids the engine and the
 catalogue's notes used when those records were written (legacy_msgids.json, as extracted from
 the sources then), and each parameter read back as the Number, Day or Message that writes
-the same English. What matches no msgid stays the text it is.
+the same English. What matches no msgid (or was saved in another language) stays the text it
+is.
 """
 
 import json
@@ -70,16 +71,17 @@ def _regex(msgid: str) -> re.Pattern:
 
 
 @cache
-def _patterns() -> tuple[tuple[str | None, re.Pattern], ...]:
-    """(msgid, pattern) of every msgid, the engine's first; a catalogue note worded by
-    ngettext has no msgid a Message can hold (None): its text stays as it is."""
+def _patterns() -> tuple[tuple[tuple[str, str | None, str | None], re.Pattern], ...]:
+    """((msgid, plural, count), pattern) of every msgid, the engine's first; a catalogue note
+    worded by ngettext matches by either form."""
     known = json.loads(MSGIDS.read_text())
-    patterns = [(msgid, _regex(msgid)) for msgid in known["engine"]]
+    patterns = [((msgid, None, None), _regex(msgid)) for msgid in known["engine"]]
     for note in known["catalogue_notes"]:
         if isinstance(note, str):
-            patterns.append((note, _regex(note)))
+            patterns.append(((note, None, None), _regex(note)))
         else:
-            patterns += [(None, _regex(note["singular"])), (None, _regex(note["plural"]))]
+            forms = (note["singular"], note["plural"], note["count"])
+            patterns += [(forms, _regex(note["singular"])), (forms, _regex(note["plural"]))]
     return tuple(patterns)
 
 
@@ -87,14 +89,12 @@ def message_of(text: str | None) -> str | None:
     """`text` as the Message that writes it, when it is one; else `text` as it is."""
     if text is None or isinstance(text, Message):
         return text
-    for msgid, pattern in _patterns():
+    for (msgid, plural, count), pattern in _patterns():
         match = pattern.fullmatch(text)
         if match is None:
             continue
-        if msgid is None:
-            return text
         params = {name: _parameter(value) for name, value in match.groupdict().items()}
-        message = Message(msgid, params)
+        message = Message(msgid, params, plural, count)
         return message if str(message) == text else text
     return text
 
@@ -121,7 +121,7 @@ def _number(text: str) -> Number | None:
         candidates = [Number(value / 100, "signed_percent"), Number(value / 100, "percent")]
     else:
         candidates = [
-            *(Number(value, style) for style in ("whole", "one_place", "two_places")),
+            *(Number(value, style) for style in ("whole", "one_place", "two_places", "exact")),
             *(Number(float(value), style) for style in ("g6", "plain", "g4")),
         ]
     return next((number for number in candidates if str(number) == text), None)

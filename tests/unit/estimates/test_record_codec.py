@@ -13,7 +13,7 @@ from apps.estimates import EstimateInput, EstimateResult, estimate
 from apps.estimates.budget import Budget, BudgetRules, CostLineInput, budget, compute_lines
 from apps.estimates.budget.compare import BudgetDiff, Portfolio, budget_diff, portfolio
 from apps.estimates.budget.uncertainty import budget_uncertainty
-from apps.estimates.messages import Alternatives, Day, Message, Number, _
+from apps.estimates.messages import Alternatives, Day, Message, Number, _, ngettext
 from apps.estimates.options import OptionsComparison, compare_options
 from apps.estimates.record import SCHEMA_VERSION, RecordError, dump, load
 from apps.estimates.uncertainty import UncertaintyResult, sample
@@ -58,7 +58,7 @@ def same_words(a: object, b: object) -> bool:
         return (
             isinstance(a, Message)
             and isinstance(b, Message)
-            and a.msgid == b.msgid
+            and (a.msgid, a.plural, a.count) == (b.msgid, b.plural, b.count)
             and a.params.keys() == b.params.keys()
             and all(same_words(a.params[k], b.params[k]) for k in a.params)
         )
@@ -160,6 +160,16 @@ def test_a_message_keeps_its_msgid_and_typed_parameters():
     assert same_words(loaded.notes[0], message)
     assert str(loaded.notes[0]) == str(message)
     assert isinstance(loaded.notes[0].params["exact"], Decimal)
+
+
+@pytest.mark.parametrize("offers", [1, 8])
+def test_a_message_with_a_plural_keeps_both_forms_and_its_count(offers):
+    message = ngettext(
+        "the median of %(offers)s offer", "the median of %(offers)s offers", "offers", offers=offers
+    )
+    loaded = through_json(Notes((message,)), Notes).notes[0]
+    assert same_words(loaded, message)
+    assert str(loaded) == ("the median of 1 offer" if offers == 1 else "the median of 8 offers")
 
 
 def test_a_record_of_another_schema_version_is_refused_clearly():
