@@ -6,7 +6,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from apps.catalogue.uncertainty import RangesError
 from apps.estimates import EstimateInputError
-from apps.projects.engine_text import engine_errors
+from apps.words.messages import error_texts
 
 
 def nest_errors(flat: dict[str, list[str]]) -> dict:
@@ -27,9 +27,9 @@ def nest_errors(flat: dict[str, list[str]]) -> dict:
 def exception_handler(exc, context):
     if isinstance(exc, RangesError):
         # Keyed by dotted input path inside `ranges`, as the request names them.
-        exc = exceptions.ValidationError({"ranges": engine_errors(exc.errors)})
+        exc = exceptions.ValidationError({"ranges": error_texts(exc.errors)})
     elif isinstance(exc, EstimateInputError):
-        exc = exceptions.ValidationError(nest_errors(engine_errors(exc.errors)))
+        exc = exceptions.ValidationError(nest_errors(error_texts(exc.errors)))
     response = drf_exception_handler(exc, context)
     if response is not None:
         in_json(context.get("request"))

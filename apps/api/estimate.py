@@ -1,27 +1,45 @@
-"""An estimate request answered: validated, run through the engine and written as the API's
-response contract (the estimate endpoint, saved versions and reports all answer the same way)."""
+"""An estimate request answered: validated, run through the engine, kept as objects (a saved
+version's record) and written as the API's response contract (the estimate endpoint, saved
+versions and reports all answer the same way)."""
+
+from dataclasses import replace
 
 from apps.api.representation import estimate_representation, uncertainty_representation
 from apps.api.serializers import EstimateRequestSerializer
 from apps.api.validation import FastValidator
 from apps.catalogue.resolve import estimate_from_request
 from apps.catalogue.uncertainty import uncertainty_from_request
+from apps.estimates.kept import KeptEstimate
 
 ESTIMATE_REQUEST = FastValidator(EstimateRequestSerializer)
 
 
-def estimate_response(request_data: dict, *, fan: bool = False) -> dict:
-    """Validate an estimate request, run the engine and return the response contract's dict.
-    With `fan`, a request with ranges also keeps the cumulative inference cost's percentiles
-    month by month under `uncertainty.fan` (a saved version's record; the API asks for none)."""
+def estimate_kept(request_data: dict, *, fan: bool = False) -> KeptEstimate:
+    """Validate an estimate request and run the engine: its result, the catalogue's notes first
+    in each section's assumptions, and with ranges the percentiles of its figures (with `fan`,
+    the cumulative inference cost's percentiles month by month too)."""
     validated = ESTIMATE_REQUEST.validated_data(request_data)
     if validated is None:
         serializer = EstimateRequestSerializer(data=request_data)
         serializer.is_valid(raise_exception=True)
         validated = serializer.validated_data
     result, resolution = estimate_from_request(validated)
-    data = estimate_representation(result, resolution.notes)
-    ranges = uncertainty_from_request(validated, fan=fan)
-    if ranges is not None:
-        data["uncertainty"] = uncertainty_representation(ranges)
+    sections = {
+        name: replace(section, assumptions=(*resolution.notes[name], *section.assumptions))
+        for name, section in (("training", result.training), ("inference", result.inference))
+        if section is not None and resolution.notes.get(name)
+    }
+    return KeptEstimate(replace(result, **sections), uncertainty_from_request(validated, fan=fan))
+
+
+def estimate_response(request_data: dict) -> dict:
+    """The estimate response contract's dict of a request (see `estimate_kept`)."""
+    return kept_estimate_representation(estimate_kept(request_data))
+
+
+def kept_estimate_representation(kept: KeptEstimate) -> dict:
+    """A kept estimate as the estimate API answers it: English text, money as strings."""
+    data = estimate_representation(kept.result, {})
+    if kept.ranges is not None:
+        data["uncertainty"] = uncertainty_representation(kept.ranges)
     return data

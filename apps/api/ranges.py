@@ -9,7 +9,7 @@ from apps.catalogue import uncertainty
 from apps.estimates.limits import RULES
 from apps.estimates.uncertainty import BREAK_EVEN, FIGURES, MONEY_FIGURES
 from apps.estimates.uncertainty_draws import range_errors
-from apps.projects.engine_text import engine_texts
+from apps.words.messages import message_texts
 
 RANGE_PATH_SET = frozenset(uncertainty.RANGE_PATHS)
 LOW_HIGH = {"low", "high"}
@@ -82,7 +82,7 @@ class RangesSerializer(StrictTypes, serializers.Serializer):
             if path not in fields:
                 rule = RULES.get(str(path).rpartition(".")[2])
                 errors[path] = (
-                    engine_texts(range_errors(str(path).rpartition(".")[2], 0, 0))
+                    message_texts(range_errors(str(path).rpartition(".")[2], 0, 0))
                     if rule is not None and rule.whole
                     else [gettext("Unknown input: no number of the request has this path.")]
                 )
@@ -92,7 +92,7 @@ class RangesSerializer(StrictTypes, serializers.Serializer):
             except serializers.ValidationError as error:
                 errors[path] = _messages(error.detail)
                 continue
-            messages = engine_texts(
+            messages = message_texts(
                 range_errors(path.rpartition(".")[2], interval["low"], interval["high"])
             )
             if messages:

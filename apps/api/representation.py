@@ -189,8 +189,7 @@ def _figure_range(figure: FigureRange) -> dict:
 
 
 def uncertainty_representation(result: UncertaintyResult) -> dict:
-    """The response's `uncertainty`: percentiles by response path, clipping by request path;
-    with the fan when the result holds one (a saved version's record, never the API's)."""
+    """The response's `uncertainty`: percentiles by response path, clipping by request path."""
     data = {
         "samples": result.samples,
         "seed": result.seed,
@@ -198,14 +197,4 @@ def uncertainty_representation(result: UncertaintyResult) -> dict:
         "clipped": dict(result.clipped),
         "shared": [list(paths) for paths in result.shared],
     }
-    if result.fan:
-        # Compact: one list a column (months, then money strings), read back by
-        # apps.projects.range_results.
-        data["fan"] = {
-            "months": [row.month for row in result.fan],
-            **{
-                name: [money(getattr(row, name)) for row in result.fan]
-                for name in ("p5", "p50", "p95")
-            },
-        }
     return data

@@ -13,8 +13,8 @@ from apps.budget.models import BudgetClass, Category, CostLine, Kind
 from apps.budget.ranges import budget_ranges, chart_range
 from apps.budget.selectors import BudgetUnavailable, ScenarioBudget, cost_lines_of, scenario_budget
 from apps.catalogue.snapshot import Catalogue
-from apps.projects.engine_text import engine_text, engine_texts
 from apps.projects.models import Scenario
+from apps.words.messages import message_text, message_texts
 
 COMPUTED_KIND_LABELS = {
     "training_compute": gettext_lazy("Training compute"),
@@ -56,13 +56,13 @@ def table(drawn_up: ScenarioBudget) -> dict:
                 "label": KIND_LABELS.get(kind, kind),
                 "rows": [
                     Row(
-                        label=engine_text(line.name) if line.computed else line.name,
+                        label=message_text(line.name) if line.computed else line.name,
                         amounts=line.amounts,
                         total=line.total,
                         share=line.share,
                         budget_class=CLASS_LABELS[line.budget_class],
                         category=Category(line.category).label,
-                        basis=engine_text(line.basis) if line.computed else line.basis,
+                        basis=message_text(line.basis) if line.computed else line.basis,
                         kind="line",
                     )
                     for line in lines
@@ -87,7 +87,7 @@ def table(drawn_up: ScenarioBudget) -> dict:
     return {
         "groups": groups,
         "below": below,
-        "notes": engine_texts(budget.notes),
+        "notes": message_texts(budget.notes),
         "memo": {
             "depreciation": memo.depreciation,
             "depreciation_total": sum(memo.depreciation, Decimal("0.00")),

@@ -6,7 +6,7 @@ from apps.catalogue.resolution import RequestErrors, Resolution
 from apps.catalogue.snapshot import Catalogue, Prices
 from apps.catalogue.suggestions import unknown_slug_message
 from apps.estimates import Hardware, Pricing
-from apps.estimates.messages import _, exact, ngettext
+from apps.estimates.messages import Number, _, exact, ngettext
 
 DEFAULT_LIFETIME_YEARS = 5.0
 
@@ -67,9 +67,9 @@ def pricing_for(
                     "offer for %(accelerator)s in the catalogue.",
                     "Price %(price)s USD per accelerator-hour: the median of %(offers)s rental "
                     "offers for %(accelerator)s in the catalogue.",
-                    prices.rent_offers,
+                    "offers",
                     price=exact(price),
-                    offers=prices.rent_offers,
+                    offers=Number(prices.rent_offers, "whole"),
                     accelerator=str(accelerator),
                 ),
             )
@@ -119,9 +119,9 @@ def pricing_for(
                 "price for %(accelerator)s in the catalogue.",
                 "Purchase price %(price)s USD per accelerator: the median of %(offers)s purchase "
                 "prices for %(accelerator)s in the catalogue.",
-                prices.purchase_offers,
+                "offers",
                 price=exact(purchase_price),
-                offers=prices.purchase_offers,
+                offers=Number(prices.purchase_offers, "whole"),
                 accelerator=str(accelerator),
             ),
         )

@@ -61,12 +61,12 @@ def model_numbers_for(
         _(
             "Model %(name)s: %(attention)s attention, %(layers)s layers, %(total)s B parameters "
             "(%(active)s B active) from the model catalogue (%(source)s, as of %(date)s).",
-            name=model.name,
+            name=str(model.name),
             attention=model.attention_kind,
             layers=exact(model.layers),
             total=_billions(model.total_parameters),
             active=_billions(model.active_parameters),
-            source=model.source,
+            source=str(model.source),
             date=Day(model.as_of),
         ),
     )

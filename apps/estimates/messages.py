@@ -9,11 +9,11 @@ translates nor formats for a locale; neither do the catalogues below the pages, 
 their notes and errors the same way.
 
 `_` builds a Message, and marks its msgid for makemessages: `_` is one of xgettext's default
-Python keywords. `ngettext` builds one whose words depend on a count (singular and plural
-msgids, as Django's ngettext takes them), marked the same way. A msgid names its placeholders
-(%(name)s) and writes a literal percent sign as %%. A parameter is a `Number` (a value with its
-English format), a `Day`, `Alternatives` (numbers joined by "or"), another Message (translated
-in turn), or a str kept as it is (a name people gave, a machine key).
+Python keywords. `ngettext` builds one whose words depend on the parameter it names as the
+count (singular and plural msgids, as Django's ngettext takes them), marked the same way. A msgid
+names its placeholders (%(name)s) and writes a literal percent sign as %%. A parameter is a
+`Number` (a value with its English format), a `Day`, `Alternatives` (numbers joined by "or"),
+another Message (translated in turn), or a str kept as it is (a name people gave, a machine key).
 """
 
 from dataclasses import dataclass
@@ -30,7 +30,7 @@ STYLES = {
     "two_places": ",.2f",  # 1,234.50 (money)
     "percent": ".0%",  # 70%
     "signed_percent": "+.2%",  # +5.00%
-    "exact": ",f",  # every digit of a Decimal given without trailing zeros, grouped: 131,072
+    "exact": ",f",  # every digit of a Decimal but trailing zeros, grouped: 2.995, 131,072
 }
 
 
@@ -42,6 +42,8 @@ class Number:
     style: str = "g6"
 
     def __str__(self) -> str:
+        if self.style == "exact" and isinstance(self.value, Decimal):
+            return format(self.value.normalize(), STYLES["exact"])  # no trailing zeros
         return format(self.value, STYLES[self.style])
 
 
@@ -71,32 +73,35 @@ class Alternatives:
 
 
 class Message(str):
-    """English text (the str itself) with its msgid and parameters (see the module); a message
-    with a `plural` msgid is worded by `count`, as gettext's ngettext picks between the two."""
+    """English text (the str itself) with its msgid and parameters (see the module); with a
+    `plural` msgid, the parameter named `count` chooses between the two (English: 1 is
+    singular), as ngettext does in every language."""
 
     msgid: str
     params: dict[str, object]
     plural: str | None
-    count: int | None
+    count: str | None
 
     def __new__(
         cls,
         msgid: str,
         params: dict[str, object] | None = None,
         plural: str | None = None,
-        count: int | None = None,
+        count: str | None = None,
     ) -> "Message":
         params = dict(params or {})
-        english = msgid if plural is None or count == 1 else plural
-        text = super().__new__(cls, english % {key: str(value) for key, value in params.items()})
-        text.msgid = msgid
-        text.params = params
-        text.plural = plural
-        text.count = count
+        chosen = msgid if plural is None or amount(params[count]) == 1 else plural
+        text = super().__new__(cls, chosen % {key: str(value) for key, value in params.items()})
+        text.msgid, text.params, text.plural, text.count = msgid, params, plural, count
         return text
 
     def __reduce__(self):
         return (Message, (self.msgid, self.params, self.plural, self.count))
+
+
+def amount(value: object) -> object:
+    """The number a parameter holds (a Number's value, or the parameter itself)."""
+    return value.value if isinstance(value, Number) else value
 
 
 def _(msgid: str, /, **params: object) -> Message:
@@ -104,8 +109,9 @@ def _(msgid: str, /, **params: object) -> Message:
     return Message(msgid, params)
 
 
-def ngettext(singular: str, plural: str, count: int, /, **params: object) -> Message:
-    """The message worded by `count` (see the module); marks both msgids for makemessages."""
+def ngettext(singular: str, plural: str, count: str, /, **params: object) -> Message:
+    """The message of `params` in the form that the parameter named `count` calls for; marks
+    both msgids for makemessages (ngettext is one of xgettext's default Python keywords)."""
     return Message(singular, params, plural, count)
 
 
@@ -114,10 +120,10 @@ def g6(value: object) -> Number:
     return Number(float(value), "g6")
 
 
+def number(value: object, style: str) -> Number:
+    return Number(value if isinstance(value, Decimal | int) else float(value), style)
+
+
 def exact(value: object) -> Number:
     """A number with all its digits and none more ("2.5", "131,072"), as a catalogue gives it."""
     return Number(Decimal(str(value)).normalize(), "exact")
-
-
-def number(value: object, style: str) -> Number:
-    return Number(value if isinstance(value, Decimal | int) else float(value), style)

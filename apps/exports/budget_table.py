@@ -15,7 +15,7 @@ from apps.budget.ranges import HEADLINES
 from apps.estimates.budget import COMPUTED_KINDS
 from apps.exports.figures import Column, Table, Value
 from apps.exports.range_rows import STATISTICS
-from apps.projects.engine_text import engine_text
+from apps.words.messages import message_text
 from apps.words.numbers import decimal_text
 
 # The rows below the lines, in the API's `totals` order.
@@ -36,7 +36,7 @@ def _words(line: dict) -> tuple[str, str]:
     """A line's name and basis in the reader's language: the engine's words for the lines the
     estimate adds (the API answers them in English), a person's own as they wrote them."""
     if line["kind"] in COMPUTED_KINDS:
-        return engine_text(line["name"]), engine_text(line["basis"])
+        return message_text(line["name"]), message_text(line["basis"])
     return line["name"], line["basis"]
 
 

@@ -1,8 +1,8 @@
 """A project as a PDF for print (A4): facts, then per scenario the comparison, chart and figures.
 
 Money comes from the estimate response (apps.exports.figures); the bottom strip, the chart and
-the description need the engine's result, so they come from `estimate_from_request` on the
-same stored inputs, as on the scenario page. Text is set in fonts that cover every UN script,
+the description read the engine's result that response was written from (the report's kept
+estimate), as the scenario page does. Text is set in fonts that cover every UN script,
 embedded (apps.exports.pdf_fonts), with Arabic shaped; it stays searchable and copyable
 (apps.exports.cells.pdf_markup). The styles and building blocks are apps.exports.pdf_layout's,
 the figures side by side apps.exports.pdf_figures's, the tables apps.exports.pdf_tables's.
@@ -26,8 +26,6 @@ from reportlab.platypus import (
     Table,
 )
 
-from apps.catalogue.resolve import estimate_from_request
-from apps.estimates import EstimateInputError, EstimateResult
 from apps.exports.cells import printable
 from apps.exports.figures import tables
 from apps.exports.pdf_chart import cumulative_chart
@@ -59,8 +57,8 @@ from apps.exports.pdf_tables import (
 from apps.exports.range_rows import range_story
 from apps.exports.report import Report, ScenarioReport
 from apps.projects.describe import describe
-from apps.projects.engine_text import engine_text
 from apps.words.dates import date_text, datetime_text
+from apps.words.messages import message_text
 
 
 def _moment(moment) -> str:
@@ -107,20 +105,13 @@ def _name(scenario) -> str:
     )
 
 
-def _result(report: ScenarioReport) -> EstimateResult | None:
-    try:
-        return estimate_from_request(report.scenario.inputs)[0]
-    except EstimateInputError:
-        return None
-
-
 def _scenario(report: ScenarioReport, project_title: str) -> list:
     scenario = report.scenario
     story = [
         paragraph(_name(scenario), H1),
         paragraph(_("Scenario of “%(title)s”") % {"title": project_title}, BODY),
     ]
-    result = _result(report) if report.response is not None else None
+    result = report.kept.result if report.kept is not None else None
     if result is None:
         story += [
             paragraph(
@@ -137,7 +128,10 @@ def _scenario(report: ScenarioReport, project_title: str) -> list:
     if sentence := break_even_sentence(report.response):
         story += [Spacer(0, 6), paragraph(sentence)]
     story += range_story(
-        report.response, heading=lambda text: paragraph(text, H3), paragraph=paragraph
+        report.kept.ranges,
+        currency,
+        heading=lambda text: paragraph(text, H3),
+        paragraph=paragraph,
     )
     chart = cumulative_chart(result, WIDTH, 75 * mm)
     if chart is not None:
@@ -157,7 +151,7 @@ def _scenario(report: ScenarioReport, project_title: str) -> list:
     story += [paragraph(_("How the figures are worked out"), H2)]
     for section, label in (("training", _("Training")), ("inference", _("Inference"))):
         notes = (report.response[section] or {}).get("assumptions", [])
-        story += [paragraph(f"{label}: {engine_text(note)}", CELL) for note in notes]
+        story += [paragraph(f"{label}: {message_text(note)}", CELL) for note in notes]
     story += [paragraph(_("Inputs"), H2), inputs_table(report)]
     return story
 

@@ -12,10 +12,9 @@ from decimal import Decimal
 from django.utils.html import strip_tags
 from django.utils.translation import gettext, gettext_lazy
 
-from apps.estimates.uncertainty import BREAK_EVEN, MONEY_FIGURES
+from apps.estimates.uncertainty import BREAK_EVEN, UncertaintyResult
 from apps.exports.figures import SECTIONS, FigureRow
 from apps.projects.range_inputs import range_lines
-from apps.projects.range_results import uncertainty_from_response
 from apps.words.numbers import decimal_text
 
 
@@ -42,24 +41,21 @@ STATISTICS = (
 )
 
 
-def uncertainty_rows(response: dict | None) -> list[FigureRow]:
-    """The percentiles of the response's ranges as figure rows; none without ranges."""
-    stored = (response or {}).get("uncertainty")
-    if not stored:
+def uncertainty_rows(ranges: UncertaintyResult | None, currency: str) -> list[FigureRow]:
+    """The percentiles of an estimate's ranges as figure rows; none without ranges."""
+    if ranges is None:
         return []
     # xgettext:no-python-format
     section = gettext("Ranges (90 % intervals)")
-    currency = response["currency"]
     labels = _labels(currency)
     rows = [
-        FigureRow(section, gettext("Samples"), stored["samples"], "", "uncertainty.samples"),
-        FigureRow(section, gettext("Seed"), stored["seed"], "", "uncertainty.seed"),
+        FigureRow(section, gettext("Samples"), ranges.samples, "", "uncertainty.samples"),
+        FigureRow(section, gettext("Seed"), ranges.seed, "", "uncertainty.seed"),
     ]
-    for path, figure in stored["figures"].items():
+    for path, figure in ranges.figures.items():
         name, unit = labels.get(path, (path, ""))
         for key, statistic in STATISTICS:
-            raw = figure.get(key)
-            value = None if raw is None else Decimal(raw) if path in MONEY_FIGURES else raw
+            value = getattr(figure, key)
             rows.append(
                 FigureRow(
                     section,
@@ -69,13 +65,13 @@ def uncertainty_rows(response: dict | None) -> list[FigureRow]:
                     f"uncertainty.figures.{path}.{key}",
                 )
             )
-        if path == BREAK_EVEN and "probability_never" in figure:
+        if path == BREAK_EVEN and figure.probability_never is not None:
             never = gettext("share of samples that never break even")
             rows.append(
                 FigureRow(
                     section,
                     f"{name}, {never}",
-                    figure["probability_never"],
+                    figure.probability_never,
                     gettext("share"),
                     f"uncertainty.figures.{path}.probability_never",
                 )
@@ -83,13 +79,12 @@ def uncertainty_rows(response: dict | None) -> list[FigureRow]:
     return rows
 
 
-def range_sentences(response: dict | None) -> list[str]:
+def range_sentences(ranges: UncertaintyResult | None, currency: str) -> list[str]:
     """The scenario page's lines for print: "Training cost: central estimate $590 (9 in 10
     chance between $300 and $1,200)", plain text."""
-    result = uncertainty_from_response(response)
-    if result is None:
+    if ranges is None:
         return []
-    lines = range_lines(result, response.get("currency", "USD"))
+    lines = range_lines(ranges, currency)
     return [f"{line.label}: {plain_text(line.sentence)}" for line in lines]
 
 
@@ -99,18 +94,17 @@ def plain_text(html: str) -> str:
     return strip_tags(re.sub(r'<span class="visually-hidden">.*?</span>', "", html))
 
 
-def range_story(response: dict | None, *, heading, paragraph) -> list:
+def range_story(ranges: UncertaintyResult | None, currency: str, *, heading, paragraph) -> list:
     """The PDF's "How sure" block: a heading and one paragraph per line; empty without ranges."""
-    sentences = range_sentences(response)
+    sentences = range_sentences(ranges, currency)
     if not sentences:
         return []
-    stored = response["uncertainty"]
     note = gettext(
         "From %(samples)s Monte Carlo samples (seed %(seed)s) of the ranges given, each read as a "
         "90 %% interval."
     ) % {
-        "samples": decimal_text(Decimal(stored["samples"])),
-        "seed": stored["seed"],
+        "samples": decimal_text(Decimal(ranges.samples)),
+        "seed": ranges.seed,
     }
     # xgettext:no-python-format
     title = gettext("How sure: 90 % ranges")

@@ -14,34 +14,44 @@ from django.utils.translation import gettext
 from rest_framework.exceptions import ValidationError
 from rest_framework.renderers import JSONRenderer
 
-from apps.api.estimate import estimate_response
+from apps.api.estimate import estimate_kept, kept_estimate_representation
 from apps.budget.models import CostLine
 from apps.budget.selectors import BudgetUnavailable, scenario_budget
 from apps.budget.serializers import BudgetSerializer
 from apps.catalogue.resolve import Catalogue
 from apps.estimates import EstimateInputError
+from apps.estimates.kept import KeptEstimate
 from apps.exports.errors import error_lines
 from apps.exports.figures import FigureRow, figure_rows
 from apps.exports.range_rows import uncertainty_rows
 from apps.options.frozen import options_record
-from apps.projects.engine_text import engine_errors
 from apps.projects.models import Project, Scenario
+from apps.words.messages import error_texts
 
 
 @dataclass(frozen=True)
 class ScenarioReport:
     scenario: Scenario
-    response: dict | None  # the estimate response; None when the inputs no longer estimate
-    error: str  # why there is no response, in the API's field paths
+    kept: KeptEstimate | None  # the estimate and its ranges; None when the inputs no longer do
+    error: str  # why there is no estimate, in the API's field paths
     budget: dict | None = None  # as GET /api/v1/scenarios/{id}/budget/ answers; None: none
     budget_error: str = ""  # why there is no budget
     options: dict | None = None  # the decision view, as GET …/options/ answers; None: none
 
     @cached_property
+    def response(self) -> dict | None:
+        """The estimate as the API answers it (what JSON holds and the figure rows read)."""
+        return None if self.kept is None else kept_estimate_representation(self.kept)
+
+    @cached_property
     def figures(self) -> list[FigureRow]:
-        if self.response is None:
+        if self.kept is None:
             return []
-        return figure_rows(self.response) + uncertainty_rows(self.response)
+        return figure_rows(self.response) + uncertainty_rows(self.kept.ranges, self.currency)
+
+    @property
+    def currency(self) -> str:
+        return "USD"  # the engine's currency (apps.api.representation)
 
 
 @dataclass(frozen=True)
@@ -103,7 +113,7 @@ def scenario_estimate(scenario: Scenario, catalogue: Catalogue | None = None) ->
     try:
         return ScenarioReport(
             scenario,
-            estimate_response(scenario.inputs),
+            estimate_kept(scenario.inputs),
             "",
             budget,
             budget_error,
@@ -112,18 +122,25 @@ def scenario_estimate(scenario: Scenario, catalogue: Catalogue | None = None) ->
     except ValidationError as error:
         return ScenarioReport(scenario, None, " ".join(error_lines(error.detail)))
     except EstimateInputError as error:
-        return ScenarioReport(scenario, None, " ".join(error_lines(engine_errors(error.errors))))
+        return ScenarioReport(scenario, None, " ".join(error_lines(error_texts(error.errors))))
 
 
 def _budget(scenario: Scenario, catalogue: Catalogue | None) -> tuple[dict | None, str]:
-    """The budget as the API answers it (through the same selector and serializer)."""
+    """The budget as the API answers it (through the same selector and serializer), its
+    sentences kept as the engine's Messages."""
     try:
         drawn_up = scenario_budget(
             scenario, catalogue=catalogue, lines=list(scenario.cost_lines.all())
         )
     except BudgetUnavailable as error:
         return None, error.reason()
-    return json.loads(JSONRenderer().render(BudgetSerializer(drawn_up).data)), ""
+    answer = json.loads(JSONRenderer().render(BudgetSerializer(drawn_up).data))
+    # The engine's words as the Messages they are, so that every language words them (JSON
+    # writes a Message as its English, as the API does).
+    for line, kept in zip(answer["lines"], drawn_up.budget.lines, strict=True):
+        line["name"], line["basis"] = kept.name, kept.basis
+    answer["notes"] = list(drawn_up.budget.notes)
+    return answer, ""
 
 
 def _filename(text: str, fallback: str) -> str:

@@ -10,7 +10,7 @@ alone, as the other figures (apps.exports.figures); None where the model fits no
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from apps.exports.figure_row import FigureRow
-from apps.projects.engine_text import engine_text
+from apps.words.messages import message_text
 
 SERVING_PATH = "inference.serving"
 
@@ -101,7 +101,7 @@ def serving_rows(response: dict) -> list[FigureRow]:
             FigureRow(
                 section=section,
                 figure=gettext("Why this copy size"),
-                value=engine_text(serving["replica_chosen_because"]),
+                value=message_text(serving["replica_chosen_because"]),
                 unit="",
                 field=f"{SERVING_PATH}.replica_chosen_because",
             )

@@ -26,8 +26,8 @@ from apps.exports.options_ranges import (
 )
 from apps.exports.options_table import options_sentences, options_table
 from apps.exports.report import Report, ScenarioReport
-from apps.projects.engine_text import engine_text
 from apps.words.formatting import money_decimal_places
+from apps.words.messages import message_text
 
 MONEY_FORMAT = "#,##0.00"
 MAX_SHEET_TITLE = 31
@@ -188,7 +188,7 @@ def _scenario(sheet: Worksheet, report: ScenarioReport, project_title: str) -> N
                     1,
                     gettext("Training") if section == "training" else gettext("Inference"),
                 )
-                put(sheet, row, 2, engine_text(note))
+                put(sheet, row, 2, message_text(note))
     _widths(sheet, (30, 44, 22, 22, 22, 22, 22))
 
 

@@ -24,8 +24,8 @@ from apps.options.services import (
     options_compare,
     scenario_options_compare,
 )
-from apps.projects.engine_text import engine_error_text
 from apps.projects.selectors import scenario_for_user
+from apps.words.messages import error_line
 
 
 def _settings(budget: dict | None) -> BudgetSettings:
@@ -113,5 +113,5 @@ def scenario_options(request: Request, scenario_id: int) -> Response:
     try:
         compared = scenario_options_compare(scenario, choices, today=timezone.localdate())
     except CalendarError as error:
-        return Response({"detail": engine_error_text(error.errors)}, status=409)
+        return Response({"detail": error_line(error.errors)}, status=409)
     return Response(options_representation(compared, scenario.project.currency))

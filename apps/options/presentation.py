@@ -11,8 +11,8 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 from apps.estimates.options import Condition, OptionsComparison
 from apps.options.forms import OPTION_LABELS
 from apps.options.services import ComparedOptions
-from apps.projects.engine_text import engine_text
 from apps.words import formatting
+from apps.words.messages import message_text
 from apps.words.numbers import decimal_text
 
 SUBJECTS = {
@@ -39,7 +39,7 @@ def unavailable_rows(compared: ComparedOptions) -> list[tuple[str, list[str]]]:
     return [
         (
             str(OPTION_LABELS[key]),
-            [engine_text(m) for messages in errors.values() for m in messages],
+            [message_text(m) for messages in errors.values() for m in messages],
         )
         for key, errors in compared.unavailable.items()
     ]

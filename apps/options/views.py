@@ -23,13 +23,13 @@ from apps.options.presentation import (
 from apps.options.ranges import option_ranges_context
 from apps.options.representation import options_representation
 from apps.options.services import scenario_from_option, scenario_options_compare, scenario_request
-from apps.projects.engine_text import engine_errors
 from apps.projects.guards import refuses_frozen_projects
 from apps.projects.selectors import scenario_for_user
+from apps.words.messages import error_texts
 
 
 def _messages(error: EstimateInputError) -> list[str]:
-    return [message for messages_ in engine_errors(error.errors).values() for message in messages_]
+    return [message for messages_ in error_texts(error.errors).values() for message in messages_]
 
 
 @login_required

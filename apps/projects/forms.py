@@ -18,7 +18,6 @@ from apps.estimates import EstimateInputError, EstimateResult
 from apps.estimates.uncertainty import UncertaintyResult
 from apps.projects.api_methods import add_api_fields, api_section_values, with_api_fields
 from apps.projects.budget_settings import BudgetSettingsFields
-from apps.projects.engine_text import engine_errors
 from apps.projects.field_terms import BUDGET_SETTINGS_TERMS, attach_terms
 from apps.projects.models import BUDGET_SETTINGS, Project
 from apps.projects.presets import PRESETS
@@ -37,7 +36,7 @@ from apps.projects.scenario_fields import (
     SECTION_TITLES,
     TRAINING_METHODS,
 )
-from apps.words.messages import message_text
+from apps.words.messages import error_texts, message_text
 from apps.words.numbers import parse_number
 
 
@@ -350,13 +349,13 @@ class ScenarioForm(forms.Form):
             self.result, resolution = estimate_from_request(request, self.catalogue)
             self.notes = resolution.notes
         except EstimateInputError as error:
-            for key, messages in engine_errors(error.errors).items():
+            for key, messages in error_texts(error.errors).items():
                 field = key.replace(".", "_")
                 for message in messages:
                     self.add_error(field if field in self.fields else None, message)
         else:
             self.uncertainty = uncertainty_for(self, request, self.catalogue)
-        for field, messages in engine_errors(range_errors).items():
+        for field, messages in error_texts(range_errors).items():
             for message in messages:
                 self.add_error(field, message)
         return cleaned

@@ -330,7 +330,10 @@ class ScenarioVersion(models.Model):
     number = models.PositiveIntegerField()
     name = models.CharField(max_length=200)
     inputs = models.JSONField(help_text="The estimate request as saved.")
-    results = models.JSONField(help_text="The estimate response computed when it was saved.")
+    results = models.JSONField(
+        help_text="The estimate when it was saved, with its ranges: a record of the codec "
+        "(apps.estimates.record)."
+    )
     catalogue = models.JSONField(help_text="The catalogue figures the estimate used.")
     budget = models.JSONField(
         default=dict,
@@ -373,9 +376,9 @@ class ProjectSnapshot(models.Model):
         null=True,
         blank=True,
         encoder=DjangoJSONEncoder,
-        help_text="The baseline scenario's budget when the project was submitted, as a "
-        "record of every figure (apps.projects.frozen_budget): a submitted project is frozen, so "
-        "its budget is too. Null when there was no budget to draw up (or before it was kept).",
+        help_text="The baseline scenario's budget when the project was submitted, a record of "
+        "the codec (apps.projects.frozen_budget): a submitted project is frozen, so its budget is "
+        "too. Null when there was no budget to draw up (or before it was kept).",
     )
     fiscal_year_totals = models.JSONField(
         default=dict,

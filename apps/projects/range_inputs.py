@@ -22,10 +22,10 @@ from apps.catalogue.uncertainty import (
 from apps.estimates.uncertainty import FigureRange, UncertaintyResult
 from apps.estimates.uncertainty_draws import range_errors
 from apps.projects.api_methods import API_NUMBER_FIELDS, read_by_api_method
-from apps.projects.engine_text import engine_errors
 from apps.projects.range_disclosure import disclosure
 from apps.projects.scenario_fields import NUMBER_FIELDS, FieldSpec
 from apps.words import formatting
+from apps.words.messages import error_texts
 from apps.words.templatetags.figures import figure_html
 
 RANGED = tuple(
@@ -183,7 +183,7 @@ def uncertainty_for(form: forms.Form, request: dict, catalogue) -> UncertaintyRe
     try:
         return uncertainty_from_request(request, catalogue, fan=True)
     except RangesError as error:
-        for path, messages in engine_errors(error.errors).items():
+        for path, messages in error_texts(error.errors).items():
             field = low_name(path.replace(".", "_"))
             for message in messages:
                 form.add_error(field if field in form.fields else None, message)

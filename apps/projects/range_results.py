@@ -1,62 +1,13 @@
-"""Ranges as they were saved: the percentiles of a stored estimate response (a version, a share
-link, an export), and the input ranges of stored inputs, in the words of the scenario page."""
+"""The input ranges of stored inputs (a version, a share link), in the words of the scenario
+page."""
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 
 from django.utils.translation import gettext
 
-from apps.estimates.uncertainty import MONEY_FIGURES, FigureRange, UncertaintyResult
-from apps.estimates.uncertainty_fan import FanMonth
 from apps.projects.range_inputs import RANGED
 from apps.words.numbers import decimal_text
-
-
-def uncertainty_from_response(
-    results: dict | None, is_money: Callable[[str], bool] = MONEY_FIGURES.__contains__
-) -> UncertaintyResult | None:
-    """The `uncertainty` of a stored estimate response (or budget record, whose figures are all
-    money: `is_money` says which are) as the sampler's result (money as Decimal), so that a
-    saved version reads as the live page does; None without ranges."""
-    stored = (results or {}).get("uncertainty")
-    if not stored:
-        return None
-
-    def value(path: str, raw):
-        if raw is None:
-            return None
-        return Decimal(raw) if is_money(path) else float(raw)
-
-    figures = {
-        path: FigureRange(
-            value(path, figure.get("p5")),
-            value(path, figure.get("p50")),
-            value(path, figure.get("p95")),
-            value(path, figure.get("mean")),
-            figure.get("probability_never"),
-        )
-        for path, figure in stored.get("figures", {}).items()
-    }
-    return UncertaintyResult(
-        samples=stored["samples"],
-        seed=stored["seed"],
-        figures=figures,
-        clipped=dict(stored.get("clipped") or {}),
-        shared=tuple(tuple(paths) for paths in stored.get("shared") or ()),
-        fan=_fan(stored.get("fan")),
-    )
-
-
-def _fan(stored: dict | None) -> tuple[FanMonth, ...]:
-    """The fan's months as a version keeps them (apps.api.representation); none in versions
-    saved before it was kept, or without a monthly cost."""
-    if not stored:
-        return ()
-    columns = zip(stored["months"], stored["p5"], stored["p50"], stored["p95"], strict=True)
-    return tuple(
-        FanMonth(month, Decimal(p5), Decimal(p50), Decimal(p95)) for month, p5, p50, p95 in columns
-    )
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,9 @@ from apps.catalogue.resolve import estimate_from_request
 from apps.catalogue.uncertainty import RangesError, check_request_ranges
 from apps.core.planning_dates import PlanningDateField
 from apps.estimates import EstimateInputError
-from apps.projects.engine_text import engine_errors
 from apps.projects.models import FiscalYearLabel, Project, Scenario
 from apps.projects.presets import DEFAULT_PRESET, PRESETS
+from apps.words.messages import error_texts
 
 User = get_user_model()
 
@@ -51,9 +51,9 @@ class EstimateRequestField(serializers.Field):
             estimate_from_request(request.validated_data)
             check_request_ranges(request.validated_data)
         except RangesError as error:
-            raise serializers.ValidationError({"ranges": engine_errors(error.errors)}) from None
+            raise serializers.ValidationError({"ranges": error_texts(error.errors)}) from None
         except EstimateInputError as error:
-            raise serializers.ValidationError(nest_errors(engine_errors(error.errors))) from None
+            raise serializers.ValidationError(nest_errors(error_texts(error.errors))) from None
         return as_sent(request.validated_data, data)
 
     def to_representation(self, value: dict) -> dict:

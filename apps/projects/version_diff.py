@@ -13,7 +13,7 @@ from apps.projects.input_choices import INPUT_CHOICES, INPUT_NUMBERS
 from apps.projects.models import ScenarioVersion
 from apps.projects.scenario_compare import compare_rows
 from apps.projects.scenario_fields import SECTION_TITLES
-from apps.projects.versions import result_from_response
+from apps.projects.versions import version_estimate
 from apps.words import formatting
 from apps.words.formatting import Figure
 from apps.words.numbers import decimal_text
@@ -55,7 +55,7 @@ def thresholds_exceeded(result: EstimateResult) -> list[str]:
 def results_changes(old: ScenarioVersion, new: ScenarioVersion) -> list[Change]:
     """The headline figures whose shown text differs (those of the scenario comparison, the
     total cost and the thresholds exceeded), from the results stored with each version."""
-    before, after = result_from_response(old.results), result_from_response(new.results)
+    before, after = version_estimate(old).result, version_estimate(new).result
     changes = [
         Change(row.label, row.cells[0].figure, row.cells[1].figure)
         for row in compare_rows([(old, before), (new, after)])

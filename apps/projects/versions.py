@@ -1,28 +1,14 @@
 """Versions of a scenario: what was saved, what it gave, and the catalogue figures it used."""
 
 import datetime
-from decimal import Decimal
-from itertools import accumulate
 
-from apps.api.estimate import estimate_response
+from apps.api.estimate import estimate_kept
 from apps.apiprices.selectors import price_in_force
 from apps.budget.records import budget_record
 from apps.catalogue.snapshot import Catalogue
-from apps.estimates import (
-    ENGINE_VERSION,
-    ComparisonResult,
-    CumulativeMonth,
-    EstimateResult,
-    InferenceResult,
-    InferenceTotal,
-    Month,
-    PerRequest,
-    ReplicaChoice,
-    ServingResult,
-    ThresholdResult,
-    TrainingResult,
-)
-from apps.estimates.money import to_money
+from apps.estimates import ENGINE_VERSION
+from apps.estimates.kept import KeptEstimate
+from apps.estimates.record import dump, load
 from apps.options.frozen import options_record
 from apps.projects.frozen_budget import scenario_budget_record
 from apps.projects.models import Scenario, ScenarioVersion
@@ -138,7 +124,7 @@ def version_record(*, scenario: Scenario, user) -> ScenarioVersion:
         number=scenario.version,
         name=scenario.name,
         inputs=scenario.inputs,
-        results=estimate_response(scenario.inputs, fan=True),  # the fan kept for its pages
+        results=dump(estimate_kept(scenario.inputs, fan=True)),  # the fan kept for its pages
         catalogue=catalogue_figures(scenario.inputs),
         budget={
             **budget_record(scenario),
@@ -150,156 +136,7 @@ def version_record(*, scenario: Scenario, user) -> ScenarioVersion:
     )
 
 
-def result_from_response(results: dict) -> EstimateResult:
-    """The engine's result as a stored estimate response (`ScenarioVersion.results`) gives it.
-
-    A version is shown from what was saved, never estimated again, so later changes to the
-    catalogue or the engine leave it as it was. Money strings become Decimal. The response has
-    no cumulative figures per month of inference: they come from the comparison's cumulative
-    series when there is one (the engine's own figures), and otherwise from the monthly list
-    (see `_to_date`).
-    """
-    comparison = results.get("comparison")
-    comparison_result = _comparison(comparison) if comparison else None
-    training, inference = results.get("training"), results.get("inference")
-    return EstimateResult(
-        training=_training(training) if training else None,
-        inference=_inference(inference, comparison_result) if inference else None,
-        comparison=comparison_result,
-        engine_version=results["engine_version"],
-    )
-
-
-def _money(amount: str | None) -> Decimal | None:
-    return None if amount is None else Decimal(amount)
-
-
-def _training(training: dict) -> TrainingResult:
-    return TrainingResult(
-        flop=training["flop"],
-        petaflop_s_days=training["petaflop_s_days"],
-        accelerator_hours=training["accelerator_hours"],
-        wall_clock_hours=training["wall_clock_hours"],
-        cost=_money(training["cost"]),
-        price_per_accelerator_hour=training["price_per_accelerator_hour"],
-        energy_kwh=training["energy_kwh"],
-        emissions_kg_co2e=training["emissions_kg_co2e"],
-        thresholds=tuple(
-            ThresholdResult(name=t["name"], flop=t["flop"], exceeded=t["exceeded"])
-            for t in training["thresholds"]
-        ),
-        assumptions=tuple(training["assumptions"]),
-        cost_note=training.get("cost_note"),  # absent from records before training went unpriced
-    )
-
-
-def _inference(inference: dict, comparison: ComparisonResult | None) -> InferenceResult:
-    per_request, total = inference["per_request"], inference["total"]
-    total_result = InferenceTotal(
-        requests=total["requests"],
-        accelerator_hours=total["accelerator_hours"],
-        cost=_money(total["cost"]),
-        pay_per_use_cost=_money(total["pay_per_use_cost"]),
-        always_on_cost=_money(total["always_on_cost"]),
-        energy_kwh=total["energy_kwh"],
-        emissions_kg_co2e=total["emissions_kg_co2e"],
-    )
-    monthly = inference["monthly"]
-    if comparison is not None:  # its month 0 is the training step
-        to_date = [
-            (c.inference_accelerator_hours, c.inference_cost) for c in comparison.cumulative[1:]
-        ]
-    else:
-        to_date = _to_date(monthly, total_result.cost)
-    return InferenceResult(
-        per_request=PerRequest(
-            flop=per_request["flop"],
-            accelerator_seconds=per_request["accelerator_seconds"],
-            latency_seconds=per_request["latency_seconds"],
-            latency_method=per_request["latency_method"],
-            cost=_money(per_request["cost"]),
-            cost_per_1000=_money(per_request["cost_per_1000"]),
-            energy_kwh=per_request["energy_kwh"],
-            # Responses stored before reasoning tokens were reported have neither key.
-            output_tokens=per_request.get("output_tokens"),
-            reasoning_tokens=per_request.get("reasoning_tokens"),
-        ),
-        monthly=tuple(
-            Month(
-                month=month["month"],
-                requests=month["requests"],
-                accelerator_hours=month["accelerator_hours"],
-                cost=_money(month["cost"]),
-                energy_kwh=month["energy_kwh"],
-                cumulative_accelerator_hours=hours_to_date,
-                cumulative_cost=cost_to_date,
-            )
-            for month, (hours_to_date, cost_to_date) in zip(monthly, to_date, strict=True)
-        ),
-        total=total_result,
-        peak_accelerators=inference["peak_accelerators"],
-        peak_requests_per_second=inference["peak_requests_per_second"],
-        peak_concurrent_requests=inference["peak_concurrent_requests"],
-        gross_margin=inference["gross_margin"],
-        revenue_total=_money(inference["revenue_total"]),
-        assumptions=tuple(inference["assumptions"]),
-        # Responses stored before serving was planned have no "serving" key.
-        serving=_serving(inference["serving"]) if inference.get("serving") else None,
-    )
-
-
-def _serving(serving: dict) -> ServingResult:
-    # Responses stored before the replica was chosen have no replica_choice.
-    choice = tuple(ReplicaChoice(**option) for option in serving.get("replica_choice", ()))
-    return ServingResult(**{**serving, "replica_choice": choice})
-
-
-def _to_date(
-    monthly: list[dict], horizon_cost: Decimal | None
-) -> list[tuple[float | None, Decimal | None]]:
-    """Accelerator-hours and cost of inference from month 1 to each month, from the monthly list.
-
-    The engine rounds the cost to date once, from unrounded figures; adding up the months'
-    rounded costs would drift from it by up to half a cent a month. So the horizon's cost is
-    shared out instead: by accelerator-hours when paying per use, evenly when the bill is the
-    same every month (always-on capacity). The last month then equals the horizon's cost, and
-    every other month is the engine's figure in most cases and at most a cent off it in the rest.
-    """
-    if horizon_cost is None:  # a model that fits no replica: nothing to date can be true
-        return [(None, None)] * len(monthly)
-    if any(month["accelerator_hours"] is None for month in monthly):
-        # An external API: no accelerator-hours; its bill follows the requests.
-        hours = [None] * len(monthly)
-        weights = list(accumulate(month["requests"] for month in monthly))
-    else:
-        hours = list(accumulate(month["accelerator_hours"] for month in monthly))
-        flat_bill = len({month["cost"] for month in monthly}) <= 1
-        weights = list(range(1, len(monthly) + 1)) if flat_bill else hours
-    return [
-        (hours_to_date, to_money(horizon_cost * Decimal(repr(weight / weights[-1]))))
-        for hours_to_date, weight in zip(hours, weights, strict=True)
-    ]
-
-
-def _comparison(comparison: dict) -> ComparisonResult:
-    return ComparisonResult(
-        break_even_months=comparison["break_even_months"],
-        break_even_months_cost=comparison["break_even_months_cost"],
-        break_even_months_energy=comparison["break_even_months_energy"],
-        within_horizon=comparison["within_horizon"],
-        training_share=comparison["training_share"],
-        training_share_cost=comparison["training_share_cost"],
-        inference_share=comparison["inference_share"],
-        cumulative=tuple(
-            CumulativeMonth(
-                month=month["month"],
-                training_accelerator_hours=month["training_accelerator_hours"],
-                inference_accelerator_hours=month["inference_accelerator_hours"],
-                training_cost=_money(month["training_cost"]),
-                inference_cost=_money(month["inference_cost"]),
-                training_energy_kwh=month["training_energy_kwh"],
-                inference_energy_kwh=month["inference_energy_kwh"],
-            )
-            for month in comparison["cumulative"]
-        ),
-    )
+def version_estimate(version: ScenarioVersion) -> KeptEstimate:
+    """The estimate a version kept when it was saved (its result and ranges), never estimated
+    again, so later changes to the catalogue or the engine leave it as it was."""
+    return load(version.results, KeptEstimate)

@@ -18,7 +18,6 @@ from apps.core.fragments import cached_fragment, fragment_key
 from apps.core.pages import cached_page
 from apps.estimates import EstimateInputError
 from apps.projects import page_parts, services
-from apps.projects.engine_text import engine_error_text
 from apps.projects.forms import NewBaselineForm, ScenarioForm
 from apps.projects.guards import refuses_frozen_projects
 from apps.projects.models import BaselineNeeded, ProjectFrozen, Scenario
@@ -27,6 +26,7 @@ from apps.projects.range_inputs import with_typical_range
 from apps.projects.roles import navigation_of
 from apps.projects.selectors import scenario_for_user
 from apps.projects.version_diff import edit_conflict
+from apps.words.messages import error_line
 
 
 def _view_mode(request: HttpRequest) -> str:
@@ -119,7 +119,7 @@ def saved_figures(scenario: Scenario, catalogue: Catalogue, view: str) -> dict:
         result, resolution = estimate_from_request(scenario.inputs, catalogue)
         ranges = uncertainty_from_request(scenario.inputs, catalogue, fan=True)
     except EstimateInputError as error:
-        return {"stored_error": engine_error_text(error.errors)}
+        return {"stored_error": error_line(error.errors)}
     return comparison_context(
         result,
         notes=resolution.notes,

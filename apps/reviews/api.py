@@ -24,7 +24,7 @@ from apps.projects.conditional import ERROR
 from apps.projects.models import Project, ReviewComment, StatusChange
 from apps.projects.selectors import project_for_user
 from apps.projects.version_diff import total_cost
-from apps.projects.versions import result_from_response
+from apps.projects.versions import version_estimate
 from apps.reviews import services
 from apps.reviews.forms import SORT_LABELS, STATUSES
 from apps.reviews.selectors import (
@@ -59,7 +59,7 @@ class SubmittedScenarioSerializer(serializers.Serializer):
 
     @extend_schema_field(serializers.DecimalField(max_digits=20, decimal_places=2))
     def get_total_cost(self, version) -> str:
-        return f"{total_cost(result_from_response(version.results)):.2f}"
+        return f"{total_cost(version_estimate(version).result):.2f}"
 
 
 class FiscalYearTotalSerializer(serializers.Serializer):

@@ -23,7 +23,7 @@ from apps.budget.presentation import CLASS_LABELS
 from apps.estimates.budget import Portfolio, portfolio
 from apps.exports.cells import formula_safe
 from apps.exports.xlsx_export import put
-from apps.projects.frozen_budget import budget_from_record
+from apps.projects.frozen_budget import kept_budget
 from apps.projects.models import Project, ProjectSnapshot
 from apps.projects.roles import can_review
 
@@ -89,7 +89,8 @@ def budget_portfolio(user, *, status: str = "", unit: str = "") -> list[Currency
     )
     for currency, record in rows:
         if record:
-            budgets.setdefault(record["currency"], []).append(budget_from_record(record))
+            kept = kept_budget(record)
+            budgets.setdefault(kept.currency, []).append(kept.budget)
         else:
             missing[currency] = missing.get(currency, 0) + 1
     return [

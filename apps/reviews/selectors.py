@@ -13,7 +13,7 @@ from apps.estimates import EstimateResult
 from apps.projects.models import Project, ProjectSnapshot, ScenarioVersion
 from apps.projects.roles import can_review
 from apps.projects.version_diff import Change, inputs_changes, thresholds_exceeded, total_cost
-from apps.projects.versions import result_from_response
+from apps.projects.versions import version_estimate
 
 
 def projects_for_review(user) -> QuerySet[Project]:
@@ -197,7 +197,7 @@ def snapshot_review(
     before = {v.scenario_id: v for v in _versions(previous)} if previous else {}
     reviews = []
     for version in _versions(snapshot):
-        result = result_from_response(version.results)
+        result = version_estimate(version).result
         inference = result.inference
         earlier = before.get(version.scenario_id)
         reviews.append(

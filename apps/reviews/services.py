@@ -11,7 +11,13 @@ from django.db import transaction
 from django.db.models import F, Max
 from django.utils.translation import gettext
 
-from apps.budget.selectors import BudgetUnavailable, baseline_of, scenario_budget
+from apps.budget.selectors import (
+    BudgetUnavailable,
+    ScenarioBudget,
+    baseline_of,
+    scenario_budget,
+)
+from apps.estimates.budget import Budget
 from apps.projects import services as project_services
 from apps.projects.frozen_budget import budget_record
 from apps.projects.models import (
@@ -43,10 +49,10 @@ def _move(*, project: Project, to_status: str, user, comment: str = "") -> Statu
 LARGEST_TOTAL = Decimal("1e18")
 
 
-def baseline_budget(project: Project) -> dict:
-    """The project's budget: its baseline scenario's, as a frozen record (apps.projects.
-    frozen_budget). Without a baseline, or when its budget cannot be drawn up or is too large
-    to keep, the submission is refused (StatusChangeRefused) saying why."""
+def baseline_budget(project: Project) -> ScenarioBudget:
+    """The project's budget: its baseline scenario's, drawn up now. Without a baseline, or
+    when its budget cannot be drawn up or is too large to keep, the submission is refused
+    (StatusChangeRefused) saying why."""
     baseline = baseline_of(project)
     if baseline is None:
         raise StatusChangeRefused(
@@ -54,7 +60,7 @@ def baseline_budget(project: Project) -> dict:
             % {"title": project.title}
         )
     try:
-        budget = budget_record(scenario_budget(baseline))
+        drawn_up = scenario_budget(baseline)
     except BudgetUnavailable as error:
         raise StatusChangeRefused(
             gettext(
@@ -63,7 +69,7 @@ def baseline_budget(project: Project) -> dict:
             )
             % {"title": project.title, "name": baseline.name, "reason": error.reason()}
         ) from None
-    if abs(Decimal(budget["summary"]["total"])) >= LARGEST_TOTAL:
+    if abs(drawn_up.budget.summary.total) >= LARGEST_TOTAL:
         raise StatusChangeRefused(
             gettext(
                 "“%(title)s” cannot be submitted: the budget of its baseline, “%(name)s”, totals "
@@ -71,16 +77,14 @@ def baseline_budget(project: Project) -> dict:
             )
             % {"title": project.title, "name": baseline.name}
         )
-    return budget
+    return drawn_up
 
 
-def fiscal_year_totals(budget: dict | None) -> dict:
-    """{label: {"start", "total"}} of a budget record, for sorting the queue."""
-    if not budget:
-        return {}
+def fiscal_year_totals(budget: Budget) -> dict:
+    """{label: {"start", "total"}} of a budget, for sorting the queue (ISO dates, money text)."""
     return {
-        year["label"]: {"start": year["start"], "total": total}
-        for year, total in zip(budget["fiscal_years"], budget["totals"]["total"], strict=True)
+        year.label: {"start": year.start.isoformat(), "total": f"{total:.2f}"}
+        for year, total in zip(budget.fiscal_years, budget.totals.total, strict=True)
     }
 
 
@@ -106,15 +110,15 @@ def project_submit(*, project: Project, user) -> ProjectSnapshot:
     versions = list(
         ScenarioVersion.objects.filter(scenario__project=project, number=F("scenario__version"))
     )
-    budget = baseline_budget(project)
+    drawn_up = baseline_budget(project)
     number = (project.snapshots.aggregate(last=Max("number"))["last"] or 0) + 1
     snapshot = ProjectSnapshot(
         project=project,
         number=number,
         created_by=user,
-        total_cost=Decimal(budget["summary"]["total"]),
-        budget=budget,
-        fiscal_year_totals=fiscal_year_totals(budget),
+        total_cost=drawn_up.budget.summary.total,
+        budget=budget_record(drawn_up),
+        fiscal_year_totals=fiscal_year_totals(drawn_up.budget),
     )
     snapshot.full_clean()
     snapshot.save()

@@ -22,10 +22,10 @@ from apps.options.frozen import frozen_options_context, version_options
 from apps.projects.frozen_budget import drawn_up_from_record
 from apps.projects.models import ProjectSnapshot, ScenarioVersion
 from apps.projects.presentation import comparison_context
-from apps.projects.range_results import shared_ranges_context, uncertainty_from_response
+from apps.projects.range_results import shared_ranges_context
 from apps.projects.selectors import project_for_user, scenario_for_user
 from apps.projects.version_diff import version_budget
-from apps.projects.versions import result_from_response
+from apps.projects.versions import version_estimate
 from apps.sharing import services
 from apps.sharing.forms import ShareLinkForm
 from apps.sharing.models import ShareLink, ShareLinkQuerySet
@@ -84,7 +84,7 @@ def shared(request: HttpRequest, token: str, position: int = 1) -> HttpResponse:
     version = versions[position - 1]
     services.share_link_record_view(link=link)
     view = "single" if request.GET.get("view") == "single" else "many"
-    result = result_from_response(version.results)
+    kept = version_estimate(version)
     return TemplateResponse(
         request,
         "sharing/shared.html",
@@ -99,11 +99,11 @@ def shared(request: HttpRequest, token: str, position: int = 1) -> HttpResponse:
             **frozen_budget_context(link, version),
             **frozen_options_context(version_options(version)),
             **comparison_context(
-                result,
+                kept.result,
                 notes={},
                 view=view,
-                currency=version.results.get("currency", "USD"),
-                ranges=uncertainty_from_response(version.results),
+                currency="USD",  # the engine's currency, as the estimate API's
+                ranges=kept.ranges,
             ),
             **shared_ranges_context(version.inputs),
         },

@@ -12,8 +12,8 @@ from decimal import Decimal
 import numpy as np
 from django.utils.translation import gettext, ngettext
 
-from apps.projects.engine_text import engine_text
 from apps.sweeps.inputs import SWEEPABLE, SweepableInput
+from apps.words.messages import message_text
 from apps.words.numbers import decimal_text
 
 MAX_POINTS = 1_000_000
@@ -231,18 +231,18 @@ def _check_rule(key: str, kind: str, spec: SweepableInput, values: np.ndarray, e
     if rule.accepts(values):
         return
     if kind == "list":
-        errors.add(f"{key}.values", engine_text(rule.message))
+        errors.add(f"{key}.values", message_text(rule.message))
     elif not rule.accepts(values[:1]):
-        errors.add(f"{key}.start", engine_text(rule.message))
+        errors.add(f"{key}.start", message_text(rule.message))
     elif not rule.accepts(values[-1:]):
-        errors.add(f"{key}.stop", engine_text(rule.message))
+        errors.add(f"{key}.stop", message_text(rule.message))
     else:
         bad = next(value for value in values if not rule.accepts(np.asarray([value])))
         shown = decimal_text(Decimal(f"{bad:g}"))  # six significant figures, as typed
         errors.add(
             f"{key}.steps",
             gettext("%(rule)s These steps give %(value)s.")
-            % {"rule": engine_text(rule.message), "value": shown},
+            % {"rule": message_text(rule.message), "value": shown},
         )
 
 

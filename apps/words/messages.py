@@ -13,7 +13,7 @@ from babel.dates import format_date
 from babel.lists import format_list
 from django.utils.translation import gettext, ngettext
 
-from apps.estimates.messages import Alternatives, Day, Message, Number
+from apps.estimates.messages import Alternatives, Day, Message, Number, amount
 from apps.words import numbers
 from apps.words.dates import date_text
 from apps.words.numbers import decimal_text, percent_text
@@ -95,10 +95,27 @@ def message_text(message: object) -> str:
         return str(message)
     params = {name: param_text(value) for name, value in message.params.items()}
     if message.plural is not None:
-        return ngettext(message.msgid, message.plural, message.count) % params
+        count = int(amount(message.params[message.count]))
+        return ngettext(message.msgid, message.plural, count) % params
     return translated(message.msgid, params)
 
 
 def messages_text(messages: Iterable[Message], separator: str = " ") -> str:
     """Messages in the active language, one after the other."""
     return separator.join(message_text(message) for message in messages)
+
+
+def message_texts(messages: Iterable[object]) -> list[str]:
+    return [message_text(message) for message in messages]
+
+
+def error_texts(errors: Mapping[str, Iterable[object]]) -> dict[str, list[str]]:
+    """An EstimateInputError's or BudgetInputError's `errors`, each message in the active
+    language."""
+    return {key: message_texts(messages) for key, messages in errors.items()}
+
+
+def error_line(errors: Mapping[str, Iterable[object]]) -> str:
+    """An engine error's messages on one line, as str(error) gives them, in the active language:
+    "training.mfu: …; inference.months: …"."""
+    return "; ".join(f"{key}: {' '.join(texts)}" for key, texts in error_texts(errors).items())

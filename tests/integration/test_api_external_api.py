@@ -8,6 +8,7 @@ import pytest
 
 from apps.apiprices.models import ApiModel
 from apps.projects.models import Classification
+from apps.projects.versions import version_estimate
 from tests.factories import make_manager, make_project, make_scenario
 
 pytestmark = pytest.mark.django_db
@@ -121,8 +122,8 @@ def test_a_version_keeps_the_api_prices_it_was_computed_with():
     assert used["output"] == f"{price.output.normalize():f}"
     assert used["catalogue_version"] == "genai-prices 0.2.3"
     assert used["checked_on"] and used["source_url"].startswith("https://")
-    cost_then = version.results["inference"]["total"]["cost"]
+    cost_then = version_estimate(version).result.inference.total.cost
     price.output = price.output * 2
     price.save()
     version.refresh_from_db()
-    assert version.results["inference"]["total"]["cost"] == cost_then
+    assert version_estimate(version).result.inference.total.cost == cost_then

@@ -3,15 +3,15 @@ translated or formatted while a request is resolved, and each reader gets them i
 language at the page (the API's JSON keeps the English, as it does the engine's notes)."""
 
 import html
+import json
 
 import pytest
 from django.utils import translation
 
 from apps.apiprices.models import ApiModel
 from apps.catalogue.resolve import estimate_input_from_request
-from apps.estimates import EstimateInputError
+from apps.estimates import EstimateInputError, record
 from apps.estimates.messages import Message
-from apps.projects.engine_text import engine_text
 from apps.words.messages import message_text
 from tests.factories import SEED_000_TRAINING, make_manager, make_project, make_scenario
 
@@ -111,9 +111,9 @@ def test_the_scenario_page_shows_the_catalogues_notes_in_french(client):
     assert "rental offer" not in page
 
 
-def test_a_note_read_back_as_english_text_is_worded_as_the_message_itself():
-    """A stored version keeps the notes' English (the API's JSON): read back on a French page,
-    they read as the fresh Messages do."""
+def test_a_note_kept_in_a_record_is_worded_as_the_message_itself():
+    """A stored version keeps the notes as Messages (the record codec, through JSON): loaded
+    back on a French page, they read as the fresh Messages do."""
     api_slug = ApiModel.objects.order_by("slug").values_list("slug", flat=True).first()
     notes = [
         *resolved_notes({"training": L4_TRAINING, "inference": MODEL_INFERENCE}, "en"),
@@ -134,4 +134,5 @@ def test_a_note_read_back_as_english_text_is_worded_as_the_message_itself():
     assert len(notes) >= 4
     with translation.override("fr"):
         for note in notes:
-            assert engine_text(str(note)) == message_text(note) != str(note), note
+            kept = record.load(json.loads(json.dumps(record.dump(note))), Message)
+            assert message_text(kept) == message_text(note) != str(note), note

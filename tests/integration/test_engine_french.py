@@ -5,6 +5,7 @@ The JSON the API answers keeps them in English, as the contract has them.
 Every message the engine can emit is collected from its modules (the `_("…")` calls that
 makemessages extracts) and checked for a French translation with the same placeholders."""
 
+import ast
 import csv
 import io
 import json
@@ -19,14 +20,15 @@ from django.utils import translation
 from openpyxl import load_workbook
 from rest_framework.test import APIClient
 
+from apps.api.estimate import estimate_kept
+from apps.budget.selectors import scenario_budget
 from apps.estimates.budget import COMPUTED_KINDS
 from apps.estimates.messages import Message
-from apps.projects.engine_text import (
-    catalogue_note_msgids,
-    engine_msgids,
-    engine_text,
-)
+from apps.projects.frozen_budget import drawn_up_from_record
 from apps.projects.services import scenario_update
+from apps.projects.version_diff import version_budget
+from apps.projects.versions import version_estimate
+from apps.words.messages import message_text
 from tests.factories import (
     SEED_000_TRAINING,
     make_manager,
@@ -50,6 +52,33 @@ OWNED = {
     "inference": seed_000_inference(150_000, pricing_mode="own", monthly_growth=0.05),
     "electricity_price_per_kwh": 0.1,
 }
+
+
+def _msgids(paths) -> tuple[str | tuple[str, str], ...]:
+    """The literal msgids of every `_(…)` and `ngettext(…)` call in `paths`, as makemessages
+    extracts them: a str, or (singular, plural)."""
+    found = []
+    for path in sorted(paths):
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                continue
+            literals = [a.value for a in node.args[:2] if isinstance(a, ast.Constant)]
+            if node.func.id == "_" and literals and isinstance(literals[0], str):
+                found.append(literals[0])
+            elif node.func.id == "ngettext" and len(literals) == 2:
+                found.append(tuple(literals))
+    return tuple(dict.fromkeys(found))
+
+
+def engine_msgids() -> tuple[str, ...]:
+    """Every msgid the engine can emit (apps/estimates)."""
+    engine = settings.BASE_DIR / "apps" / "estimates"
+    return tuple(m for m in _msgids(engine.rglob("*.py")) if isinstance(m, str))
+
+
+def catalogue_note_msgids() -> tuple[str | tuple[str, str], ...]:
+    """The catalogue's notes, Messages built while resolving (apps/catalogue/resolve*.py)."""
+    return _msgids((settings.BASE_DIR / "apps" / "catalogue").glob("resolve*.py"))
 
 
 @cache
@@ -95,8 +124,8 @@ def test_every_engine_message_has_a_french_translation_with_the_same_placeholder
 
 
 @pytest.mark.parametrize("note", catalogue_note_msgids(), ids=lambda note: _short(str(note)))
-def test_the_catalogues_notes_read_back_from_a_stored_version_are_translated(note):
-    entry = french()[note if isinstance(note, str) else note.singular]
+def test_the_catalogues_notes_are_translated(note):
+    entry = french()[note if isinstance(note, str) else note[0]]
     strings = (entry.string,) if isinstance(note, str) else entry.string
     assert all(strings), note
 
@@ -290,27 +319,29 @@ def test_the_json_export_keeps_the_engines_words_in_english(owner, scenario):
     assert "Heures-accélérateur" not in text
 
 
-def test_a_message_read_back_from_english_reads_as_the_message_itself(owner, scenario):
-    """What a page shows from the engine's Message and what an export or stored version shows
-    from its English are the same words."""
-    from apps.budget.selectors import scenario_budget
-
+def test_a_saved_version_words_its_messages_as_the_live_page_does(owner, scenario):
+    """What a page shows from the engine's Messages and what a saved version shows from its
+    record are the same words, in every language: the record keeps the Messages."""
+    kept = version_estimate(scenario.versions.get(number=scenario.version))
+    budget = drawn_up_from_record(version_budget(scenario.versions.get(number=scenario.version)))
+    live = estimate_kept(scenario.inputs)
     drawn_up = scenario_budget(scenario)
-    from apps.catalogue.resolve import estimate_from_request
 
-    result, _resolution = estimate_from_request(scenario.inputs)
-    messages = [
-        *result.training.assumptions,
-        *result.inference.assumptions,
-        *drawn_up.budget.notes,
-        *(line.name for line in drawn_up.budget.lines if line.kind in COMPUTED_KINDS),
-        *(line.basis for line in drawn_up.budget.lines if line.kind in COMPUTED_KINDS),
-    ]
-    assert len(messages) > 15
+    def messages(result, lines) -> list:
+        return [
+            *result.training.assumptions,
+            *result.inference.assumptions,
+            *lines.notes,
+            *(line.name for line in lines.lines if line.kind in COMPUTED_KINDS),
+            *(line.basis for line in lines.lines if line.kind in COMPUTED_KINDS),
+        ]
+
+    saved, now = messages(kept.result, budget.budget), messages(live.result, drawn_up.budget)
+    assert len(saved) > 15 and all(isinstance(message, Message) for message in saved)
     for language in ("fr", "en-gb"):
         with translation.override(language):
-            for message in messages:
-                assert isinstance(message, Message)
-                assert engine_text(str(message)) == engine_text(message), message
+            assert [message_text(m) for m in saved] == [message_text(m) for m in now]
+    with translation.override("fr"):
+        assert "Heures-accélérateur indiquées directement." in map(message_text, saved)
     with translation.override("en-gb"):
-        assert [engine_text(m) for m in messages] == [str(m) for m in messages]
+        assert [message_text(m) for m in saved] == [str(m) for m in saved]

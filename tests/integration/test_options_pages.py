@@ -5,6 +5,7 @@ import re
 import pytest
 
 from apps.projects.models import Classification, Project, Scenario
+from apps.projects.versions import version_estimate
 from tests.factories import TRANSLATION_INFERENCE, make_manager, make_translation_assistant
 
 pytestmark = pytest.mark.django_db
@@ -57,7 +58,7 @@ def test_using_an_option_creates_a_scenario_with_its_inputs(client, scenario):
     assert created.inputs["inference"]["method"] == "external_api"
     assert created.inputs["inference"]["api_model"] == "openai-gpt-4o"
     assert created.inputs["inference"]["requests_per_month"] == 300_000
-    assert created.versions.get().results["inference"]["peak_accelerators"] is None
+    assert version_estimate(created.versions.get()).result.inference.peak_accelerators is None
     scenario.refresh_from_db()
     assert scenario.inputs == {"inference": TRANSLATION_INFERENCE}
 

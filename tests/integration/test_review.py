@@ -18,6 +18,7 @@ from apps.budget.services import cost_line_create
 from apps.projects.conditional import scenario_etag
 from apps.projects.frozen_budget import drawn_up_from_record
 from apps.projects.models import Project, ProjectSnapshot, Scenario, StatusChange
+from apps.projects.versions import version_estimate
 from apps.reviews import services
 from tests.factories import (
     SEED_000_TRAINING,
@@ -115,9 +116,9 @@ def test_submitting_freezes_the_latest_version_of_each_scenario_with_its_total_c
 def test_seed_000_costs_898_50_in_all_599_to_train_and_299_50_to_serve(owner):
     project = make_project(owner)
     scenario = make_scenario(project)
-    pilot = scenario.versions.get().results
-    assert Decimal(pilot["training"]["cost"]) == Decimal("599.00")
-    assert Decimal(pilot["inference"]["total"]["cost"]) == Decimal("299.50")
+    pilot = version_estimate(scenario.versions.get()).result
+    assert pilot.training.cost == Decimal("599.00")
+    assert pilot.inference.total.cost == Decimal("299.50")
 
 
 def test_the_submitted_total_is_the_baseline_budgets_not_a_sum_of_alternatives(owner):
@@ -556,7 +557,7 @@ def test_the_queue_takes_as_many_queries_for_six_workplans_as_for_one(client, ow
             assert getter(url).status_code == 200
         return len(captured)
 
-    year = ProjectSnapshot.objects.get().budget["fiscal_years"][0]["label"]
+    year = drawn_up_from_record(ProjectSnapshot.objects.get().budget).budget.fiscal_years[0].label
     by_year = f"?sort=-fy:{year}"
     page_one, api_one = (
         queries("/reviews/", client.get),

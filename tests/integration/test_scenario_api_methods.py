@@ -7,6 +7,7 @@ import re
 import pytest
 
 from apps.projects.models import Classification
+from apps.projects.versions import version_estimate
 from tests.factories import make_manager, make_project, make_scenario
 from tests.integration.test_project_pages import scenario_post
 
@@ -95,13 +96,13 @@ def test_saving_an_external_api_and_a_fine_tune_keeps_the_request_shape(client, 
         "epochs": 3,
         "price_per_million_training_tokens": 25,
     }
-    results = scenario.versions.latest("number").results
+    results = version_estimate(scenario.versions.latest("number")).result
     # (600 × 2 + 400 × 0.5 + 500 × 8) / 1e6 × (1 − 0.5) = 0.0027 USD a request, × 300,000
     # requests a month × 12 months = 9,720 USD.
-    assert float(results["inference"]["total"]["cost"]) == pytest.approx(9720)
-    assert results["inference"]["peak_accelerators"] is None
+    assert float(results.inference.total.cost) == pytest.approx(9720)
+    assert results.inference.peak_accelerators is None
     # 2e7 tokens × 3 epochs × 25 USD a million = 1,500 USD.
-    assert float(results["training"]["cost"]) == pytest.approx(1500)
+    assert float(results.training.cost) == pytest.approx(1500)
     html = client.get(f"/scenarios/{scenario.pk}/").content.decode()
     assert re.search(r'value="external_api"[^>]*checked', html)
     assert 'name="inference_batch_discount" value="50"' in html

@@ -8,6 +8,7 @@ from rest_framework.test import APIClient
 from apps.catalogue.uncertainty import MAX_SEED
 from apps.projects.conditional import scenario_etag
 from apps.projects.models import Project, Scenario
+from apps.projects.versions import version_estimate
 from tests.factories import SEED_000_TRAINING, make_project, seed_000_inference
 
 pytestmark = pytest.mark.django_db
@@ -115,7 +116,7 @@ def test_versions_keep_the_ranges_the_seed_and_the_uncertainty_figures(owner, pr
     scenario = Scenario.objects.get(pk=create(owner, project).json()["id"])
     version = scenario.versions.get(number=1)
     assert version.inputs == scenario.inputs
-    assert version.results["uncertainty"]["seed"] == scenario.inputs["uncertainty"]["seed"]
+    assert version_estimate(version).ranges.seed == scenario.inputs["uncertainty"]["seed"]
 
 
 def test_a_json_export_round_trips_the_ranges_and_the_seed(owner, project):

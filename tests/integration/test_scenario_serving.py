@@ -2,6 +2,7 @@
 
 import pytest
 
+from apps.projects.versions import version_estimate
 from tests.factories import make_manager, make_project, make_scenario
 from tests.integration.test_project_pages import scenario_post
 
@@ -94,4 +95,4 @@ def test_a_saved_version_records_the_model_it_used_with_its_source(client, manag
     model = version.catalogue["models"]["llama-3.1-405b"]
     assert (model["layers"], model["kv_heads"]) == (126, 8)
     assert model["source"] and model["as_of"]
-    assert version.results["inference"]["serving"]["accelerators_per_replica"] == 16
+    assert version_estimate(version).result.inference.serving.accelerators_per_replica == 16

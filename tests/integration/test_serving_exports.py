@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from apps.estimates import ServingResult
+from apps.projects.versions import version_estimate
 from tests.factories import make_manager, make_project, make_scenario
 from tests.integration.test_exports import csv_rows, download, xlsx_figures
 from tests.integration.test_langexports_french_files import export
@@ -32,8 +34,9 @@ def served(client, owner):
     return scenario
 
 
-def _serving(scenario) -> dict:
-    return scenario.versions.order_by("-number").first().results["inference"]["serving"]
+def _serving(scenario) -> ServingResult:
+    version = scenario.versions.order_by("-number").first()
+    return version_estimate(version).result.inference.serving
 
 
 def test_the_csv_has_every_serving_figure_with_its_unit(owner, served):
@@ -49,15 +52,15 @@ def test_the_csv_has_every_serving_figure_with_its_unit(owner, served):
     assert rows["inference.serving.tensor_parallel"]["value"] == "8"
     assert rows["inference.serving.pipeline_parallel"]["value"] == "2"
     assert rows["inference.serving.weights_gb"]["unit"] == "GB"
-    assert float(rows["inference.serving.weights_gb"]["value"]) == serving["weights_gb"] == 810
+    assert float(rows["inference.serving.weights_gb"]["value"]) == serving.weights_gb == 810
     assert rows["inference.serving.kv_cache_bytes_per_token"]["unit"] == "bytes"
     assert rows["inference.serving.ttft_seconds"]["unit"] == "seconds"
     assert float(rows["inference.serving.tpot_seconds"]["value"]) == pytest.approx(
-        serving["tpot_seconds"]
+        serving.tpot_seconds
     )
     assert rows["inference.serving.output_tokens_per_second"]["unit"] == "tokens/s"
-    assert int(rows["inference.serving.batch_size"]["value"]) == serving["batch_size"]
-    assert int(rows["inference.serving.replicas_at_peak"]["value"]) == serving["replicas_at_peak"]
+    assert int(rows["inference.serving.batch_size"]["value"]) == serving.batch_size
+    assert int(rows["inference.serving.replicas_at_peak"]["value"]) == serving.replicas_at_peak
     assert len(rows) == 15
 
 

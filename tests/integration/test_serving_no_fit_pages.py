@@ -2,6 +2,7 @@
 
 import pytest
 
+from apps.projects.versions import version_estimate
 from tests.factories import make_manager, make_project, make_scenario
 from tests.integration.test_scenario_serving import serving_post
 
@@ -100,7 +101,7 @@ def test_the_saved_version_reads_back_without_a_cost(client, manager):
     scenario = make_scenario(make_project(manager))
     client.post(f"/scenarios/{scenario.pk}/", _own_huge_model())
     version = scenario.versions.order_by("-number").first()
-    assert version.results["inference"]["total"]["cost"] is None
+    assert version_estimate(version).result.inference.total.cost is None
     # Another save reads the stored version back (the diff between versions).
     client.post(f"/scenarios/{scenario.pk}/", _own_huge_model(inference_output_tokens="400"))
     html = client.get(f"/scenarios/{scenario.pk}/").content.decode()

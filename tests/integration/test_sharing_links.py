@@ -6,7 +6,6 @@ import hashlib
 import re
 import secrets
 from datetime import timedelta
-from decimal import Decimal
 from types import SimpleNamespace
 
 import pytest
@@ -19,6 +18,7 @@ from apps.catalogue.models import PriceOffer
 from apps.core import ratelimit
 from apps.projects.models import Project, ProjectSnapshot
 from apps.projects.services import scenario_update
+from apps.projects.versions import version_estimate
 from apps.reviews.services import project_submit
 from apps.sharing import services, views
 from apps.sharing.models import ShareLink
@@ -458,6 +458,6 @@ def test_anonymous_visitors_are_sent_to_sign_in_to_manage_links(client, scenario
 
 def test_money_on_a_shared_page_is_the_saved_figure_to_the_cent(client, scenario):
     _, token = share(scenario)
-    cost = Decimal(scenario.versions.get().results["inference"]["total"]["cost"])
+    cost = version_estimate(scenario.versions.get()).result.inference.total.cost
     html = client.get(shared_url(token)).content.decode()
     assert f'<data value="{cost:.2f}">' in html

@@ -2,12 +2,14 @@
 link draws the same fan and table as the scenario page did, frozen as saved."""
 
 import re
+from dataclasses import replace
 
 import pytest
 
 from apps.catalogue.uncertainty import uncertainty_from_request
+from apps.estimates.record import dump
 from apps.projects import services as projects
-from apps.projects.range_results import uncertainty_from_response
+from apps.projects.versions import version_estimate
 from apps.sharing import services as sharing
 from tests.factories import make_manager, make_project, make_scenario
 from tests.integration.test_scenario_page_ranges import RANGED_INPUTS
@@ -42,23 +44,17 @@ def fan_table(html: str) -> list[list[str]]:
             for row in rows]  # fmt: skip
 
 
-def test_the_record_keeps_the_fan_compactly_and_reads_back_as_sampled(scenario):
+def test_the_record_keeps_the_fan_and_reads_back_as_sampled(scenario):
     version = scenario.versions.get(number=scenario.version)
-    stored = version.results["uncertainty"]["fan"]
+    kept = version_estimate(version).ranges
     horizon = GROWING["inference"].get("months", 12)
-    # One list a column: months 0 … horizon, then money strings.
-    assert stored["months"] == list(range(horizon + 1))
-    assert set(stored) == {"months", "p5", "p50", "p95"}
-    assert all(isinstance(value, str) for value in stored["p50"])
+    assert [month.month for month in kept.fan] == list(range(horizon + 1))
     live = uncertainty_from_request(scenario.inputs, fan=True)
-    assert uncertainty_from_response(version.results).fan == live.fan
+    assert kept.fan == live.fan
     # The last month is the horizon's cost as the figures give it.
-    total = version.results["uncertainty"]["figures"]["inference.total.cost"]
-    assert (stored["p5"][-1], stored["p50"][-1], stored["p95"][-1]) == (
-        total["p5"],
-        total["p50"],
-        total["p95"],
-    )
+    total = kept.figures["inference.total.cost"]
+    last = kept.fan[-1]
+    assert (last.p5, last.p50, last.p95) == (total.p5, total.p50, total.p95)
 
 
 def test_a_share_link_shows_the_frozen_fan_after_the_inputs_change(client, owner, scenario):
@@ -89,7 +85,8 @@ def test_a_share_link_shows_the_frozen_fan_after_the_inputs_change(client, owner
 
 def test_a_version_saved_before_the_fan_was_kept_still_shows_without_one(client, owner, scenario):
     version = scenario.versions.get(number=scenario.version)
-    del version.results["uncertainty"]["fan"]
+    kept = version_estimate(version)
+    version.results = dump(replace(kept, ranges=replace(kept.ranges, fan=())))
     version.save(update_fields=["results"])
     _, token = sharing.share_link_create(subject=version, user=owner, label="Board")
     response = client.get(f"/s/{token}/")

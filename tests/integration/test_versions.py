@@ -2,12 +2,16 @@
 a save based on an out-of-date version that is refused, keeps the input and says who changed what."""
 
 import re
+from dataclasses import replace
+from decimal import Decimal
 
 import pytest
 
 from apps.estimates import ENGINE_VERSION
+from apps.estimates.record import dump
 from apps.projects.models import Scenario, ScenarioVersion
 from apps.projects.services import scenario_update
+from apps.projects.versions import version_estimate
 from tests.factories import make_manager, make_project, make_scenario
 from tests.integration.pseudo_world import EXTERNAL_API
 from tests.integration.test_project_pages import scenario_post
@@ -45,7 +49,7 @@ def test_every_save_keeps_a_version_with_its_inputs_results_author_and_engine(
     assert latest.created_by == owner
     assert latest.engine_version == ENGINE_VERSION
     assert latest.inputs == scenario.inputs
-    assert latest.results["inference"]["monthly"][0]["requests"] == 300_000
+    assert version_estimate(latest).result.inference.monthly[0].requests == 300_000
     assert "nvidia-h100-sxm" in latest.catalogue["accelerators"]
     assert scenario.versions.get(number=1).inputs["inference"]["requests_per_month"] == 15_000
 
@@ -111,7 +115,11 @@ def test_diff_shows_the_figures_stored_with_each_version_not_estimated_again(
 ):
     save(client, scenario, 1, inference_requests_per_month="300000")
     first = scenario.versions.get(number=1)
-    first.results["inference"]["total"]["cost"] = "1234.56"  # as if prices had changed since
+    kept = version_estimate(first)
+    inference = kept.result.inference
+    total = replace(inference.total, cost=Decimal("1234.56"))  # as if prices had changed since
+    changed = replace(kept.result, inference=replace(inference, total=total))
+    first.results = dump(replace(kept, result=changed))
     first.save()
     html = client.get(f"/scenarios/{scenario.pk}/versions/compare/?old=1&new=2").content.decode()
     assert "$1,235" in html

@@ -23,6 +23,7 @@ FOR_DEVELOPERS = {
     "TypeError", "ValueError", "KeyError", "RuntimeError", "LookupError", "AssertionError",
     "NotImplementedError", "AttributeError", "ImproperlyConfigured", "TemplateSyntaxError",
     "SystemExit", "CommandError",
+    "RecordError",  # a stored record the codec cannot write or read: a fault, never a user's
 }  # fmt: skip
 MESSAGE_ATTRIBUTES = {"default_detail", "message", "default_error_messages"}
 MESSAGE_KEYWORDS = {"error_messages", "message"}

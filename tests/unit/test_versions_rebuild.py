@@ -1,4 +1,5 @@
-"""A stored estimate response rebuilds the engine's result: estimate → response → rebuilt."""
+"""A version stored before the record codec (the estimate API's JSON) rebuilds the engine's
+result, Messages and all, as migration 0009 reads it: estimate → response → rebuilt."""
 
 import json
 import math
@@ -6,6 +7,7 @@ from dataclasses import replace
 from decimal import Decimal
 
 import pytest
+from django.utils import translation
 
 from apps.api.serializers import EstimateResponseSerializer
 from apps.estimates import (
@@ -19,9 +21,12 @@ from apps.estimates import (
     TrainingInput,
     estimate,
 )
+from apps.estimates.messages import Message
 from apps.projects.comparison import chart_rows
 from apps.projects.describe import bottom_strip, describe
-from apps.projects.versions import result_from_response
+from apps.projects.migrations._legacy_records import legacy_estimate
+from apps.words.messages import message_text
+from tests.unit.estimates.serving_cases import LLAMA_33_70B, serving_input
 
 H100 = Hardware(
     peak_flops_per_second=989.4e12, memory_bandwidth_bytes_per_second=3.35e12, power_watts=700.0
@@ -66,7 +71,7 @@ def stored_response(result: EstimateResult) -> dict:
 
 def round_trip(inp: EstimateInput) -> tuple[EstimateResult, EstimateResult]:
     result = estimate(inp)
-    return result, result_from_response(stored_response(result))
+    return result, legacy_estimate(stored_response(result)).result
 
 
 def test_training_and_inference_rebuild_to_the_very_same_result():
@@ -138,3 +143,29 @@ def test_the_page_shows_the_same_words_and_figures_from_a_stored_response(view):
         assert [row.month for row in chart_rows(rebuilt)] == [
             row.month for row in chart_rows(result)
         ]
+
+
+def words(result: EstimateResult) -> list[str]:
+    """Every sentence the pages word from a result."""
+    texts = [*result.training.assumptions, result.training.cost_note] if result.training else []
+    if result.inference:
+        texts += result.inference.assumptions
+        if result.inference.serving:
+            texts.append(result.inference.serving.replica_chosen_because)
+    return [message_text(text) for text in texts]
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_english_of_a_stored_response_becomes_messages_worded_as_the_originals(language):
+    unpriced = replace(TRAINING, pricing=Pricing(mode="own"))
+    for inp in (
+        EstimateInput(training=TRAINING, inference=SERVING, energy=ENERGY, thresholds=THRESHOLDS),
+        EstimateInput(training=unpriced, inference=replace(SERVING, provisioning="always_on")),
+        serving_input(LLAMA_33_70B, ttft_target_seconds=2.0, tpot_target_seconds=0.05),
+    ):
+        result, rebuilt = round_trip(inp)
+        with translation.override(language):
+            assert words(rebuilt) == words(result)
+        kinds = [type(text) for text in rebuilt.inference.assumptions]
+        assert kinds == [type(text) for text in result.inference.assumptions]
+        assert Message in kinds

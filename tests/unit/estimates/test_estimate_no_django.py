@@ -31,8 +31,12 @@ def test_no_engine_module_imports_django():
             "dataclasses",
             "datetime",
             "decimal",
+            "enum",
+            "functools",
             "math",
             "numpy",
+            "types",
+            "typing",
         }, path
 
 

@@ -3,19 +3,19 @@
 from django import template
 
 from apps.estimates.budget import COMPUTED_KINDS
-from apps.projects.engine_text import engine_text as _engine_text
+from apps.words.messages import message_text
 
 register = template.Library()
 
 
 @register.filter
 def engine_text(text: object) -> str:
-    """An engine message (or its English, read back from JSON) in the active language."""
-    return _engine_text(text)
+    """An engine message in the active language; any other text as it is."""
+    return message_text(text)
 
 
 @register.filter
 def budget_line_name(name: object, kind: str) -> str:
     """A budget line's name: the engine's words for a line the estimate adds, translated; the
     name someone gave their own line, as they wrote it."""
-    return _engine_text(name) if kind in COMPUTED_KINDS else str(name)
+    return message_text(name) if kind in COMPUTED_KINDS else str(name)
