@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from apps.exports.figures import Column, Table, Value
 from apps.exports.range_rows import STATISTICS, plain_text
-from apps.options.frozen import option_label
+from apps.options.forms import option_label
 from apps.options.ranges import option_ranges_context
 from apps.words.numbers import decimal_text
 

@@ -10,12 +10,8 @@ from django.utils.translation import gettext as _
 
 from apps.budget.fiscal_labels import fiscal_year_text
 from apps.exports.figures import Column, Table, Value
-from apps.options.frozen import (
-    crossover_sentences,
-    option_label,
-    option_rows,
-    record_condition,
-)
+from apps.options.forms import option_label
+from apps.options.frozen import crossover_sentences, option_rows, record_condition
 from apps.options.presentation import condition_sentence
 
 

@@ -7,3 +7,9 @@ from django.utils.translation import gettext_lazy as _
 class OptionsConfig(AppConfig):
     name = "apps.options"
     verbose_name = _("Options compared")
+
+    def ready(self) -> None:
+        from apps.options.frozen import version_part
+        from apps.projects.versions import keep_with_versions
+
+        keep_with_versions(version_part)

@@ -36,6 +36,12 @@ OPTION_LABELS = {
     "fine_tune": _("Fine-tune an open model, then host it"),
     "build": _("Pre-train a model, then host it"),
 }
+
+
+def option_label(key: str) -> str:
+    return str(OPTION_LABELS[key])
+
+
 FLAG_LABELS = {
     "data_leaves_organisation": _("Data leaves the organisation"),
     "lock_in": _("Lock-in to the provider's model and prices"),

@@ -1,5 +1,4 @@
-"""The decision view kept as data (imported by apps.projects.versions, so the options app is
-imported lazily here): the options response of a scenario (as GET
+"""The decision view kept as data: the options response of a scenario (as GET
 /api/v1/scenarios/{id}/options/ answers it), stored with each saved version so that share links
 show it as it was, and drawn for exports; and what a page or an export shows of such a record.
 """
@@ -14,14 +13,22 @@ from django.utils.translation import gettext
 from apps.apiprices.models import PriceTier
 from apps.estimates import EstimateInputError
 from apps.estimates.options import Condition
+from apps.options.forms import FLAG_LABELS, option_label
+from apps.options.presentation import condition_sentence, volume
+from apps.options.ranges import option_ranges_context
+from apps.options.representation import options_representation
+from apps.options.services import scenario_options_compare
+
+
+def version_part(scenario) -> dict:
+    """What a version keeps of the decision view (apps.projects.versions): the options compared
+    when it was saved."""
+    return {"options": options_record(scenario)}
 
 
 def options_record(scenario) -> dict | None:
     """The scenario's options compared now, as the options API answers them; None when they
     cannot be (no inference to serve, or inputs that no longer estimate)."""
-    from apps.options.representation import options_representation
-    from apps.options.services import scenario_options_compare
-
     if not (scenario.inputs or {}).get("inference"):
         return None
     try:
@@ -89,16 +96,8 @@ def _decimal(value: str | None) -> Decimal | None:
     return None if value is None else Decimal(value)
 
 
-def option_label(key: str) -> str:
-    from apps.options.forms import OPTION_LABELS
-
-    return str(OPTION_LABELS[key])
-
-
 def option_rows(record: dict) -> list[OptionRow]:
     """The options of a record, labels and flags in the reader's language."""
-    from apps.options.forms import FLAG_LABELS
-
     rows = []
     for option in record["options"]:
         per_request = _decimal(option["cost_per_request"])
@@ -135,8 +134,6 @@ def record_condition(record: dict) -> Condition:
 
 def crossover_sentences(record: dict) -> list[str]:
     """Each crossover of a record in words, in the reader's language."""
-    from apps.options.presentation import volume
-
     sentences = []
     for crossover in record["crossovers"]:
         fixed, per_use = (option_label(key) for key in crossover["options"])
@@ -162,9 +159,6 @@ def frozen_options_context(record: dict | None) -> dict:
     with the options' ranges when the record has them."""
     if not record:
         return {"frozen_options": None}
-    from apps.options.presentation import condition_sentence
-    from apps.options.ranges import option_ranges_context
-
     return {
         "frozen_options": {
             "record": record,

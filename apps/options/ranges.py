@@ -11,7 +11,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext, gettext_lazy
 
 from apps.estimates.uncertainty import FigureRange
-from apps.options.frozen import option_label
+from apps.options.forms import option_label
 from apps.projects.range_inputs import range_sentence
 from apps.words import formatting
 from apps.words.templatetags.figures import figure_html

@@ -7,18 +7,20 @@ part while projects imports nothing of that app: the floors stay one way.
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from apps.projects.models import Scenario
+from apps.projects.models import Scenario, ScenarioVersion
 
 
 @dataclass(frozen=True)
 class PagePart:
     """One app's part of the pages: the scenario page's context (given the catalogue the page
-    read), what the scenario page's cache key digests of it (read without a query), and the
-    project page's context for its scenarios (with their related rows prefetched)."""
+    read), what the scenario page's cache key digests of it (read without a query), the
+    project page's context for its scenarios (with their related rows prefetched), and the
+    context of the page comparing two versions."""
 
     scenario_context: Callable[..., dict]
     scenario_stamp: Callable[[Scenario], list]
     project_context: Callable[[list[Scenario]], dict]
+    versions_context: Callable[[ScenarioVersion, ScenarioVersion], dict]
 
 
 _PARTS: list[PagePart] = []
@@ -44,4 +46,11 @@ def project_context(scenarios: list[Scenario]) -> dict:
     context: dict = {}
     for part in _PARTS:
         context.update(part.project_context(scenarios))
+    return context
+
+
+def versions_context(old: ScenarioVersion, new: ScenarioVersion) -> dict:
+    context: dict = {}
+    for part in _PARTS:
+        context.update(part.versions_context(old, new))
     return context

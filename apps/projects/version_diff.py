@@ -5,10 +5,7 @@ from decimal import Decimal
 
 from django.utils.translation import gettext, gettext_lazy
 
-from apps.budget.ranges import RangePair, range_pairs
 from apps.estimates import EstimateResult
-from apps.estimates.budget import BudgetDiff, budget_diff
-from apps.projects.frozen_budget import budget_from_record, drawn_up_from_record
 from apps.projects.input_choices import INPUT_CHOICES, INPUT_NUMBERS
 from apps.projects.models import ScenarioVersion
 from apps.projects.scenario_compare import compare_rows
@@ -74,26 +71,6 @@ def results_changes(old: ScenarioVersion, new: ScenarioVersion) -> list[Change]:
             )
         )
     return changes
-
-
-def budget_changes(old: dict | None, new: dict | None) -> BudgetDiff | None:
-    """Previous / new / difference per budget line and fiscal year, from two budget records
-    (apps.projects.frozen_budget: a version's `budget["drawn_up"]`, a snapshot's `budget`); None
-    when either has no budget (it could not be drawn up, or was saved before budgets were)."""
-    if not old or not new:
-        return None
-    return budget_diff(budget_from_record(old), budget_from_record(new))
-
-
-def budget_range_changes(old: dict | None, new: dict | None) -> list[RangePair]:
-    """The budget's headline ranges as two budget records kept them (their percentiles and
-    seed, never sampled again); empty when neither has ranges."""
-    return range_pairs(*(drawn_up_from_record(record) if record else None for record in (old, new)))
-
-
-def version_budget(version: ScenarioVersion) -> dict | None:
-    """The budget record saved with a version (None before versions kept one)."""
-    return (version.budget or {}).get("drawn_up")
 
 
 NOT_SET = gettext_lazy("not set (default)")

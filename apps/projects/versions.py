@@ -1,16 +1,14 @@
 """Versions of a scenario: what was saved, what it gave, and the catalogue figures it used."""
 
 import datetime
+from collections.abc import Callable
 
 from apps.api.estimate import estimate_kept
 from apps.apiprices.selectors import price_in_force
-from apps.budget.records import budget_record
 from apps.catalogue.snapshot import Catalogue
 from apps.estimates import ENGINE_VERSION
 from apps.estimates.kept import KeptEstimate
 from apps.estimates.record import dump, load
-from apps.options.frozen import options_record
-from apps.projects.frozen_budget import scenario_budget_record
 from apps.projects.models import Scenario, ScenarioVersion
 
 
@@ -117,6 +115,21 @@ def api_prices_used(inputs: dict, day: datetime.date | None = None) -> dict:
     }
 
 
+# What apps above projects keep with each version (the budget, the options compared), each a
+# function of the scenario giving plain JSON merged into `ScenarioVersion.budget`; registered by
+# each app when Django starts it, so that projects imports none of them.
+_KEPT_WITH_VERSIONS: list[Callable[[Scenario], dict]] = []
+
+
+def keep_with_versions(part: Callable[[Scenario], dict]) -> None:
+    if part not in _KEPT_WITH_VERSIONS:
+        _KEPT_WITH_VERSIONS.append(part)
+
+
+def kept_with_version(scenario: Scenario) -> dict:
+    return {key: value for part in _KEPT_WITH_VERSIONS for key, value in part(scenario).items()}
+
+
 def version_record(*, scenario: Scenario, user) -> ScenarioVersion:
     """Store the scenario as it now stands as version `scenario.version`."""
     return ScenarioVersion.objects.create(
@@ -127,9 +140,7 @@ def version_record(*, scenario: Scenario, user) -> ScenarioVersion:
         results=dump(estimate_kept(scenario.inputs, fan=True)),  # the fan kept for its pages
         catalogue=catalogue_figures(scenario.inputs),
         budget={
-            **budget_record(scenario),
-            "drawn_up": scenario_budget_record(scenario),
-            "options": options_record(scenario),  # the decision view, frozen with the version
+            key: value for part in _KEPT_WITH_VERSIONS for key, value in part(scenario).items()
         },
         engine_version=ENGINE_VERSION,
         created_by=user if user is not None and user.is_authenticated else None,

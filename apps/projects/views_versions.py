@@ -6,14 +6,9 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
+from apps.projects import page_parts
 from apps.projects.selectors import scenario_for_user
-from apps.projects.version_diff import (
-    budget_changes,
-    budget_range_changes,
-    inputs_changes,
-    results_changes,
-    version_budget,
-)
+from apps.projects.version_diff import inputs_changes, results_changes
 
 
 def _version_number(request: HttpRequest, key: str, default: int) -> int:
@@ -67,7 +62,6 @@ def scenario_version_diff(request: HttpRequest, scenario_id: int) -> TemplateRes
             "numbers": range(scenario.version, 0, -1),
             "inputs_changes": inputs_changes(old, new),
             "results_changes": results_changes(old, new),
-            "budget_diff": budget_changes(version_budget(old), version_budget(new)),
-            "budget_ranges": budget_range_changes(version_budget(old), version_budget(new)),
+            **page_parts.versions_context(old, new),
         },
     )

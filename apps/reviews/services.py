@@ -11,6 +11,7 @@ from django.db import transaction
 from django.db.models import F, Max
 from django.utils.translation import gettext
 
+from apps.budget.kept import drawn_up_record
 from apps.budget.selectors import (
     BudgetUnavailable,
     ScenarioBudget,
@@ -19,7 +20,6 @@ from apps.budget.selectors import (
 )
 from apps.estimates.budget import Budget
 from apps.projects import services as project_services
-from apps.projects.frozen_budget import budget_record
 from apps.projects.models import (
     Project,
     ProjectSnapshot,
@@ -117,7 +117,7 @@ def project_submit(*, project: Project, user) -> ProjectSnapshot:
         number=number,
         created_by=user,
         total_cost=drawn_up.budget.summary.total,
-        budget=budget_record(drawn_up),
+        budget=drawn_up_record(drawn_up),
         fiscal_year_totals=fiscal_year_totals(drawn_up.budget),
     )
     snapshot.full_clean()

@@ -11,9 +11,9 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
+from apps.budget.kept import budget_changes
 from apps.projects.models import Project, StatusChangeRefused
 from apps.projects.selectors import project_for_user
-from apps.projects.version_diff import budget_changes
 from apps.reviews import services
 from apps.reviews.forms import ClearForm, CommentForm, QueueFilterForm, ReturnForm
 from apps.reviews.selectors import (

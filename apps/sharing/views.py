@@ -14,17 +14,16 @@ from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from apps.budget.kept import drawn_up_from_record, version_budget
 from apps.budget.presentation import table
 from apps.budget.ranges import budget_ranges
 from apps.core.client_address import client_address
 from apps.core.ratelimit import Budget, too_many_requests
 from apps.options.frozen import frozen_options_context, version_options
-from apps.projects.frozen_budget import drawn_up_from_record
 from apps.projects.models import ProjectSnapshot, ScenarioVersion
 from apps.projects.presentation import comparison_context
 from apps.projects.range_results import shared_ranges_context
 from apps.projects.selectors import project_for_user, scenario_for_user
-from apps.projects.version_diff import version_budget
 from apps.projects.versions import version_estimate
 from apps.sharing import services
 from apps.sharing.forms import ShareLinkForm

@@ -10,10 +10,9 @@ from decimal import Decimal
 import pytest
 from openpyxl import load_workbook
 
+from apps.budget.kept import drawn_up_from_record, drawn_up_record, version_budget
 from apps.budget.selectors import scenario_budget
 from apps.budget.serializers import BudgetSerializer
-from apps.projects.frozen_budget import budget_record, drawn_up_from_record
-from apps.projects.version_diff import version_budget
 from tests.factories import make_project, make_scenario
 from tests.integration import test_budget_pages_ranges as ranged
 from tests.integration.test_exports import client_for, csv_rows, download
@@ -33,7 +32,7 @@ def api_budget(user, scenario, **headers) -> dict:
 
 def test_the_frozen_record_keeps_the_percentiles_and_seed_and_gives_them_back(owner, scenario):
     drawn_up = scenario_budget(scenario)
-    record = budget_record(drawn_up)
+    record = drawn_up_record(drawn_up)
     back = drawn_up_from_record(json.loads(json.dumps(record)))
     assert (back.uncertainty.seed, back.uncertainty.samples) == (7, 2_000)
     assert back.uncertainty == drawn_up.uncertainty  # money as Decimal, to the cent
@@ -45,7 +44,7 @@ def test_the_frozen_record_keeps_the_percentiles_and_seed_and_gives_them_back(ow
 
 def test_a_record_without_ranges_has_none(owner):
     plain = make_scenario(make_project(owner, "Plain"), "Pilot")
-    record = budget_record(scenario_budget(plain))
+    record = drawn_up_record(scenario_budget(plain))
     assert drawn_up_from_record(record).uncertainty is None
 
 

@@ -10,13 +10,17 @@ import pytest
 from django.test import Client
 from rest_framework.renderers import JSONRenderer
 
+from apps.budget.kept import (
+    budget_changes,
+    drawn_up_from_record,
+    drawn_up_record,
+    version_budget,
+)
 from apps.budget.selectors import scenario_budget
 from apps.budget.serializers import BudgetSerializer
 from apps.budget.services import cost_line_create, cost_line_update
 from apps.estimates.budget import budget_diff
-from apps.projects.frozen_budget import budget_record, drawn_up_from_record
 from apps.projects.models import Project, Scenario
-from apps.projects.version_diff import budget_changes, version_budget
 from apps.reviews import services
 from apps.sharing.services import share_link_create
 from tests.factories import make_front_office, make_manager, make_project, make_scenario
@@ -53,7 +57,7 @@ def test_a_version_keeps_its_budget_and_gives_it_back_as_the_api_answered_to_the
     live = client.get(f"/api/v1/scenarios/{baseline.pk}/budget/").json()
     stored = version_budget(baseline.versions.get(number=baseline.version))
     drawn_up = scenario_budget(baseline)
-    assert stored == budget_record(drawn_up)
+    assert stored == drawn_up_record(drawn_up)
     frozen = drawn_up_from_record(stored, baseline)
     assert frozen == drawn_up  # every field, Decimal for Decimal
     assert json.loads(JSONRenderer().render(BudgetSerializer(frozen).data)) == live

@@ -21,12 +21,11 @@ from openpyxl import load_workbook
 from rest_framework.test import APIClient
 
 from apps.api.estimate import estimate_kept
+from apps.budget.kept import drawn_up_from_record, version_budget
 from apps.budget.selectors import scenario_budget
 from apps.estimates.budget import COMPUTED_KINDS
 from apps.estimates.messages import Message
-from apps.projects.frozen_budget import drawn_up_from_record
 from apps.projects.services import scenario_update
-from apps.projects.version_diff import version_budget
 from apps.projects.versions import version_estimate
 from apps.words.messages import message_text
 from tests.factories import (

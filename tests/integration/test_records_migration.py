@@ -10,9 +10,9 @@ from django.apps import apps as registry
 from django.utils import translation
 
 from apps.api.estimate import estimate_response
+from apps.budget.kept import drawn_up_from_record
 from apps.budget.services import cost_line_create
 from apps.estimates.record import is_record
-from apps.projects.frozen_budget import drawn_up_from_record
 from apps.projects.models import ProjectSnapshot, ScenarioVersion
 from apps.projects.services import scenario_update
 from apps.projects.versions import version_estimate

@@ -12,11 +12,11 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
+from apps.budget.kept import drawn_up_from_record
 from apps.budget.selectors import scenario_budget
 from apps.budget.serializers import BudgetSerializer
 from apps.budget.services import cost_line_create
 from apps.projects.conditional import scenario_etag
-from apps.projects.frozen_budget import drawn_up_from_record
 from apps.projects.models import Project, ProjectSnapshot, Scenario, StatusChange
 from apps.projects.versions import version_estimate
 from apps.reviews import services
