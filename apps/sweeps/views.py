@@ -16,7 +16,7 @@ from apps.catalogue.models import Accelerator, LanguageModel
 from apps.core.htmx import is_htmx
 from apps.projects.locale_numbers import decimal_text, percent_text
 from apps.projects.selectors import scenario_for_user
-from apps.sweeps import services
+from apps.sweeps import background, services
 from apps.sweeps.allowance import SweepLimitReached
 from apps.sweeps.definition import DefinitionError, points_text
 from apps.sweeps.forms import SweepDefinitionForm, point_count
@@ -177,6 +177,7 @@ def _sweep_context(sweep: Sweep) -> dict:
 @require_GET
 def sweep_detail(request: HttpRequest, sweep_id: int) -> TemplateResponse:
     sweep = sweep_for_user(request.user, sweep_id)
+    background.sweeps_resume_abandoned(Sweep.objects.filter(pk=sweep.pk))
     context = _sweep_context(sweep)
     if is_htmx(request):
         # A poll: the progress; the announcement when it changed; the results when it ended.
