@@ -103,6 +103,9 @@ class BudgetSettingsSerializer(StrictSerializer):
 
 
 class OptionsRequestSerializer(EstimateRequestSerializer):
+    # The schema requires the demand to serve, as `validate` does.
+    at_least_one_of = ("inference",)
+
     options = OptionChoiceSerializer(
         many=True,
         required=False,

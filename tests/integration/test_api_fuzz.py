@@ -102,6 +102,7 @@ JUSTIFIED_REFUSALS = re.compile(
             r"^Choose at least one option\.",
             r"^Give a purchase price: the catalogue has no purchase price",
             r"^Choose an API model from the price catalogue",
+            r"^A price tier is read from the price catalogue: choose an API model\.",
             r"^Make another scenario the baseline instead",
             r"^A one-off line falls in one month, its start: leave its end empty\.",
             r"^Choose where the accelerators are used, among: ",
