@@ -192,6 +192,12 @@ class AutoSchema(SpectacularAutoSchema):
 
     def _map_serializer_field(self, field, direction, bypass_extensions=False):
         schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        if isinstance(field, serializers.ListSerializer) and schema.get("type") == "array":
+            # A list of objects' bounds, which drf-spectacular leaves out.
+            if field.max_length is not None:
+                schema["maxItems"] = field.max_length
+            if field.min_length is not None:
+                schema["minItems"] = field.min_length
         if isinstance(field, serializers.DecimalField) and schema.get("format") == "decimal":
             schema["pattern"] = decimal_pattern(field)
         elif isinstance(field, serializers.DateField) and any(

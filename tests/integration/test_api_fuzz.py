@@ -100,6 +100,7 @@ JUSTIFIED_REFUSALS = re.compile(
             r"^Give distinct keys among ",
             r"^Choose at least one input to vary, or accelerators\.",
             r"^Choose at least one option\.",
+            r"^Give each option once\.",
             r"^Give a purchase price: the catalogue has no purchase price",
             r"^Choose an API model from the price catalogue",
             r"^A price tier is read from the price catalogue: choose an API model\.",
