@@ -358,6 +358,9 @@ if "NUM_PROXIES" in os.environ:
 # Sweeps. Without a broker, one of more points than this is computed in a thread of the server
 # rather than in the request that defines it (100,000 points take seconds there).
 SWEEP_BACKGROUND_POINTS = env_int("SWEEP_BACKGROUND_POINTS", 20_000)
+# Such a sweep whose server has shown no sign of life for this long (it stamps each chunk, well
+# under a second apart) lost its server, to a restart or a crash, and is queued again.
+SWEEP_ABANDONED_AFTER_SECONDS = env_int("SWEEP_ABANDONED_AFTER_SECONDS", 60)
 # What one person may start: sweeps queued or running at once, and points in 24 hours (429).
 SWEEP_MAX_ACTIVE_PER_USER = env_int("SWEEP_MAX_ACTIVE_PER_USER", 5)
 SWEEP_MAX_POINTS_PER_DAY = env_int("SWEEP_MAX_POINTS_PER_DAY", 5_000_000)

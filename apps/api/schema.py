@@ -11,11 +11,14 @@ them that its view can give, in DRF's JSON shapes, unless it documents that stat
 or 503 always documents its Retry-After header.
 
 Constraints are as strict as the validators: a decimal string has the pattern validation
-applies (`decimal_pattern`), and a number of the estimate's request has the range of its rule in
+applies (`decimal_pattern`), a date the planning range's years (`PLANNING_DATE_PATTERN`), a list
+a serializer names in `unique_items` no value twice, two fields it names in `given_together`
+both or neither, and a number of the estimate's request has the range of its rule in
 the engine (apps.estimates.limits.RULES) wherever the serializer names its field after it
 (`engine_rules`), so a field added to the request is bounded in the schema as it is in behaviour.
 """
 
+from django.core.validators import RegexValidator
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from drf_spectacular.utils import OpenApiResponse, inline_serializer
@@ -27,7 +30,7 @@ from apps.api.fields import decimal_pattern
 from apps.api.ranges import RangesSerializer
 from apps.api.strict import KnownFieldsOnly
 from apps.catalogue.uncertainty import RANGE_PATHS
-from apps.core.planning_dates import PlanningDateValidator
+from apps.core.planning_dates import PLANNING_DATE_PATTERN, PlanningDateValidator
 from apps.estimates.limits import RULES, Rule
 from apps.estimates.uncertainty_draws import SHIFT
 
@@ -129,9 +132,15 @@ class RangesExtension(OpenApiSerializerExtension):
         }
 
 
-# A date of the planning years, 1990 to 2100 (OpenAPI 3.0 has no bounds for a date), whole so
-# that a generator writes dates from it rather than filters them out of any string.
-PLANNING_YEARS = "^(199[0-9]|20[0-9]{2}|2100)-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"
+def both_or_neither(first: str, second: str) -> dict:
+    """Two fields given together or not at all (`given_together`), in OpenAPI 3.0's JSON Schema,
+    which has no `dependentRequired`: each one's absence or the other's presence."""
+    return {
+        "allOf": [
+            {"anyOf": [{"not": {"required": [one]}}, {"required": [other]}]}
+            for one, other in ((first, second), (second, first))
+        ]
+    }
 
 
 class AutoSchema(SpectacularAutoSchema):
@@ -156,7 +165,8 @@ class AutoSchema(SpectacularAutoSchema):
 
     def _map_basic_serializer(self, serializer, direction):
         """A strict serializer's request takes no other field (read-only ones are ignored, so
-        they stay allowed); `at_least_one_of` names fields of which one must be given."""
+        they stay allowed); `at_least_one_of` names fields of which one must be given, and
+        `given_together` pairs of fields given both or neither."""
         schema = super()._map_basic_serializer(serializer, direction)
         if direction == "request" and isinstance(serializer, KnownFieldsOnly):
             ignored = {
@@ -174,16 +184,25 @@ class AutoSchema(SpectacularAutoSchema):
         names = getattr(serializer, "at_least_one_of", ())
         if direction == "request" and names:
             schema["anyOf"] = [{"required": [name]} for name in names]
+        together = getattr(serializer, "given_together", ())
+        if direction == "request" and together:
+            schema["allOf"] = [both_or_neither(*pair) for pair in together]
         return schema
 
     def _map_serializer_field(self, field, direction, bypass_extensions=False):
         schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        if isinstance(field, serializers.ListSerializer) and schema.get("type") == "array":
+            # A list of objects' bounds, which drf-spectacular leaves out.
+            if field.max_length is not None:
+                schema["maxItems"] = field.max_length
+            if field.min_length is not None:
+                schema["minItems"] = field.min_length
         if isinstance(field, serializers.DecimalField) and schema.get("format") == "decimal":
             schema["pattern"] = decimal_pattern(field)
-        elif schema.get("format") == "date" and any(
+        elif isinstance(field, serializers.DateField) and any(
             isinstance(validator, PlanningDateValidator) for validator in field.validators
         ):
-            schema["pattern"] = PLANNING_YEARS
+            schema["pattern"] = PLANNING_DATE_PATTERN
         elif (
             isinstance(field, serializers.CharField)
             and schema.get("type") == "string"
@@ -192,10 +211,15 @@ class AutoSchema(SpectacularAutoSchema):
             # DRF refuses the NUL character in every text field (a `not`, as a pattern would
             # make drf-spectacular wrap a field that may be blank in a oneOf that "" matches twice).
             schema["not"] = {"pattern": "\\u0000"}
-            if field.trim_whitespace and not field.allow_blank and "pattern" not in schema:
+            # A field with a regular expression gets it as its pattern (drf-spectacular adds it
+            # after this method, unless a pattern is there already), which takes no blank.
+            regex = any(isinstance(v, RegexValidator) for v in field.validators)
+            if field.trim_whitespace and not field.allow_blank and not regex:
                 # What Python's strip() leaves of spaces alone is a blank, which such a field
                 # refuses: a character other than those.
-                schema["pattern"] = f"[^{PYTHON_WHITESPACE}]"
+                schema.setdefault("pattern", f"[^{PYTHON_WHITESPACE}]")
+        if field.field_name in getattr(field.parent, "unique_items", ()):
+            schema["uniqueItems"] = True
         rules = getattr(field.parent, "engine_rules", {})
         if field.field_name in rules and schema.get("type") in {"number", "integer"}:
             schema = with_rule(schema, rules[field.field_name])

@@ -12,6 +12,13 @@ from apps.projects.budget_settings import DecimalText, PercentField
 from apps.projects.field_terms import COST_LINE_TERMS, attach_terms
 
 
+class VersionForm(forms.Form):
+    """The scenario's version a page was shown with, sent back by a change made from it (a
+    cost line's Delete button), so that a change based on an older version is refused."""
+
+    version = forms.IntegerField(required=False, min_value=0)
+
+
 class CostLineForm(forms.ModelForm):
     """A cost line, started from its kind's template; the model's `full_clean` checks it.
 

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from apps.budget import services
-from apps.budget.forms import CostLineForm
+from apps.budget.forms import CostLineForm, VersionForm
 from apps.budget.line_templates import LINE_TEMPLATES
 from apps.budget.models import CostLine, Kind
 from apps.budget.presentation import budget_section
@@ -157,9 +157,33 @@ def cost_line_edit(request: HttpRequest, scenario_id: int, line_id: int) -> Http
 @require_POST
 @refuses_frozen_projects
 def cost_line_delete(request: HttpRequest, scenario_id: int, line_id: int) -> HttpResponse:
+    """Delete a line; the button carries the scenario's version it was shown with, and a delete
+    based on a version someone else has saved since is refused (409) with what they saved, as
+    a stale edit is."""
     scenario = scenario_for_user(request.user, scenario_id)
     line = get_object_or_404(CostLine, scenario=scenario, pk=line_id)
     line.scenario = scenario
-    services.cost_line_delete(line=line, user=request.user)
+    origin = _origin(request)
+    version = VersionForm(request.POST)
+    expected_version = version.cleaned_data["version"] if version.is_valid() else None
+    try:
+        services.cost_line_delete(line=line, user=request.user, expected_version=expected_version)
+    except ScenarioConflict as stale:
+        conflict = {**edit_conflict(scenario, expected_version, stale.latest), "deleting": line}
+        scenario.version = stale.latest.number
+        return _delete_refused(request, scenario, origin, conflict)
     message = _("“%(name)s” deleted from the budget.") % {"name": line.name}
-    return _saved(request, scenario, _origin(request), message)
+    return _saved(request, scenario, origin, message)
+
+
+def _delete_refused(
+    request: HttpRequest, scenario: Scenario, origin: str, conflict: dict
+) -> TemplateResponse:
+    """The budget with who saved since, its lines' buttons now based on the latest version: on
+    its own page with a 409, or the budget section alone (HTMX swaps only successful answers)."""
+    if is_htmx(request):
+        return _section(request, scenario, origin, conflict=conflict)
+    context = {**budget_section(scenario, origin=origin), "conflict": conflict}
+    response = TemplateResponse(request, "budget/budget.html", context, status=409)
+    patch_vary_headers(response, ["HX-Request"])
+    return response

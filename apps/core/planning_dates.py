@@ -18,6 +18,27 @@ PLANNING_FIRST_DAY = date(1990, 1, 1)
 PLANNING_LAST_DAY = date(2100, 12, 31)
 
 
+def _years_pattern(first: int, last: int) -> str:
+    """The years from `first` to `last` as a regular expression: whole decades as `199\\d`."""
+    parts, year = [], first
+    while year <= last:
+        if year % 10 == 0 and year + 9 <= last:
+            parts.append(f"{year // 10}\\d")
+            year += 10
+        else:
+            parts.append(str(year))
+            year += 1
+    return "|".join(parts)
+
+
+# An ISO date (YYYY-MM-DD) within the range, for the OpenAPI schema beside its `format: date`,
+# which says nothing of years: what the validator refuses, the schema refuses too.
+PLANNING_DATE_PATTERN = (
+    f"^(?:{_years_pattern(PLANNING_FIRST_DAY.year, PLANNING_LAST_DAY.year)})"
+    "-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01])$"
+)
+
+
 def planning_range_words() -> dict[str, str]:
     """The range's first and last day as the reader writes dates: {"first", "last"}."""
     return {

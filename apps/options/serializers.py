@@ -62,14 +62,16 @@ class OptionChoiceSerializer(StrictSerializer):
     )
     staff_fte = number(
         "Staff the option needs to run, in full-time equivalents (none assumed by default: no "
-        "published figure gives it)."
+        "published figure gives it).",
+        min_value=0,
     )
-    staff_cost_per_fte_year = number("USD a year for one full-time equivalent of that staff.")
+    staff_cost_per_fte_year = number(
+        "USD a year for one full-time equivalent of that staff.", min_value=0
+    )
+    # The schema says so too (apps.api.schema).
+    given_together = (("staff_fte", "staff_cost_per_fte_year"),)
 
     def validate(self, attrs):
-        for name in ("staff_fte", "staff_cost_per_fte_year"):
-            if attrs.get(name) is not None and attrs[name] < 0:
-                raise serializers.ValidationError({name: [gettext("Give zero or more.")]})
         if (attrs.get("staff_fte") is None) != (attrs.get("staff_cost_per_fte_year") is None):
             raise serializers.ValidationError(
                 {
@@ -108,6 +110,9 @@ class BudgetSettingsSerializer(StrictSerializer):
 
 
 class OptionsRequestSerializer(EstimateRequestSerializer):
+    # The schema requires the demand to serve, as `validate` does.
+    at_least_one_of = ("inference",)
+
     options = OptionChoiceSerializer(
         many=True,
         required=False,

@@ -68,7 +68,8 @@ class RefusalsAsAnswers:
 
 NEW_BASELINE = OpenApiParameter(
     "new_baseline",
-    type=int,
+    # What int_or_none reads: a whole number of at most 18 digits.
+    type={"type": "integer", "minimum": 0, "maximum": 999_999_999_999_999_999},
     location=OpenApiParameter.QUERY,
     required=False,
     description="When deleting the baseline: the id of the project's scenario that becomes "

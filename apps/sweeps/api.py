@@ -20,11 +20,12 @@ from rest_framework.response import Response
 from apps.api.errors import nest_errors
 from apps.api.schema import error_response
 from apps.projects.selectors import scenario_for_user
-from apps.sweeps import services
+from apps.sweeps import background, services
 from apps.sweeps.allowance import SweepLimitReached
 from apps.sweeps.definition import DefinitionError
 from apps.sweeps.export import csv_pieces
 from apps.sweeps.metrics import METRICS_BY_NAME
+from apps.sweeps.models import Sweep
 from apps.sweeps.selectors import sweep_for_user, sweep_rows, sweep_summary
 from apps.sweeps.serializers import (
     ResultsPageSerializer,
@@ -92,6 +93,7 @@ class SweepLimited(APIException):
 def scenario_sweeps(request: Request, scenario_id: int) -> Response:
     scenario = scenario_for_user(request.user, scenario_id)
     if request.method == "GET":
+        background.sweeps_resume_abandoned(scenario.sweeps.all())
         return Response(SweepSerializer(scenario.sweeps.all(), many=True).data)
     serializer = SweepCreateSerializer(data=request.data)
     serializer.is_valid(raise_exception=True)
@@ -115,7 +117,9 @@ def scenario_sweeps(request: Request, scenario_id: int) -> Response:
 @api_view(["GET"])
 @permission_classes([IsAuthenticated])
 def sweep_detail(request: Request, sweep_id: int) -> Response:
-    return Response(SweepSerializer(sweep_for_user(request.user, sweep_id)).data)
+    sweep = sweep_for_user(request.user, sweep_id)
+    background.sweeps_resume_abandoned(Sweep.objects.filter(pk=sweep.pk))
+    return Response(SweepSerializer(sweep).data)
 
 
 @extend_schema(

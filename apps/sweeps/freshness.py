@@ -54,6 +54,7 @@ def sweeps_mark_stale(*, key: str) -> list[int]:
         started_at=None,
         finished_at=None,
         stale_since=Coalesce(F("stale_since"), Value(now)),
+        heartbeat_at=None,  # the new run is a task's, not a server thread's
     )
     # Read after the update, which holds the rows' locks: these runs are the ones to compute.
     for pk, run, total_chunks in Sweep.objects.filter(pk__in=ids).values_list(

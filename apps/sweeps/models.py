@@ -69,6 +69,14 @@ class Sweep(models.Model):
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     stale_since = models.DateTimeField(_("stale since"), null=True, blank=True)
+    heartbeat_at = models.DateTimeField(
+        _("server last seen"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Without a task broker: when the server computing it last showed it was alive."
+        ),
+    )
 
     objects = SweepQuerySet.as_manager()
 

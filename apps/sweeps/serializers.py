@@ -12,6 +12,9 @@ from apps.sweeps.models import Sweep
 
 
 class VariedInputSerializer(StrictSerializer):
+    # The definition refuses a value given twice (apps.sweeps.definition); the schema says so.
+    unique_items = ("values",)
+
     field = serializers.ChoiceField(
         choices=[(path, spec.label) for path, spec in SWEEPABLE.items()],
         help_text="The input's path in the estimate request, e.g. inference.requests_per_month.",
@@ -40,6 +43,9 @@ class VariedInputSerializer(StrictSerializer):
 
 
 class SweepCreateSerializer(StrictSerializer):
+    # The definition refuses a slug given twice (apps.sweeps.definition); the schema says so.
+    unique_items = ("accelerators", "models")
+
     name = serializers.CharField(
         max_length=200,
         required=False,
@@ -61,7 +67,9 @@ class SweepCreateSerializer(StrictSerializer):
     accelerator_sections = serializers.ListField(
         child=serializers.ChoiceField(choices=SECTIONS),
         required=False,
-        help_text="Where the listed accelerators replace the scenario's [every section it has].",
+        min_length=1,
+        help_text="Where the listed accelerators replace the scenario's [every section it has]: "
+        "sections it has.",
     )
 
     models = serializers.ListField(

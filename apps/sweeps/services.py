@@ -119,9 +119,14 @@ def sweep_create(
         chunk_size=chunk_size,
         total_chunks=math.ceil(parsed.total_points / chunk_size),
     )
+    in_background = background.runs_in_background(sweep.total_points)
+    if in_background:
+        # Stamped as it is stored: a server that stops before its thread starts the sweep
+        # leaves it to be resumed (apps.sweeps.background).
+        sweep.heartbeat_at = timezone.now()
     sweep.full_clean()
     sweep.save()
-    if background.runs_in_background(sweep.total_points):
+    if in_background:
         enqueue = partial(
             background.enqueue_chunks_in_background, sweep.pk, sweep.run, sweep.total_chunks
         )

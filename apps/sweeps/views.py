@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from apps.catalogue.models import Accelerator, LanguageModel
 from apps.projects.selectors import scenario_for_user
-from apps.sweeps import services
+from apps.sweeps import background, services
 from apps.sweeps.allowance import SweepLimitReached
 from apps.sweeps.definition import DefinitionError, points_text
 from apps.sweeps.forms import SweepDefinitionForm, point_count
@@ -176,6 +176,7 @@ def _sweep_context(sweep: Sweep) -> dict:
 @require_GET
 def sweep_detail(request: HttpRequest, sweep_id: int) -> TemplateResponse:
     sweep = sweep_for_user(request.user, sweep_id)
+    background.sweeps_resume_abandoned(Sweep.objects.filter(pk=sweep.pk))
     context = _sweep_context(sweep)
     if request.htmx and not request.htmx.history_restore_request:
         # A poll: the progress; the announcement when it changed; the results when it ended.

@@ -120,13 +120,25 @@ BOUNDS = [
     ("EstimateRequestRequest", {**ESTIMATE, "inference": {**ESTIMATE["inference"], "months": 0}}, "inference"),
     ("EstimateRequestRequest", {**ESTIMATE, "inference": {**ESTIMATE["inference"], "revenue_per_request": 1e-9}}, "inference"),
     ("EstimateRequestRequest", {**ESTIMATE, "pue": 0.5}, "pue"),
+    ("ProjectCreateRequest", {"title": "Plan", "period_end": "2101-01-01"}, "period_end"),
+    ("ProjectCreateRequest", {"title": "Plan", "period_start": "1989-12-31"}, "period_start"),
+    ("OptionsRequestRequest", {"training": SEED_000_TRAINING}, "inference"),
+    ("OptionsRequestRequest", {**ESTIMATE, "options": [{"key": "own"}] * 7}, "options"),
+    ("OptionsRequestRequest", {**ESTIMATE, "options": [{"key": "own", "staff_fte": 1}]}, "options"),
+    ("OptionsRequestRequest", {**ESTIMATE, "options": [{"key": "own", "staff_cost_per_fte_year": 1}]}, "options"),
+    ("OptionsRequestRequest", {**ESTIMATE, "options": [{"key": "own", "staff_fte": -1, "staff_cost_per_fte_year": 1}]}, "options"),
+    ("OptionsRequestRequest", {**ESTIMATE, "options": [{"key": "own", "staff_fte": 1, "staff_cost_per_fte_year": -1}]}, "options"),
 ]  # fmt: skip
+URLS = {
+    "ProjectCreateRequest": "/api/v1/projects/",
+    "EstimateRequestRequest": "/api/v1/estimate/",
+    "OptionsRequestRequest": "/api/v1/options/",
+}
 
 
 @pytest.mark.parametrize(("component", "body", "field"), BOUNDS)
 def test_what_the_validators_refuse_the_schema_refuses_too(api, document, component, body, field):
-    url = "/api/v1/projects/" if component.startswith("Project") else "/api/v1/estimate/"
-    response = api.post(url, body, format="json")
+    response = api.post(URLS[component], body, format="json")
     assert response.status_code == 400 and field in response.json(), response.json()
     assert not accepts(document, component, body)
 
@@ -138,14 +150,15 @@ ACCEPTED = [
     ("EstimateRequestRequest", {**ESTIMATE, "ranges": {"inference.monthly_growth": {"low": -0.5, "high": 0.1}}}),
     ("EstimateRequestRequest", {**ESTIMATE, "inference": {**ESTIMATE["inference"], "revenue_per_request": 0}}),
     ("EstimateRequestRequest", {**ESTIMATE, "inference": {**ESTIMATE["inference"], "months": 240}}),
+    ("ProjectCreateRequest", {"title": "Plan", "period_start": "1990-01-01", "period_end": "2100-12-31"}),
+    ("OptionsRequestRequest", {**ESTIMATE, "options": [{"key": "own", "staff_fte": 0, "staff_cost_per_fte_year": 0}]}),
 ]  # fmt: skip
 
 
 @pytest.mark.parametrize(("component", "body"), ACCEPTED)
 def test_what_the_schema_takes_at_its_bounds_the_api_takes(api, document, component, body):
     assert accepts(document, component, body)
-    url = "/api/v1/projects/" if component.startswith("Project") else "/api/v1/estimate/"
-    response = api.post(url, body, format="json")
+    response = api.post(URLS[component], body, format="json")
     assert response.status_code in {200, 201}, response.json()
 
 
@@ -200,3 +213,25 @@ def test_options_on_a_period_with_no_fiscal_year_are_a_documented_409_not_a_500(
     assert response.json()["detail"].endswith("The planning period must end after it starts.")
     operation = document["paths"]["/api/v1/scenarios/{scenario_id}/options/"]["get"]
     assert "409" in operation["responses"]
+
+
+def test_a_sweep_naming_an_accelerator_twice_is_refused_by_the_schema_too(api, manager, document):
+    scenario = make_scenario(make_project(manager), inputs=ESTIMATE)
+    body = {
+        "inputs": [{"field": "inference.requests_per_month", "kind": "list", "values": [1e4]}],
+        "accelerators": ["nvidia-h100-sxm", "nvidia-h100-sxm"],
+    }
+    response = api.post(f"/api/v1/scenarios/{scenario.pk}/sweeps/", body, format="json")
+    assert response.status_code == 400 and "accelerators" in response.json()
+    assert not accepts(document, "SweepCreateRequest", body)
+    assert accepts(document, "SweepCreateRequest", {**body, "accelerators": ["nvidia-h100-sxm"]})
+    empty = {**body, "accelerators": [], "accelerator_sections": []}
+    assert api.post(f"/api/v1/scenarios/{scenario.pk}/sweeps/", empty, format="json").json() == {
+        "accelerator_sections": ["Ensure this field has at least 1 elements."]
+    }
+    assert not accepts(document, "SweepCreateRequest", empty)
+
+
+def test_a_model_slug_has_its_pattern_in_the_schema(document):
+    model = document["components"]["schemas"]["InferenceRequestRequest"]["properties"]["model"]
+    assert model["pattern"] == "^[a-z0-9][-a-z0-9_.]*$"

@@ -2,6 +2,7 @@
 without If-Match gets 428, with a stale one 412 (nothing changes), with the current one it
 applies; the page form carries the version and shows who saved in the meantime."""
 
+import re
 from datetime import date
 
 import pytest
@@ -197,3 +198,40 @@ def test_a_line_saved_from_the_current_form_applies(client, owner, line):
     assert response.status_code == 302
     assert CostLine.objects.get(pk=line.pk).quantity == 4
     assert Scenario.objects.get(pk=line.scenario_id).version == 3
+
+
+def delete_url(line) -> str:
+    return f"/scenarios/{line.scenario_id}/cost-lines/{line.pk}/delete/"
+
+
+@pytest.mark.parametrize("page_url", ["/scenarios/{}/", "/scenarios/{}/budget/"])
+def test_a_lines_delete_button_carries_the_version_it_was_shown_with(client, owner, line, page_url):
+    client.force_login(owner)
+    html = client.get(page_url.format(line.scenario_id)).content.decode()
+    [button] = re.findall(rf'<button[^>]*formaction="{delete_url(line)}[^>]*>', html)
+    assert 'name="version" value="2"' in button
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
+def test_a_line_deleted_from_a_stale_page_is_refused_with_who_saved_since(
+    client, owner, line, htmx
+):
+    client.force_login(owner)
+    colleague = make_manager("colleague")
+    line.scenario.project.collaborators.add(colleague)
+    cost_line_create(scenario=line.scenario, fields={**STAFF, "name": "Analyst"}, user=colleague)
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    response = client.post(delete_url(line), {"version": "2"}, **headers)
+    assert response.status_code == (200 if htmx else 409)
+    html = response.content.decode()
+    assert "Not deleted: this scenario was saved by someone else after you opened it" in html
+    assert "colleague saved version 3" in html
+    assert "“Data scientist” is still in the budget of version 3." in html
+    assert CostLine.objects.filter(pk=line.pk).exists()
+    assert Scenario.objects.get(pk=line.scenario_id).version == 3
+    # The lines' buttons are now based on the latest version: deleting again applies.
+    [button] = re.findall(rf'<button[^>]*formaction="{delete_url(line)}[^>]*>', html)
+    assert 'name="version" value="3"' in button
+    again = client.post(delete_url(line), {"version": "3"}, **headers)
+    assert again.status_code == (200 if htmx else 302)
+    assert not CostLine.objects.filter(pk=line.pk).exists()

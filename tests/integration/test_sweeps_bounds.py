@@ -1,6 +1,7 @@
 """Sweeps within bounds: on the embedded default (no broker) a large sweep is computed in a thread
-of the server, not in the request that defines it, with the progress a worker's chunks give; and
-each person's limits (sweeps queued or running, points in 24 hours) answer 429 with Retry-After,
+of the server, not in the request that defines it, with the progress a worker's chunks give, and
+goes on from its stored chunks when its server stopped before it was done; and each person's
+limits (sweeps queued or running, points in 24 hours) answer 429 with Retry-After,
 in the API and on the page, in the reader's language."""
 
 import time
@@ -11,7 +12,7 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from apps.sweeps import tasks
+from apps.sweeps import background, runs, tasks
 from apps.sweeps.models import Sweep
 from config.celery import app as celery_app
 from tests.factories import make_manager, make_project, make_scenario
@@ -82,6 +83,75 @@ def test_a_large_sweep_runs_in_the_background_and_its_progress_reaches_completed
     summary = api.get(f"{url}summary/")
     assert summary.status_code == 200 and summary.json()["total_points"] == 3_000
     assert seen  # the API showed it queued or running before it was done
+
+
+def sweep_left_by_a_stopped_server(api, scenario, settings, monkeypatch) -> Sweep:
+    """A large sweep whose server stopped after the first of its 3 chunks, as a restarted server
+    finds it: running, its thread's last stamp older than SWEEP_ABANDONED_AFTER_SECONDS, and held
+    by no thread of this process."""
+    settings.SWEEP_BACKGROUND_POINTS = 2_000
+    with monkeypatch.context() as stopped:
+        stopped.setattr(background, "enqueue_chunks_in_background", lambda *args: None)
+        response = post_sweep(api, scenario, LARGE)
+    sweep = Sweep.objects.get(pk=response.json()["id"])
+    assert runs.sweep_chunk_store(sweep_id=sweep.pk, run=sweep.run, chunk_index=0)
+    last_sign = timezone.now() - timedelta(seconds=settings.SWEEP_ABANDONED_AFTER_SECONDS + 1)
+    Sweep.objects.filter(pk=sweep.pk).update(heartbeat_at=last_sign)
+    sweep.refresh_from_db()
+    assert (sweep.status, sweep.chunks_done) == ("running", 1)
+    return sweep
+
+
+def ended(sweep: Sweep) -> Sweep:
+    deadline = time.monotonic() + 60
+    while (sweep := Sweep.objects.get(pk=sweep.pk)).is_active:
+        assert time.monotonic() < deadline, (sweep.status, sweep.chunks_done)
+        time.sleep(0.02)
+    return sweep
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("where", ["its API", "its page", "its scenario's sweeps"])
+def test_a_sweep_left_running_by_a_stopped_server_goes_on_when_next_looked_at(
+    api, manager, scenario, settings, embedded, monkeypatch, where
+):
+    sweep = sweep_left_by_a_stopped_server(api, scenario, settings, monkeypatch)
+    client = Client()
+    client.force_login(manager)
+    response = {
+        "its API": lambda: api.get(f"/api/v1/sweeps/{sweep.pk}/"),
+        "its page": lambda: client.get(sweep.get_absolute_url()),
+        "its scenario's sweeps": lambda: api.get(f"/api/v1/scenarios/{scenario.pk}/sweeps/"),
+    }[where]()
+    assert response.status_code == 200
+    sweep = ended(sweep)
+    assert (sweep.status, sweep.points_done, sweep.chunks_done) == ("completed", 3_000, 3)
+    # The chunk stored before the server stopped was kept, not computed again.
+    assert sweep.chunks.filter(run=sweep.run).count() == 3
+    summary = api.get(f"/api/v1/sweeps/{sweep.pk}/summary/")
+    assert summary.status_code == 200 and summary.json()["total_points"] == 3_000
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sweep_whose_server_is_alive_is_not_queued_twice(
+    api, scenario, settings, embedded, monkeypatch
+):
+    sweep = sweep_left_by_a_stopped_server(api, scenario, settings, monkeypatch)
+    queued_again = []
+    monkeypatch.setattr(
+        background, "enqueue_chunks_in_background", lambda *args: queued_again.append(args)
+    )
+    Sweep.objects.filter(pk=sweep.pk).update(heartbeat_at=timezone.now())
+    assert api.get(f"/api/v1/sweeps/{sweep.pk}/").json()["status"] == "running"
+    assert queued_again == []
+    # Past the time without a sign it is queued again, its stamp renewed by the process that
+    # took it: looked at again, it is not queued a second time.
+    settings.SWEEP_ABANDONED_AFTER_SECONDS = 0
+    api.get(f"/api/v1/sweeps/{sweep.pk}/")
+    settings.SWEEP_ABANDONED_AFTER_SECONDS = 60
+    api.get(f"/api/v1/sweeps/{sweep.pk}/")
+    api.get(f"/api/v1/scenarios/{scenario.pk}/sweeps/")
+    assert queued_again == [(sweep.pk, sweep.run, 3)]
 
 
 @pytest.mark.django_db(transaction=True)
