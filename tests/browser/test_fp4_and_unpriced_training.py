@@ -4,13 +4,14 @@ and phone widths, in English and French; the form offers FP4 and, saved without 
 refuses it beside the field on an accelerator without it."""
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from playwright.sync_api import Page, expect
 
-from apps.projects.models import Project
-from apps.projects.roles import MANAGER
-from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations, login
+from tests.browser.conftest import (
+    BOTH_VIEWPORTS,
+    assert_no_axe_violations,
+    login,
+    manager_with_scenario,
+)
 
 USERNAME = "ines"
 PASSWORD = "a-long-test-password"
@@ -41,12 +42,10 @@ FP4_REFUSED = {
 
 
 @pytest.fixture
-def unpriced_scenario(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed only
-    user = get_user_model().objects.create_user(USERNAME, password=PASSWORD)
-    user.groups.add(Group.objects.get_or_create(name=MANAGER)[0])
-    project = Project.objects.create(owner=user, title="GPT-3 replay", unit="Section A")
-    return project.scenarios.create(name="V100s", inputs=INPUTS, is_baseline=True)
+def unpriced_scenario():
+    return manager_with_scenario(
+        USERNAME, PASSWORD, title="GPT-3 replay", name="V100s", inputs=INPUTS
+    )
 
 
 @BOTH_VIEWPORTS
