@@ -1,11 +1,15 @@
 """Real server processes for the tests that need one (runserver, gunicorn), and HTTP calls to them
 from real threads: `make run`'s embedded default on a SQLite file, or the test PostgreSQL."""
 
+import atexit
+import functools
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
@@ -29,7 +33,28 @@ def embedded_env(data_dir: Path, **extra: str) -> dict[str, str]:
 
 
 def embedded_setup(data_dir: Path, env: dict[str, str]) -> None:
-    """What `make run` does first: migrate, load the catalogue, create the demo account."""
+    """What `make run` does first: migrate, load the catalogue, create the demo account.
+
+    In `make run`'s own environment (none of NOT_EMBEDDED set) `setup_local` runs once in this
+    process, in a folder of its own, and every data folder gets a copy of what it wrote (the
+    SQLite database, the demo account's file): the same start, without migrating and loading
+    again for each server. test_setup.py runs `setup_local` itself, on fresh folders."""
+    if any(name in env for name in NOT_EMBEDDED):
+        _setup_local(data_dir, env)
+    else:
+        shutil.copytree(_embedded_made(), data_dir, dirs_exist_ok=True)
+
+
+@functools.cache
+def _embedded_made() -> Path:
+    """A folder where `setup_local` ran with `make run`'s environment (removed at exit)."""
+    folder = Path(tempfile.mkdtemp(prefix="embedded-setup-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    _setup_local(folder, embedded_env(folder))
+    return folder
+
+
+def _setup_local(data_dir: Path, env: dict[str, str]) -> None:
     subprocess.run(
         [sys.executable, "manage.py", "setup_local"],
         cwd=settings.BASE_DIR,

@@ -181,7 +181,7 @@ def _delete_refused(
 ) -> TemplateResponse:
     """The budget with who saved since, its lines' buttons now based on the latest version: on
     its own page with a 409, or the budget section alone (HTMX swaps only successful answers)."""
-    if is_htmx(request):
+    if request.htmx:
         return _section(request, scenario, origin, conflict=conflict)
     context = {**budget_section(scenario, origin=origin), "conflict": conflict}
     response = TemplateResponse(request, "budget/budget.html", context, status=409)

@@ -17,6 +17,9 @@ from django.core.cache import cache
 from django.urls import Resolver404, resolve
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
+from apps.projects.models import Project, Scenario
+from tests.factories import make_manager
+
 # Playwright's sync API runs an asyncio event loop in the main thread (in a greenlet) from the
 # moment it starts until it stops, so for the rest of the session asyncio.get_running_loop()
 # answers in the test thread. Django's async_unsafe guard then raises SynchronousOnlyOperation on
@@ -185,6 +188,17 @@ def new_page(
     yield open_page
     for context in contexts:
         context.close()
+
+
+def manager_with_scenario(
+    username: str, password: str, *, title: str, name: str, inputs: dict
+) -> Scenario:
+    """A manager who signs in as `username`, with one project (of Section A) and its baseline
+    scenario, stored with `inputs` as they are."""
+    project = Project.objects.create(
+        owner=make_manager(username, password), title=title, unit="Section A"
+    )
+    return project.scenarios.create(name=name, inputs=inputs, is_baseline=True)
 
 
 def _served(path: str) -> bool:

@@ -3,13 +3,14 @@ price, shows its figures and says it is not priced, with axe-core's WCAG 2.2 AA 
 and phone widths, in English and French; the form offers no FP4 on an accelerator without it."""
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from playwright.sync_api import Page, expect
 
-from apps.projects.models import Project
-from apps.projects.roles import MANAGER
-from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations, login
+from tests.browser.conftest import (
+    BOTH_VIEWPORTS,
+    assert_no_axe_violations,
+    login,
+    manager_with_scenario,
+)
 
 USERNAME = "ines"
 PASSWORD = "a-long-test-password"
@@ -36,12 +37,10 @@ NOT_PRICED = {
 
 
 @pytest.fixture
-def unpriced_scenario(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed only
-    user = get_user_model().objects.create_user(USERNAME, password=PASSWORD)
-    user.groups.add(Group.objects.get_or_create(name=MANAGER)[0])
-    project = Project.objects.create(owner=user, title="GPT-3 replay", unit="Section A")
-    return project.scenarios.create(name="V100s", inputs=INPUTS, is_baseline=True)
+def unpriced_scenario():
+    return manager_with_scenario(
+        USERNAME, PASSWORD, title="GPT-3 replay", name="V100s", inputs=INPUTS
+    )
 
 
 @BOTH_VIEWPORTS

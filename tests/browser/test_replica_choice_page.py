@@ -3,13 +3,14 @@ was chosen, the other sizes one click away (keyboard), in English and French, an
 WCAG 2.2 AA rules at desktop and phone widths with the table open."""
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from playwright.sync_api import Page, expect
 
-from apps.projects.models import Project
-from apps.projects.roles import MANAGER
-from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations, login
+from tests.browser.conftest import (
+    BOTH_VIEWPORTS,
+    assert_no_axe_violations,
+    login,
+    manager_with_scenario,
+)
 
 USERNAME = "maria"
 PASSWORD = "a-long-test-password"
@@ -48,12 +49,10 @@ WORDS = {
 
 
 @pytest.fixture
-def llama_scenario(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed only
-    user = get_user_model().objects.create_user(USERNAME, password=PASSWORD)
-    user.groups.add(Group.objects.get_or_create(name=MANAGER)[0])
-    project = Project.objects.create(owner=user, title="Assistant", unit="Section A")
-    return project.scenarios.create(name="Llama 2 70B", inputs=INPUTS, is_baseline=True)
+def llama_scenario():
+    return manager_with_scenario(
+        USERNAME, PASSWORD, title="Assistant", name="Llama 2 70B", inputs=INPUTS
+    )
 
 
 @BOTH_VIEWPORTS

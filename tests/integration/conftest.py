@@ -5,7 +5,8 @@ import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
-from tests.factories import make_manager
+from apps.sweeps import tasks
+from tests.factories import make_manager, make_project, make_scenario
 
 
 @pytest.fixture(autouse=True)
@@ -30,3 +31,17 @@ def owner():
 def stranger():
     """Another manager, who neither owns nor shares the owner's projects."""
     return make_manager("stranger")
+
+
+@pytest.fixture
+def scenario(owner):
+    """A scenario of the owner's, with the factories' defaults (a module may define its own)."""
+    return make_scenario(make_project(owner))
+
+
+@pytest.fixture
+def queued(monkeypatch) -> list[tuple]:
+    """The sweep chunk tasks a commit queues, recorded instead of sent."""
+    sent = []
+    monkeypatch.setattr(tasks.sweep_run_chunk, "delay", lambda *args: sent.append(args))
+    return sent

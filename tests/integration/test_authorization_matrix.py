@@ -12,6 +12,7 @@ without credentials; a wrong method gets 405; a page form without its CSRF token
 does a session-authenticated API write, while an API token needs none.
 """
 
+import copy
 import json
 import re
 from collections.abc import Callable, Iterator, Mapping
@@ -29,7 +30,7 @@ from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 from django.http import HttpResponse
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from apps.accounts.models import ApiToken
@@ -799,9 +800,21 @@ def _fast_password_hashing(settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed only
 
 
+@pytest.fixture(scope="module")
+def built_world(django_db_setup, django_db_blocker) -> Iterator[World]:
+    """Built once for the module, in a transaction rolled back at its end (as Django's
+    setUpTestData); each test runs in a savepoint inside it."""
+    md5 = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # as _fast_password_hashing
+    with django_db_blocker.unblock(), transaction.atomic():
+        built = override_settings(PASSWORD_HASHERS=md5)(build_world)()
+        yield built
+        transaction.set_rollback(True)
+
+
 @pytest.fixture
-def world() -> World:
-    return build_world()
+def world(built_world: World, db) -> World:
+    """The module's objects, a copy for each test: what a test changes in memory stays its own."""
+    return copy.deepcopy(built_world)
 
 
 def test_every_route_has_a_row_and_every_row_a_route() -> None:

@@ -12,7 +12,9 @@ from apps.projects.conditional import cost_line_etag, scenario_etag
 from apps.projects.models import Scenario
 from tests.factories import SEED_000_TRAINING, make_project, make_scenario, seed_000_inference
 from tests.integration.test_api_projects import client_for
+from tests.integration.test_budget_api import LINE
 from tests.integration.test_budget_models import STAFF
+from tests.integration.test_cost_line_etags import line_post
 from tests.integration.test_project_pages import scenario_post
 
 pytestmark = pytest.mark.django_db
@@ -72,20 +74,6 @@ def line(scenario):
     return cost_line_create(scenario=scenario, fields=STAFF)
 
 
-LINE = {
-    "name": "Licence",
-    "kind": "licence",
-    "quantity": 10,
-    "unit": "seat",
-    "unit_price": "1200.00",
-    "recurrence": "yearly",
-    "start": "2026-01-01",
-    "end": None,
-    "annual_escalation": 0.03,
-    "budget_class": None,
-    "category": 7,
-    "basis": "",
-}
 SHARE = {"label": "Governance board", "expires_in_days": 7}
 PROJECT = {
     "title": "Hostile",
@@ -229,20 +217,7 @@ def test_hostile_values_at_every_page_form_answer_for_people(client, owner, scen
         "contingency_opex": "0",
         "indirect_rate": "0",
     }
-    line_form = {
-        "kind": "staff",
-        "name": "Data scientist",
-        "quantity": "2",
-        "unit": "FTE",
-        "unit_price": "90,000",
-        "recurrence": "yearly",
-        "start": "2026-01-01",
-        "end": "2027-12-31",
-        "annual_escalation": "0",
-        "budget_class": "",
-        "category": "1",
-        "basis": "",
-    }
+    line_form = line_post()
     # The scenario form's estimate fields are one parser's (apps.words.numbers): a
     # few of them stand for the rest, with every field the budget and the save read.
     scenario_form = {

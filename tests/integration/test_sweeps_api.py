@@ -17,7 +17,7 @@ from apps.catalogue.snapshot import Catalogue
 from apps.estimates import evaluate
 from apps.sweeps import runs, services, tasks
 from apps.sweeps.models import Sweep, SweepChunk
-from tests.factories import make_manager, make_project, make_scenario
+from tests.factories import make_manager
 
 pytestmark = pytest.mark.django_db
 
@@ -33,28 +33,10 @@ CHIPS = ["nvidia-h100-sxm", "nvidia-l4"]
 
 
 @pytest.fixture
-def manager():
-    return make_manager()
-
-
-@pytest.fixture
-def scenario(manager):
-    return make_scenario(make_project(manager))
-
-
-@pytest.fixture
-def client(manager) -> APIClient:
+def client(owner) -> APIClient:
     client = APIClient()
-    client.force_authenticate(manager)
+    client.force_authenticate(owner)
     return client
-
-
-@pytest.fixture
-def queued(monkeypatch) -> list[tuple]:
-    """The chunk tasks a commit queues, recorded instead of sent."""
-    sent = []
-    monkeypatch.setattr(tasks.sweep_run_chunk, "delay", lambda *args: sent.append(args))
-    return sent
 
 
 def run_chunks(sweep: Sweep) -> None:
@@ -144,7 +126,7 @@ def test_bad_definitions_get_messages_at_their_fields(
 
 
 def test_strangers_get_404_and_anonymous_callers_are_refused(
-    client, scenario, manager, queued, django_capture_on_commit_callbacks
+    client, scenario, owner, queued, django_capture_on_commit_callbacks
 ):
     response, _ = create(client, scenario, django_capture_on_commit_callbacks, inputs=[PEAK])
     sweep_id = response.json()["id"]
@@ -269,9 +251,9 @@ def test_results_summary_and_csv_after_every_chunk_is_stored(
     assert float(rows[21][4]) == point["figures"]["total_cost"]
 
 
-def test_a_chunk_written_twice_is_stored_and_counted_once(scenario, manager):
+def test_a_chunk_written_twice_is_stored_and_counted_once(scenario, owner):
     sweep = services.sweep_create(
-        scenario=scenario, created_by=manager, definition={"inputs": [DEMAND, PEAK]}, chunk_size=10
+        scenario=scenario, created_by=owner, definition={"inputs": [DEMAND, PEAK]}, chunk_size=10
     )
     assert sweep.total_chunks == 3
     assert runs.sweep_chunk_store(sweep_id=sweep.pk, run=1, chunk_index=1)
@@ -289,9 +271,9 @@ def test_a_chunk_written_twice_is_stored_and_counted_once(scenario, manager):
     assert monkey_exists.count() == 1
 
 
-def test_cancelling_stops_the_sweep_and_its_remaining_chunks(client, scenario, manager):
+def test_cancelling_stops_the_sweep_and_its_remaining_chunks(client, scenario, owner):
     sweep = services.sweep_create(
-        scenario=scenario, created_by=manager, definition={"inputs": [DEMAND, PEAK]}, chunk_size=10
+        scenario=scenario, created_by=owner, definition={"inputs": [DEMAND, PEAK]}, chunk_size=10
     )
     runs.sweep_chunk_store(sweep_id=sweep.pk, run=1, chunk_index=0)
     response = client.post(f"/api/v1/sweeps/{sweep.pk}/cancel/")
@@ -303,9 +285,9 @@ def test_cancelling_stops_the_sweep_and_its_remaining_chunks(client, scenario, m
     assert again.json() == {"detail": "The sweep has ended (cancelled)."}
 
 
-def test_a_chunk_that_keeps_failing_fails_the_sweep_with_its_reason(scenario, manager):
+def test_a_chunk_that_keeps_failing_fails_the_sweep_with_its_reason(scenario, owner):
     sweep = services.sweep_create(
-        scenario=scenario, created_by=manager, definition={"inputs": [PEAK]}
+        scenario=scenario, created_by=owner, definition={"inputs": [PEAK]}
     )
     Sweep.objects.filter(pk=sweep.pk).update(definition={"inputs": [{**PEAK, "field": "nonsense"}]})
     with pytest.raises(runs.SweepCannotRun) as raised:
@@ -317,12 +299,12 @@ def test_a_chunk_that_keeps_failing_fails_the_sweep_with_its_reason(scenario, ma
     assert sweep.finished_at is not None
 
 
-def test_a_passing_database_fault_is_retried_with_backoff(scenario, manager, monkeypatch):
+def test_a_passing_database_fault_is_retried_with_backoff(scenario, owner, monkeypatch):
     assert tasks.sweep_run_chunk.acks_late and tasks.sweep_run_chunk.reject_on_worker_lost
     assert OperationalError in tasks.sweep_run_chunk.autoretry_for
     assert tasks.sweep_run_chunk.retry_backoff and tasks.sweep_run_chunk.max_retries == 5
     sweep = services.sweep_create(
-        scenario=scenario, created_by=manager, definition={"inputs": [PEAK]}
+        scenario=scenario, created_by=owner, definition={"inputs": [PEAK]}
     )
     store, faults = runs.sweep_chunk_store, []
 
@@ -341,7 +323,7 @@ def test_a_passing_database_fault_is_retried_with_backoff(scenario, manager, mon
 
 
 def test_a_broker_that_does_not_answer_fails_the_sweep_with_the_reason(
-    scenario, manager, monkeypatch, django_capture_on_commit_callbacks
+    scenario, owner, monkeypatch, django_capture_on_commit_callbacks
 ):
     def unreachable(*args):
         raise kombu.exceptions.OperationalError("Error 111 connecting to 127.0.0.1:6379.")
@@ -351,7 +333,7 @@ def test_a_broker_that_does_not_answer_fails_the_sweep_with_the_reason(
         pytest.raises(services.QueueUnavailable),
         django_capture_on_commit_callbacks(execute=True),
     ):
-        services.sweep_create(scenario=scenario, created_by=manager, definition={"inputs": [PEAK]})
+        services.sweep_create(scenario=scenario, created_by=owner, definition={"inputs": [PEAK]})
     sweep = Sweep.objects.get()
     assert sweep.status == "failed"
     assert sweep.error == (

@@ -12,10 +12,9 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from apps.sweeps import background, runs, tasks
+from apps.sweeps import background, runs
 from apps.sweeps.models import Sweep
 from config.celery import app as celery_app
-from tests.factories import make_manager, make_project, make_scenario
 
 # 2 accelerators × 1,500 demand levels: 3,000 points in 3 chunks of 1,000.
 LARGE = {
@@ -34,19 +33,9 @@ PEAK = {"inputs": [{"field": "inference.peak_to_average", "kind": "list", "value
 
 
 @pytest.fixture
-def manager():
-    return make_manager()
-
-
-@pytest.fixture
-def scenario(manager):
-    return make_scenario(make_project(manager))
-
-
-@pytest.fixture
-def api(manager) -> APIClient:
+def api(owner) -> APIClient:
     client = APIClient()
-    client.force_authenticate(manager)
+    client.force_authenticate(owner)
     return client
 
 
@@ -164,13 +153,6 @@ def test_a_sweep_at_or_under_the_background_size_is_computed_in_its_request(
     assert Sweep.objects.get().status == "completed"
 
 
-@pytest.fixture
-def queued(monkeypatch) -> list[tuple]:
-    sent = []
-    monkeypatch.setattr(tasks.sweep_run_chunk, "delay", lambda *args: sent.append(args))
-    return sent
-
-
 @pytest.mark.django_db
 def test_more_running_sweeps_than_allowed_get_a_429_with_retry_after_in_french(
     api, scenario, settings, queued, django_capture_on_commit_callbacks
@@ -220,11 +202,11 @@ def test_points_past_the_daily_allowance_get_a_429_until_the_oldest_sweep_is_a_d
 
 @pytest.mark.django_db
 def test_the_sweep_form_answers_a_reached_limit_with_429_and_the_message(
-    manager, scenario, settings, queued, django_capture_on_commit_callbacks
+    owner, scenario, settings, queued, django_capture_on_commit_callbacks
 ):
     settings.SWEEP_MAX_ACTIVE_PER_USER = 1
     client = Client()
-    client.force_login(manager)
+    client.force_login(owner)
     data = {
         "inputs-TOTAL_FORMS": "1",
         "inputs-INITIAL_FORMS": "0",

@@ -6,36 +6,19 @@ import re
 import pytest
 from django.test import Client
 
-from apps.sweeps import runs, services, tasks
+from apps.sweeps import runs, services
 from apps.sweeps.models import Sweep
-from tests.factories import DEMAND_SWEEP, make_manager, make_project, make_scenario
+from tests.factories import DEMAND_SWEEP, make_manager
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("queued")]
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture
-def manager():
-    return make_manager()
-
-
-@pytest.fixture
-def scenario(manager):
-    return make_scenario(make_project(manager))
-
-
-@pytest.fixture
-def client(manager) -> Client:
+def client(owner) -> Client:
     client = Client()
-    client.force_login(manager)
+    client.force_login(owner)
     return client
-
-
-@pytest.fixture(autouse=True)
-def queued(monkeypatch) -> list[tuple]:
-    sent = []
-    monkeypatch.setattr(tasks.sweep_run_chunk, "delay", lambda *args: sent.append(args))
-    return sent
 
 
 def form_data(**rows) -> dict:
@@ -153,10 +136,10 @@ def test_a_valid_form_queues_the_sweep_and_opens_its_page(
     assert queued == [(sweep.pk, 1, 0, "en-gb")]  # the language of the words a run stores
 
 
-def test_progress_is_polled_until_the_sweep_ends_and_announced_by_tenths(client, scenario, manager):
+def test_progress_is_polled_until_the_sweep_ends_and_announced_by_tenths(client, scenario, owner):
     sweep = services.sweep_create(
         scenario=scenario,
-        created_by=manager,
+        created_by=owner,
         definition={
             "inputs": [
                 {
@@ -202,11 +185,11 @@ def test_progress_is_polled_until_the_sweep_ends_and_announced_by_tenths(client,
 
 
 def test_a_completed_sweep_shows_summary_best_configurations_line_chart_and_pages(
-    client, scenario, manager
+    client, scenario, owner
 ):
     sweep = services.sweep_create(
         scenario=scenario,
-        created_by=manager,
+        created_by=owner,
         chunk_size=40,
         definition={
             "inputs": [
@@ -237,10 +220,10 @@ def test_a_completed_sweep_shows_summary_best_configurations_line_chart_and_page
     assert f'href="/api/v1/sweeps/{sweep.pk}/results.csv"' in page
 
 
-def test_two_varied_inputs_make_a_heatmap_table(client, scenario, manager):
+def test_two_varied_inputs_make_a_heatmap_table(client, scenario, owner):
     sweep = services.sweep_create(
         scenario=scenario,
-        created_by=manager,
+        created_by=owner,
         definition={
             "inputs": [
                 DEMAND_SWEEP,
@@ -260,10 +243,10 @@ def test_two_varied_inputs_make_a_heatmap_table(client, scenario, manager):
     assert len(re.findall(r'<td class="shade-\d">', page)) == 8
 
 
-def test_cancel_from_the_page(client, scenario, manager):
+def test_cancel_from_the_page(client, scenario, owner):
     sweep = services.sweep_create(
         scenario=scenario,
-        created_by=manager,
+        created_by=owner,
         definition={"inputs": [{"field": "pue", "kind": "list", "values": [1.1, 1.2]}]},
     )
     response = client.post(f"/sweeps/{sweep.pk}/cancel/", follow=True)
@@ -276,10 +259,10 @@ def test_cancel_from_the_page(client, scenario, manager):
     assert "hx-trigger" not in page and "Cancel the sweep" not in page
 
 
-def test_a_failed_sweep_says_why(client, scenario, manager):
+def test_a_failed_sweep_says_why(client, scenario, owner):
     sweep = services.sweep_create(
         scenario=scenario,
-        created_by=manager,
+        created_by=owner,
         definition={"inputs": [{"field": "pue", "kind": "list", "values": [1.1, 1.2]}]},
     )
     runs.sweep_fail(sweep_id=sweep.pk, run=1, reason="The sweep cannot run: no price.")
@@ -290,10 +273,10 @@ def test_a_failed_sweep_says_why(client, scenario, manager):
     )
 
 
-def test_strangers_get_404_and_visitors_are_asked_to_sign_in(scenario, manager):
+def test_strangers_get_404_and_visitors_are_asked_to_sign_in(scenario, owner):
     sweep = services.sweep_create(
         scenario=scenario,
-        created_by=manager,
+        created_by=owner,
         definition={"inputs": [{"field": "pue", "kind": "list", "values": [1.1, 1.2]}]},
     )
     stranger = Client()
@@ -306,11 +289,11 @@ def test_strangers_get_404_and_visitors_are_asked_to_sign_in(scenario, manager):
 
 
 def test_results_stay_readable_when_todays_rules_would_refuse_the_definition(
-    client, scenario, manager
+    client, scenario, owner
 ):
     sweep = services.sweep_create(
         scenario=scenario,
-        created_by=manager,
+        created_by=owner,
         definition={"inputs": [{"field": "pue", "kind": "list", "values": [1.1, 1.2]}]},
     )
     run_chunks(sweep)
@@ -323,16 +306,14 @@ def test_results_stay_readable_when_todays_rules_would_refuse_the_definition(
     assert "<td>0.5</td>" in page and "Each figure over all 2 points" in page
 
 
-def test_a_sweep_of_three_inputs_has_no_chart_but_every_point_in_the_table(
-    client, scenario, manager
-):
+def test_a_sweep_of_three_inputs_has_no_chart_but_every_point_in_the_table(client, scenario, owner):
     inputs = [
         {"field": "pue", "kind": "list", "values": [1.1, 1.5]},
         {"field": "inference.months", "kind": "list", "values": [12, 24]},
         {"field": "inference.peak_to_average", "kind": "list", "values": [1, 3]},
     ]
     sweep = services.sweep_create(
-        scenario=scenario, created_by=manager, definition={"inputs": inputs}
+        scenario=scenario, created_by=owner, definition={"inputs": inputs}
     )
     run_chunks(sweep)
     page = client.get(f"/sweeps/{sweep.pk}/").content.decode()

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("sweeps", "0002_field_names_for_people"),
+        ("sweeps", "0003_chunk_results_stored_as_they_are"),
     ]
 
     operations = [
