@@ -323,6 +323,8 @@ SPECTACULAR_SETTINGS = {
         "SweepStatusEnum": "apps.sweeps.models.Sweep.Status",
         "OptionKeyEnum": "apps.estimates.options.OPTION_KEYS",
         "FiscalYearLabelEnum": "apps.projects.models.FiscalYearLabel",
+        "CostLineKindEnum": "apps.budget.models.Kind",
+        "BudgetLineKindEnum": "apps.estimates.budget.KINDS",
     },
 }
 

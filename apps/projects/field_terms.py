@@ -109,6 +109,7 @@ COST_LINE_TERMS = {
 }
 OPTIONS_TERMS = {
     "api_model": "external-api",
+    "api_price_tier": "external-api",
     "accelerator": "accelerator",
     "training_route": "capex-and-opex",
 }

@@ -69,7 +69,9 @@ def test_the_response_has_the_contract_fields(api_client):
     data = post(api_client, {"inference": INFERENCE, "budget": BUDGET})
     assert {"options", "cheapest", "crossovers"} <= set(data)
     for option in data["options"]:
-        assert set(option) == {
+        # An external API's option also says which of its prices it used (issue 20's tiers).
+        assert ("api_price" in option) == (option["key"] == "external_api"), option["key"]
+        assert set(option) - {"api_price"} == {
             "key",
             "label",
             "one_off",

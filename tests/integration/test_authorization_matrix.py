@@ -336,6 +336,10 @@ ROUTES: dict[str, Row] = {
     "scenarios/<int:scenario_id>/": Row(
         {"GET": 200, "POST": 302}, sees=TEAM, body={"POST": scenario_form}
     ),
+    # The scenario form's number formats (htmx); asked without htmx, it sends back to the projects.
+    "scenarios/precisions/<str:section>/": Row(
+        {"GET": 302}, values=_constant({"section": "inference"})
+    ),
     "scenarios/<int:scenario_id>/preview/": Row(
         {"POST": 200}, sees=TEAM, body={"POST": scenario_form}
     ),

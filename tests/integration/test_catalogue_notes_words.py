@@ -8,9 +8,11 @@ import json
 import pytest
 from django.utils import translation
 
+from apps.api.estimate import estimate_kept
 from apps.apiprices.models import ApiModel
 from apps.catalogue.resolve import estimate_input_from_request
 from apps.estimates import EstimateInputError, record
+from apps.estimates.kept import KeptEstimate
 from apps.estimates.messages import Message
 from apps.words.messages import message_text
 from tests.factories import SEED_000_TRAINING, make_manager, make_project, make_scenario
@@ -112,27 +114,40 @@ def test_the_scenario_page_shows_the_catalogues_notes_in_french(client):
 
 
 def test_a_note_kept_in_a_record_is_worded_as_the_message_itself():
-    """A stored version keeps the notes as Messages (the record codec, through JSON): loaded
-    back on a French page, they read as the fresh Messages do."""
+    """A saved version keeps the catalogue's notes as Messages, in its estimate's assumptions
+    (the record codec, through JSON): loaded back on a French page, they read as the fresh
+    Messages do."""
     api_slug = ApiModel.objects.order_by("slug").values_list("slug", flat=True).first()
-    notes = [
-        *resolved_notes({"training": L4_TRAINING, "inference": MODEL_INFERENCE}, "en"),
-        *resolved_notes(
-            {
-                "inference": {
-                    "method": "external_api",
-                    "api_model": api_slug,
-                    "api_price_tier": "standard",
-                    "input_tokens": 600,
-                    "output_tokens": 500,
-                    "requests_per_month": 1000,
-                }
-            },
-            "en",
-        ),
-    ]
-    assert len(notes) >= 4
-    with translation.override("fr"):
-        for note in notes:
-            kept = record.load(json.loads(json.dumps(record.dump(note))), Message)
-            assert message_text(kept) == message_text(note) != str(note), note
+    served = {**MODEL_INFERENCE, "method": "tokens", "input_tokens": 600, "output_tokens": 500}
+    requests = (
+        {"training": L4_TRAINING, "inference": served},
+        {
+            "inference": {
+                "method": "external_api",
+                "api_model": api_slug,
+                "api_price_tier": "standard",
+                "input_tokens": 600,
+                "output_tokens": 500,
+                "requests_per_month": 1000,
+            }
+        },
+    )
+    checked = 0
+    for request in requests:
+        notes = resolved_notes(request, "en")
+        kept = estimate_kept(request)
+        loaded = record.load(json.loads(json.dumps(record.dump(kept))), KeptEstimate)
+        assumptions = [
+            note
+            for section in (loaded.result.training, loaded.result.inference)
+            if section is not None
+            for note in section.assumptions
+            if note in notes
+        ]
+        assert assumptions == notes
+        with translation.override("fr"):
+            for note, fresh in zip(assumptions, notes, strict=True):
+                assert isinstance(note, Message)
+                assert message_text(note) == message_text(fresh) != str(fresh), note
+                checked += 1
+    assert checked >= 4

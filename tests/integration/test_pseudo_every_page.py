@@ -120,6 +120,12 @@ PAGES: dict[str, tuple[Case, ...]] = {
         post(f"{S}/", {**SCENARIO_FORM, "version": "3"}),
         post(f"{S}/", {**SCENARIO_FORM, "version": "1"}, status=409),
     ),
+    "scenarios/precisions/<str:section>/": (
+        get(
+            "/scenarios/precisions/inference/?inference_accelerator=h100-sxm&inference_precision=fp4",
+            htmx=True,
+        ),
+    ),
     "scenarios/<int:scenario_id>/preview/": (post(f"{S}/preview/", SCENARIO_FORM, htmx=True),),
     "scenarios/<int:scenario_id>/duplicate/": (post(f"{S}/duplicate/"),),
     "scenarios/<int:scenario_id>/baseline/": (post("/scenarios/{owned}/baseline/"),),

@@ -17,7 +17,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from apps.catalogue.models import Accelerator, PriceOffer
-from apps.projects import services, views_scenario
+from apps.projects import presentation, services
 from apps.projects.roles import FRONT_OFFICE
 from tests.factories import make_front_office, make_manager, make_project, make_scenario
 from tests.integration.test_project_pages import scenario_post
@@ -208,7 +208,7 @@ def test_a_new_release_reads_none_of_the_pages_the_last_one_cached(
     scenario = make_scenario(make_project(manager))
     assert "Worded by the next release." not in page(client, scenario)
     # The next release's code words the comparison otherwise; the saved scenario is unchanged.
-    monkeypatch.setattr(views_scenario, "describe", lambda *args, **kwargs: NEXT_WORDS)
+    monkeypatch.setattr(presentation, "describe", lambda *args, **kwargs: NEXT_WORDS)
     assert "Worded by the next release." not in page(client, scenario)  # the cached page
     settings.CACHES = {"default": {**settings.CACHES["default"], "VERSION": "next-release"}}
     assert "Worded by the next release." in page(client, scenario)

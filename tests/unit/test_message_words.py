@@ -19,7 +19,7 @@ OFFERS = (
 
 
 def offers_note(count: int):
-    return ngettext(*OFFERS, count, price=exact(1234.5), offers=count, accelerator="NVIDIA L4")
+    return ngettext(*OFFERS, "offers", price=exact(1234.5), offers=count, accelerator="NVIDIA L4")
 
 
 def test_a_plural_message_picks_its_english_by_its_count_and_survives_a_pickle():
@@ -31,7 +31,7 @@ def test_a_plural_message_picks_its_english_by_its_count_and_survives_a_pickle()
         offers_note(3),
         OFFERS[0],
         OFFERS[1],
-        3,
+        "offers",
     )
 
 
