@@ -118,6 +118,11 @@ def decimal_pattern(field: serializers.DecimalField) -> str:
         return rf"^{sign}(?:{digits})$"
     decimals = r"\d" + ("*" if places is None else f"{{0,{places}}}")
     first = r"\d" + ("+" if places is None else f"{{1,{places}}}")
+    if sign == "" and field.max_value == 1:
+        # A fraction (a rate from 0 to 1): the pattern states the bound, which no JSON Schema
+        # keyword can for a string.
+        zeros = "0" + ("*" if places is None else f"{{0,{places}}}")
+        return rf"^(?:0(?:\.{decimals})?|1(?:\.{zeros})?|\.{first})$"
     return rf"^{sign}(?:{digits}(?:\.{decimals})?|\.{first})$"
 
 

@@ -110,6 +110,7 @@ JUSTIFIED_REFUSALS = re.compile(
             r"^Only a scenario whose inference is given by tokens serves a language model",
             r"^The end is before the start\.",
             r"^The end of the planning period is before its start\.",
+            r"^A replica larger than one node is whole nodes: ",
             r"^Choose an accelerator: ",
             r"does not use this input\.",
             r"^Give the (start|stop|number of values|values)",

@@ -102,11 +102,11 @@ def ended(sweep: Sweep) -> Sweep:
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("where", ["its API", "its page", "its scenario's sweeps"])
 def test_a_sweep_left_running_by_a_stopped_server_goes_on_when_next_looked_at(
-    api, manager, scenario, settings, embedded, monkeypatch, where
+    api, owner, scenario, settings, embedded, monkeypatch, where
 ):
     sweep = sweep_left_by_a_stopped_server(api, scenario, settings, monkeypatch)
     client = Client()
-    client.force_login(manager)
+    client.force_login(owner)
     response = {
         "its API": lambda: api.get(f"/api/v1/sweeps/{sweep.pk}/"),
         "its page": lambda: client.get(sweep.get_absolute_url()),
