@@ -17,6 +17,7 @@ import urllib.request
 from pathlib import Path
 from urllib.parse import quote
 
+import psycopg
 import pytest
 from django.conf import settings
 from django.db import connection
@@ -70,14 +71,29 @@ def demo_credentials(data_dir: Path) -> tuple[str, str]:
     return username, password
 
 
-def database_url_of_tests() -> str:
-    """The test database, for processes other than this one."""
+def database_url_of_tests(application_name: str = "", database: str = "") -> str:
+    """The test database (or `database` on its server), for processes other than this one; its
+    sessions named `application_name` in pg_stat_activity when one is given."""
     db = connection.settings_dict
     user = quote(db["USER"] or "", safe="")
     password = f":{quote(db['PASSWORD'], safe='')}" if db["PASSWORD"] else ""
     host = db["HOST"] or "127.0.0.1"
     port = f":{db['PORT']}" if db["PORT"] else ""
-    return f"postgres://{user}{password}@{host}{port}/{db['NAME']}"
+    named = f"?application_name={quote(application_name)}" if application_name else ""
+    return f"postgres://{user}{password}@{host}{port}/{database or db['NAME']}{named}"
+
+
+def wait_until_disconnected(application_name: str, timeout_seconds: float = 15) -> None:
+    """Wait until PostgreSQL has no session left of a stopped process: a session outlives its
+    process for a moment, and a test database with one left cannot be dropped at the end."""
+    with psycopg.connect(database_url_of_tests(database="postgres"), autocommit=True) as probe:
+        deadline = time.monotonic() + timeout_seconds
+        while probe.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s",
+            (application_name,),
+        ).fetchone()[0]:
+            assert time.monotonic() < deadline, f"{application_name} is still connected"
+            time.sleep(0.05)
 
 
 def free_port() -> int:

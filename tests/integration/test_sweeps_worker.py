@@ -36,7 +36,7 @@ from apps.sweeps.selectors import sweep_rows
 from config.celery import app as celery_app
 from tests.broker import delete_queue
 from tests.factories import make_manager, make_project, make_scenario
-from tests.servers import database_url_of_tests
+from tests.servers import database_url_of_tests, wait_until_disconnected
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -63,9 +63,11 @@ class CeleryWorker:
     def __init__(self, queue: str, log: Path) -> None:
         self.queue, self.log_path = queue, log
         self.name = f"{queue}-{uuid.uuid4().hex[:6]}@%h"
+        # Its database sessions are named, so that stopping it waits until they are gone.
+        self.application_name = f"worker-{uuid.uuid4().hex[:12]}"
         env = {
             **os.environ,
-            "DATABASE_URL": database_url_of_tests(),
+            "DATABASE_URL": database_url_of_tests(self.application_name),
             "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
             "CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT_SECONDS),
         }
@@ -96,6 +98,7 @@ class CeleryWorker:
         """SIGKILL to the main process and its pool child: no warm shutdown, no acks."""
         os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait(timeout=30)
+        wait_until_disconnected(self.application_name)
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -104,6 +107,7 @@ class CeleryWorker:
                 self.process.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 self.kill()
+        wait_until_disconnected(self.application_name)
 
 
 @contextlib.contextmanager
