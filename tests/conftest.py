@@ -110,8 +110,8 @@ def _other_sessions_ended(connection, timeout_seconds: float = 10) -> None:
             if not cursor.fetchall():
                 return
             if time.monotonic() > deadline:
+                # Ending a session is asynchronous: the loop waits until it is gone too.
                 cursor.execute(f"SELECT pg_terminate_backend(pid) FROM ({others}) AS left_over")
-                return
             time.sleep(0.1)
 
 
