@@ -2,7 +2,6 @@
 every test starts in the default language, and from the same rows (tests/starting_data.py)."""
 
 import os
-import time
 
 import hypothesis.core
 import pytest
@@ -89,30 +88,6 @@ def django_db_setup(django_db_setup, django_db_blocker):
         starting_data_keep(connection)
     with transactional_tests_restore_the_starting_data():
         yield
-    with django_db_blocker.unblock():
-        _other_sessions_ended(connection)
-
-
-def _other_sessions_ended(connection, timeout_seconds: float = 10) -> None:
-    """Before the test database is dropped: a process or thread a test started (a server, a
-    worker, a sweep) may hold a session on it a moment after it stopped, and PostgreSQL refuses
-    to drop a database in use. Wait for them; one still there after the wait is ended."""
-    if connection.vendor != "postgresql":
-        return
-    others = (
-        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
-        "AND pid <> pg_backend_pid()"
-    )
-    deadline = time.monotonic() + timeout_seconds
-    with connection.cursor() as cursor:
-        while True:
-            cursor.execute(others)
-            if not cursor.fetchall():
-                return
-            if time.monotonic() > deadline:
-                # Ending a session is asynchronous: the loop waits until it is gone too.
-                cursor.execute(f"SELECT pg_terminate_backend(pid) FROM ({others}) AS left_over")
-            time.sleep(0.1)
 
 
 @pytest.fixture(autouse=True)
