@@ -6,6 +6,7 @@ database with the real catalogue, set back to the suite's starting rows after it
 (tests/starting_data.py).
 """
 
+import datetime
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,8 +18,9 @@ from django.core.cache import cache
 from django.urls import Resolver404, resolve
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
+from apps.apiprices.loading import api_prices_load
 from apps.projects.models import Project, Scenario
-from tests.factories import make_manager
+from tests.factories import TRANSLATION_INFERENCE, make_manager
 
 # Playwright's sync API runs an asyncio event loop in the main thread (in a greenlet) from the
 # moment it starts until it stops, so for the rest of the session asyncio.get_running_loop()
@@ -295,3 +297,21 @@ def assert_no_axe_violations(page: Page, context_label: str) -> None:
             f"({page.url}):\n{format_axe_violations(violations)}",
             pytrace=False,
         )
+
+
+OPTIONS_PASSWORD = "a-long-test-password"
+
+
+@pytest.fixture
+def translation_scenario(real_catalogue, settings) -> Scenario:
+    """Maria's translation assistant, served by an external API over 2027–2028: the decision
+    page's scenario, with the API price catalogue loaded."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed only
+    api_prices_load()
+    project = Project.objects.create(
+        owner=make_manager("maria", OPTIONS_PASSWORD),
+        title="Translation assistant",
+        period_start=datetime.date(2027, 1, 1),
+        period_end=datetime.date(2028, 12, 31),
+    )
+    return project.scenarios.create(name="Wider use", inputs={"inference": TRANSLATION_INFERENCE})

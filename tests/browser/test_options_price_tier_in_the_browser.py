@@ -3,21 +3,18 @@ external API at DeepSeek's off-peak tier, sees which tier and since when each AP
 at, and uses it; with and without JavaScript, axe-core's WCAG 2.2 AA rules at desktop and phone
 widths, in English and French."""
 
-import datetime
 import re
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from playwright.sync_api import Page, expect
 
-from apps.apiprices.loading import api_prices_load
-from apps.projects.models import Project
-from apps.projects.roles import MANAGER
-from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations, login
-from tests.factories import TRANSLATION_INFERENCE
+from tests.browser.conftest import (
+    BOTH_VIEWPORTS,
+    OPTIONS_PASSWORD,
+    assert_no_axe_violations,
+    login,
+)
 
-PASSWORD = "a-long-test-password"
 V4_PRO = "deepseek-deepseek-v4-pro"
 WORDS = {
     "en": {
@@ -39,29 +36,20 @@ WORDS = {
 }
 
 
-@pytest.fixture
-def scenario(real_catalogue, settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed only
-    api_prices_load()
-    user = get_user_model().objects.create_user("maria", password=PASSWORD)
-    user.groups.add(Group.objects.get_or_create(name=MANAGER)[0])
-    project = Project.objects.create(
-        owner=user,
-        title="Translation assistant",
-        period_start=datetime.date(2027, 1, 1),
-        period_end=datetime.date(2028, 12, 31),
-    )
-    return project.scenarios.create(name="Wider use", inputs={"inference": TRANSLATION_INFERENCE})
-
-
 @BOTH_VIEWPORTS
 @pytest.mark.parametrize("language", list(WORDS))
 def test_a_manager_prices_the_api_off_peak_without_axe_violations(
-    new_page, viewport: dict, live_server, scenario, language: str
+    new_page, viewport: dict, live_server, translation_scenario, language: str
 ) -> None:
     words = WORDS[language]
     page: Page = new_page(extra_http_headers={"Accept-Language": language})
-    login(page, live_server, "maria", PASSWORD, next_path=f"/scenarios/{scenario.pk}/options/")
+    login(
+        page,
+        live_server,
+        "maria",
+        OPTIONS_PASSWORD,
+        next_path=f"/scenarios/{translation_scenario.pk}/options/",
+    )
     api_header = page.locator("#option-external_api")
     expect(api_header).to_contain_text(words["standard"])
     page.locator("#id_api_model").fill(V4_PRO)
@@ -75,10 +63,16 @@ def test_a_manager_prices_the_api_off_peak_without_axe_violations(
 
 
 def test_using_the_off_peak_api_option_without_javascript_keeps_its_tier(
-    page_no_js: Page, live_server, scenario
+    page_no_js: Page, live_server, translation_scenario
 ) -> None:
     page = page_no_js
-    login(page, live_server, "maria", PASSWORD, next_path=f"/scenarios/{scenario.pk}/options/")
+    login(
+        page,
+        live_server,
+        "maria",
+        OPTIONS_PASSWORD,
+        next_path=f"/scenarios/{translation_scenario.pk}/options/",
+    )
     page.locator("#id_api_model").fill(V4_PRO)
     page.get_by_label("Price tier of the external API").select_option("off_peak")
     page.get_by_role("button", name="Compare", exact=True).click()
@@ -86,6 +80,6 @@ def test_using_the_off_peak_api_option_without_javascript_keeps_its_tier(
     with page.expect_navigation():
         row.get_by_role("button", name="Use this option").click()
     expect(page).to_have_url(re.compile(r"/scenarios/\d+/$"))
-    copy = scenario.project.scenarios.exclude(pk=scenario.pk).get()
+    copy = translation_scenario.project.scenarios.exclude(pk=translation_scenario.pk).get()
     assert copy.inputs["inference"]["api_price_tier"] == "off_peak"
     expect(page.locator("#id_inference_api_price_tier")).to_have_value("off_peak")
