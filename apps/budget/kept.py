@@ -7,6 +7,8 @@ export or the portfolio shows. `drawn_up_from_record` gives back the same Scenar
 pages' presentation (apps.budget.presentation) and the API's serializer read it unchanged.
 """
 
+from dataclasses import fields
+
 from apps.budget.ranges import RangePair, range_pairs
 from apps.budget.records import budget_record
 from apps.budget.selectors import BudgetUnavailable, ScenarioBudget, scenario_budget
@@ -14,19 +16,13 @@ from apps.estimates.budget import Budget, BudgetDiff, budget_diff
 from apps.estimates.kept import KeptBudget
 from apps.estimates.record import dump, load
 
+# What a ScenarioBudget keeps: every field of the same name but its scenario.
+KEPT_FIELDS = tuple(field.name for field in fields(KeptBudget))
+
 
 def drawn_up_record(drawn_up: ScenarioBudget) -> dict:
     """The budget drawn up, with its currency, period and ranges, as a record."""
-    return dump(
-        KeptBudget(
-            currency=drawn_up.currency,
-            budget=drawn_up.budget,
-            period_start=drawn_up.period_start,
-            period_end=drawn_up.period_end,
-            period_is_default=drawn_up.period_is_default,
-            ranges=drawn_up.uncertainty,
-        )
-    )
+    return dump(KeptBudget(**{name: getattr(drawn_up, name) for name in KEPT_FIELDS}))
 
 
 def version_part(scenario) -> dict:
@@ -64,15 +60,7 @@ def budget_from_record(record: dict) -> Budget:
 def drawn_up_from_record(record: dict, scenario=None) -> ScenarioBudget:
     """The ScenarioBudget a record was kept from (its scenario as given: it is not stored)."""
     kept = kept_budget(record)
-    return ScenarioBudget(
-        scenario=scenario,
-        currency=kept.currency,
-        budget=kept.budget,
-        period_start=kept.period_start,
-        period_end=kept.period_end,
-        period_is_default=kept.period_is_default,
-        uncertainty=kept.ranges,
-    )
+    return ScenarioBudget(scenario=scenario, **{name: getattr(kept, name) for name in KEPT_FIELDS})
 
 
 def version_budget(version) -> dict | None:

@@ -1,6 +1,6 @@
 """The budget's ranges on its pages: the headline totals as "central estimate X (9 in 10 chance
 between A and B)", each fiscal year's total as percentiles in a table, and the whiskers on the
-chart's yearly bars. All from ScenarioBudget.uncertainty, live or as a version kept it."""
+chart's yearly bars. All from ScenarioBudget.ranges, live or as a version kept it."""
 
 from dataclasses import dataclass
 from decimal import Decimal
@@ -34,14 +34,14 @@ class YearRange:
 
 def _year_figures(drawn_up: ScenarioBudget) -> list:
     """Each fiscal year's total's percentiles (None where a sample could not be worked out)."""
-    figures = drawn_up.uncertainty.figures
+    figures = drawn_up.ranges.figures
     years = drawn_up.budget.fiscal_years
     return [figures.get(f"totals.total.{index}") for index in range(len(years))]
 
 
 def budget_ranges(drawn_up: ScenarioBudget) -> dict | None:
     """The ranges' words and table for the budget section; None without ranges."""
-    ranges = drawn_up.uncertainty
+    ranges = drawn_up.ranges
     if ranges is None:
         return None
     currency = drawn_up.currency
@@ -67,7 +67,7 @@ def budget_ranges(drawn_up: ScenarioBudget) -> dict | None:
 def chart_range(drawn_up: ScenarioBudget) -> dict | None:
     """The whiskers on the chart's yearly bars (each year's total, 5th to 95th percentile, its
     median marked), as numbers for Chart.js, with their words; None without ranges."""
-    if drawn_up.uncertainty is None:
+    if drawn_up.ranges is None:
         return None
     figures = _year_figures(drawn_up)
 

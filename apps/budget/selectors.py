@@ -85,7 +85,7 @@ class ScenarioBudget:
     period_is_default: bool
     # With ranges on the scenario's inputs: percentiles of the budget's figures by their path
     # in the budget API's answer ("summary.total", "totals.total.0"); None without ranges.
-    uncertainty: UncertaintyResult | None = None
+    ranges: UncertaintyResult | None = None
 
 
 def cost_lines_of(scenario: Scenario) -> list[CostLine]:
@@ -243,7 +243,7 @@ def scenario_budget(
         period_start=start,
         period_end=end,
         period_is_default=defaulted,
-        uncertainty=uncertainty,
+        ranges=uncertainty,
     )
 
 

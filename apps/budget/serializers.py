@@ -161,6 +161,7 @@ class BudgetSerializer(serializers.Serializer):
         help_text="What the budget leaves out and why (training not priced, power unknown…).",
     )
     uncertainty = BudgetUncertaintySerializer(
+        source="ranges",
         required=False,
         help_text="Only when the scenario's inputs carry ranges: P5, P50, P95 and mean of the "
         "budget's figures from the scenario's Monte Carlo samples and seed.",

@@ -29,6 +29,7 @@ from apps.estimates import (
 )
 from apps.estimates.messages import _
 from apps.estimates.units import BYTES_PER_PARAMETER
+from apps.estimates.validation import REQUEST_SERVING_NUMBERS
 
 # The API price catalogue's resolvers, registered by apps.apiprices when Django starts it.
 _API_METHODS: dict[str, Callable] = {}
@@ -68,25 +69,7 @@ INFERENCE_NUMBERS = (
     "peak_to_average",
     "target_utilization",
     "revenue_per_request",
-    # Serving a language model
-    "total_parameters",
-    "layers",
-    "kv_heads",
-    "head_dim",
-    "query_heads",
-    "hidden_size",
-    "kv_latent_width",
-    "experts_total",
-    "experts_active",
-    "kv_cache_bytes_per_token",
-    "kv_cache_bytes_per_element",
-    "memory_utilization",
-    "memory_efficiency",
-    "accelerators_per_replica",
-    "ttft_target_seconds",
-    "tpot_target_seconds",
-    "sliding_window",
-    "sliding_window_layers",
+    *REQUEST_SERVING_NUMBERS,
 )
 
 

@@ -247,7 +247,8 @@ def _validate_inference(errors: _Errors, inference: InferenceInput) -> None:
         _validate_pricing(errors, "inference", inference.pricing, price_needed=True)
 
 
-SERVING_NUMBERS = (
+# The numbers an estimate request gives of the language model served and its targets.
+REQUEST_SERVING_NUMBERS = (
     "total_parameters",
     "layers",
     "kv_heads",
@@ -263,11 +264,11 @@ SERVING_NUMBERS = (
     "kv_cache_bytes_per_element",
     "memory_utilization",
     "memory_efficiency",
-    "overhead_bytes_per_accelerator",
     "accelerators_per_replica",
     "ttft_target_seconds",
     "tpot_target_seconds",
 )
+SERVING_NUMBERS = (*REQUEST_SERVING_NUMBERS, "overhead_bytes_per_accelerator")
 
 
 def validate(inp: EstimateInput) -> None:

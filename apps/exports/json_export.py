@@ -11,7 +11,7 @@ defaults in their place (`import_notes` says which).
 
 import json
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework.renderers import JSONRenderer
 
 from apps.api.parsers import reject_constant
@@ -21,6 +21,21 @@ from apps.projects.models import BUDGET_SETTINGS
 from apps.projects.serializers import BudgetSettingsSerializer
 
 MAX_IMPORT_BYTES = 2 * 1024 * 1024
+# What a scenario of a file that leaves a field out has instead, as an import's notes say.
+MISSING_SCENARIO_FIELDS = {
+    "training_start": gettext_lazy(
+        "The file gives no training_start for %(scenarios)s: training starts at the start of "
+        "the planning period, as by default."
+    ),
+    "service_start": gettext_lazy(
+        "The file gives no service_start for %(scenarios)s: serving starts once training has "
+        "ended, as by default."
+    ),
+    "cost_lines": gettext_lazy(
+        "The file gives no cost_lines for %(scenarios)s: they have no cost lines, only their "
+        "compute."
+    ),
+}
 
 
 def _iso(value) -> str | None:
@@ -105,35 +120,10 @@ def import_notes(document: dict) -> list[str]:
             gettext("The file gives no %(settings)s: the project has the default of each.")
             % {"settings": ", ".join(settings)}
         )
-    scenarios = details["scenarios"]
-    lacking = {
-        field: [scenario for scenario in scenarios if field not in scenario]
-        for field in ("training_start", "service_start", "cost_lines")
-    }
-    if lacking["training_start"]:
-        notes.append(
-            gettext(
-                "The file gives no training_start for %(scenarios)s: training starts at the "
-                "start of the planning period, as by default."
-            )
-            % {"scenarios": _names(lacking["training_start"])}
-        )
-    if lacking["service_start"]:
-        notes.append(
-            gettext(
-                "The file gives no service_start for %(scenarios)s: serving starts once "
-                "training has ended, as by default."
-            )
-            % {"scenarios": _names(lacking["service_start"])}
-        )
-    if lacking["cost_lines"]:
-        notes.append(
-            gettext(
-                "The file gives no cost_lines for %(scenarios)s: they have no cost lines, only "
-                "their compute."
-            )
-            % {"scenarios": _names(lacking["cost_lines"])}
-        )
+    for field, note in MISSING_SCENARIO_FIELDS.items():
+        lacking = [scenario for scenario in details["scenarios"] if field not in scenario]
+        if lacking:
+            notes.append(note % {"scenarios": _names(lacking)})
     return notes
 
 

@@ -32,6 +32,7 @@ from apps.estimates.options import (
     estimate_option,
 )
 from apps.estimates.uncertainty_draws import Range
+from apps.estimates.validation import REQUEST_SERVING_NUMBERS
 from apps.options.uncertainty import OptionsUncertainty, options_uncertainty
 from apps.projects.models import Scenario
 from apps.projects.services import scenario_create
@@ -50,28 +51,7 @@ DEMAND = (
 TOKENS = ("input_tokens", "cached_input_tokens", "output_tokens", "reasoning_tokens")
 # The language model served, whose memory and speed size always-on and owned capacity (replicas
 # at peak × accelerators per replica, the engine's `inference.serving`).
-SERVING = (
-    "model",
-    "total_parameters",
-    "layers",
-    "kv_heads",
-    "head_dim",
-    "query_heads",
-    "hidden_size",
-    "kv_latent_width",
-    "experts_total",
-    "experts_active",
-    "sliding_window",
-    "sliding_window_layers",
-    "kv_cache_bytes_per_token",
-    "kv_cache_bytes_per_element",
-    "bytes_per_parameter",
-    "memory_utilization",
-    "memory_efficiency",
-    "accelerators_per_replica",
-    "ttft_target_seconds",
-    "tpot_target_seconds",
-)
+SERVING = ("model", *REQUEST_SERVING_NUMBERS, "bytes_per_parameter")
 # What a self-hosted option takes from the scenario's inference when the choice does not say.
 SELF_HOSTED = (
     "accelerator_seconds_per_request",

@@ -1,10 +1,11 @@
 """The scenario form's methods that go through a vendor's API: inference by an external model API
 priced per token (`external_api`) and fine-tuning through a vendor's API (`api_fine_tune`).
 
-Kept apart from the form so that the form only calls in: `add_api_fields` adds the fields and the
-method choices, `api_section_values` builds the request's section for these methods, and
-`with_api_fields` places the fields in the form's sections, marks which fields each method uses
-(so the page shows only those), and where the data warning goes (beside the method chosen).
+Kept apart from the form so that the form only calls in: `add_api_fields` adds the method
+choices and fields (the form adds API_NUMBER_FIELDS with its other numbers), `api_section_values`
+builds the request's section for these methods, and `with_api_fields` places the fields in the
+form's sections, marks which fields each method uses (so the page shows only those), and where
+the data warning goes (beside the method chosen).
 """
 
 import functools
@@ -152,19 +153,12 @@ def api_model_suggestions() -> tuple[tuple[str, str], ...]:
     )
 
 
-def add_api_fields(form: forms.Form, number_field: type[forms.Field]) -> None:
-    """The API methods' choices and fields, on a scenario form."""
+def add_api_fields(form: forms.Form) -> None:
+    """The API methods' choices, model and price tier on a scenario form (their numbers are
+    API_NUMBER_FIELDS)."""
     for section, method in API_METHODS.items():
         field = form.fields[f"{section}_method"]
         field.choices = [*field.choices, (method, METHOD_LABELS[method])]
-    for spec in API_NUMBER_FIELDS:
-        form.fields[spec.field_name] = number_field(
-            label=spec.label,
-            help_text=spec.hint,
-            scale=spec.scale,
-            integer=spec.integer,
-            initial=spec.default,
-        )
     form.fields["inference_api_model"] = forms.SlugField(
         label=_("API model"),
         required=False,

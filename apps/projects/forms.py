@@ -16,7 +16,12 @@ from apps.catalogue.suggestions import unknown_slug_message
 from apps.core.planning_dates import PlanningDateInput, PlanningDateValidator
 from apps.estimates import EstimateInputError, EstimateResult
 from apps.estimates.uncertainty import UncertaintyResult
-from apps.projects.api_methods import add_api_fields, api_section_values, with_api_fields
+from apps.projects.api_methods import (
+    API_NUMBER_FIELDS,
+    add_api_fields,
+    api_section_values,
+    with_api_fields,
+)
 from apps.projects.budget_settings import BudgetSettingsFields
 from apps.projects.field_terms import BUDGET_SETTINGS_TERMS, attach_terms
 from apps.projects.models import BUDGET_SETTINGS, Project
@@ -217,7 +222,7 @@ class ScenarioForm(forms.Form):
         self.catalogue = catalogue
         accelerators = catalogue.accelerators.values()
         energy_profiles = catalogue.energy_profiles.values()
-        for spec in NUMBER_FIELDS:
+        for spec in (*NUMBER_FIELDS, *API_NUMBER_FIELDS):
             self.fields[spec.field_name] = NumberField(
                 label=spec.label,
                 help_text=spec.hint,
@@ -225,32 +230,16 @@ class ScenarioForm(forms.Form):
                 integer=spec.integer,
                 initial=spec.default,
             )
-        add_api_fields(self, NumberField)
+        add_api_fields(self)
         add_range_fields(self, NumberField)
         accelerator_choices = [(a.slug, full_name(a.vendor, a.name)) for a in accelerators]
-        self.fields["training_accelerator"].choices = [
-            ("", _("No accelerator")),
-            *accelerator_choices,
-        ]
-        self.fields["training_accelerator"].required = False
-        self.fields["inference_accelerator"].choices = [
-            ("", _("No accelerator")),
-            *accelerator_choices,
-        ]
-        self.fields["inference_accelerator"].required = False
-        self.fields["training_accelerator"].initial = "nvidia-h100-sxm"
-        self.fields["inference_accelerator"].initial = "nvidia-h100-sxm"
-        self.fields["inference_model"].choices = [
-            ("", _("My own model (give its dimensions below)")),
-            *((m.slug, full_name(m.developer, m.name)) for m in catalogue.models.values()),
-        ]
-        self.fields["energy_profile"].choices = [
-            (p.slug, catalogue_name(p.name)) for p in energy_profiles
-        ]
-        self.fields["energy_profile"].initial = DEFAULT_ENERGY_PROFILE
         for section in ("training", "inference"):
+            field = self.fields[f"{section}_accelerator"]
+            field.choices = [("", _("No accelerator")), *accelerator_choices]
+            field.required = False
+            field.initial = "nvidia-h100-sxm"
             self.offer_precisions(section)
-            self.fields[f"{section}_accelerator"].widget.attrs.update(
+            field.widget.attrs.update(
                 {
                     # With JavaScript, the number formats follow the accelerator chosen.
                     "hx-get": reverse("scenario-precisions", args=[section]),
@@ -261,6 +250,14 @@ class ScenarioForm(forms.Form):
                     "hx-sync": "this:replace",
                 }
             )
+        self.fields["inference_model"].choices = [
+            ("", _("My own model (give its dimensions below)")),
+            *((m.slug, full_name(m.developer, m.name)) for m in catalogue.models.values()),
+        ]
+        self.fields["energy_profile"].choices = [
+            (p.slug, catalogue_name(p.name)) for p in energy_profiles
+        ]
+        self.fields["energy_profile"].initial = DEFAULT_ENERGY_PROFILE
         self.result: EstimateResult | None = None
         self.uncertainty: UncertaintyResult | None = None
         self.notes: dict[str, list[str]] = {}

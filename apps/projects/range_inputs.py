@@ -253,10 +253,6 @@ def format_two_figures(
 ) -> formatting.Figure:
     """A figure of the ranges' lines ("money", "hours", "count", "months"), two significant
     figures."""
-    return _format(kind, value, currency)
-
-
-def _format(kind: str, value: float | Decimal | None, currency: str) -> formatting.Figure:
     rounded = _two_figures(value)
     if kind == "money":
         return formatting.money(rounded, currency)
@@ -325,7 +321,7 @@ def range_sentence(kind: str, figure: FigureRange, currency: str = "USD") -> Saf
     """One figure's "central estimate X (9 in 10 chance between A and B)", as HTML, to two
     significant figures (`kind` as format_two_figures takes it)."""
     central, low, high = (
-        _format(kind, value, currency) for value in (figure.p50, figure.p5, figure.p95)
+        format_two_figures(kind, value, currency) for value in (figure.p50, figure.p5, figure.p95)
     )
     return _sentence(central, low, high, figure.probability_never)
 

@@ -22,6 +22,31 @@ class FieldSpec:
         return f"{self.section}_{self.name}"
 
 
+def _pricing_fields(section: str) -> tuple[FieldSpec, ...]:
+    """What the accelerators of a section cost, rented or owned: the same in both sections."""
+    return (
+        FieldSpec(
+            section,
+            "price_per_accelerator_hour",
+            _("Price per accelerator-hour (USD)"),
+            _("Leave empty for the catalogue's median rental price."),
+        ),
+        FieldSpec(
+            section,
+            "purchase_price",
+            _("Purchase price per accelerator (USD)"),
+            _("Only when owned; leave empty for the catalogue's figure."),
+        ),
+        FieldSpec(
+            section,
+            "lifetime_years",
+            _("Write-off period (years)"),
+            _("Only when owned; typical 4–6 years."),
+            5,
+        ),
+    )
+
+
 T, I = "training", "inference"  # noqa: E741
 NUMBER_FIELDS = (
     FieldSpec(
@@ -96,25 +121,7 @@ NUMBER_FIELDS = (
         1.0,
         scale=100,
     ),
-    FieldSpec(
-        T,
-        "price_per_accelerator_hour",
-        _("Price per accelerator-hour (USD)"),
-        _("Leave empty for the catalogue's median rental price."),
-    ),
-    FieldSpec(
-        T,
-        "purchase_price",
-        _("Purchase price per accelerator (USD)"),
-        _("Only when owned; leave empty for the catalogue's figure."),
-    ),
-    FieldSpec(
-        T,
-        "lifetime_years",
-        _("Write-off period (years)"),
-        _("Only when owned; typical 4–6 years."),
-        5,
-    ),
+    *_pricing_fields(T),
     FieldSpec(
         I,
         "accelerator_seconds_per_request",
@@ -390,25 +397,7 @@ NUMBER_FIELDS = (
         0.7,
         scale=100,
     ),
-    FieldSpec(
-        I,
-        "price_per_accelerator_hour",
-        _("Price per accelerator-hour (USD)"),
-        _("Leave empty for the catalogue's median rental price."),
-    ),
-    FieldSpec(
-        I,
-        "purchase_price",
-        _("Purchase price per accelerator (USD)"),
-        _("Only when owned; leave empty for the catalogue's figure."),
-    ),
-    FieldSpec(
-        I,
-        "lifetime_years",
-        _("Write-off period (years)"),
-        _("Only when owned; typical 4–6 years."),
-        5,
-    ),
+    *_pricing_fields(I),
     FieldSpec(
         I,
         "revenue_per_request",

@@ -126,10 +126,6 @@ def keep_with_versions(part: Callable[[Scenario], dict]) -> None:
         _KEPT_WITH_VERSIONS.append(part)
 
 
-def kept_with_version(scenario: Scenario) -> dict:
-    return {key: value for part in _KEPT_WITH_VERSIONS for key, value in part(scenario).items()}
-
-
 def version_record(*, scenario: Scenario, user) -> ScenarioVersion:
     """Store the scenario as it now stands as version `scenario.version`."""
     return ScenarioVersion.objects.create(

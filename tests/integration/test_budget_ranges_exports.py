@@ -34,8 +34,8 @@ def test_the_frozen_record_keeps_the_percentiles_and_seed_and_gives_them_back(ow
     drawn_up = scenario_budget(scenario)
     record = drawn_up_record(drawn_up)
     back = drawn_up_from_record(json.loads(json.dumps(record)))
-    assert (back.uncertainty.seed, back.uncertainty.samples) == (7, 2_000)
-    assert back.uncertainty == drawn_up.uncertainty  # money as Decimal, to the cent
+    assert (back.ranges.seed, back.ranges.samples) == (7, 2_000)
+    assert back.ranges == drawn_up.ranges  # money as Decimal, to the cent
     assert back.budget == drawn_up.budget
     # The version saved with the last line holds the same record, as the API answers it.
     saved = drawn_up_from_record(version_budget(scenario.versions.get(number=scenario.version)))
@@ -45,7 +45,7 @@ def test_the_frozen_record_keeps_the_percentiles_and_seed_and_gives_them_back(ow
 def test_a_record_without_ranges_has_none(owner):
     plain = make_scenario(make_project(owner, "Plain"), "Pilot")
     record = drawn_up_record(scenario_budget(plain))
-    assert drawn_up_from_record(record).uncertainty is None
+    assert drawn_up_from_record(record).ranges is None
 
 
 @pytest.mark.parametrize("via", ["page", "api"])

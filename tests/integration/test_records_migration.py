@@ -59,7 +59,7 @@ def _range_figures(ranges) -> dict:
 def budget_as_main_kept_it(record: dict) -> dict:
     """A budget record as `main`'s apps.projects.frozen_budget.budget_record wrote it."""
     drawn_up = drawn_up_from_record(record)
-    budget, ranges = drawn_up.budget, drawn_up.uncertainty
+    budget, ranges = drawn_up.budget, drawn_up.ranges
     totals = ("capex", "opex", "contingency_capex", "contingency_opex", "contingency", "indirect")
     kept = {
         "currency": drawn_up.currency,
