@@ -7,13 +7,13 @@ to the pure budget arithmetic (apps.estimates.budget).
 
 import calendar
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import date
 
 from django.utils import timezone
 
 from apps.budget.models import CostLine
-from apps.budget.records import line_record
+from apps.budget.records import LINE_FIELDS, line_record
 from apps.catalogue.resolution import Resolution
 from apps.catalogue.resolve import estimate_input_from_request
 from apps.catalogue.snapshot import Catalogue
@@ -94,30 +94,14 @@ def cost_lines_of(scenario: Scenario) -> list[CostLine]:
 
 
 def cost_line_input(line: CostLine) -> CostLineInput:
-    return CostLineInput(
-        name=line.name,
-        kind=line.kind,
-        quantity=line.quantity,
-        unit=line.unit,
-        unit_price=line.unit_price,
-        recurrence=line.recurrence,
-        start=line.start,
-        end=line.end,
-        annual_escalation=line.annual_escalation,
-        budget_class=line.budget_class or None,
-        category=line.category,
-        basis=line.basis,
-    )
+    """The line as the engine takes it: its fields of the same names (no class: the rule's)."""
+    given = {name: getattr(line, name) for name in LINE_FIELDS}
+    return CostLineInput(**{**given, "budget_class": line.budget_class or None})
 
 
 def budget_rules(project: Project) -> BudgetRules:
-    return BudgetRules(
-        capitalisation_threshold=project.capitalisation_threshold,
-        discount_rate=project.discount_rate,
-        contingency_capex=project.contingency_capex,
-        contingency_opex=project.contingency_opex,
-        indirect_rate=project.indirect_rate,
-    )
+    """The project's budgeting rules, each a field of the same name."""
+    return BudgetRules(**{rule.name: getattr(project, rule.name) for rule in fields(BudgetRules)})
 
 
 def _month_end(day: date) -> date:
