@@ -89,7 +89,9 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "auditlog",
     "apps.words",
+    "apps.audit",
     "apps.accounts",
     "apps.catalogue",
     "apps.apiprices",
@@ -116,6 +118,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "apps.accounts.middleware.PreferredLanguageMiddleware",
+    "apps.audit.middleware.AuditContextMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "apps.core.middleware.SessionLifetimeMiddleware",
     "apps.core.middleware.LoginLimitMiddleware",
@@ -225,6 +228,12 @@ LOGIN_FAILURE_WINDOW_SECONDS = 15 * 60
 LOGIN_ACCOUNT_FAILURES_BEFORE_SLOWING = 10
 LOGIN_SLOWED_SECONDS_PER_ATTEMPT = 30
 LOGIN_KNOWN_SECONDS = 90 * 24 * 60 * 60
+# The audit log (apps/audit) is django-auditlog's table with the project's own columns; changes
+# are kept as JSON ({field: [before, after]}).
+AUDITLOG_LOGENTRY_MODEL = "audit.AuditEvent"
+AUDITLOG_STORE_JSON_CHANGES = True
+AUDIT_PAGE_SIZE = 50
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "project-list"
 LOGOUT_REDIRECT_URL = "home"
