@@ -61,7 +61,7 @@ class AuditEventQuerySet(models.QuerySet):
         return self.filter(project_id=project_id)
 
     def newest_first(self) -> "AuditEventQuerySet":
-        return self.order_by("-timestamp", "-pk")
+        return self.order_by("-timestamp", "-pk").select_related("content_type")
 
 
 class AuditEventManager(LogEntryManager.from_queryset(AuditEventQuerySet)):

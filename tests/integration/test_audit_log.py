@@ -95,9 +95,7 @@ def test_every_listed_action_writes_exactly_one_event(people):
     )
     link = as_maria.get("/api/v1/share-links/").json()[0]
     done(Action.SHARE_LINK_REVOKED, lambda: as_maria.delete(f"/api/v1/share-links/{link['id']}/"))
-    exported = done(
-        Action.EXPORT_DOWNLOADED, lambda: as_maria.get(f"{project}export/?format=json")
-    )
+    exported = done(Action.EXPORT_DOWNLOADED, lambda: as_maria.get(f"{project}export/?format=json"))
     done(Action.WORKPLAN_SUBMITTED, lambda: as_maria.post(f"{project}submit/"))
     done(
         Action.COMMENTED,
@@ -228,6 +226,9 @@ def test_the_admin_shows_the_log_and_changes_none_of_it(people):
     page = client.get(f"/admin/audit/auditevent/{event.pk}/change/")
     assert page.status_code == 200 and 'name="_save"' not in page.content.decode()
     assert client.post(f"/admin/audit/auditevent/{event.pk}/change/", {}).status_code == 403
-    assert client.post(f"/admin/audit/auditevent/{event.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert (
+        client.post(f"/admin/audit/auditevent/{event.pk}/delete/", {"post": "yes"}).status_code
+        == 403
+    )
     assert client.get("/admin/audit/auditevent/add/").status_code == 403
     assert AuditEvent.objects.filter(pk=event.pk).exists()
