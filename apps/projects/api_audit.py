@@ -1,4 +1,4 @@
-"""API of a project's audit log: GET /api/v1/projects/{id}/audit/, newest first, a page at a time."""
+"""API of a project's audit log: GET /api/v1/projects/{id}/audit/, newest first, paged."""
 
 from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import api_view, permission_classes
