@@ -22,6 +22,8 @@ CHANGE_NAMES = {
     "shares": gettext_lazy("shares"),
     "copied_from": gettext_lazy("copied from"),
     "username": gettext_lazy("username"),
+    "method": gettext_lazy("method"),
+    "source": gettext_lazy("source"),
     "version": gettext_lazy("version"),
     "created": gettext_lazy("rows created"),
     "updated": gettext_lazy("rows updated"),

@@ -21,12 +21,14 @@ def sign_in_failed(sender, credentials: dict, request=None, **kwargs) -> None:
     is the actor, since nobody proved who they are."""
     username = credentials.get("username") or ""
     account = get_user_model()._default_manager.filter(username=username).first()
+    method = "password" if "password" in credentials else "identity provider"
+    changes = {"username": [None, username]} if username else {}
     audit_event_create(
         action=Action.SIGN_IN_FAILED,
         actor=None,
         subject=account,
-        name=username or str(credentials.get("method", "")),
-        changes={"username": [None, username]} if username else {},
+        name=username,
+        changes={**changes, "method": [None, method]},
     )
 
 
