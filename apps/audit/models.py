@@ -9,6 +9,7 @@ as it was (so that it outlives the account too).
 from auditlog.models import AbstractLogEntry, LogEntryManager
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from apps.audit.context import current_actor, current_address
@@ -94,6 +95,15 @@ class AuditEvent(AbstractLogEntry):
         verbose_name=_("type of object"),
     )
     object_pk = models.CharField(_("object's key"), max_length=255, blank=True, db_index=True)
+    # The library's fields that the admin shows, named in this project's words.
+    timestamp = models.DateTimeField(_("at"), default=timezone.now, db_index=True)
+    object_repr = models.TextField(_("object"))
+    changes = models.JSONField(_("changes"), null=True)
+    # null, as the library writes it when the actor has no address
+    actor_email = models.CharField(  # noqa: DJ001
+        _("actor's email"), max_length=254, blank=True, null=True
+    )
+    remote_addr = models.GenericIPAddressField(_("client address"), blank=True, null=True)
 
     objects = AuditEventManager()
 

@@ -34,8 +34,9 @@ class Provider:
         self.server.stop()
 
 
-def provider_start(folder: Path) -> Provider:
-    """Migrate the provider's database, add its client and people, and serve it."""
+def provider_start(folder: Path, callback: str = CALLBACK) -> Provider:
+    """Migrate the provider's database, add its client (whose sign-ins come back to
+    `callback`) and people, and serve it."""
     port = free_port()
     issuer = f"http://127.0.0.1:{port}/o"
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048).private_bytes(
@@ -51,7 +52,7 @@ def provider_start(folder: Path) -> Provider:
         "PROVIDER_SIGNING_KEY": key.decode(),
     }
     subprocess.run(
-        [sys.executable, "-m", "tests.oidc_provider.prepare", CLIENT_ID, CLIENT_SECRET, CALLBACK],
+        [sys.executable, "-m", "tests.oidc_provider.prepare", CLIENT_ID, CLIENT_SECRET, callback],
         cwd=settings.BASE_DIR,
         env=env,
         check=True,
