@@ -21,7 +21,7 @@ LANGUAGES = pytest.mark.parametrize("language", ["en-gb", "fr"])
 WORDS = {
     "en-gb": {
         "button": "Sign in with Example Org",
-        "projects": "Projects",
+        "projects": "Your projects",
         "audit link": "Audit log: who did what to this project, and when",
         "audit heading": "Audit log of “Support bot”",
         "changed": "Collaborators changed",
@@ -30,7 +30,7 @@ WORDS = {
     },
     "fr": {
         "button": "Se connecter avec Example Org",
-        "projects": "Projets",
+        "projects": "Vos projets",
         "audit link": "Journal d’audit\u00a0: qui a fait quoi dans ce projet, et quand",
         "audit heading": "Journal d’audit de «\u00a0Support bot\u00a0»",
         "changed": "Collaborateurs modifiés",
