@@ -216,6 +216,8 @@ class OrganisationSignInView(OIDCAuthenticationRequestView):
     """Sends the browser to the provider (with state, nonce and a PKCE challenge)."""
 
     def __init__(self, *args, **kwargs) -> None:
+        # Past the library's __init__, which reads the authorization endpoint from the settings:
+        # it comes from the discovery document, in get().
         super(OIDCAuthenticationRequestView, self).__init__(*args, **kwargs)
 
     def get(self, request: HttpRequest) -> HttpResponse:

@@ -95,7 +95,25 @@ class AuditEvent(AbstractLogEntry):
         verbose_name=_("type of object"),
     )
     object_pk = models.CharField(_("object's key"), max_length=255, blank=True, db_index=True)
-    # The library's fields that the admin shows, named in this project's words.
+    # The library's fields, named in this project's words.
+    action = models.PositiveSmallIntegerField(
+        _("kind of entry"),
+        choices=[
+            (AbstractLogEntry.Action.CREATE, _("row created")),
+            (AbstractLogEntry.Action.UPDATE, _("row changed")),
+            (AbstractLogEntry.Action.DELETE, _("row deleted")),
+            (AbstractLogEntry.Action.ACCESS, _("row read")),
+        ],
+        db_index=True,
+    )
+    object_id = models.BigIntegerField(_("object's number"), blank=True, null=True, db_index=True)
+    serialized_data = models.JSONField(_("object as it was"), null=True)
+    changes_text = models.TextField(_("changes as text"), blank=True)
+    cid = models.CharField(  # noqa: DJ001 (the library's column)
+        _("correlation id"), max_length=255, db_index=True, blank=True, null=True
+    )
+    remote_port = models.PositiveIntegerField(_("client port"), blank=True, null=True)
+    additional_data = models.JSONField(_("more about the event"), blank=True, null=True)
     timestamp = models.DateTimeField(_("at"), default=timezone.now, db_index=True)
     object_repr = models.TextField(_("object"))
     changes = models.JSONField(_("changes"), null=True)

@@ -19,7 +19,7 @@ CHANGE_NAMES = {
     "scenarios": gettext_lazy("scenarios"),
     "filters": gettext_lazy("filters"),
     "preset": gettext_lazy("preset"),
-    "shares": gettext_lazy("shares"),
+    "project": gettext_lazy("project"),
     "copied_from": gettext_lazy("copied from"),
     "username": gettext_lazy("username"),
     "method": gettext_lazy("method"),
@@ -71,10 +71,24 @@ def changes_of(event: AuditEvent) -> list[Change]:
     ]
 
 
+# The kinds of object the log names, where a model's own name is not a reader's word.
+TYPE_NAMES = {
+    "auth.user": gettext_lazy("Account"),
+    "projects.reviewcomment": gettext_lazy("Comment"),
+    "sharing.sharelink": gettext_lazy("Share link"),
+}
+
+
 def object_type(event: AuditEvent) -> str:
     """The kind of object, as its model names it ("" when the event names none)."""
-    model = event.content_type.model_class() if event.content_type_id else None
-    return capfirst(str(model._meta.verbose_name)) if model else ""
+    if not event.content_type_id:
+        return ""
+    content_type = event.content_type
+    name = TYPE_NAMES.get(f"{content_type.app_label}.{content_type.model}")
+    model = content_type.model_class()
+    if name is None and model is None:
+        return ""
+    return capfirst(str(name or model._meta.verbose_name))
 
 
 @dataclass(frozen=True)

@@ -50,8 +50,9 @@ def audit_event_create(
     name: str = "",
 ) -> AuditEvent | None:
     """Record that `actor` (a user, or None for nobody signed in or the system) did `action` to
-    `subject`, changing `changes` ({field: [before, after]}). `name` names the subject when there
-    is no row (a sign-in attempt for an account that does not exist). Inside another action
+    `subject`, changing `changes` ({field: [before, after]}). `name` names the subject where its
+    own name would not do (or there is no row: a sign-in attempt for an account that does not
+    exist); it is kept as it is, in every language. Inside another action
     (`one_action`), nothing is written: the outer action writes the one event."""
     if inside_action():
         return None
@@ -65,7 +66,7 @@ def audit_event_create(
         actor_name=actor.get_username() if actor is not None else "",
         actor_email=getattr(actor, "email", None) or None,
         remote_addr=current_address(),
-        object_repr=(str(subject) if subject is not None else name)[:1000],
+        object_repr=(name or (str(subject) if subject is not None else ""))[:1000],
     )
     if subject is not None:
         event.content_type = ContentType.objects.get_for_model(subject, for_concrete_model=False)

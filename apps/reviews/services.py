@@ -175,6 +175,7 @@ def comment_create(*, project: Project, author, body: str) -> ReviewComment:
         action=Action.COMMENTED,
         actor=author,
         subject=comment,
+        name=project.title,
         project_id=project.pk,
         changes={"body": [None, comment.body]},
     )

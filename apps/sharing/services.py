@@ -36,11 +36,12 @@ def share_link_create(
         link.project_id, link.scenario_version = subject.scenario.project_id, subject
     link.full_clean()
     link.save()
-    shared = {"label": label, "expires_at": link.expires_at, "shares": str(subject)}
+    shared = {"expires_at": link.expires_at, "project": link.project.title}
     audit_event_create(
         action=Action.SHARE_LINK_CREATED,
         actor=user,
         subject=link,
+        name=link.label,
         project_id=link.project_id,
         changes=field_changes({}, shared),
     )
@@ -65,6 +66,7 @@ def share_link_revoke(*, link: ShareLink, user) -> ShareLink:
             action=Action.SHARE_LINK_REVOKED,
             actor=user,
             subject=link,
+            name=link.label,
             project_id=link.project_id,
             changes=field_changes({}, {"revoked_at": link.revoked_at}),
         )

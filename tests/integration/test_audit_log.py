@@ -232,3 +232,28 @@ def test_the_admin_shows_the_log_and_changes_none_of_it(people):
     )
     assert client.get("/admin/audit/auditevent/add/").status_code == 403
     assert AuditEvent.objects.filter(pk=event.pk).exists()
+
+
+def test_an_edit_in_the_admin_names_the_editor_and_what_changed(people):
+    """A catalogue editor changes an energy profile's PUE in the admin: one event, with the
+    editor as its actor (django-auditlog's registry writes it; the request names the actor)."""
+    editor = get_user_model().objects.create_user("cata", password=PASSWORD, is_staff=True)
+    editor.groups.add(Group.objects.get(name="catalogue editor"))
+    client = Client()
+    client.force_login(editor)
+    profile = EnergyProfile.objects.order_by("pk").first()
+    url = f"/admin/catalogue/energyprofile/{profile.pk}/change/"
+    form = client.get(url).context["adminform"].form
+    data = {
+        name: ("" if value is None else value)
+        for name, value in form.initial.items()
+        if name in form.fields
+    }
+    data["pue"] = "1.37"
+    before = last_id()
+    response = client.post(url, data)
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    event = the_one_event(Action.CATALOGUE_EDITED, before)
+    assert event.actor == editor and event.actor_name == "cata"
+    assert str(event.changes["pue"][1]) == "1.37"
+    assert event.object_repr == str(profile)
