@@ -160,16 +160,18 @@ class OrganisationBackend(OIDCAuthenticationBackend):
 
     def filter_users_by_claims(self, claims: dict):
         """The user linked to this subject of this provider; else the one account with the
-        provider's email address not yet linked to it (someone given a local account or
-        invited before the organisation signed in)."""
+        email address the provider says it verified, not yet linked to it (an account made, or
+        an invitation sent, before the person signed in through the provider). Never an
+        administrator's by email alone: an address some providers let people set themselves
+        must not open one."""
         users = self.UserModel._default_manager
         linked = users.filter(
             provider_identities__issuer=settings.OIDC_ISSUER,
             provider_identities__subject=claims["sub"],
         )
-        if linked.exists() or not claims.get("email") or claims.get("email_verified") is False:
+        if linked.exists() or not claims.get("email") or claims.get("email_verified") is not True:
             return linked
-        return users.filter(email__iexact=claims["email"]).exclude(
+        return users.filter(email__iexact=claims["email"], is_superuser=False).exclude(
             provider_identities__issuer=settings.OIDC_ISSUER
         )
 

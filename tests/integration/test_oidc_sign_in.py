@@ -155,3 +155,13 @@ def test_the_provider_is_configured_from_the_environment():
 def test_a_wrong_provider_setting_refuses_to_start(change, message):
     result = manage("check", env={**PRODUCTION_ENV, **change})
     assert result.returncode != 0 and message in result.stderr
+
+
+def test_an_administrators_account_is_never_taken_over_by_email(organisation):
+    admin = get_user_model().objects.create_superuser(
+        "root", email="chen@example.org", password="x" * 20
+    )
+    client = Client()
+    sign_in_through_provider(client, "chen")
+    user = signed_in_user(client)
+    assert user != admin and not user.is_superuser and user.username == "chen"
