@@ -56,6 +56,24 @@ def env_networks(name: str) -> list[str]:
     return networks
 
 
+ROLES = ("manager", "front office", "catalogue editor")
+
+
+def env_role_groups(name: str) -> dict[str, str]:
+    """{group: role} from "group=role,group=role" (a role: manager, front office, catalogue
+    editor); a group may contain "=", not ","."""
+    mapping = {}
+    for pair in env_list(name):
+        group, _, role = pair.rpartition("=")
+        if not group.strip() or role.strip() not in ROLES:
+            raise ImproperlyConfigured(
+                f"{name} must list group=role pairs, each role one of {', '.join(ROLES)}; "
+                f"not {pair!r}."
+            )
+        mapping[group.strip()] = role.strip()
+    return mapping
+
+
 # "local" gives safe defaults for one person on their own machine; "production" refuses to start
 # without the settings a shared deployment needs.
 ENVIRONMENT = env_str("COMPUTE_PLANNER_ENV", "local")
@@ -89,7 +107,9 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "auditlog",
     "apps.words",
+    "apps.audit",
     "apps.accounts",
     "apps.catalogue",
     "apps.apiprices",
@@ -116,6 +136,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "apps.accounts.middleware.PreferredLanguageMiddleware",
+    "apps.audit.middleware.AuditContextMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "apps.core.middleware.SessionLifetimeMiddleware",
     "apps.core.middleware.LoginLimitMiddleware",
@@ -225,6 +246,34 @@ LOGIN_FAILURE_WINDOW_SECONDS = 15 * 60
 LOGIN_ACCOUNT_FAILURES_BEFORE_SLOWING = 10
 LOGIN_SLOWED_SECONDS_PER_ATTEMPT = 30
 LOGIN_KNOWN_SECONDS = 90 * 24 * 60 * 60
+# The audit log (apps/audit) is django-auditlog's table with the project's own columns; changes
+# are kept as JSON ({field: [before, after]}).
+AUDITLOG_LOGENTRY_MODEL = "audit.AuditEvent"
+AUDITLOG_STORE_JSON_CHANGES = True
+AUDIT_PAGE_SIZE = 50
+
+# Sign-in with the organisation's OpenID Connect provider (apps/accounts/oidc.py), on when
+# OIDC_ISSUER is set (its discovery document gives the endpoints); local accounts stay.
+# OIDC_ROLE_GROUPS maps the groups claim to roles: "planners=manager,reviewers=front office".
+OIDC_ISSUER = os.environ.get("OIDC_ISSUER", "").rstrip("/")
+OIDC_ENABLED = bool(OIDC_ISSUER)
+OIDC_RP_CLIENT_ID = env_str("OIDC_CLIENT_ID") if OIDC_ENABLED else ""
+OIDC_RP_CLIENT_SECRET = env_str("OIDC_CLIENT_SECRET") if OIDC_ENABLED else ""
+if PRODUCTION and OIDC_ENABLED and not OIDC_ISSUER.startswith("https://"):
+    raise ImproperlyConfigured("OIDC_ISSUER must be an https:// address in production.")
+OIDC_PROVIDER_NAME = env_str("OIDC_PROVIDER_NAME", "your organisation")
+OIDC_RP_SCOPES = env_str("OIDC_SCOPES", "openid email profile")
+OIDC_RP_SIGN_ALGO = env_str("OIDC_SIGN_ALGORITHM", "RS256")
+OIDC_GROUPS_CLAIM = env_str("OIDC_GROUPS_CLAIM", "groups")
+OIDC_ROLE_GROUPS = env_role_groups("OIDC_ROLE_GROUPS")
+OIDC_USE_PKCE = True
+OIDC_USE_NONCE = True
+OIDC_TIMEOUT = env_int("OIDC_TIMEOUT_SECONDS", 10)
+OIDC_CLOCK_LEEWAY_SECONDS = 30
+OIDC_AUTHENTICATION_CALLBACK_URL = "oidc-callback"
+if OIDC_ENABLED:
+    AUTHENTICATION_BACKENDS.append("apps.accounts.oidc.OrganisationBackend")
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "project-list"
 LOGOUT_REDIRECT_URL = "home"

@@ -98,3 +98,28 @@ class Preferences(models.Model):
 
     def __str__(self) -> str:
         return str(self.user)
+
+
+class ProviderIdentity(models.Model):
+    """The user an organisation's identity provider knows as `subject`: how a user who signs in
+    through the provider is found again, whatever their email address becomes."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="provider_identities",
+        verbose_name=_("user"),
+    )
+    issuer = models.CharField(_("identity provider"), max_length=255)
+    subject = models.CharField(_("subject at the provider"), max_length=255)
+    created_at = models.DateTimeField(_("first signed in"), default=timezone.now, editable=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=("issuer", "subject"), name="one_user_per_subject")
+        ]
+        verbose_name = _("identity at a provider")
+        verbose_name_plural = _("identities at providers")
+
+    def __str__(self) -> str:
+        return f"{self.subject} ({self.issuer})"

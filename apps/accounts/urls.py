@@ -3,13 +3,15 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from apps.accounts import views
+from apps.accounts import oidc, views
 
 # Django's form views answer PUT as if it were POST; these pages take GET and POST only.
 FORM_METHODS = ["get", "post", "head", "options"]
 
 urlpatterns = [
-    path("login/", auth_views.LoginView.as_view(http_method_names=FORM_METHODS), name="login"),
+    path("login/", views.SignInView.as_view(http_method_names=FORM_METHODS), name="login"),
+    path("oidc/sign-in/", oidc.OrganisationSignInView.as_view(), name="oidc-sign-in"),
+    path("oidc/callback/", oidc.OrganisationCallbackView.as_view(), name="oidc-callback"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "password/",

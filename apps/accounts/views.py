@@ -1,7 +1,10 @@
-"""Account pages: personal API tokens, and the language switcher that remembers the choice."""
+"""Account pages: sign-in, personal API tokens, and the language switcher that remembers the
+choice."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import LoginView
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
@@ -18,6 +21,17 @@ from apps.accounts.language import (
     supported_language,
 )
 from apps.accounts.models import ApiToken
+
+
+class SignInView(LoginView):
+    """Django's sign-in page, with the organisation's provider's button when one is configured."""
+
+    def get_context_data(self, **kwargs) -> dict:
+        context = super().get_context_data(**kwargs)
+        context["organisation_provider"] = (
+            settings.OIDC_PROVIDER_NAME if settings.OIDC_ENABLED else None
+        )
+        return context
 
 
 @never_cache

@@ -5,6 +5,7 @@ import json
 from decimal import Decimal
 from pathlib import Path
 
+from auditlog.context import disable_auditlog
 from django.db import transaction
 
 from apps.apiprices.models import ApiModel, ApiPrice, PriceTier
@@ -15,6 +16,8 @@ from apps.catalogue.sourced import Evidence
 PRICES_FILE = Path(__file__).resolve().parent / "data" / "genai-prices.json"
 
 
+# One event for a load, by its command, rather than one for each of thousands of rows.
+@disable_auditlog()
 @transaction.atomic
 def api_prices_load(
     *,

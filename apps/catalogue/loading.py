@@ -4,6 +4,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from auditlog.context import disable_auditlog
 from django.db import transaction
 
 from apps.catalogue.models import (
@@ -35,6 +36,12 @@ class LoadReport:
     unchanged: int = 0
     corrected: int = 0
     withdrawn: int = 0
+
+    def changes(self) -> dict:
+        """What the load changed, as the audit log keeps it: {what: [None, how many]}."""
+        counts = {"created": self.created, "updated": self.updated}
+        counts |= {"corrected": self.corrected, "withdrawn": self.withdrawn}
+        return {what: [None, count] for what, count in counts.items() if count}
 
     def __str__(self) -> str:
         text = f"{self.created} created, {self.updated} updated, {self.unchanged} kept as they were"
@@ -118,6 +125,8 @@ def _load_models(path: Path, *, overwrite: bool, report: LoadReport) -> None:
         )
 
 
+# One event for a load, by its command, rather than one for each of thousands of rows.
+@disable_auditlog()
 @transaction.atomic
 def catalogue_load(
     *, path: Path = CATALOGUE_FILE, models_path: Path = MODELS_FILE, overwrite: bool = False

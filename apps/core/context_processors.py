@@ -11,6 +11,7 @@ NAVIGATION = (
     "project-list",
     "review-queue",
     "portfolio",
+    "audit-log",
     "accelerator-list",
     "glossary",
     "api:docs",

@@ -93,7 +93,7 @@ class ExportView(APIView):
     def get(self, request: Request, **kwargs) -> HttpResponse:
         with report_language(request.accepted_renderer.format):
             report = self.report(request, **kwargs)
-        return download(report, FORMATS[request.accepted_renderer.format])
+        return download(report, FORMATS[request.accepted_renderer.format], user=request.user)
 
 
 @extend_schema(

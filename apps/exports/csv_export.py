@@ -12,13 +12,13 @@ from typing import NamedTuple
 
 from django.utils.translation import gettext, pgettext, pgettext_lazy
 
+from apps.core.spreadsheet_text import formula_safe
 from apps.exports.budget_table import (
     budget_fields,
     budget_ranges_fields,
     budget_ranges_table,
     budget_table,
 )
-from apps.exports.cells import formula_safe
 from apps.exports.figures import Value, tables
 from apps.exports.input_words import input_rows
 from apps.exports.options_ranges import options_range_cells, options_range_table

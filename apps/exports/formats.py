@@ -10,6 +10,7 @@ from django.utils import translation
 from django.utils.cache import add_never_cache_headers
 from django.utils.http import content_disposition_header
 
+from apps.audit.services import Action, audit_event_create
 from apps.exports.csv_export import project_csv
 from apps.exports.json_export import project_json
 from apps.exports.pdf_export import project_pdf
@@ -50,11 +51,21 @@ def report_language(export_format: str):
     return nullcontext()
 
 
-def download(report: Report, export: ExportFormat) -> HttpResponse:
+def download(report: Report, export: ExportFormat, *, user) -> HttpResponse:
     """The report as an attachment, in the report's language, that no cache keeps: exports hold
-    unpublished plans."""
+    unpublished plans. The download is in the audit log."""
     with translation.override(report.language):
         content = export.write(report)
+    audit_event_create(
+        action=Action.EXPORT_DOWNLOADED,
+        actor=user,
+        subject=report.project,
+        project_id=report.project.pk,
+        changes={
+            "format": [None, export.name],
+            "scenarios": [None, [item.scenario.name for item in report.scenarios]],
+        },
+    )
     response = HttpResponse(content, content_type=export.content_type)
     response["Content-Disposition"] = content_disposition_header(
         as_attachment=True, filename=f"{report.filename}.{export.name}"

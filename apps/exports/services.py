@@ -2,6 +2,8 @@
 
 from django.db import transaction
 
+from apps.audit.context import one_action
+from apps.audit.services import Action, audit_event_create
 from apps.budget.services import scenario_create_with_lines
 from apps.projects.models import Project
 
@@ -24,14 +26,25 @@ def project_import(*, owner, details: dict) -> Project:
     project.save()
     scenarios = details["scenarios"]
     named = any(scenario["is_baseline"] for scenario in scenarios)
-    for index, scenario in enumerate(scenarios):
-        scenario_create_with_lines(
-            project=project,
-            name=scenario["name"],
-            inputs=scenario["inputs"],
-            lines=scenario.get("cost_lines", []),
-            is_baseline=scenario["is_baseline"] or (index == 0 and not named),
-            user=owner,
-            timing=scenario,
-        )
+    with one_action():  # the import is one event, whatever it holds
+        for index, scenario in enumerate(scenarios):
+            scenario_create_with_lines(
+                project=project,
+                name=scenario["name"],
+                inputs=scenario["inputs"],
+                lines=scenario.get("cost_lines", []),
+                is_baseline=scenario["is_baseline"] or (index == 0 and not named),
+                user=owner,
+                timing=scenario,
+            )
+    audit_event_create(
+        action=Action.DATA_IMPORTED,
+        actor=owner,
+        subject=project,
+        project_id=project.pk,
+        changes={
+            "title": [None, project.title],
+            "scenarios": [None, [scenario["name"] for scenario in scenarios]],
+        },
+    )
     return project

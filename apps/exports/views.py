@@ -23,7 +23,7 @@ def project_export(request: HttpRequest, project_id: int, export_format: str) ->
     project = project_for_user(request.user, project_id)
     with report_language(export_format):
         report = project_report(project, user=request.user)
-    return download(report, FORMATS[export_format])
+    return download(report, FORMATS[export_format], user=request.user)
 
 
 @login_required
@@ -32,7 +32,7 @@ def scenario_export(request: HttpRequest, scenario_id: int, export_format: str) 
     scenario = scenario_for_user(request.user, scenario_id)
     with report_language(export_format):
         report = scenario_report(scenario, user=request.user)
-    return download(report, FORMATS[export_format])
+    return download(report, FORMATS[export_format], user=request.user)
 
 
 @login_required

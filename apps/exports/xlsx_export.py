@@ -15,8 +15,8 @@ from openpyxl.styles import Alignment, Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
+from apps.core.spreadsheet_text import looks_like_formula, printable
 from apps.exports.budget_table import budget_ranges_table, budget_table
-from apps.exports.cells import looks_like_formula, printable
 from apps.exports.figures import Table, Value, headline, headline_headings, tables
 from apps.exports.input_words import input_rows
 from apps.exports.options_ranges import (

@@ -98,10 +98,12 @@ def can_review(user, *, cached: bool = False) -> bool:
 
 
 def navigation_of(user) -> dict:
-    """What the signed-in navigation shows of its user: their name, and the review queue when
-    their role reviews (roles read from the cache: to show the way, never to let in). A page
-    cached whole for one user digests these too (apps.core.pages)."""
+    """What the signed-in navigation shows of its user: their name, the review queue when
+    their role reviews (roles read from the cache: to show the way, never to let in), the whole
+    audit log to administrators. A page cached whole for one user digests these too
+    (apps.core.pages)."""
     return {
         "username": user.get_username(),
         "reviews": can_review(user, cached=True),
+        "audit": user.is_superuser,
     }

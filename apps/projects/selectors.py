@@ -1,11 +1,12 @@
 """Reads of projects and scenarios for one user: theirs or shared with them, or a 404."""
 
+from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext
 
 from apps.projects.models import Project, Scenario
-from apps.projects.roles import MANAGER
+from apps.projects.roles import MANAGER, can_review
 
 
 def project_for_user(user, project_id: int) -> Project:
@@ -47,3 +48,15 @@ def can_create_projects(user) -> bool:
     return user.is_authenticated and (
         user.is_superuser or any(group.name == MANAGER for group in user.groups.all())
     )
+
+
+def project_for_audit(user, project_id: int) -> Project:
+    """The project whose audit log the user may read, else a 404: its owner and collaborators,
+    the front office once it is in their queue (submitted at least once), administrators."""
+    projects = Project.objects.all()
+    if not user.is_superuser:
+        visible = Q(pk__in=Project.objects.for_user(user).values("pk"))
+        if can_review(user):
+            visible |= Q(pk__in=Project.objects.reviewable().values("pk"))
+        projects = projects.filter(visible)
+    return get_object_or_404(projects, pk=project_id)

@@ -9,6 +9,8 @@ from collections.abc import Callable
 from django.db import transaction
 from django.utils.translation import gettext
 
+from apps.audit.context import one_action
+from apps.audit.services import Action, audit_event_create, field_changes
 from apps.catalogue.uncertainty import with_seed
 from apps.projects.models import BaselineNeeded, Project, Scenario, ScenarioVersion
 from apps.projects.presets import Preset
@@ -56,27 +58,61 @@ def _check_version(scenario: Scenario, expected_version: int | None) -> int:
     return latest
 
 
+def _collaborator_names(project: Project) -> list[str]:
+    return sorted(user.get_username() for user in project.collaborators.all())
+
+
+def _audit_project(action: Action, project: Project, changes: dict, user=None) -> None:
+    audit_event_create(
+        action=action, actor=user, subject=project, project_id=project.pk, changes=changes
+    )
+
+
+def _audit_scenario(action: Action, scenario: Scenario, changes: dict, user=None) -> None:
+    audit_event_create(
+        action=action,
+        actor=user,
+        subject=scenario,
+        project_id=scenario.project_id,
+        changes=changes,
+    )
+
+
 @transaction.atomic
 def project_create(*, owner, fields: dict, collaborators: list, preset: Preset) -> Project:
     """A new draft project with a first scenario, the baseline, started from a preset."""
-    project = Project(owner=owner, **fields)
-    project.full_clean()
-    project.save()
-    project.collaborators.set(collaborators)
-    scenario_create(
-        project=project, name=preset.name, inputs=preset.inputs, is_baseline=True, user=owner
-    )
+    with one_action():
+        project = Project(owner=owner, **fields)
+        project.full_clean()
+        project.save()
+        project.collaborators.set(collaborators)
+        scenario_create(
+            project=project, name=preset.name, inputs=preset.inputs, is_baseline=True, user=owner
+        )
+    created = {**fields, "collaborators": _collaborator_names(project), "preset": preset.name}
+    _audit_project(Action.PROJECT_CREATED, project, field_changes({}, created), owner)
     return project
 
 
 @transaction.atomic
 def project_update(*, project: Project, fields: dict, collaborators: list) -> Project:
+    """Change the project's details and collaborators: two actions for the audit log, each
+    recorded when it changed something (by the signed-in user of the request)."""
     _check_can_edit(project)
+    before = {name: getattr(project, name) for name in fields}
+    collaborators_before = _collaborator_names(project)
     for name, value in fields.items():
         setattr(project, name, value)
     project.full_clean()
     project.save()
     project.collaborators.set(collaborators)
+    changes = field_changes(before, {name: getattr(project, name) for name in fields})
+    if changes:
+        _audit_project(Action.PROJECT_CHANGED, project, changes)
+    collaborators_after = _collaborator_names(project)
+    if collaborators_after != collaborators_before:
+        changes = {"collaborators": [collaborators_before, collaborators_after]}
+        _audit_project(Action.COLLABORATORS_CHANGED, project, changes)
     return project
 
 
@@ -84,6 +120,7 @@ def project_update(*, project: Project, fields: dict, collaborators: list) -> Pr
 def project_delete(*, project: Project) -> None:
     """Delete a project and, with it, every one of its scenarios."""
     _check_can_edit(project)
+    _audit_project(Action.PROJECT_DELETED, project, {"title": [project.title, None]})
     project.delete()
 
 
@@ -119,6 +156,9 @@ def scenario_create(
         parts(scenario)
     version_record(scenario=scenario, user=user)
     project.save(update_fields=["updated_at"])
+    _audit_scenario(
+        Action.SCENARIO_SAVED, scenario, field_changes({}, {"name": name, "version": 1}), user
+    )
     return scenario
 
 
@@ -139,6 +179,8 @@ def scenario_update(
     """
     _check_can_edit(scenario.project)
     latest = _check_version(scenario, expected_version)
+    before = {"name": scenario.name, "version": latest, **_timing_of(scenario)}
+    inputs_before = scenario.inputs
     scenario.name = name
     scenario.inputs = with_seed(inputs, previous=scenario.inputs)
     for field, value in _timing(timing).items():
@@ -148,7 +190,21 @@ def scenario_update(
     scenario.save(update_fields=["name", "inputs", *TIMING_FIELDS, "version", "updated_at"])
     version_record(scenario=scenario, user=user)
     scenario.project.save(update_fields=["updated_at"])
+    after = {"name": scenario.name, "version": scenario.version, **_timing_of(scenario)}
+    changes = field_changes(before, after) | _input_changes(inputs_before, scenario.inputs)
+    _audit_scenario(Action.SCENARIO_SAVED, scenario, changes, user)
     return scenario
+
+
+def _timing_of(scenario: Scenario) -> dict:
+    return {field: getattr(scenario, field) for field in TIMING_FIELDS}
+
+
+def _input_changes(before: dict, after: dict) -> dict:
+    """The inputs that changed, each named `inputs.<name>` (the seed of draws aside)."""
+    before = {f"inputs.{name}": value for name, value in before.items() if name != "seed"}
+    after = {f"inputs.{name}": value for name, value in after.items() if name != "seed"}
+    return field_changes(before, after)
 
 
 @transaction.atomic
@@ -165,6 +221,7 @@ def scenario_part_change[T](
     scenario.save(update_fields=["version", "updated_at"])
     version_record(scenario=scenario, user=user)
     scenario.project.save(update_fields=["updated_at"])
+    _audit_scenario(Action.SCENARIO_SAVED, scenario, {"version": [latest, scenario.version]}, user)
     return result
 
 
@@ -188,6 +245,12 @@ def scenario_duplicate(*, scenario: Scenario, user=None) -> Scenario:
     copy.cost_lines.model.objects.bulk_create(lines)
     version_record(scenario=copy, user=user)
     scenario.project.save(update_fields=["updated_at"])
+    changes = {
+        "name": [None, copy.name],
+        "version": [None, 1],
+        "copied_from": [None, scenario.name],
+    }
+    _audit_scenario(Action.SCENARIO_SAVED, copy, changes, user)
     return copy
 
 
@@ -197,6 +260,7 @@ def scenario_set_baseline(*, scenario: Scenario) -> Scenario:
     scenario.project.scenarios.filter(is_baseline=True).update(is_baseline=False)
     scenario.is_baseline = True
     scenario.save(update_fields=["is_baseline", "updated_at"])
+    _audit_scenario(Action.SCENARIO_SAVED, scenario, {"is_baseline": [False, True]})
     return scenario
 
 
@@ -226,6 +290,7 @@ def scenario_delete(
                 )
                 % {"name": scenario.name}
             )
+    _audit_scenario(Action.SCENARIO_DELETED, scenario, {"name": [scenario.name, None]})
     scenario.delete()
     if scenario.is_baseline and new_baseline is not None:
         new_baseline.is_baseline = True

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from apps.projects import views, views_scenario, views_versions
+from apps.projects import views, views_audit, views_scenario, views_versions
 
 urlpatterns = [
     path("projects/", views.project_list, name="project-list"),
@@ -11,6 +11,12 @@ urlpatterns = [
     path("projects/<int:project_id>/edit/", views.project_edit, name="project-edit"),
     path("projects/<int:project_id>/scenarios/new/", views.scenario_add, name="scenario-add"),
     path("projects/<int:project_id>/compare/", views.project_compare, name="project-compare"),
+    path("projects/<int:project_id>/audit/", views_audit.project_audit, name="project-audit"),
+    path(
+        "projects/<int:project_id>/audit.csv",
+        views_audit.project_audit_csv,
+        name="project-audit-csv",
+    ),
     path(
         "scenarios/precisions/<str:section>/",
         views_scenario.scenario_precisions,

@@ -21,8 +21,8 @@ from apps.budget.fiscal_labels import fiscal_year_text
 from apps.budget.kept import kept_budget
 from apps.budget.models import Category
 from apps.budget.presentation import CLASS_LABELS
+from apps.core.spreadsheet_text import formula_safe
 from apps.estimates.budget import Portfolio, portfolio
-from apps.exports.cells import formula_safe
 from apps.exports.xlsx_export import put
 from apps.projects.models import Project, ProjectSnapshot
 from apps.projects.roles import can_review

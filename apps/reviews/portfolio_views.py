@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apps.api.fields import MoneyField
+from apps.audit.services import Action, audit_event_create
 from apps.budget.models import BudgetClass
 from apps.reviews.portfolio import (
     STATUSES,
@@ -60,7 +61,16 @@ def portfolio_page(request: HttpRequest) -> TemplateResponse:
     )
 
 
-def _download(content: bytes, content_type: str, extension: str) -> HttpResponse:
+def _download(
+    request: HttpRequest, content: bytes, content_type: str, extension: str
+) -> HttpResponse:
+    audit_event_create(
+        action=Action.EXPORT_DOWNLOADED,
+        actor=request.user,
+        subject=None,
+        name="portfolio",
+        changes={"format": [None, extension], "filters": [None, request.GET.dict()]},
+    )
     response = HttpResponse(content, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="portfolio-budget.{extension}"'
     response["Cache-Control"] = "no-store"
@@ -72,7 +82,7 @@ def _download(content: bytes, content_type: str, extension: str) -> HttpResponse
 def portfolio_export_csv(request: HttpRequest) -> HttpResponse:
     _, filters = _filters(request)
     content = portfolio_csv(budget_portfolio(request.user, **filters))
-    return _download(content, "text/csv; charset=utf-8", "csv")
+    return _download(request, content, "text/csv; charset=utf-8", "csv")
 
 
 @login_required
@@ -81,7 +91,7 @@ def portfolio_export_xlsx(request: HttpRequest) -> HttpResponse:
     _, filters = _filters(request)
     content = portfolio_xlsx(budget_portfolio(request.user, **filters))
     xlsx = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-    return _download(content, xlsx, "xlsx")
+    return _download(request, content, xlsx, "xlsx")
 
 
 # The API

@@ -11,6 +11,8 @@ from django.db import transaction
 from django.db.models import F, Max
 from django.utils.translation import gettext
 
+from apps.audit.context import one_action
+from apps.audit.services import Action, audit_event_create
 from apps.budget.kept import drawn_up_record
 from apps.budget.selectors import (
     BudgetUnavailable,
@@ -29,8 +31,22 @@ from apps.projects.models import (
     StatusChangeRefused,
 )
 
+MOVES = {
+    Project.Status.SUBMITTED: Action.WORKPLAN_SUBMITTED,
+    Project.Status.RETURNED: Action.WORKPLAN_RETURNED,
+    Project.Status.CLEARED: Action.WORKPLAN_CLEARED,
+}
+
 
 def _move(*, project: Project, to_status: str, user, comment: str = "") -> StatusChange:
+    audit_event_create(
+        action=MOVES[to_status],
+        actor=user,
+        subject=project,
+        project_id=project.pk,
+        changes={"status": [project.status, to_status]}
+        | ({"comment": [None, comment]} if comment else {}),
+    )
     change = StatusChange(
         project=project,
         from_status=project.status,
@@ -104,9 +120,10 @@ def project_submit(*, project: Project, user) -> ProjectSnapshot:
         )
     for scenario in scenarios:
         if scenario.version == 0:  # saved before versions were kept: keep one now
-            project_services.scenario_update(
-                scenario=scenario, name=scenario.name, inputs=scenario.inputs, user=user
-            )
+            with one_action():  # part of the submission, not an action of its own
+                project_services.scenario_update(
+                    scenario=scenario, name=scenario.name, inputs=scenario.inputs, user=user
+                )
     versions = list(
         ScenarioVersion.objects.filter(scenario__project=project, number=F("scenario__version"))
     )
@@ -154,4 +171,12 @@ def comment_create(*, project: Project, author, body: str) -> ReviewComment:
     comment = ReviewComment(project=project, author=author, body=body.strip())
     comment.full_clean()
     comment.save()
+    audit_event_create(
+        action=Action.COMMENTED,
+        actor=author,
+        subject=comment,
+        name=project.title,
+        project_id=project.pk,
+        changes={"body": [None, comment.body]},
+    )
     return comment

@@ -7,6 +7,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from apps.audit.services import Action, audit_event_create, field_changes
 from apps.projects.models import ProjectSnapshot, ScenarioVersion
 from apps.sharing.models import DEFAULT_EXPIRY_DAYS, TOKEN_BYTES, ShareLink, share_token_hash
 
@@ -35,6 +36,15 @@ def share_link_create(
         link.project_id, link.scenario_version = subject.scenario.project_id, subject
     link.full_clean()
     link.save()
+    shared = {"expires_at": link.expires_at, "project": link.project.title}
+    audit_event_create(
+        action=Action.SHARE_LINK_CREATED,
+        actor=user,
+        subject=link,
+        name=link.label,
+        project_id=link.project_id,
+        changes=field_changes({}, shared),
+    )
     return link, token
 
 
@@ -52,4 +62,12 @@ def share_link_revoke(*, link: ShareLink, user) -> ShareLink:
         link.revoked_at = timezone.now()
         link.revoked_by = user
         link.save(update_fields=["revoked_at", "revoked_by"])
+        audit_event_create(
+            action=Action.SHARE_LINK_REVOKED,
+            actor=user,
+            subject=link,
+            name=link.label,
+            project_id=link.project_id,
+            changes=field_changes({}, {"revoked_at": link.revoked_at}),
+        )
     return link

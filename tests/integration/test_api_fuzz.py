@@ -517,6 +517,7 @@ def world(db, generous_limits, connection_kept_across_requests):
                 "project_id", projects, {"comment": "Add a sweep of demand."}
             ),
             f"GET {API}/projects/{{project_id}}/comments/": by_id("project_id", projects),
+            f"GET {API}/projects/{{project_id}}/audit/": by_id("project_id", projects),
             f"POST {API}/projects/{{project_id}}/comments/": by_id(
                 "project_id", projects, {"body": "Looks right."}
             ),

@@ -36,6 +36,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from apps.accounts.models import ApiToken
 from apps.accounts.services import api_token_create
 from apps.apiprices.models import ApiModel
+from apps.audit.models import AuditEvent
 from apps.budget.models import CostLine
 from apps.budget.services import cost_line_create
 from apps.catalogue.models import (
@@ -159,6 +160,7 @@ class World:
             "projects/project": self.project.pk,
             "sweeps/sweep": self.sweep.pk,
             "sweeps/scenariofreshness": self.freshness.pk,
+            "audit/auditevent": AuditEvent.objects.order_by("pk").first().pk,
         }
 
 
@@ -317,6 +319,9 @@ ROUTES: dict[str, Row] = {
     "accounts/password/done/": Row({"GET": 200}),
     "accounts/tokens/": Row({"GET": 200, "POST": 200}, body={"POST": _constant({"name": "CI"})}),
     "accounts/tokens/<int:token_id>/revoke/": Row({"POST": 302}, sees=ONLY_OWNER),
+    # Sign-in with the organisation's provider: not found while none is configured (here).
+    "accounts/oidc/sign-in/": Row({"GET": 404}, public=True),
+    "accounts/oidc/callback/": Row({"GET": 404}, public=True),
     # Projects and scenarios
     "projects/": Row({"GET": 200}),
     "projects/new/": Row(
@@ -333,6 +338,14 @@ ROUTES: dict[str, Row] = {
     ),
     "projects/<int:project_id>/scenarios/new/": Row({"POST": 302}, sees=TEAM),
     "projects/<int:project_id>/compare/": Row({"GET": 200}, sees=TEAM),
+    # The audit log: a project's for its team and, once it is in review, the front office; the
+    # whole log for administrators only (no actor here is one).
+    "projects/<int:project_id>/audit/": Row({"GET": 200}, sees=REVIEW_READERS, values=_submitted),
+    "projects/<int:project_id>/audit.csv": Row(
+        {"GET": 200}, sees=REVIEW_READERS, values=_submitted
+    ),
+    "audit/": Row({"GET": 200}, may={"GET": frozenset()}),
+    "audit.csv": Row({"GET": 200}, may={"GET": frozenset()}),
     "scenarios/<int:scenario_id>/": Row(
         {"GET": 200, "POST": 302}, sees=TEAM, body={"POST": scenario_form}
     ),
@@ -534,6 +547,9 @@ ROUTES: dict[str, Row] = {
         values=_submitted,
         body={"POST": _constant({})},
     ),
+    "api/v1/projects/<id:project_id>/audit/": Row(
+        {"GET": 200}, sees=REVIEW_READERS, values=_submitted
+    ),
     "api/v1/projects/<id:project_id>/comments/": Row(
         {"GET": 200, "POST": 201},
         sees=REVIEW_READERS,
@@ -636,8 +652,15 @@ EDITOR_MODELS = {
 }
 # Models whose admin has no add page, or whose objects are read-only there, even for superusers;
 # and those whose change form has only read-only fields, so an empty one saves (and redirects).
-ADMIN_NO_ADD = {"accounts/apitoken", "sweeps/sweep", "sweeps/scenariofreshness"}
-ADMIN_READ_ONLY = {"sweeps/sweep"}
+ADMIN_NO_ADD = {
+    "accounts/apitoken",
+    "sweeps/sweep",
+    "sweeps/scenariofreshness",
+    "audit/auditevent",
+}
+ADMIN_READ_ONLY = {"sweeps/sweep", "audit/auditevent"}
+# The audit log's events are never deleted, even by superusers.
+ADMIN_NO_DELETE = {"audit/auditevent"}
 ADMIN_ALL_FIELDS_READ_ONLY = {"accounts/apitoken", "sweeps/scenariofreshness"}
 
 
@@ -673,6 +696,8 @@ def admin_expected(route: str, method: str, actor: str) -> str | None:
         if actor == EDITOR and model not in EDITOR_MODELS:
             return "403"
         if kind == "add" and model in ADMIN_NO_ADD:
+            return "403"
+        if kind == "delete" and model in ADMIN_NO_DELETE:
             return "403"
         if kind == "change" and method == "POST" and model in ADMIN_READ_ONLY:
             return "403"
@@ -838,7 +863,13 @@ def test_every_route_has_a_row_and_every_row_a_route() -> None:
 
 def test_the_admin_rule_names_only_models_the_admin_has() -> None:
     models = {model for route in ADMIN_ROUTES if (model := admin_page(route)[1])}
-    assert models >= EDITOR_MODELS | ADMIN_NO_ADD | ADMIN_READ_ONLY | ADMIN_ALL_FIELDS_READ_ONLY
+    assert models >= (
+        EDITOR_MODELS
+        | ADMIN_NO_ADD
+        | ADMIN_READ_ONLY
+        | ADMIN_ALL_FIELDS_READ_ONLY
+        | ADMIN_NO_DELETE
+    )
     assert {ADMIN + page for page in ADMIN_PAGES} <= set(ADMIN_ROUTES)
     assert len(ADMIN_ROUTES) >= 60, "the admin's routes were not found"
 

@@ -101,6 +101,9 @@ PAGES: dict[str, tuple[Case, ...]] = {
         get("/projects/{board}/"),
     ),
     "projects/<int:project_id>/edit/": (get(f"{P}/edit/"), post(f"{P}/edit/", {"title": ""})),
+    "projects/<int:project_id>/audit/": (get(f"{P}/audit/"), get("/projects/{board}/audit/")),
+    # The whole audit log is an administrator's: the pseudo world has none, so its refusal.
+    "audit/": (get("/audit/", status=403),),
     "projects/<int:project_id>/scenarios/new/": (
         post(f"{P}/scenarios/new/"),
         post("/projects/{board}/scenarios/new/"),
@@ -209,6 +212,10 @@ PAGES: dict[str, tuple[Case, ...]] = {
 
 # Routes that answer no page for people, each with its reason.
 EXEMPT: dict[str, str] = {
+    "projects/<int:project_id>/audit.csv": "a download: its header is gettext's (test_audit_pages)",
+    "audit.csv": "a download: its header is gettext's (test_audit_pages)",
+    "accounts/oidc/sign-in/": "a redirect to the organisation's provider (404 without one)",
+    "accounts/oidc/callback/": "a redirect back from the provider, onwards or to the sign-in page",
     "portfolio/export.csv": "a download: test_langexports_pseudo_files reads every word",
     "portfolio/export.xlsx": "a download: test_langexports_pseudo_files reads every word",
     "projects/<int:project_id>/export.<export_format:export_format>": (

@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from apps.exports.cells import formula_safe, pdf_markup, pdf_plain, printable
+from apps.core.spreadsheet_text import formula_safe, printable
+from apps.exports.cells import pdf_markup, pdf_plain
 from apps.exports.errors import error_lines
 from apps.exports.json_export import MAX_IMPORT_BYTES, DocumentError, read_document
 from apps.exports.pdf_fonts import missing_fonts_message, pdf_fonts

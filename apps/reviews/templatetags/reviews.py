@@ -23,6 +23,7 @@ def signed_in_navigation(context: template.Context) -> str:
             sorted(nav.items()),
             values["username"],
             values["reviews"],
+            values["audit"],
         ),
         lambda: render_to_string("includes/navigation_signed_in.html", values),
     )

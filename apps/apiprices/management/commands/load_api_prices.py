@@ -3,6 +3,7 @@
 from django.core.management.base import BaseCommand
 
 from apps.apiprices.loading import api_prices_load
+from apps.audit.services import Action, audit_event_create
 
 
 class Command(BaseCommand):
@@ -17,4 +18,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, overwrite: bool, **options) -> None:
         report = api_prices_load(overwrite=overwrite)
+        audit_event_create(
+            action=Action.DATA_IMPORTED,
+            actor=None,
+            subject=None,
+            name="API prices",
+            changes=report.changes(),
+        )
         self.stdout.write(f"API prices: {report}.")

@@ -2,6 +2,7 @@
 
 from django.core.management.base import BaseCommand
 
+from apps.audit.services import Action, audit_event_create
 from apps.catalogue.loading import catalogue_load
 
 
@@ -17,4 +18,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, overwrite: bool, **options) -> None:
         report = catalogue_load(overwrite=overwrite)
+        audit_event_create(
+            action=Action.DATA_IMPORTED,
+            actor=None,
+            subject=None,
+            name="hardware catalogue",
+            changes=report.changes(),
+        )
         self.stdout.write(f"Catalogue: {report}.")
