@@ -24,6 +24,7 @@ urlpatterns = [
     path("", include("apps.apiprices.urls")),
     path("", include("apps.options.urls")),
     path("", include("apps.budget.urls")),
+    path("", include("apps.notifications.urls")),
     path("api/", include(("apps.api.urls", "api"), namespace="api")),
     path("admin/", admin.site.urls),
 ]

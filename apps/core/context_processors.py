@@ -15,6 +15,7 @@ NAVIGATION = (
     "glossary",
     "api:docs",
     "api-tokens",
+    "preferences",
     "language-switch",
     "password_change",
     "logout",
