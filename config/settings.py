@@ -560,9 +560,15 @@ LOGGING = {
         }
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    # The loggers that write request paths, which for share links contain the token.
+    # The loggers that write request paths, which for share links, invitations and password
+    # resets contain the token (a refused CSRF check logs the path too).
     "loggers": {
         name: {"filters": ["share_tokens"]}
-        for name in ("apps.core.requests", "django.request", "django.server")
+        for name in (
+            "apps.core.requests",
+            "django.request",
+            "django.server",
+            "django.security.csrf",
+        )
     },
 }

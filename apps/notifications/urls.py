@@ -4,6 +4,7 @@
 from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.urls import path
+from django.views.decorators.http import require_http_methods
 
 from apps.notifications import views
 from apps.notifications.forms import PasswordResetRequestForm
@@ -34,7 +35,8 @@ urlpatterns = [
     ),
     path(
         "accounts/reset/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(http_method_names=FORM_METHODS),
+        # Django's view reads the link before the method: a bad link answered PUT with its page.
+        require_http_methods(["GET", "POST"])(auth_views.PasswordResetConfirmView.as_view()),
         name="password_reset_confirm",
     ),
     path(

@@ -48,6 +48,9 @@ from apps.catalogue.models import (
 from apps.catalogue.snapshot import Catalogue
 from apps.exports.json_export import project_json
 from apps.exports.report import project_report
+from apps.notifications.invitations import invitation_create
+from apps.notifications.links import invitation_token
+from apps.notifications.models import Delivery, Invitation
 from apps.projects.forms import ScenarioForm
 from apps.projects.models import Project, Scenario
 from apps.projects.presets import PRESETS
@@ -143,6 +146,8 @@ class World:
     spare_token: ApiToken  # another token of the owner's, to revoke
     freshness: ScenarioFreshness
     line: CostLine  # a cost line of the draft project's scenario
+    invitation: Invitation  # to the draft project, of someone without an account yet
+    delivery: Delivery  # an email about the submission, to the front office
 
     def admin_object_ids(self) -> dict[str, int]:
         """A real object of each model the admin lists, by "app/model"."""
@@ -159,6 +164,8 @@ class World:
             "projects/project": self.project.pk,
             "sweeps/sweep": self.sweep.pk,
             "sweeps/scenariofreshness": self.freshness.pk,
+            "notifications/delivery": self.delivery.pk,
+            "notifications/invitation": self.invitation.pk,
         }
 
 
@@ -203,6 +210,14 @@ def build_world() -> World:
         spare_token=api_token_create(user=owner, name="Spare")[0],
         freshness=ScenarioFreshness.objects.create(scenario=scenario),
         line=line,
+        invitation=invitation_create(
+            project=project, invited_by=owner, email="guest@example.org", language="fr"
+        ),
+        delivery=Delivery.objects.create(
+            kind=Delivery.Kind.SUBMITTED,
+            event="status-change:matrix",
+            recipient=users[FRONT_OFFICE],
+        ),
     )
 
 
@@ -317,6 +332,33 @@ ROUTES: dict[str, Row] = {
     "accounts/password/done/": Row({"GET": 200}),
     "accounts/tokens/": Row({"GET": 200, "POST": 200}, body={"POST": _constant({"name": "CI"})}),
     "accounts/tokens/<int:token_id>/revoke/": Row({"POST": 302}, sees=ONLY_OWNER),
+    "accounts/preferences/": Row(
+        {"GET": 200, "POST": 302}, body={"POST": _constant({"language": "fr"})}
+    ),
+    # Password reset (no account's address here: the same pages whatever is asked) and invitations
+    "accounts/password/reset/": Row(
+        {"GET": 200, "POST": 302},
+        public=True,
+        body={"POST": _constant({"email": "nobody@example.org"})},
+    ),
+    "accounts/password/reset/sent/": Row({"GET": 200}, public=True),
+    "accounts/reset/<uidb64>/<token>/": Row(
+        {"GET": 200, "POST": 200},
+        public=True,
+        values=_constant({"uidb64": "MQ", "token": "a-token-never-made"}),
+    ),
+    "accounts/reset/done/": Row({"GET": 200}, public=True),
+    "projects/<int:project_id>/invitations/": Row(
+        {"GET": 200, "POST": 302},
+        sees=TEAM,
+        may=_all(("GET", "POST"), ONLY_OWNER),
+        body={"POST": _constant({"email": "newcomer@example.org", "language": "fr"})},
+    ),
+    "invitations/<str:token>/": Row(
+        {"GET": 200, "POST": 200},
+        public=True,
+        values=lambda w: {"token": invitation_token(w.invitation.pk)},
+    ),
     # Projects and scenarios
     "projects/": Row({"GET": 200}),
     "projects/new/": Row(
@@ -636,8 +678,14 @@ EDITOR_MODELS = {
 }
 # Models whose admin has no add page, or whose objects are read-only there, even for superusers;
 # and those whose change form has only read-only fields, so an empty one saves (and redirects).
-ADMIN_NO_ADD = {"accounts/apitoken", "sweeps/sweep", "sweeps/scenariofreshness"}
-ADMIN_READ_ONLY = {"sweeps/sweep"}
+ADMIN_NO_ADD = {
+    "accounts/apitoken",
+    "sweeps/sweep",
+    "sweeps/scenariofreshness",
+    "notifications/delivery",
+    "notifications/invitation",
+}
+ADMIN_READ_ONLY = {"sweeps/sweep", "notifications/delivery", "notifications/invitation"}
 ADMIN_ALL_FIELDS_READ_ONLY = {"accounts/apitoken", "sweeps/scenariofreshness"}
 
 
