@@ -426,12 +426,22 @@ if (
         "Production sends email over TLS: use smtp+tls:// or smtp+ssl:// in EMAIL_URL (or "
         "EMAIL_USE_TLS / EMAIL_USE_SSL); plain SMTP only to a relay on this host."
     )
-DEFAULT_FROM_EMAIL = env_str(
-    "DEFAULT_FROM_EMAIL", None if PRODUCTION else "Compute Planner <planner@localhost>"
+
+
+def env_required_in_production(name: str, local_default: str) -> str:
+    """The variable's value; in production it must be set and not empty."""
+    value = os.environ.get(name, "" if PRODUCTION else local_default)
+    if not value:
+        raise ImproperlyConfigured(f"{name} is required in production.")
+    return value
+
+
+DEFAULT_FROM_EMAIL = env_required_in_production(
+    "DEFAULT_FROM_EMAIL", "Compute Planner <planner@localhost>"
 )
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # The address people reach the app at, for the links in emails (written outside any request).
-SITE_URL = env_str("SITE_URL", None if PRODUCTION else "http://127.0.0.1:8000").rstrip("/")
+SITE_URL = env_required_in_production("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 if urlsplit(SITE_URL).scheme not in {"http", "https"} or not urlsplit(SITE_URL).hostname:
     raise ImproperlyConfigured(
         f"SITE_URL must be an address such as https://planner.example.org, not {SITE_URL!r}."
