@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
+from django.utils import translation
 from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
@@ -37,7 +38,8 @@ def preferences(request: HttpRequest) -> HttpResponse:
             request.session[SESSION_LANGUAGE] = saved.language
         else:
             request.session.pop(SESSION_LANGUAGE, None)
-        messages.success(request, gettext("Your preferences are saved."))
+        with translation.override(saved.language or request.LANGUAGE_CODE):  # as shown next
+            messages.success(request, gettext("Your preferences are saved."))
         response = redirect("preferences")
         if saved.language:
             response.set_cookie(

@@ -225,3 +225,20 @@ def test_deliveries_left_unsent_are_queued_again_and_given_up_after_two_days(own
     assert reminders.deliveries_unsent() == [stale]
     assert Delivery.objects.get(pk=ancient).failed_at is not None
     assert Delivery.objects.get(pk=fresh).failed_at is None
+
+
+def test_what_people_typed_is_escaped_in_the_html_and_left_as_typed_in_the_text(
+    owner, colleague, reviewer, queued, django_capture_on_commit_callbacks
+):
+    project = make_project(owner, "Q&A <assistant>")
+    make_scenario(project, "Pilot", is_baseline=True)
+    review_services.project_submit(project=project, user=owner)
+    with django_capture_on_commit_callbacks(execute=True):
+        review_services.comment_create(project=project, author=reviewer, body="<b>Why</b> & how?")
+    send_all(queued[-1:])
+    (message,) = mail.outbox
+    assert message.subject == "New comment on Q&A <assistant>"
+    assert "<b>Why</b> & how?" in message.body
+    html = message.alternatives[0][0]
+    assert "&lt;b&gt;Why&lt;/b&gt; &amp; how?" in html and "<b>Why" not in html
+    assert "<title>New comment on Q&amp;A &lt;assistant&gt;</title>" in html
