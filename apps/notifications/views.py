@@ -60,7 +60,7 @@ def project_invitations(request: HttpRequest, project_id: int) -> HttpResponse:
 @sensitive_post_parameters()
 @require_http_methods(["GET", "POST"])
 def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
-    """Set a first password and join; or, for an account already in use, join and sign in."""
+    """Set a first password and join; an account already in use is sent to sign in."""
     invitation_id = invitation_id_of(token)
     invitation = (
         Invitation.objects.select_related("project", "invited_by", "user")
@@ -77,8 +77,9 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
             request, "notifications/invitation_unavailable.html", {"days": days}, status=404
         )
     context = {"invitation": invitation, "project": invitation.project}
-    if invitation.user.is_active:  # taken up already, or the account was in use
-        accept(invitation=invitation, password=None)
+    if invitation.user.is_active:  # taken up already, or the account in use: it joins when
+        # it signs in (invitations.joined_on_sign_in); a GET changes nothing, as a mail
+        # scanner opening the link must not.
         return TemplateResponse(request, "notifications/invitation_joined.html", context)
     form = InvitationPasswordForm(invitation.user, request.POST or None)
     if request.method == "POST" and form.is_valid():

@@ -185,3 +185,28 @@ def test_the_invitation_link_lasts_two_weeks(client, owner, project, days_ago, m
     monkeypatch.setattr(signing, "time", SimpleNamespace(time=lambda: later))
     expected = 200 if days_ago < 14 else 404
     assert client.get(f"/invitations/{token}/").status_code == expected
+
+
+def test_someone_whose_account_was_turned_on_elsewhere_joins_when_they_sign_in(
+    client, owner, project
+):
+    """An account turned on some other way (by staff; by the organisation's provider) before
+    its invitation was taken up: opening the link changes nothing (a mail scanner may open it),
+    signing in joins."""
+    invitation = invitation_create(
+        project=project, invited_by=owner, email="amel@example.org", language="en-gb"
+    )
+    user = invitation.user
+    user.is_active = True
+    user.set_password(PASSWORD)
+    user.save()
+    page = client.get(f"/invitations/{invitation_token(invitation.pk)}/")
+    assert "Sign in to join" in page.content.decode()
+    assert not project.collaborators.filter(pk=user.pk).exists()
+    signed_in = client.post(
+        "/accounts/login/", {"username": user.get_username(), "password": PASSWORD}
+    )
+    assert signed_in.status_code == 302
+    assert project.collaborators.filter(pk=user.pk).exists()
+    invitation.refresh_from_db()
+    assert invitation.is_accepted
