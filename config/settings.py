@@ -3,8 +3,10 @@
 import ipaddress
 import os
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
@@ -121,6 +123,7 @@ INSTALLED_APPS = [
     "apps.exports",
     "apps.budget",
     "apps.glossary",
+    "apps.notifications",
     "apps.api",
 ]
 
@@ -377,9 +380,138 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# Email (apps.notifications): SMTP from EMAIL_URL, or from EMAIL_HOST and the usual EMAIL_*
+# settings; with neither, locally, each message is written to a file in DATA_DIR/mail/ (`make run`
+# needs no mail server). Production refuses a missing server, one reached without TLS (other than
+# a relay on the same host), and a missing sender or SITE_URL. Django's MAILERS, not the
+# EMAIL_BACKEND family of settings, which Django 6.1 deprecates.
+SMTP_SCHEMES = {
+    "smtp": (False, False, 25),
+    "smtp+tls": (True, False, 587),
+    "smtp+ssl": (False, True, 465),
+}
+LOOPBACK_HOSTS = {"localhost", "127.0.0.1", "::1"}
+
+
+def email_url_options(name: str) -> dict | None:
+    """SMTP options from a URL such as smtp+tls://user:password@mail.example.org:587 (smtp://
+    plain, smtp+tls:// STARTTLS, smtp+ssl:// TLS from the start; user and password
+    percent-encoded), or None when the variable is not set."""
+    value = os.environ.get(name)
+    if not value:
+        return None
+    url = urlsplit(value)
+    if url.scheme not in SMTP_SCHEMES or not url.hostname:
+        raise ImproperlyConfigured(
+            f"{name} must look like smtp+tls://user:password@host:587 (schemes: "
+            f"{', '.join(SMTP_SCHEMES)}), not {url.scheme or value!r}."
+        )
+    use_tls, use_ssl, default_port = SMTP_SCHEMES[url.scheme]
+    try:
+        port = url.port or default_port
+    except ValueError as error:
+        raise ImproperlyConfigured(f"{name} has a port that is not a number.") from error
+    return {
+        "host": url.hostname,
+        "port": port,
+        "username": unquote(url.username or ""),
+        "password": unquote(url.password or ""),
+        "use_tls": use_tls,
+        "use_ssl": use_ssl,
+    }
+
+
+def email_host_options() -> dict | None:
+    """SMTP options from EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
+    EMAIL_USE_TLS and EMAIL_USE_SSL, or None when EMAIL_HOST is not set."""
+    host = os.environ.get("EMAIL_HOST")
+    if not host:
+        return None
+    use_tls, use_ssl = env_bool("EMAIL_USE_TLS", False), env_bool("EMAIL_USE_SSL", False)
+    if use_tls and use_ssl:
+        raise ImproperlyConfigured("Set at most one of EMAIL_USE_TLS and EMAIL_USE_SSL.")
+    default_port = 465 if use_ssl else 587 if use_tls else 25
+    return {
+        "host": host,
+        "port": env_int("EMAIL_PORT", default_port),
+        "username": os.environ.get("EMAIL_HOST_USER", ""),
+        "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+        "use_tls": use_tls,
+        "use_ssl": use_ssl,
+    }
+
+
+SMTP_FROM_URL, SMTP_FROM_HOST = email_url_options("EMAIL_URL"), email_host_options()
+if SMTP_FROM_URL and SMTP_FROM_HOST:
+    raise ImproperlyConfigured("Set EMAIL_URL or EMAIL_HOST, not both.")
+SMTP_OPTIONS = SMTP_FROM_URL or SMTP_FROM_HOST
+if SMTP_OPTIONS:
+    # Without a timeout a worker would wait for an unanswering server for ever.
+    SMTP_OPTIONS["timeout"] = env_int("EMAIL_TIMEOUT", 20)
+    MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": SMTP_OPTIONS,
+        }
+    }
+elif PRODUCTION:
+    raise ImproperlyConfigured(
+        "Production needs EMAIL_URL (or EMAIL_HOST): password resets, invitations and "
+        "notifications are sent by email."
+    )
+else:
+    MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+            "OPTIONS": {"file_path": str(DATA_DIR / "mail")},
+        }
+    }
+if (
+    PRODUCTION
+    and not (SMTP_OPTIONS["use_tls"] or SMTP_OPTIONS["use_ssl"])
+    and SMTP_OPTIONS["host"] not in LOOPBACK_HOSTS
+):
+    raise ImproperlyConfigured(
+        "Production sends email over TLS: use smtp+tls:// or smtp+ssl:// in EMAIL_URL (or "
+        "EMAIL_USE_TLS / EMAIL_USE_SSL); plain SMTP only to a relay on this host."
+    )
+
+
+def env_required_in_production(name: str, local_default: str) -> str:
+    """The variable's value; in production it must be set and not empty."""
+    value = os.environ.get(name, "" if PRODUCTION else local_default)
+    if not value:
+        raise ImproperlyConfigured(f"{name} is required in production.")
+    return value
+
+
+DEFAULT_FROM_EMAIL = env_required_in_production(
+    "DEFAULT_FROM_EMAIL", "Compute Planner <planner@localhost>"
+)
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# The address people reach the app at, for the links in emails (written outside any request).
+SITE_URL = env_required_in_production("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+if urlsplit(SITE_URL).scheme not in {"http", "https"} or not urlsplit(SITE_URL).hostname:
+    raise ImproperlyConfigured(
+        f"SITE_URL must be an address such as https://planner.example.org, not {SITE_URL!r}."
+    )
+if PRODUCTION and urlsplit(SITE_URL).scheme != "https":
+    raise ImproperlyConfigured("SITE_URL must start with https:// in production.")
+# A temporary failure (the server unreachable, a 4xx answer) is retried after EMAIL_RETRY_SECONDS,
+# doubling up to four minutes (below the broker's visibility timeout), EMAIL_MAX_RETRIES times;
+# what is still unsent is queued again by the periodic resend (apps.notifications.tasks).
+EMAIL_RETRY_SECONDS = env_int("EMAIL_RETRY_SECONDS", 30)
+EMAIL_MAX_RETRIES = env_int("EMAIL_MAX_RETRIES", 8)
+# Password reset links (Django's tokens) last three days; invitation links two weeks.
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3 * 24 * 60 * 60)
+INVITATION_TIMEOUT_SECONDS = env_int("INVITATION_TIMEOUT_SECONDS", 14 * 24 * 60 * 60)
+
 # Celery: without CELERY_BROKER_URL tasks run in-process (the embedded default of `make run`).
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+# The queue the app's tasks go to and its workers take (`celery worker -Q`), for deployments
+# sharing one broker; a task queued by a task (an email of the daily reminder) goes there too.
+CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "celery")
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -392,6 +524,19 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
+# Celery beat (the `beat` service of docker-compose.yml) starts the periodic tasks: the daily
+# reminder of share links that expire within seven days, and every quarter of an hour the resend
+# of emails still unsent. Without beat, `manage.py send_reminders` does both (cron, daily).
+CELERY_BEAT_SCHEDULE = {
+    "share-links-expiring": {
+        "task": "apps.notifications.tasks.share_links_expiring_remind",
+        "schedule": crontab(hour=6, minute=0),
+    },
+    "deliveries-resend": {
+        "task": "apps.notifications.tasks.deliveries_resend",
+        "schedule": crontab(minute="*/15"),
+    },
+}
 # Celery closes a worker's database connection around every task unless told to reuse it
 # (celery/celery#4116): a new PostgreSQL connection for every sweep chunk. Reused for up to this
 # many tasks; around each task config.celery closes it as Django does around a request (older
@@ -474,9 +619,15 @@ LOGGING = {
         }
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    # The loggers that write request paths, which for share links contain the token.
+    # The loggers that write request paths, which for share links, invitations and password
+    # resets contain the token (a refused CSRF check logs the path too).
     "loggers": {
         name: {"filters": ["share_tokens"]}
-        for name in ("apps.core.requests", "django.request", "django.server")
+        for name in (
+            "apps.core.requests",
+            "django.request",
+            "django.server",
+            "django.security.csrf",
+        )
     },
 }

@@ -25,6 +25,7 @@ urlpatterns = [
     path("", include("apps.options.urls")),
     path("", include("apps.budget.urls")),
     path("", include("apps.audit.urls")),
+    path("", include("apps.notifications.urls")),
     path("api/", include(("apps.api.urls", "api"), namespace="api")),
     path("admin/", admin.site.urls),
 ]

@@ -74,6 +74,17 @@ class ApiToken(models.Model):
         return self.user_id == user.pk or user.has_perm("accounts.change_apitoken")
 
 
+# The emails a user may turn off (each on until they do), in the order the preferences page shows
+# them. Password reset links, and the invitation that makes an account, are always sent.
+EMAIL_CHOICES = (
+    "email_submitted",
+    "email_reviewed",
+    "email_commented",
+    "email_share_expiring",
+    "email_added",
+)
+
+
 class Preferences(models.Model):
     """What a user chose for themselves; a user who never chose has no row."""
 
@@ -91,6 +102,21 @@ class Preferences(models.Model):
         choices=settings.LANGUAGES,
         help_text=_("The language of the pages; empty follows the browser."),
     )
+    email_submitted = models.BooleanField(
+        _("A workplan is submitted for review"),
+        default=True,
+        help_text=_("For the front office."),
+    )
+    email_reviewed = models.BooleanField(
+        _("A workplan of mine is returned for changes or cleared"), default=True
+    )
+    email_commented = models.BooleanField(
+        _("Someone comments on a workplan I take part in"), default=True
+    )
+    email_share_expiring = models.BooleanField(
+        _("A share link I created expires within seven days"), default=True
+    )
+    email_added = models.BooleanField(_("I am added to a project by an invitation"), default=True)
 
     class Meta:
         verbose_name = _("preferences")
@@ -123,3 +149,10 @@ class ProviderIdentity(models.Model):
 
     def __str__(self) -> str:
         return f"{self.subject} ({self.issuer})"
+
+
+def wants_email(user, choice: str) -> bool:
+    """Whether user receives the emails of `choice` (one of EMAIL_CHOICES): yes unless they
+    turned it off."""
+    preferences = Preferences.objects.filter(user=user).values_list(choice, flat=True).first()
+    return preferences is None or preferences

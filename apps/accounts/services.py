@@ -1,4 +1,4 @@
-"""Creating and revoking personal API tokens."""
+"""Creating and revoking personal API tokens; saving a user's preferences."""
 
 import secrets
 
@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from apps.accounts.models import KEY_PREFIX, PREFIX_LENGTH, ApiToken, api_key_hash
+from apps.accounts.models import KEY_PREFIX, PREFIX_LENGTH, ApiToken, Preferences, api_key_hash
 
 
 @transaction.atomic
@@ -29,3 +29,12 @@ def api_token_revoke(*, token: ApiToken, user) -> ApiToken:
         token.revoked_at = timezone.now()
         token.save(update_fields=["revoked_at"])
     return token
+
+
+@transaction.atomic
+def preferences_save(*, form) -> Preferences:
+    """Save a valid PreferencesForm (its user's row, made if they had none)."""
+    preferences = form.save(commit=False)
+    preferences.full_clean()
+    preferences.save()
+    return preferences

@@ -1,4 +1,4 @@
-"""Account pages: sign in, sign out, password change, language, API tokens."""
+"""Account pages: sign in, sign out, password change, preferences, language, API tokens."""
 
 from django.contrib.auth import views as auth_views
 from django.urls import path
@@ -23,6 +23,7 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(),
         name="password_change_done",
     ),
+    path("preferences/", views.preferences, name="preferences"),
     path("language/", views.language_switch, name="language-switch"),
     path("tokens/", views.api_token_list, name="api-tokens"),
     path("tokens/<int:token_id>/revoke/", views.api_token_revoke, name="api-token-revoke"),

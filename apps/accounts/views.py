@@ -1,5 +1,5 @@
-"""Account pages: sign-in, personal API tokens, and the language switcher that remembers the
-choice."""
+"""Account pages: sign-in, preferences, personal API tokens, and the language switcher that
+remembers the choice."""
 
 from django.conf import settings
 from django.contrib import messages
@@ -8,19 +8,50 @@ from django.contrib.auth.views import LoginView
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
+from django.utils import translation
 from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language
 
 from apps.accounts import services
-from apps.accounts.forms import ApiTokenForm
+from apps.accounts.forms import ApiTokenForm, PreferencesForm
 from apps.accounts.language import (
     SESSION_LANGUAGE,
     language_preference_set,
     supported_language,
 )
-from apps.accounts.models import ApiToken
+from apps.accounts.models import ApiToken, Preferences
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+def preferences(request: HttpRequest) -> HttpResponse:
+    """The user's language and the emails they receive."""
+    instance = Preferences.objects.filter(user=request.user).first() or Preferences(
+        user=request.user
+    )
+    form = PreferencesForm(request.POST or None, instance=instance)
+    if request.method == "POST" and form.is_valid():
+        saved = services.preferences_save(form=form)
+        if saved.language:
+            request.session[SESSION_LANGUAGE] = saved.language
+        else:
+            request.session.pop(SESSION_LANGUAGE, None)
+        with translation.override(saved.language or request.LANGUAGE_CODE):  # as shown next
+            messages.success(request, gettext("Your preferences are saved."))
+        response = redirect("preferences")
+        if saved.language:
+            response.set_cookie(
+                settings.LANGUAGE_COOKIE_NAME,
+                saved.language,
+                max_age=settings.LANGUAGE_COOKIE_AGE,
+                secure=settings.LANGUAGE_COOKIE_SECURE,
+                samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+            )
+        return response
+    return TemplateResponse(request, "accounts/preferences.html", {"form": form})
 
 
 class SignInView(LoginView):

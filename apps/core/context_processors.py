@@ -16,6 +16,7 @@ NAVIGATION = (
     "glossary",
     "api:docs",
     "api-tokens",
+    "preferences",
     "language-switch",
     "password_change",
     "logout",

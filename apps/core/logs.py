@@ -19,20 +19,23 @@ REQUEST_FIELDS = ("method", "path", "status", "duration_ms")
 TASK_FIELDS = ("task_id", "sweep_id")
 
 
-# A share link's token in a log would be a key that anyone who reads the log can use.
-SHARE_TOKEN = re.compile(r"/s/[^/\s\"']+")
+# A token in a log would be a key that anyone who reads the log can use: a share link's, an
+# invitation's (apps.notifications) and a password reset link's (its user's id, then the token).
+SHARE_TOKEN = re.compile(r"(/s/|/invitations/|/accounts/reset/[^/\s\"']+/)[^/\s\"']+")
+TOKEN_PATHS = ("/s/", "/invitations/", "/accounts/reset/")
 
 
 def without_share_tokens(text: str) -> str:
-    return SHARE_TOKEN.sub("/s/<token>", text)
+    return SHARE_TOKEN.sub(r"\1<token>", text)
 
 
 class ShareTokenFilter(logging.Filter):
-    """Hides share-link tokens in the messages of the loggers that write request paths."""
+    """Hides the tokens of links (TOKEN_PATHS) in the messages of the loggers that write request
+    paths."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        if "/s/" in message:
+        if any(path in message for path in TOKEN_PATHS):
             record.msg, record.args = without_share_tokens(message), ()
         return True
 

@@ -8,6 +8,8 @@ from django.contrib.auth.models import Group
 
 from apps.accounts.services import api_token_create
 from apps.budget.services import cost_line_create
+from apps.notifications.invitations import invitation_create
+from apps.notifications.links import invitation_token
 from apps.projects.roles import CATALOGUE_EDITOR
 from apps.projects.services import scenario_update
 from apps.reviews.services import comment_create, project_submit
@@ -49,6 +51,8 @@ WORLD_DATA = [
     "amina",
     "kofi",
     "nadia",
+    "guest@example.org",
+    "newcomer@example.org",
 ]
 
 TOKENS = {
@@ -165,6 +169,9 @@ def world_build() -> dict:
         subject=snapshot, user=owner, label="Review board"
     )
     token, _key = api_token_create(user=owner, name="Integration")
+    invitation = invitation_create(
+        project=project, invited_by=owner, email="guest@example.org", language="fr"
+    )
     return {
         "users": {"owner": owner, "reviewer": reviewer, "editor": editor, "anonymous": None},
         "ids": {
@@ -184,5 +191,6 @@ def world_build() -> dict:
             "snapshot_token": snapshot_token,
             "token": token.pk,
             "link": board.share_links.get().pk,
+            "invitation_token": invitation_token(invitation.pk),
         },
     }

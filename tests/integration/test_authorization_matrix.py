@@ -49,6 +49,9 @@ from apps.catalogue.models import (
 from apps.catalogue.snapshot import Catalogue
 from apps.exports.json_export import project_json
 from apps.exports.report import project_report
+from apps.notifications.invitations import invitation_create
+from apps.notifications.links import invitation_token
+from apps.notifications.models import Delivery, Invitation
 from apps.projects.forms import ScenarioForm
 from apps.projects.models import Project, Scenario
 from apps.projects.presets import PRESETS
@@ -144,6 +147,8 @@ class World:
     spare_token: ApiToken  # another token of the owner's, to revoke
     freshness: ScenarioFreshness
     line: CostLine  # a cost line of the draft project's scenario
+    invitation: Invitation  # to the draft project, of someone without an account yet
+    delivery: Delivery  # an email about the submission, to the front office
 
     def admin_object_ids(self) -> dict[str, int]:
         """A real object of each model the admin lists, by "app/model"."""
@@ -161,6 +166,8 @@ class World:
             "sweeps/sweep": self.sweep.pk,
             "sweeps/scenariofreshness": self.freshness.pk,
             "audit/auditevent": AuditEvent.objects.order_by("pk").first().pk,
+            "notifications/delivery": self.delivery.pk,
+            "notifications/invitation": self.invitation.pk,
         }
 
 
@@ -205,6 +212,14 @@ def build_world() -> World:
         spare_token=api_token_create(user=owner, name="Spare")[0],
         freshness=ScenarioFreshness.objects.create(scenario=scenario),
         line=line,
+        invitation=invitation_create(
+            project=project, invited_by=owner, email="guest@example.org", language="fr"
+        ),
+        delivery=Delivery.objects.create(
+            kind=Delivery.Kind.SUBMITTED,
+            event="status-change:matrix",
+            recipient=users[FRONT_OFFICE],
+        ),
     )
 
 
@@ -322,6 +337,33 @@ ROUTES: dict[str, Row] = {
     # Sign-in with the organisation's provider: not found while none is configured (here).
     "accounts/oidc/sign-in/": Row({"GET": 404}, public=True),
     "accounts/oidc/callback/": Row({"GET": 404}, public=True),
+    "accounts/preferences/": Row(
+        {"GET": 200, "POST": 302}, body={"POST": _constant({"language": "fr"})}
+    ),
+    # Password reset (no account's address here: the same pages whatever is asked) and invitations
+    "accounts/password/reset/": Row(
+        {"GET": 200, "POST": 302},
+        public=True,
+        body={"POST": _constant({"email": "nobody@example.org"})},
+    ),
+    "accounts/password/reset/sent/": Row({"GET": 200}, public=True),
+    "accounts/reset/<uidb64>/<token>/": Row(
+        {"GET": 200, "POST": 200},
+        public=True,
+        values=_constant({"uidb64": "MQ", "token": "a-token-never-made"}),
+    ),
+    "accounts/reset/done/": Row({"GET": 200}, public=True),
+    "projects/<int:project_id>/invitations/": Row(
+        {"GET": 200, "POST": 302},
+        sees=TEAM,
+        may=_all(("GET", "POST"), ONLY_OWNER),
+        body={"POST": _constant({"email": "newcomer@example.org", "language": "fr"})},
+    ),
+    "invitations/<str:token>/": Row(
+        {"GET": 200, "POST": 200},
+        public=True,
+        values=lambda w: {"token": invitation_token(w.invitation.pk)},
+    ),
     # Projects and scenarios
     "projects/": Row({"GET": 200}),
     "projects/new/": Row(
@@ -657,8 +699,15 @@ ADMIN_NO_ADD = {
     "sweeps/sweep",
     "sweeps/scenariofreshness",
     "audit/auditevent",
+    "notifications/delivery",
+    "notifications/invitation",
 }
-ADMIN_READ_ONLY = {"sweeps/sweep", "audit/auditevent"}
+ADMIN_READ_ONLY = {
+    "sweeps/sweep",
+    "audit/auditevent",
+    "notifications/delivery",
+    "notifications/invitation",
+}
 # The audit log's events are never deleted, even by superusers.
 ADMIN_NO_DELETE = {"audit/auditevent"}
 ADMIN_ALL_FIELDS_READ_ONLY = {"accounts/apitoken", "sweeps/scenariofreshness"}

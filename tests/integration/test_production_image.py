@@ -115,6 +115,9 @@ def server(image: Path, tmp_path: Path) -> Iterator[Browser]:
         "DATABASE_URL": database_url_of_tests(),
         "REDIS_URL": settings.REDIS_URL,
         "RELEASE_ID": "image-test",
+        "EMAIL_URL": "smtp+tls://mail.example.org",
+        "DEFAULT_FROM_EMAIL": "planner@example.org",
+        "SITE_URL": f"https://{HOST}",
         "STATIC_ROOT": str(image / "static"),
         "LOG_LEVEL": "WARNING",
     }

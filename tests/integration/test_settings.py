@@ -20,6 +20,9 @@ PRODUCTION_ENV = {
     "REDIS_URL": "redis://redis:6379/1",
     "CELERY_BROKER_URL": "redis://redis:6379/0",
     "RELEASE_ID": "2026.12.1",
+    "EMAIL_URL": "smtp+tls://planner%40example.org:p%3Ass@mail.example.org:587",
+    "DEFAULT_FROM_EMAIL": "Compute Planner <planner@example.org>",
+    "SITE_URL": "https://planner.example.org",
 }
 
 
@@ -54,12 +57,69 @@ def test_check_deploy_reports_nothing_with_production_values():
         ({"TRUSTED_PROXIES": "172.30.0.2/33"}, "TRUSTED_PROXIES must list networks"),
         ({"TRUSTED_PROXIES": "proxy"}, "TRUSTED_PROXIES must list networks"),
         ({"NUM_PROXIES": "1"}, "set TRUSTED_PROXIES to the proxies' networks instead"),
+        ({"EMAIL_URL": ""}, "Production needs EMAIL_URL (or EMAIL_HOST)"),
+        ({"EMAIL_URL": "smtp://mail.example.org"}, "Production sends email over TLS"),
+        ({"EMAIL_URL": "mailto:planner@example.org"}, "EMAIL_URL must look like smtp+tls://"),
+        ({"EMAIL_URL": "smtp+tls://mail.example.org:port"}, "EMAIL_URL has a port that is not"),
+        ({"EMAIL_HOST": "mail.example.org"}, "Set EMAIL_URL or EMAIL_HOST, not both"),
+        ({"DEFAULT_FROM_EMAIL": ""}, "DEFAULT_FROM_EMAIL is required in production"),
+        ({"SITE_URL": ""}, "SITE_URL is required in production"),
+        ({"SITE_URL": "http://planner.example.org"}, "SITE_URL must start with https://"),
+        ({"SITE_URL": "planner.example.org"}, "SITE_URL must be an address such as"),
     ],
 )
 def test_production_refuses_to_start_with_an_unsafe_setting(change, message):
     result = manage("check", env={**PRODUCTION_ENV, **change})
     assert result.returncode != 0
     assert message in result.stderr
+
+
+def settings_of(names: str, env: dict[str, str]) -> list[str]:
+    """The repr of each named setting, as a process started with `env` reads them."""
+    code = f"from django.conf import settings; [print(repr(getattr(settings, n))) for n in {names.split()!r}]"
+    result = manage("shell", "-c", code, env=env)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.splitlines()[-len(names.split()) :]
+
+
+def test_production_sends_email_over_smtp_from_email_url():
+    (mailers,) = settings_of("MAILERS", PRODUCTION_ENV)
+    assert mailers == repr(
+        {
+            "default": {
+                "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+                "OPTIONS": {
+                    "host": "mail.example.org",
+                    "port": 587,
+                    "username": "planner@example.org",
+                    "password": "p:ss",
+                    "use_tls": True,
+                    "use_ssl": False,
+                    "timeout": 20,
+                },
+            }
+        }
+    )
+
+
+def test_the_usual_email_settings_work_too_and_tls_from_the_start():
+    env = {k: v for k, v in PRODUCTION_ENV.items() if k != "EMAIL_URL"}
+    env |= {"EMAIL_HOST": "mail.example.org", "EMAIL_USE_SSL": "true", "EMAIL_TIMEOUT": "5"}
+    (mailers,) = settings_of("MAILERS", env)
+    assert "'port': 465" in mailers and "'use_ssl': True" in mailers and "'timeout': 5" in mailers
+
+
+def test_production_may_relay_plain_smtp_through_this_host_only():
+    env = {**PRODUCTION_ENV, "EMAIL_URL": "smtp://127.0.0.1:25"}
+    (mailers,) = settings_of("MAILERS", env)
+    assert "'host': '127.0.0.1'" in mailers and "'use_tls': False" in mailers
+
+
+def test_make_run_writes_email_to_files_in_the_data_folder(tmp_path):
+    env = {"COMPUTE_PLANNER_ENV": "local", "DATA_DIR": str(tmp_path)}
+    mailers, site = settings_of("MAILERS SITE_URL", env)
+    assert "filebased.EmailBackend" in mailers and str(tmp_path / "mail") in mailers
+    assert site == "'http://127.0.0.1:8000'"
 
 
 def test_production_refuses_to_start_without_a_secret_key():

@@ -1,7 +1,8 @@
 """The language switcher is on every page: every page template is drawn in the layout, which
 holds the switcher and says the page's language and direction (<html lang dir>). The pages that
 are not the app's own are the API's documentation (Swagger UI, DRF's browsable API), which are
-in English and say so."""
+in English and say so, and the HTML of emails, which has no switcher (it says the recipient's
+language: apps.notifications.emails)."""
 
 import re
 
@@ -11,6 +12,7 @@ TEMPLATES = settings.BASE_DIR / "templates"
 LAYOUT = "base.html"
 # Not the app's pages: the API's documentation, in English (lang="en" or DRF's own layout).
 API_PAGES = {"drf_spectacular/swagger_ui.html", "rest_framework/api.html"}
+EMAILS = {"notifications/email/layout.html"}
 EXTENDS = re.compile(r"\{%\s*extends\s+\"([^\"]+)\"\s*%\}")
 
 
@@ -38,4 +40,4 @@ def test_every_page_template_is_drawn_in_the_layout():
         return True
 
     outside = {name for name in pages if name != LAYOUT and not drawn_in_layout(name)}
-    assert outside == API_PAGES
+    assert outside == API_PAGES | EMAILS
