@@ -15,7 +15,7 @@ from django.utils.translation import gettext
 
 from apps.apiprices.models import PriceTier
 from apps.estimates import EstimateInputError
-from apps.estimates.kept import KeptOptions
+from apps.estimates.kept import KeptEstimate, KeptOptions
 from apps.estimates.options import ApiPricing
 from apps.estimates.record import dump, load
 from apps.options.forms import FLAG_LABELS, option_label
@@ -24,9 +24,9 @@ from apps.options.ranges import option_ranges_context
 from apps.options.services import kept_options, scenario_options_compare
 
 
-def version_part(scenario) -> dict:
+def version_part(scenario, kept: KeptEstimate) -> dict:
     """What a version keeps of the decision view (apps.projects.versions): the options compared
-    when it was saved."""
+    when it was saved (each an estimate of its own: none is the scenario's, `kept`)."""
     return {"options": options_record(scenario)}
 
 
