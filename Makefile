@@ -37,6 +37,7 @@ bench: $(VENV)/.installed
 	$(BIN)/python tests/bench/sweep_bench.py
 	$(BIN)/python tests/bench/budget_bench.py
 	$(BIN)/python tests/bench/options_bench.py
+	$(BIN)/python tests/bench/save_bench.py
 	$(BIN)/python tests/bench/load_bench.py
 
 lint: $(VENV)/.installed

@@ -9,7 +9,9 @@ from apps.api.serializers import EstimateRequestSerializer
 from apps.api.validation import FastValidator
 from apps.catalogue.resolve import estimate_from_request
 from apps.catalogue.uncertainty import uncertainty_from_request
+from apps.estimates import EstimateResult
 from apps.estimates.kept import KeptEstimate
+from apps.estimates.uncertainty import UncertaintyResult
 
 ESTIMATE_REQUEST = FastValidator(EstimateRequestSerializer)
 
@@ -24,12 +26,20 @@ def estimate_kept(request_data: dict, *, fan: bool = False) -> KeptEstimate:
         serializer.is_valid(raise_exception=True)
         validated = serializer.validated_data
     result, resolution = estimate_from_request(validated)
+    return kept_estimate(result, resolution.notes, uncertainty_from_request(validated, fan=fan))
+
+
+def kept_estimate(
+    result: EstimateResult, notes: dict, ranges: UncertaintyResult | None
+) -> KeptEstimate:
+    """An estimate as it is kept: the catalogue's notes (by section) first in each section's
+    assumptions, with the percentiles of its ranges."""
     sections = {
-        name: replace(section, assumptions=(*resolution.notes[name], *section.assumptions))
+        name: replace(section, assumptions=(*notes[name], *section.assumptions))
         for name, section in (("training", result.training), ("inference", result.inference))
-        if section is not None and resolution.notes.get(name)
+        if section is not None and notes.get(name)
     }
-    return KeptEstimate(replace(result, **sections), uncertainty_from_request(validated, fan=fan))
+    return KeptEstimate(replace(result, **sections), ranges)
 
 
 def estimate_response(request_data: dict) -> dict:

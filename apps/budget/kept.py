@@ -12,8 +12,9 @@ from dataclasses import fields
 from apps.budget.ranges import RangePair, range_pairs
 from apps.budget.records import budget_record
 from apps.budget.selectors import BudgetUnavailable, ScenarioBudget, scenario_budget
+from apps.estimates import EstimateResult
 from apps.estimates.budget import Budget, BudgetDiff, budget_diff
-from apps.estimates.kept import KeptBudget
+from apps.estimates.kept import KeptBudget, KeptEstimate
 from apps.estimates.record import dump, load
 
 # What a ScenarioBudget keeps: every field of the same name but its scenario.
@@ -25,10 +26,10 @@ def drawn_up_record(drawn_up: ScenarioBudget) -> dict:
     return dump(KeptBudget(**{name: getattr(drawn_up, name) for name in KEPT_FIELDS}))
 
 
-def version_part(scenario) -> dict:
+def version_part(scenario, kept: KeptEstimate) -> dict:
     """What a version keeps of the budget (apps.projects.versions): its inputs, and the budget
-    drawn up now (None when it cannot be)."""
-    return {**budget_record(scenario), "drawn_up": scenario_budget_record(scenario)}
+    drawn up now from the estimate it keeps (None when it cannot be)."""
+    return {**budget_record(scenario), "drawn_up": scenario_budget_record(scenario, kept.result)}
 
 
 def versions_context(old, new) -> dict:
@@ -40,10 +41,11 @@ def versions_context(old, new) -> dict:
     }
 
 
-def scenario_budget_record(scenario) -> dict | None:
-    """The scenario's budget drawn up now, as a record; None when it cannot be drawn up."""
+def scenario_budget_record(scenario, result: EstimateResult | None = None) -> dict | None:
+    """The scenario's budget drawn up now (from `result`, its estimate, when given), as a
+    record; None when it cannot be drawn up."""
     try:
-        return drawn_up_record(scenario_budget(scenario))
+        return drawn_up_record(scenario_budget(scenario, result=result))
     except BudgetUnavailable:
         return None
 

@@ -8,12 +8,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from apps.budget.fiscal_labels import fiscal_year_text
+from apps.budget.kept import drawn_up_from_record, version_budget
 from apps.budget.line_templates import LINE_TEMPLATES
 from apps.budget.models import BudgetClass, Category, CostLine, Kind
 from apps.budget.ranges import budget_ranges, chart_range
 from apps.budget.selectors import BudgetUnavailable, ScenarioBudget, cost_lines_of, scenario_budget
 from apps.catalogue.snapshot import Catalogue
-from apps.projects.models import Scenario
+from apps.projects.models import Scenario, ScenarioVersion
 from apps.words.messages import message_text, message_texts
 
 COMPUTED_KIND_LABELS = {
@@ -159,10 +160,13 @@ def budget_section(
     lines: list[CostLine] | None = None,
     origin: str = "scenario",
     ranges: bool = True,
+    version: ScenarioVersion | None = None,
 ) -> dict:
     """Everything the budget section of a page needs: the budget (or why there is none), its
     table and chart, the cost lines and the templates to add more from; with the ranges of its
-    figures when the scenario's inputs carry some (and `ranges` is left on)."""
+    figures when the scenario's inputs carry some (and `ranges` is left on). The budget is the
+    one `version` kept, when it is given (the scenario's latest, still current: see
+    apps.projects.versions.current_version) and kept one; else it is drawn up now."""
     lines = cost_lines_of(scenario) if lines is None else lines
     context = {
         "scenario": scenario,
@@ -173,8 +177,13 @@ def budget_section(
         "show_lines": True,
         "show_chart": True,
     }
+    kept = version_budget(version) if version is not None and ranges else None
     try:
-        drawn_up = scenario_budget(scenario, catalogue=catalogue, lines=lines, ranges=ranges)
+        drawn_up = (
+            drawn_up_from_record(kept, scenario)
+            if kept
+            else scenario_budget(scenario, catalogue=catalogue, lines=lines, ranges=ranges)
+        )
     except BudgetUnavailable as error:
         context["budget_error"] = error.reason()
         return context

@@ -151,12 +151,13 @@ def prices_as_of(resolution: Resolution) -> date | None:
 
 
 def _estimate(
-    scenario: Scenario, catalogue: Catalogue
+    scenario: Scenario, catalogue: Catalogue, result: EstimateResult | None
 ) -> tuple[EstimateInput, EstimateResult, Resolution]:
-    """The scenario's estimate as its page computes it (estimate_from_request's two steps)."""
+    """The scenario's estimate as its page computes it (estimate_from_request's two steps), or
+    `result` when the caller has it already."""
     try:
         inp, resolution = estimate_input_from_request(scenario.inputs, catalogue)
-        return inp, estimate(inp), resolution
+        return inp, estimate(inp) if result is None else result, resolution
     except EstimateInputError as error:
         problems = [m for messages in error.errors.values() for m in messages]
         raise BudgetUnavailable({"": problems}) from None
@@ -169,19 +170,21 @@ def scenario_budget(
     lines: list[CostLine] | None = None,
     today: date | None = None,
     ranges: bool = True,
+    result: EstimateResult | None = None,
 ) -> ScenarioBudget:
     """The scenario's budget: its cost lines and the lines its estimate adds, by fiscal year,
     and when its inputs carry ranges (and `ranges` is left on) the percentiles of its figures,
     from the scenario's samples and seed (apps.estimates.budget.uncertainty).
 
     `scenario.project` should be fetched with it (select_related); `lines` when the caller has
-    them already (else one query). Raises BudgetUnavailable when the saved inputs (or their
+    them already (else one query), and `result`, the scenario's estimate, when it has that
+    (a save: apps.budget.kept). Raises BudgetUnavailable when the saved inputs (or their
     ranges) no longer fit the catalogue or a line no longer fits the period rules.
     """
     project = scenario.project
     catalogue = catalogue or Catalogue.load()
     lines = cost_lines_of(scenario) if lines is None else lines
-    inp, result, resolution = _estimate(scenario, catalogue)
+    inp, result, resolution = _estimate(scenario, catalogue, result)
     rules = budget_rules(project)
     line_inputs = [cost_line_input(line) for line in lines]
     timing = {"training_start": scenario.training_start, "service_start": scenario.service_start}

@@ -1,10 +1,11 @@
 """What a saved version, a submission or a share link keeps of the engine's answers, as one
 object each, for the record codec (apps.estimates.record) to store and load again."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 
 from apps.estimates.budget.results import Budget
+from apps.estimates.options import ApiPricing, OptionsComparison, OptionsUncertainty
 from apps.estimates.results import EstimateResult
 from apps.estimates.uncertainty import UncertaintyResult
 
@@ -30,3 +31,22 @@ class KeptBudget:
     period_end: date | None
     period_is_default: bool
     ranges: UncertaintyResult | None = None
+
+
+@dataclass(frozen=True)
+class KeptOptions:
+    """The decision view as compared when saved: the options (without the lines their ranges
+    were worked out from), on the planning period and discount rate (a fraction a year) they
+    were compared on, in the project's currency; the catalogue price each external API option
+    was costed at and the default options that could not be estimated with why (each by option
+    key, the reasons by input); with ranges, the options' percentiles and how often each is
+    the cheapest."""
+
+    currency: str
+    comparison: OptionsComparison
+    period_start: date
+    period_end: date
+    discount_rate: float
+    api_prices: dict[str, ApiPricing] = field(default_factory=dict)
+    unavailable: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
+    ranges: OptionsUncertainty | None = None

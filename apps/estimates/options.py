@@ -53,6 +53,7 @@ from apps.estimates.option_condition import (
 )
 from apps.estimates.results import EstimateResult, Figures
 from apps.estimates.section_figures import optional
+from apps.estimates.uncertainty import FigureRange
 
 OPTION_KEYS = ("external_api", "rent_pay_per_use", "rent_always_on", "own", "fine_tune", "build")
 LABELS = {
@@ -134,6 +135,33 @@ class OptionsComparison:
     # option's budget was drawn up from, in the options' order (for their ranges).
     service_start: date | None = None
     lines: tuple[ComputedLines, ...] = field(default=(), repr=False)
+
+
+@dataclass(frozen=True)
+class ApiPricing:
+    """The price catalogue's price an external API option is costed at (the caller resolves
+    it): the model, the price tier chosen (standard unless the request or the choice says
+    otherwise) and its dates."""
+
+    api_model: str
+    tier: str
+    # The tier's price in force since (None: before the catalogue's history), and when the
+    # provider's prices were last checked.
+    valid_from: date | None
+    as_of: date
+
+
+@dataclass(frozen=True)
+class OptionsUncertainty:
+    """The options' ranges (apps.options.uncertainty): percentiles by figure path and the share
+    of samples in which each option is the cheapest."""
+
+    samples: int
+    seed: int
+    # "options.<key>.total", "options.<key>.npv" and, where there are requests,
+    # "options.<key>.cost_per_request" (to a millionth, as the options give it)
+    figures: dict[str, FigureRange]
+    cheapest_share: dict[str, float]  # by option key, summing to 1
 
 
 def unit_cost(amount: float) -> Decimal | None:

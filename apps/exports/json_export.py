@@ -85,7 +85,7 @@ def project_document(report: Report) -> dict:
                     "error": s.error or None,
                     "budget": s.budget,
                     "budget_error": s.budget_error or None,
-                    "options": s.options,
+                    "options": s.options_response,
                     "source": {
                         "scenario_id": s.scenario.pk,
                         "version": s.scenario.version,

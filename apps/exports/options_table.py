@@ -1,25 +1,26 @@
-"""A scenario's decision view in its exports: the options compared (as GET
-/api/v1/scenarios/{id}/options/ answers them), their totals and net present value, the
-cheapest, what would flip it, and where the costs cross.
+"""A scenario's decision view in its exports: the options compared (what GET
+/api/v1/scenarios/{id}/options/ answers), their totals and net present value, the cheapest,
+what would flip it, and where the costs cross.
 
-Built from the options answer (ScenarioReport.options), so that CSV, XLSX, PDF and JSON carry
-the API's amounts to the cent.
+Read from what is kept of the comparison (ScenarioReport.options), through the functions the
+pages word it with, so that CSV, XLSX and PDF carry the API's amounts to the cent.
 """
 
 from django.utils.translation import gettext as _
 
 from apps.budget.fiscal_labels import fiscal_year_text
+from apps.estimates.kept import KeptOptions
 from apps.exports.figures import Column, Table, Value
 from apps.options.forms import option_label
-from apps.options.frozen import crossover_sentences, option_rows, record_condition
+from apps.options.kept import crossover_sentences, fiscal_year_labels, option_rows
 from apps.options.presentation import condition_sentence
 
 
-def options_table(answer: dict) -> Table:
+def options_table(kept: KeptOptions) -> Table:
     """Columns: option, one-off, capex, opex per fiscal year, total, net present value, cost
     per request and per million output tokens, accelerators, staff, flags, cheapest."""
-    currency = answer["currency"]
-    years = answer["fiscal_years"]
+    currency = kept.currency
+    years = fiscal_year_labels(kept)
     columns = (
         Column("label", _("Option"), ""),
         Column("one_off", _("One-off"), currency, True),
@@ -49,7 +50,7 @@ def options_table(answer: dict) -> Table:
         Column("cheapest", _("Cheapest by net present value"), ""),
     )
     rows: list[tuple[Value, ...]] = []
-    for row in option_rows(answer):
+    for row in option_rows(kept):
         rows.append(
             (
                 row.label,
@@ -75,18 +76,20 @@ def options_table(answer: dict) -> Table:
     )
 
 
-def options_sentences(answer: dict) -> list[str]:
+def options_sentences(kept: KeptOptions) -> list[str]:
     """The headline in words: the cheapest, what would flip it, where the costs cross."""
+    comparison = kept.comparison
     cheapest = _("Cheapest by net present value: %(label)s.") % {
-        "label": option_label(answer["cheapest"])
+        "label": option_label(comparison.cheapest)
     }
-    return [cheapest, condition_sentence(record_condition(answer)), *crossover_sentences(answer)]
+    return [cheapest, condition_sentence(comparison.condition), *crossover_sentences(kept)]
 
 
-def options_cells(answer: dict) -> list[tuple[str, str, Value, str, str]]:
+def options_cells(kept: KeptOptions) -> list[tuple[str, str, Value, str, str]]:
     """Every cell of the options table and the headline, one per row:
     (figure, column label, value, unit, its path in the options answer)."""
-    table = options_table(answer)
+    comparison = kept.comparison
+    table = options_table(kept)
     cells = []
     for n, values in enumerate(table.rows):
         option = values[0]
@@ -101,7 +104,7 @@ def options_cells(answer: dict) -> list[tuple[str, str, Value, str, str]]:
         (
             _("Cheapest by net present value"),
             "",
-            option_label(answer["cheapest"]),
+            option_label(comparison.cheapest),
             "",
             "options.cheapest",
         )
@@ -110,14 +113,14 @@ def options_cells(answer: dict) -> list[tuple[str, str, Value, str, str]]:
         (
             _("What would flip it"),
             "",
-            condition_sentence(record_condition(answer)),
+            condition_sentence(comparison.condition),
             "",
             "options.condition.text",
         )
     )
-    for n, crossover in enumerate(answer["crossovers"]):
-        first, second = (option_label(key) for key in crossover["options"])
-        requests = crossover["requests_per_month"]
+    for n, crossover in enumerate(comparison.crossovers):
+        first, second = (option_label(key) for key in crossover.options)
+        requests = crossover.requests_per_month
         cells.append(
             (
                 _("Crossover: %(first)s and %(second)s") % {"first": first, "second": second},

@@ -89,7 +89,7 @@ def options_story(report: ScenarioReport) -> list:
     if report.options is None:
         return []
     table = options_table(report.options)
-    years = len(report.options["fiscal_years"])
+    years = len(report.options.comparison.fiscal_years)
     after = 3 + years  # the columns after the fiscal years: total, npv, per request, …
     groups = (
         [0, 1, 2, after, after + 1, after + 2, after + 3],

@@ -20,11 +20,12 @@ from apps.budget.selectors import BudgetUnavailable, scenario_budget
 from apps.budget.serializers import BudgetSerializer
 from apps.catalogue.resolve import Catalogue
 from apps.estimates import EstimateInputError
-from apps.estimates.kept import KeptEstimate
+from apps.estimates.kept import KeptEstimate, KeptOptions
 from apps.exports.errors import error_lines
 from apps.exports.figures import FigureRow, figure_rows
 from apps.exports.range_rows import uncertainty_rows
-from apps.options.frozen import options_record
+from apps.options.kept import scenario_kept_options
+from apps.options.representation import options_representation
 from apps.projects.models import Project, Scenario
 from apps.words.messages import error_texts
 
@@ -36,12 +37,17 @@ class ScenarioReport:
     error: str  # why there is no estimate, in the API's field paths
     budget: dict | None = None  # as GET /api/v1/scenarios/{id}/budget/ answers; None: none
     budget_error: str = ""  # why there is no budget
-    options: dict | None = None  # the decision view, as GET …/options/ answers; None: none
+    options: KeptOptions | None = None  # the decision view (GET …/options/); None: none
 
     @cached_property
     def response(self) -> dict | None:
         """The estimate as the API answers it (what JSON holds and the figure rows read)."""
         return None if self.kept is None else kept_estimate_representation(self.kept)
+
+    @cached_property
+    def options_response(self) -> dict | None:
+        """The decision view as the options API answers it (what JSON holds)."""
+        return None if self.options is None else options_representation(self.options)
 
     @cached_property
     def figures(self) -> list[FigureRow]:
@@ -117,7 +123,7 @@ def scenario_estimate(scenario: Scenario, catalogue: Catalogue | None = None) ->
             "",
             budget,
             budget_error,
-            options=options_record(scenario),
+            options=scenario_kept_options(scenario),
         )
     except ValidationError as error:
         return ScenarioReport(scenario, None, " ".join(error_lines(error.detail)))

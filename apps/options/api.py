@@ -21,6 +21,7 @@ from apps.options.serializers import OptionsRequestSerializer, OptionsResponseSe
 from apps.options.services import (
     BudgetSettings,
     chosen_options,
+    kept_options,
     options_compare,
     scenario_options_compare,
 )
@@ -56,7 +57,7 @@ def options_view(request: Request) -> Response:
     data = dict(serializer.validated_data)
     choices, budget = data.pop("options", None), data.pop("budget", None)
     compared = options_compare(data, choices, _settings(budget), today=timezone.localdate())
-    return Response(options_representation(compared))
+    return Response(options_representation(kept_options(compared)))
 
 
 class ScenarioOptionsQuerySerializer(serializers.Serializer):
@@ -114,4 +115,4 @@ def scenario_options(request: Request, scenario_id: int) -> Response:
         compared = scenario_options_compare(scenario, choices, today=timezone.localdate())
     except CalendarError as error:
         return Response({"detail": error_line(error.errors)}, status=409)
-    return Response(options_representation(compared, scenario.project.currency))
+    return Response(options_representation(kept_options(compared, scenario.project.currency)))

@@ -9,7 +9,7 @@ class OptionsConfig(AppConfig):
     verbose_name = _("Options compared")
 
     def ready(self) -> None:
-        from apps.options.frozen import version_part
+        from apps.options.kept import version_part
         from apps.projects.versions import keep_with_versions
 
         keep_with_versions(version_part)

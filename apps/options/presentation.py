@@ -1,16 +1,16 @@
 """What the decision page shows of a comparison in words: crossovers with translated labels, the
 condition that flips the cheapest (the engine's own sentence is English, for the API), how often
-each option is the cheapest and the chart. Its table's rows come from the options record
-(apps.options.frozen.option_rows), as where the decision view is kept."""
+each option is the cheapest and the chart. Its table's rows come from what is kept of the
+comparison (apps.options.kept.option_rows), as where the decision view is kept."""
 
 from decimal import Decimal
 from itertools import pairwise
 
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
+from apps.estimates.kept import KeptOptions
 from apps.estimates.options import Condition, OptionsComparison
 from apps.options.forms import OPTION_LABELS
-from apps.options.services import ComparedOptions
 from apps.words import formatting
 from apps.words.messages import message_text
 from apps.words.numbers import decimal_text
@@ -34,14 +34,14 @@ def crossover_rows(comparison: OptionsComparison) -> list[tuple[str, str, float 
     ]
 
 
-def unavailable_rows(compared: ComparedOptions) -> list[tuple[str, list[str]]]:
+def unavailable_rows(kept: KeptOptions) -> list[tuple[str, list[str]]]:
     """(label, messages) of each default option that could not be estimated."""
     return [
         (
             str(OPTION_LABELS[key]),
             [message_text(m) for messages in errors.values() for m in messages],
         )
-        for key, errors in compared.unavailable.items()
+        for key, errors in kept.unavailable.items()
     ]
 
 
@@ -102,11 +102,11 @@ def condition_sentence(condition: Condition) -> str:
     return gettext("The only option compared.")
 
 
-def cheapest_share_sentences(compared: ComparedOptions) -> list[str]:
+def cheapest_share_sentences(kept: KeptOptions) -> list[str]:
     """With ranges: how often each option is the cheapest, in words, most often first."""
-    if compared.uncertainty is None:
+    if kept.ranges is None:
         return []
-    shares = sorted(compared.uncertainty.cheapest_share.items(), key=lambda item: -item[1])
+    shares = sorted(kept.ranges.cheapest_share.items(), key=lambda item: -item[1])
     sentences = []
     for key, share in shares:
         subject = str(SUBJECTS[key])

@@ -1,7 +1,7 @@
-"""The options' ranges as pages show them, from an options record (the options API's answer,
-live or kept with a version): for each option its net present value's central estimate with its
-9 in 10 range, how often it is the cheapest, and the percentiles of its figures for a data table.
-A record without ranges (none given, or kept before they were) shows none."""
+"""The options' ranges as pages show them, from what is kept of a comparison (made now, or kept
+with a version): for each option its net present value's central estimate with its 9 in 10
+range, how often it is the cheapest, and the percentiles of its figures for a data table. A
+comparison without ranges (none given, or kept before they were) shows none."""
 
 from dataclasses import dataclass
 from decimal import Decimal
@@ -10,6 +10,8 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, gettext_lazy
 
+from apps.estimates.kept import KeptOptions
+from apps.estimates.options import OptionsUncertainty
 from apps.estimates.uncertainty import FigureRange
 from apps.options.forms import option_label
 from apps.projects.range_inputs import range_sentence
@@ -43,21 +45,23 @@ class OptionRanges:
     rows: list[RangeRow]
 
 
-def _figure(stored: dict, factor: int) -> FigureRange:
-    p5, p50, p95, mean = (Decimal(stored[key]) * factor for key in ("p5", "p50", "p95", "mean"))
+def _scaled(figure: FigureRange, factor: int) -> FigureRange:
+    p5, p50, p95, mean = (
+        value * factor for value in (figure.p5, figure.p50, figure.p95, figure.mean)
+    )
     return FigureRange(p5, p50, p95, mean)
 
 
-def _option(key: str, uncertainty: dict, currency: str) -> OptionRanges:
+def _option(key: str, uncertainty: OptionsUncertainty, currency: str) -> OptionRanges:
     rows, npv = [], None
     for name, label, factor in FIGURES:
-        stored = uncertainty["figures"].get(f"options.{key}.{name}")
-        if stored is None:  # no requests to share a cost over, or kept before it was given
+        kept = uncertainty.figures.get(f"options.{key}.{name}")
+        if kept is None:  # no requests to share a cost over, or kept before it was given
             continue
-        figure = _figure(stored, factor)
+        figure = _scaled(kept, factor)
         npv = figure if name == "npv" else npv
         rows.append(RangeRow(str(label), figure.p5, figure.p50, figure.p95, figure.mean))
-    share = uncertainty["cheapest_share"].get(key, 0.0)
+    share = uncertainty.cheapest_share.get(key, 0.0)
     cheapest = format_html(
         gettext("cheapest in {share} of samples"),
         share=figure_html(formatting.percent(share)),
@@ -74,20 +78,20 @@ def _option(key: str, uncertainty: dict, currency: str) -> OptionRanges:
     return OptionRanges(key, option_label(key), share, sentence, rows)
 
 
-def option_ranges_context(record: dict | None) -> dict:
+def option_ranges_context(kept: KeptOptions | None) -> dict:
     """`option_ranges` for templates/options/includes/option_ranges.html: the samples, the seed
-    and each option's ranges, in the record's order; None without ranges."""
-    uncertainty = (record or {}).get("uncertainty")
-    if not uncertainty:
+    and each option's ranges, in the comparison's order; None without ranges."""
+    uncertainty = None if kept is None else kept.ranges
+    if uncertainty is None:
         return {"option_ranges": None}
-    currency = record.get("currency", "USD")
     return {
         "option_ranges": {
-            "samples": uncertainty["samples"],
-            "seed": uncertainty["seed"],
-            "currency": currency,
+            "samples": uncertainty.samples,
+            "seed": uncertainty.seed,
+            "currency": kept.currency,
             "options": [
-                _option(option["key"], uncertainty, currency) for option in record["options"]
+                _option(option.key, uncertainty, kept.currency)
+                for option in kept.comparison.options
             ],
         }
     }

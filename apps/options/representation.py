@@ -1,8 +1,9 @@
-"""The options response as plain JSON data (OptionsResponseSerializer documents the shape)."""
+"""The options response as plain JSON data (OptionsResponseSerializer documents the shape), from
+what is kept of a comparison (apps.options.services.kept_options, or a saved version's record)."""
 
 from apps.api.representation import money, optional_money
-from apps.estimates.options import OptionResult
-from apps.options.services import ApiPricing, ComparedOptions
+from apps.estimates.kept import KeptOptions
+from apps.estimates.options import ApiPricing, OptionResult
 
 
 def _api_price(pricing: ApiPricing | None) -> dict:
@@ -43,19 +44,18 @@ def _option(result: OptionResult, years: list[str], pricing: ApiPricing | None =
     } | _api_price(pricing)
 
 
-def options_representation(compared: ComparedOptions, currency: str = "USD") -> dict:
-    comparison = compared.comparison
+def options_representation(kept: KeptOptions) -> dict:
+    comparison = kept.comparison
     years = [year.label for year in comparison.fiscal_years]
     condition = comparison.condition
     return {
-        "currency": currency,
+        "currency": kept.currency,
         "fiscal_years": years,
-        "period_start": compared.period_start.isoformat(),
-        "period_end": compared.period_end.isoformat(),
-        "discount_rate": compared.discount_rate,
+        "period_start": kept.period_start.isoformat(),
+        "period_end": kept.period_end.isoformat(),
+        "discount_rate": kept.discount_rate,
         "options": [
-            _option(result, years, compared.api_prices.get(result.key))
-            for result in comparison.options
+            _option(result, years, kept.api_prices.get(result.key)) for result in comparison.options
         ],
         "cheapest": comparison.cheapest,
         "condition": {
@@ -69,14 +69,17 @@ def options_representation(compared: ComparedOptions, currency: str = "USD") -> 
             for crossover in comparison.crossovers
         ],
         "owning_beats_renting_utilisation": comparison.owning_beats_renting_utilisation,
-        "unavailable": compared.unavailable,
-    } | _uncertainty(compared)
+        "unavailable": {
+            key: {name: list(messages) for name, messages in errors.items()}
+            for key, errors in kept.unavailable.items()
+        },
+    } | _uncertainty(kept)
 
 
-def _uncertainty(compared: ComparedOptions) -> dict:
+def _uncertainty(kept: KeptOptions) -> dict:
     """`uncertainty` with the request's ranges: percentiles of each option's total and NPV by
     dotted path, and the share of samples in which each option is the cheapest; else nothing."""
-    result = compared.uncertainty
+    result = kept.ranges
     if result is None:
         return {}
     return {

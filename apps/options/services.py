@@ -8,7 +8,7 @@ hands the engine inputs to the pure comparison (apps.estimates.options).
 
 import calendar
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 
 from django.utils.translation import gettext
@@ -22,18 +22,22 @@ from apps.catalogue.snapshot import Catalogue
 from apps.catalogue.uncertainty import DEFAULT_SAMPLES, engine_path
 from apps.estimates import EstimateInputError, validate
 from apps.estimates.budget import BudgetRules, FiscalCalendar
+from apps.estimates.kept import KeptOptions
+from apps.estimates.messages import Message, _
 from apps.estimates.options import (
     LABELS,
+    ApiPricing,
     OptionEstimate,
     OptionInput,
     OptionsComparison,
+    OptionsUncertainty,
     common_service_start,
     compare_options,
     estimate_option,
 )
 from apps.estimates.uncertainty_draws import Range
 from apps.estimates.validation import REQUEST_SERVING_NUMBERS
-from apps.options.uncertainty import OptionsUncertainty, options_uncertainty
+from apps.options.uncertainty import options_uncertainty
 from apps.projects.models import Scenario
 from apps.projects.services import scenario_create
 
@@ -92,19 +96,6 @@ class BudgetSettings:
 
 
 @dataclass(frozen=True)
-class ApiPricing:
-    """The price catalogue's price an external API option is costed at: the model, the price
-    tier chosen (standard unless the request or the choice says otherwise) and its dates."""
-
-    api_model: str
-    tier: str
-    valid_from: (
-        date | None
-    )  # the tier's price in force since (None: before the catalogue's history)
-    as_of: date  # when the provider's prices were last checked
-
-
-@dataclass(frozen=True)
 class ComparedOptions:
     comparison: OptionsComparison
     period_start: date
@@ -112,8 +103,29 @@ class ComparedOptions:
     discount_rate: float
     unavailable: dict[str, dict]  # key → errors, for default options that could not be built
     inputs: tuple[OptionInput, ...] = ()
-    uncertainty: "OptionsUncertainty | None" = None  # with the request's ranges only
+    uncertainty: OptionsUncertainty | None = None  # with the request's ranges only
     api_prices: dict[str, ApiPricing] = field(default_factory=dict)  # by option key
+
+
+def kept_options(compared: ComparedOptions, currency: str = "USD") -> KeptOptions:
+    """What pages, exports, the API and saved versions read of a comparison, in `currency`:
+    all of it but the options' inputs and the lines their ranges were worked out from."""
+    return KeptOptions(
+        currency=currency,
+        comparison=replace(compared.comparison, lines=()),
+        period_start=compared.period_start,
+        period_end=compared.period_end,
+        discount_rate=compared.discount_rate,
+        api_prices=dict(compared.api_prices),
+        unavailable={
+            key: {
+                name: tuple(m if isinstance(m, Message) else str(m) for m in messages)
+                for name, messages in errors.items()
+            }
+            for key, errors in compared.unavailable.items()
+        },
+        ranges=compared.uncertainty,
+    )
 
 
 def default_choices(request: dict) -> list[dict]:
@@ -199,7 +211,7 @@ def _option_input(
     """The option's engine input, and the catalogue price it is costed at (an external API's)."""
     option = option_request(request, choice)
     if choice["key"] in ("fine_tune", "build") and not option.get("training"):
-        raise EstimateInputError({"training": [gettext("Give the training this option needs.")]})
+        raise EstimateInputError({"training": [_("Give the training this option needs.")]})
     inp, resolution = estimate_input_from_request(option, catalogue)
     validate(inp)  # here, so that a default option that cannot be estimated is left out
     option_input = OptionInput(
@@ -256,7 +268,7 @@ def _servable(
         elif worked.result.inference.total.cost is None:
             unavailable[option.key] = {
                 "inference.accelerator": [
-                    gettext(
+                    _(
                         "The model does not fit on this accelerator, whatever the number of "
                         "accelerators per copy: this option cannot serve the demand."
                     )

@@ -21,7 +21,7 @@ present value in that sample, never a corner.
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import date
 
 import numpy as np
@@ -31,7 +31,13 @@ from apps.estimates.budget.inputs import ComputedLines
 from apps.estimates.engine import evaluate
 from apps.estimates.inputs import EstimateInput, with_value
 from apps.estimates.money import to_money
-from apps.estimates.options import OptionEstimate, OptionInput, _staff_line, unit_cost
+from apps.estimates.options import (
+    OptionEstimate,
+    OptionInput,
+    OptionsUncertainty,
+    _staff_line,
+    unit_cost,
+)
 from apps.estimates.quantiles import _quantiles
 from apps.estimates.results import Figures
 from apps.estimates.uncertainty import FigureRange
@@ -39,16 +45,6 @@ from apps.estimates.uncertainty_draws import SHIFT, Range, _draw, _drivers, _val
 
 # A figure's samples: an array, or a float when no range moves it.
 Samples = float | np.ndarray
-
-
-@dataclass(frozen=True)
-class OptionsUncertainty:
-    samples: int
-    seed: int
-    # "options.<key>.total", "options.<key>.npv" and, where there are requests,
-    # "options.<key>.cost_per_request" (to a millionth, as the options give it)
-    figures: dict[str, FigureRange]
-    cheapest_share: dict[str, float]  # by option key, summing to 1
 
 
 def _scenario_ranges(scenario: EstimateInput | None, ranges: dict[str, Range]) -> dict:

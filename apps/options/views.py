@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 from apps.estimates import EstimateInputError
 from apps.options.chart import options_chart
 from apps.options.forms import OptionsForm, UseOptionForm
-from apps.options.frozen import option_rows
+from apps.options.kept import fiscal_year_labels, option_rows
 from apps.options.presentation import (
     chart_description,
     cheapest_share_sentences,
@@ -21,8 +21,12 @@ from apps.options.presentation import (
     unavailable_rows,
 )
 from apps.options.ranges import option_ranges_context
-from apps.options.representation import options_representation
-from apps.options.services import scenario_from_option, scenario_options_compare, scenario_request
+from apps.options.services import (
+    kept_options,
+    scenario_from_option,
+    scenario_options_compare,
+    scenario_request,
+)
 from apps.projects.guards import refuses_frozen_projects
 from apps.projects.selectors import scenario_for_user
 from apps.words.messages import error_texts
@@ -46,16 +50,16 @@ def scenario_options_page(request: HttpRequest, scenario_id: int) -> TemplateRes
         except EstimateInputError as error:
             context["problems"] = _messages(error)
         else:
-            record = options_representation(compared, scenario.project.currency)
+            kept = kept_options(compared, scenario.project.currency)
             context.update(
                 compared=compared,
-                record=record,
-                rows=option_rows(record),
-                **option_ranges_context(record),
+                years=fiscal_year_labels(kept),
+                rows=option_rows(kept),
+                **option_ranges_context(kept),
                 crossovers=crossover_rows(compared.comparison),
-                unavailable=unavailable_rows(compared),
+                unavailable=unavailable_rows(kept),
                 condition=condition_text(compared.comparison),
-                cheapest_shares=cheapest_share_sentences(compared),
+                cheapest_shares=cheapest_share_sentences(kept),
                 chart=(chart := options_chart(list(compared.inputs), compared.comparison)),
                 chart_description=chart_description(chart),
                 api_model=form.cleaned_data.get("api_model", "") if form.is_bound else "",

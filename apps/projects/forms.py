@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from apps.api.estimate import kept_estimate
 from apps.catalogue.models import PRECISIONS, Accelerator
 from apps.catalogue.names import catalogue_name, full_name
 from apps.catalogue.resolve import estimate_from_request
@@ -41,6 +42,7 @@ from apps.projects.scenario_fields import (
     SECTION_TITLES,
     TRAINING_METHODS,
 )
+from apps.projects.versions import Estimated
 from apps.words.messages import error_texts, message_text
 from apps.words.numbers import parse_number
 
@@ -261,6 +263,8 @@ class ScenarioForm(forms.Form):
         self.result: EstimateResult | None = None
         self.uncertainty: UncertaintyResult | None = None
         self.notes: dict[str, list[str]] = {}
+        # The estimate worked out while validating, for a save to keep (apps.projects.versions).
+        self.estimated: Estimated | None = None
         attach_terms(self)
 
     def offer_precisions(self, section: str) -> None:
@@ -352,6 +356,11 @@ class ScenarioForm(forms.Form):
                     self.add_error(field if field in self.fields else None, message)
         else:
             self.uncertainty = uncertainty_for(self, request, self.catalogue)
+            self.estimated = Estimated(
+                inputs=request,
+                catalogue_digest=self.catalogue.digest,
+                kept=kept_estimate(self.result, self.notes, self.uncertainty),
+            )
         for field, messages in error_texts(range_errors).items():
             for message in messages:
                 self.add_error(field, message)

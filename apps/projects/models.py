@@ -340,6 +340,14 @@ class ScenarioVersion(models.Model):
         blank=True,
         help_text="The scenario's timing and cost lines as saved (apps.budget.records).",
     )
+    figures_key = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        help_text="A digest of everything its estimate and budget were computed from "
+        "(apps.projects.versions.figures_key): while the scenario's is the same, its page reads "
+        "them instead of computing them again. Empty before versions kept one.",
+    )
     engine_version = models.CharField(max_length=20)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"

@@ -13,7 +13,8 @@ from apps.projects.models import Scenario, ScenarioVersion
 @dataclass(frozen=True)
 class PagePart:
     """One app's part of the pages: the scenario page's context (given the catalogue the page
-    read), what the scenario page's cache key digests of it (read without a query), the
+    read, and the scenario's latest version when its figures are current, to read them from),
+    what the scenario page's cache key digests of it (read without a query), the
     project page's context for its scenarios (with their related rows prefetched), and the
     context of the page comparing two versions."""
 
@@ -31,10 +32,12 @@ def register(part: PagePart) -> None:
         _PARTS.append(part)
 
 
-def scenario_context(scenario: Scenario, *, catalogue) -> dict:
+def scenario_context(
+    scenario: Scenario, *, catalogue, version: ScenarioVersion | None = None
+) -> dict:
     context: dict = {}
     for part in _PARTS:
-        context.update(part.scenario_context(scenario, catalogue=catalogue))
+        context.update(part.scenario_context(scenario, catalogue=catalogue, version=version))
     return context
 
 

@@ -14,7 +14,7 @@ from apps.audit.services import Action, audit_event_create, field_changes
 from apps.catalogue.uncertainty import with_seed
 from apps.projects.models import BaselineNeeded, Project, Scenario, ScenarioVersion
 from apps.projects.presets import Preset
-from apps.projects.versions import version_record
+from apps.projects.versions import Estimated, version_record
 
 
 class ScenarioConflict(Exception):
@@ -154,6 +154,8 @@ def scenario_create(
     scenario.save()
     if parts is not None:
         parts(scenario)
+        # Its cost lines marked it changed (apps.budget.signals): version 1's key says when.
+        scenario.refresh_from_db(fields=["updated_at"])
     version_record(scenario=scenario, user=user)
     project.save(update_fields=["updated_at"])
     _audit_scenario(
@@ -171,11 +173,14 @@ def scenario_update(
     user=None,
     expected_version: int | None = None,
     timing: dict | None = None,
+    estimated: Estimated | None = None,
 ) -> Scenario:
     """Save a new version; raise ScenarioConflict if `expected_version` is no longer the latest.
 
     The row is locked while it is checked and written, so two saves based on the same version
     cannot both succeed. `timing` (training_start, service_start) changes only what it names.
+    `estimated`: the estimate of `inputs` the caller worked out already (the scenario form's),
+    which the version keeps rather than estimating them again.
     """
     _check_can_edit(scenario.project)
     latest = _check_version(scenario, expected_version)
@@ -188,7 +193,7 @@ def scenario_update(
     scenario.version = latest + 1
     scenario.full_clean()
     scenario.save(update_fields=["name", "inputs", *TIMING_FIELDS, "version", "updated_at"])
-    version_record(scenario=scenario, user=user)
+    version_record(scenario=scenario, user=user, estimated=estimated)
     scenario.project.save(update_fields=["updated_at"])
     after = {"name": scenario.name, "version": scenario.version, **_timing_of(scenario)}
     changes = field_changes(before, after) | _input_changes(inputs_before, scenario.inputs)

@@ -1,7 +1,19 @@
-"""Versions of a scenario: what was saved, what it gave, and the catalogue figures it used."""
+"""Versions of a scenario: what was saved, what it gave, and the catalogue figures it used.
+
+A save computes the scenario's figures once and keeps them with the version it records: the
+estimate (with its ranges), and what apps above keep with it (the budget drawn up from that
+estimate, the options compared). The version also keeps a key of everything those figures were
+computed from (`figures_key`); while the scenario's key is still that one, its page reads the
+latest version's figures (`current_version`) instead of computing them again.
+"""
 
 import datetime
+import hashlib
+import json
 from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.conf import settings
 
 from apps.api.estimate import estimate_kept
 from apps.apiprices.selectors import price_in_force
@@ -9,6 +21,7 @@ from apps.catalogue.snapshot import Catalogue
 from apps.estimates import ENGINE_VERSION
 from apps.estimates.kept import KeptEstimate
 from apps.estimates.record import dump, load
+from apps.projects import page_parts
 from apps.projects.models import Scenario, ScenarioVersion
 
 
@@ -116,31 +129,93 @@ def api_prices_used(inputs: dict, day: datetime.date | None = None) -> dict:
 
 
 # What apps above projects keep with each version (the budget, the options compared), each a
-# function of the scenario giving plain JSON merged into `ScenarioVersion.budget`; registered by
-# each app when Django starts it, so that projects imports none of them.
-_KEPT_WITH_VERSIONS: list[Callable[[Scenario], dict]] = []
+# function of the scenario and its estimate as kept, giving plain JSON merged into
+# `ScenarioVersion.budget`; registered by each app when Django starts it, so that projects
+# imports none of them.
+_KEPT_WITH_VERSIONS: list[Callable[[Scenario, KeptEstimate], dict]] = []
 
 
-def keep_with_versions(part: Callable[[Scenario], dict]) -> None:
+def keep_with_versions(part: Callable[[Scenario, KeptEstimate], dict]) -> None:
     if part not in _KEPT_WITH_VERSIONS:
         _KEPT_WITH_VERSIONS.append(part)
 
 
-def version_record(*, scenario: Scenario, user) -> ScenarioVersion:
-    """Store the scenario as it now stands as version `scenario.version`."""
+def kept_with_version(scenario: Scenario, kept: KeptEstimate) -> dict:
+    return {
+        key: value for part in _KEPT_WITH_VERSIONS for key, value in part(scenario, kept).items()
+    }
+
+
+@dataclass(frozen=True)
+class Estimated:
+    """An estimate already worked out for `inputs` on the catalogue whose digest is
+    `catalogue_digest` (the scenario form's, which validates inputs by estimating them), so
+    that saving those inputs keeps it instead of estimating them again."""
+
+    inputs: dict
+    catalogue_digest: str
+    kept: KeptEstimate
+
+
+def figures_key(scenario: Scenario, catalogue: Catalogue) -> str:
+    """A digest of everything the scenario's estimate and budget are computed from: its inputs,
+    the project's currency, the catalogue's rows, the API prices in force today for an external
+    API, the engine and the release (code that computes them otherwise), and what the page's
+    other parts are drawn from (apps.projects.page_parts: the timing, cost lines, budget
+    settings, planning period, and the month when the period is left to its default)."""
+    parts = [
+        scenario.inputs,
+        scenario.project.currency,
+        catalogue.digest,
+        api_prices_used(scenario.inputs),
+        ENGINE_VERSION,
+        settings.RELEASE_ID,
+        page_parts.scenario_stamp(scenario),
+    ]
+    payload = json.dumps(parts, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def version_record(
+    *, scenario: Scenario, user, estimated: Estimated | None = None
+) -> ScenarioVersion:
+    """Store the scenario as it now stands as version `scenario.version`, with its figures
+    computed once: its estimate (`estimated` when it was worked out for these inputs on this
+    catalogue), and from it what apps above keep."""
+    catalogue = Catalogue.load()
+    # Keyed before computing: figures computed on a catalogue changed meanwhile are then read
+    # as out of date, never as current.
+    key = figures_key(scenario, catalogue)
+    if (
+        estimated is not None
+        and estimated.inputs == scenario.inputs
+        and estimated.catalogue_digest == catalogue.digest
+    ):
+        kept = estimated.kept
+    else:
+        kept = estimate_kept(scenario.inputs, fan=True)  # the fan kept for its pages
     return ScenarioVersion.objects.create(
         scenario=scenario,
         number=scenario.version,
         name=scenario.name,
         inputs=scenario.inputs,
-        results=dump(estimate_kept(scenario.inputs, fan=True)),  # the fan kept for its pages
+        results=dump(kept),
         catalogue=catalogue_figures(scenario.inputs),
-        budget={
-            key: value for part in _KEPT_WITH_VERSIONS for key, value in part(scenario).items()
-        },
+        budget=kept_with_version(scenario, kept),
+        figures_key=key,
         engine_version=ENGINE_VERSION,
         created_by=user if user is not None and user.is_authenticated else None,
     )
+
+
+def current_version(scenario: Scenario, catalogue: Catalogue) -> ScenarioVersion | None:
+    """The scenario's latest version when the figures it keeps are the scenario's now (its
+    `figures_key` is the scenario's), for its page to read; None when anything they were
+    computed from has changed since, or the version was saved before versions kept a key."""
+    version = scenario.versions.filter(number=scenario.version).defer("catalogue").first()
+    if version is None or version.figures_key != figures_key(scenario, catalogue):
+        return None
+    return version
 
 
 def version_estimate(version: ScenarioVersion) -> KeptEstimate:

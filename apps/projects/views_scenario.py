@@ -20,12 +20,13 @@ from apps.estimates import EstimateInputError
 from apps.projects import page_parts, services
 from apps.projects.forms import NewBaselineForm, ScenarioForm
 from apps.projects.guards import refuses_frozen_projects
-from apps.projects.models import BaselineNeeded, ProjectFrozen, Scenario
+from apps.projects.models import BaselineNeeded, ProjectFrozen, Scenario, ScenarioVersion
 from apps.projects.presentation import comparison_context
 from apps.projects.range_inputs import with_typical_range
 from apps.projects.roles import navigation_of
 from apps.projects.selectors import scenario_for_user
 from apps.projects.version_diff import edit_conflict
+from apps.projects.versions import current_version, version_estimate
 from apps.words.messages import error_line
 
 
@@ -44,7 +45,9 @@ def scenario_detail(request: HttpRequest, scenario_id: int) -> HttpResponse:
     # The comparison alone; a page that htmx restores from its history is asked for whole.
     if request.htmx and not request.htmx.history_restore_request:
         context = {"scenario": scenario, "project": scenario.project, "view": view}
-        context.update(saved_figures(scenario, catalogue, view))
+        context.update(
+            saved_figures(scenario, catalogue, view, current_version(scenario, catalogue))
+        )
         response = TemplateResponse(request, "projects/scenario.html#comparison", context)
         patch_vary_headers(response, ["HX-Request"])
         return response
@@ -72,6 +75,7 @@ def scenario_save(
                 user=request.user,
                 expected_version=form.cleaned_data["version"],
                 timing=form.timing(),
+                estimated=form.estimated,
             )
         except ProjectFrozen as frozen:
             form.add_error(None, str(frozen))
@@ -98,7 +102,8 @@ def scenario_save(
         if form.result
         else {}
     )
-    parts.update(page_parts.scenario_context(scenario, catalogue=catalogue))
+    version = current_version(scenario, catalogue)
+    parts.update(page_parts.scenario_context(scenario, catalogue=catalogue, version=version))
     context = {"form": form, "conflict": conflict, **parts}
     return scenario_response(request, scenario, view, context, status=status)
 
@@ -113,19 +118,24 @@ def scenario_response(
     return response
 
 
-def saved_figures(scenario: Scenario, catalogue: Catalogue, view: str) -> dict:
-    """The comparison's context for the saved inputs, or the problem the catalogue now finds."""
+def saved_figures(
+    scenario: Scenario, catalogue: Catalogue, view: str, version: ScenarioVersion | None
+) -> dict:
+    """The comparison's context for the saved inputs, or the problem the catalogue now finds:
+    the estimate `version` kept, when given (the latest, still current), else computed now."""
+    currency = scenario.project.currency
+    if version is not None:
+        kept = version_estimate(version)  # the catalogue's notes are in its assumptions
+        return comparison_context(
+            kept.result, notes={}, view=view, currency=currency, ranges=kept.ranges
+        )
     try:
         result, resolution = estimate_from_request(scenario.inputs, catalogue)
         ranges = uncertainty_from_request(scenario.inputs, catalogue, fan=True)
     except EstimateInputError as error:
         return {"stored_error": error_line(error.errors)}
     return comparison_context(
-        result,
-        notes=resolution.notes,
-        view=view,
-        currency=scenario.project.currency,
-        ranges=ranges,
+        result, notes=resolution.notes, view=view, currency=currency, ranges=ranges
     )
 
 
@@ -192,13 +202,14 @@ def saved_page_body(
     """The saved scenario's page but its CSRF tokens and layout, rendered."""
     initial = ScenarioForm.initial_from_request(scenario.name, scenario.inputs, scenario.version)
     initial.update(training_start=scenario.training_start, service_start=scenario.service_start)
+    version = current_version(scenario, catalogue)
     context = {
         "scenario": scenario,
         "project": scenario.project,
         "form": ScenarioForm(initial=initial, catalogue=catalogue),
         "view": view,
-        **saved_figures(scenario, catalogue, view),
-        **page_parts.scenario_context(scenario, catalogue=catalogue),
+        **saved_figures(scenario, catalogue, view, version),
+        **page_parts.scenario_context(scenario, catalogue=catalogue, version=version),
     }
     return render_to_string("projects/scenario.html#scenario_page", context, request)
 

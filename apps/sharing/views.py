@@ -19,7 +19,7 @@ from apps.budget.presentation import table
 from apps.budget.ranges import budget_ranges
 from apps.core.client_address import client_address
 from apps.core.ratelimit import Budget, too_many_requests
-from apps.options.frozen import frozen_options_context, version_options
+from apps.options.kept import frozen_options_context, version_options
 from apps.projects.models import ProjectSnapshot, ScenarioVersion
 from apps.projects.presentation import comparison_context
 from apps.projects.range_results import shared_ranges_context

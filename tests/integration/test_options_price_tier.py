@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from apps.apiprices.loading import api_prices_load
 from apps.apiprices.models import ApiModel
+from apps.options.kept import OptionRow
 from apps.words.dates import date_text
 from tests.factories import TRANSLATION_INFERENCE, make_project, make_scenario
 from tests.html_tree import parse
@@ -27,8 +28,8 @@ def price_since(slug: str, tier: str):
     return ApiModel.objects.get(slug=slug).price_on(timezone.localdate(), tier).valid_from
 
 
-def external_api(response) -> dict:
-    (option,) = [o for o in response.context["record"]["options"] if o["key"] == "external_api"]
+def external_api(response) -> OptionRow:
+    (option,) = [row for row in response.context["rows"] if row.key == "external_api"]
     return option
 
 
@@ -42,11 +43,11 @@ def test_the_page_says_the_api_option_is_at_the_standard_price_and_since_when(
 ):
     client.force_login(owner)
     response = client.get(f"/scenarios/{scenario.pk}/options/")
-    price = external_api(response)["api_price"]
-    assert price["api_model"] == "openai-gpt-4o-mini"
-    assert price["tier"] == "standard"
+    price = external_api(response).api_price
+    assert price.api_model == "openai-gpt-4o-mini"
+    assert price.tier == "standard"
     since = price_since("openai-gpt-4o-mini", "standard")
-    assert price["valid_from"] == (since.isoformat() if since else None)
+    assert price.valid_from == since
     header = api_row_header(response.content.decode())
     assert "openai-gpt-4o-mini at its standard price" in header
     if since:
@@ -64,11 +65,11 @@ def test_the_off_peak_tier_prices_the_api_option_at_its_discount(client, owner, 
     standard = external_api(client.get(url, {"api_model": V4_PRO}))
     response = client.get(url, {"api_model": V4_PRO, "api_price_tier": "off_peak"})
     off_peak = external_api(response)
-    assert off_peak["api_price"]["tier"] == "off_peak"
-    assert off_peak["api_price"]["valid_from"] == price_since(V4_PRO, "off_peak").isoformat()
-    assert standard["api_price"]["tier"] == "standard"
+    assert off_peak.api_price.tier == "off_peak"
+    assert off_peak.api_price.valid_from == price_since(V4_PRO, "off_peak")
+    assert standard.api_price.tier == "standard"
     # Half the standard price on input and output tokens alike.
-    assert float(off_peak["total"]) == pytest.approx(float(standard["total"]) / 2, rel=1e-6)
+    assert float(off_peak.total) == pytest.approx(float(standard.total) / 2, rel=1e-6)
     header = api_row_header(response.content.decode())
     assert (
         f"{V4_PRO} at its off-peak price, in force since {date_text(price_since(V4_PRO, 'off_peak'))}"
@@ -116,12 +117,13 @@ def test_a_scenario_on_an_off_peak_api_compares_its_api_option_at_that_tier(clie
     }
     scenario = make_scenario(make_project(owner), "Night", inputs={"inference": inference})
     client.force_login(owner)
-    assert external_api(client.get(f"/scenarios/{scenario.pk}/options/"))["api_price"] == {
-        "api_model": V4_PRO,
-        "tier": "off_peak",
-        "valid_from": price_since(V4_PRO, "off_peak").isoformat(),
-        "as_of": ApiModel.objects.get(slug=V4_PRO).as_of.isoformat(),
-    }
+    price = external_api(client.get(f"/scenarios/{scenario.pk}/options/")).api_price
+    assert (price.api_model, price.tier, price.valid_from, price.as_of) == (
+        V4_PRO,
+        "off_peak",
+        price_since(V4_PRO, "off_peak"),
+        ApiModel.objects.get(slug=V4_PRO).as_of,
+    )
 
 
 def test_the_options_api_takes_and_reports_the_tier(api_client, owner, scenario):

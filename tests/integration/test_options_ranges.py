@@ -5,16 +5,19 @@ version pages show them as kept, in the pages' words and as a data table, in Eng
 (records kept without them still show); and the exports carry them: CSV, XLSX and PDF in the
 reader's language, JSON as the options API answers, in every language."""
 
-import copy
 import io
 import json
 import re
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 
 import pytest
 from openpyxl import load_workbook
 
+from apps.estimates.record import dump
+from apps.options.kept import version_options
+from apps.options.representation import options_representation
 from apps.reviews.services import project_submit
 from apps.sharing import services
 from tests.factories import TRANSLATION_INFERENCE, make_project, make_scenario
@@ -202,6 +205,17 @@ def latest(scenario):
     return scenario.versions.get(number=scenario.version)
 
 
+def kept_answer(version) -> dict:
+    """The options a version kept, as the options API answers them."""
+    return options_representation(version_options(version))
+
+
+def keep_ranges(version, ranges) -> None:
+    """The version's options record with other ranges (or none), saved."""
+    version.budget["options"] = dump(replace(version_options(version), ranges=ranges))
+    version.save()
+
+
 def shared(client, version, language: str = "en") -> str:
     _link, token = services.share_link_create(subject=version, user=version.created_by, label="B")
     response = client.get(f"/s/{token}/", headers={"accept-language": language})
@@ -216,7 +230,7 @@ def ranges_section(html: str) -> str:
 
 
 def test_a_saved_version_keeps_the_options_percentiles_cheapest_shares_and_seed(owner, scenario):
-    kept = latest(scenario).budget["options"]["uncertainty"]
+    kept = kept_answer(latest(scenario))["uncertainty"]
     assert kept == api_ranges(owner, scenario)["uncertainty"]
     assert (kept["samples"], kept["seed"]) == (2_000, 3)
     assert set(kept["figures"]["options.own.npv"]) == {"p5", "p50", "p95", "mean"}
@@ -226,7 +240,7 @@ def test_a_saved_version_keeps_the_options_percentiles_cheapest_shares_and_seed(
 
 def test_the_share_page_shows_each_options_range_and_how_often_it_is_cheapest(client, scenario):
     version = latest(scenario)
-    kept = version.budget["options"]["uncertainty"]
+    kept = kept_answer(version)["uncertainty"]
     section = ranges_section(shared(client, version))
     words = text(section)
     assert "How sure: each option's 90 % range" in words
@@ -244,7 +258,7 @@ def test_the_share_page_shows_each_options_range_and_how_often_it_is_cheapest(cl
         assert f'<data value="{npv[statistic]}">' in section
     share = kept["cheapest_share"]["rent_pay_per_use"]
     assert f'<data value="{share}">' in section or f'<data value="{share!r}">' in section
-    assert section.count('<th scope="rowgroup"') == len(version.budget["options"]["options"])
+    assert section.count('<th scope="rowgroup"') == len(kept_answer(version)["options"])
 
 
 def test_the_share_page_says_it_in_french(client, scenario):
@@ -263,25 +277,24 @@ def test_the_share_page_says_it_in_french(client, scenario):
 
 def test_the_page_draws_the_kept_ranges_not_new_ones(client, scenario):
     version = latest(scenario)
-    version.budget["options"]["uncertainty"]["figures"]["options.own.npv"]["p95"] = "123456.78"
-    version.save()
+    ranges = version_options(version).ranges
+    npv = replace(ranges.figures["options.own.npv"], p95=Decimal("123456.78"))
+    keep_ranges(version, replace(ranges, figures={**ranges.figures, "options.own.npv": npv}))
     assert '<data value="123456.78">' in ranges_section(shared(client, version))
 
 
 def test_records_kept_before_the_ranges_or_the_cost_per_request_still_show(client, scenario):
     version = latest(scenario)
-    record = version.budget["options"]
-    before_costs = copy.deepcopy(record)
-    for path in list(before_costs["uncertainty"]["figures"]):
-        if path.endswith(".cost_per_request"):
-            del before_costs["uncertainty"]["figures"][path]
-    version.budget["options"] = before_costs
-    version.save()
+    ranges = version_options(version).ranges
+    before_costs = {
+        path: figure
+        for path, figure in ranges.figures.items()
+        if not path.endswith(".cost_per_request")
+    }
+    keep_ranges(version, replace(ranges, figures=before_costs))
     section = ranges_section(shared(client, version))
     assert "Net present value" in section and "Cost per 1,000 requests" not in section
-    del record["uncertainty"]
-    version.budget["options"] = record
-    version.save()
+    keep_ranges(version, None)
     html = shared(client, version)
     assert "Which way to go: the options compared, as saved" in html
     assert 'class="option-ranges"' not in html and "Cheapest in (share of samples)" not in html

@@ -1,17 +1,19 @@
 """Stored records as `main` wrote them before the record codec, read one last time.
 
 Until migration 0009, a saved version kept the estimate API's JSON (`results`), and a version
-and a submission kept their budget as the budget API's JSON: every Message had become its
-English text and every dataclass a dict. This module, used by that migration only, rebuilds
-the objects from that JSON as the readers of the time did, and turns the English back into
-the Messages it was written from: each text is matched against the msgids the engine and the
-catalogue's notes used when those records were written (legacy_msgids.json, as extracted from
-the sources then), and each parameter read back as the Number, Day or Message that writes
-the same English. What matches no msgid (or was saved in another language) stays the text it
-is.
+and a submission kept their budget as the budget API's JSON; until migration 0010, a version
+kept the options compared as the options API's JSON: every Message had become its English text
+and every dataclass a dict. This module, used by those migrations only, rebuilds the objects
+from that JSON as the readers of the time did, and turns the English back into the Messages it
+was written from: each text is matched against the msgids the engine and the catalogue's notes
+used when those records were written, and the reasons an option could not be compared
+(legacy_msgids.json, as extracted from the sources then), and each parameter read back as the
+Number, Day or Message that writes the same English. What matches no msgid (or was saved in
+another language) stays the text it is.
 """
 
 import json
+import math
 import re
 from collections.abc import Callable
 from dataclasses import replace
@@ -35,9 +37,12 @@ from apps.estimates import (
     TrainingResult,
 )
 from apps.estimates.budget import Budget, BudgetLine, FiscalYear, Memo, Summary, Totals
-from apps.estimates.kept import KeptBudget, KeptEstimate
+from apps.estimates.budget.fiscal import LABEL_RULES, FiscalCalendar, fiscal_years
+from apps.estimates.kept import KeptBudget, KeptEstimate, KeptOptions
 from apps.estimates.messages import Day, Message, Number
 from apps.estimates.money import to_money
+from apps.estimates.option_condition import Condition, Crossover
+from apps.estimates.options import ApiPricing, OptionResult, OptionsComparison, OptionsUncertainty
 from apps.estimates.uncertainty import MONEY_FIGURES, FigureRange, UncertaintyResult
 from apps.estimates.uncertainty_fan import FanMonth
 
@@ -73,10 +78,10 @@ def _regex(msgid: str) -> re.Pattern:
 @cache
 def _patterns() -> tuple[tuple[tuple[str, str | None, str | None], re.Pattern], ...]:
     """((msgid, plural, count), pattern) of every msgid, the engine's first; a catalogue note
-    worded by ngettext matches by either form."""
+    or reason worded by ngettext matches by either form."""
     known = json.loads(MSGIDS.read_text())
     patterns = [((msgid, None, None), _regex(msgid)) for msgid in known["engine"]]
-    for note in known["catalogue_notes"]:
+    for note in (*known["catalogue_notes"], *known["option_reasons"]):
         if isinstance(note, str):
             patterns.append(((note, None, None), _regex(note)))
         else:
@@ -178,6 +183,107 @@ def legacy_budget(record: dict) -> KeptBudget:
         period_end=_date(record["period_end"]),
         period_is_default=record["period_is_default"],
         ranges=uncertainty_from_response(record, is_money=lambda path: True),
+    )
+
+
+def legacy_options(record: dict, start_month: int, label_rule: str) -> KeptOptions:
+    """The options kept with a version as the options API's JSON, as KeptOptions.
+
+    The JSON named each fiscal year only by its label: the years are drawn again over the
+    record's period, on the project's fiscal calendar (`start_month`, `label_rule`) when it
+    gives those labels, else on the first calendar that does. The unrounded monthly figures
+    the crossovers were worked from, and the month the options' service started, were not
+    kept: NaN and None (no reader of a kept comparison uses them)."""
+    period_start = date.fromisoformat(record["period_start"])
+    period_end = date.fromisoformat(record["period_end"])
+    condition = record["condition"]
+    comparison = OptionsComparison(
+        fiscal_years=_options_years(
+            record["fiscal_years"], period_start, period_end, start_month, label_rule
+        ),
+        options=tuple(_option_result(option) for option in record["options"]),
+        cheapest=record["cheapest"],
+        condition=Condition(
+            condition["kind"], tuple(condition["options"]), condition["value"], condition["text"]
+        ),
+        crossovers=tuple(
+            Crossover(tuple(crossover["options"]), crossover["requests_per_month"])
+            for crossover in record["crossovers"]
+        ),
+        owning_beats_renting_utilisation=record.get("owning_beats_renting_utilisation"),
+    )
+    return KeptOptions(
+        currency=record.get("currency", "USD"),
+        comparison=comparison,
+        period_start=period_start,
+        period_end=period_end,
+        discount_rate=record["discount_rate"],
+        api_prices={
+            option["key"]: ApiPricing(
+                api_model=option["api_price"]["api_model"],
+                tier=option["api_price"]["tier"],
+                valid_from=_date(option["api_price"]["valid_from"]),
+                as_of=date.fromisoformat(option["api_price"]["as_of"]),
+            )
+            for option in record["options"]
+            if option.get("api_price")  # absent from records kept before the price tiers
+        },
+        unavailable={
+            key: {field: _messages(texts) for field, texts in errors.items()}
+            for key, errors in (record.get("unavailable") or {}).items()
+        },
+        ranges=_options_ranges(record.get("uncertainty")),
+    )
+
+
+def _options_years(
+    labels: list[str], start: date, end: date, start_month: int, label_rule: str
+) -> tuple[FiscalYear, ...]:
+    calendars = [(start_month, label_rule)] + [
+        (month, rule) for rule in LABEL_RULES for month in range(1, 13)
+    ]
+    for month, rule in calendars:
+        years = fiscal_years(FiscalCalendar(month, rule, start, end))
+        if [year.label for year in years] == labels:
+            return years
+    # No calendar gives these labels over this period (a record this module cannot place):
+    # each year keeps its label over the whole period, which is all its readers show of it.
+    return tuple(FiscalYear(label, start, end, 0) for label in labels)
+
+
+def _option_result(option: dict) -> OptionResult:
+    staff = option.get("staff") or {}  # absent from records kept before staff was given
+    return OptionResult(
+        key=option["key"],
+        label=option["label"],
+        one_off=Decimal(option["one_off"]),
+        capex=Decimal(option["capex"]),
+        opex=tuple(Decimal(year["amount"]) for year in option["opex"]),
+        total=Decimal(option["total"]),
+        npv=Decimal(option["npv"]),
+        cost_per_request=_money(option["cost_per_request"]),
+        cost_per_million_output_tokens=_money(option.get("cost_per_million_output_tokens")),
+        accelerators=option["accelerators"],
+        flags=tuple(option["flags"]),
+        monthly_fixed_cost=math.nan,
+        per_use_cost_per_request=math.nan,
+        staff_fte=staff.get("fte"),
+        staff_cost=_money(staff.get("cost")),
+        staff_basis=staff.get("basis", "not_included"),
+    )
+
+
+def _options_ranges(stored: dict | None) -> OptionsUncertainty | None:
+    if not stored:
+        return None
+    return OptionsUncertainty(
+        samples=stored["samples"],
+        seed=stored["seed"],
+        figures={
+            path: FigureRange(*(Decimal(figure[key]) for key in ("p5", "p50", "p95", "mean")))
+            for path, figure in stored["figures"].items()
+        },
+        cheapest_share=dict(stored["cheapest_share"]),
     )
 
 

@@ -1,7 +1,7 @@
 """The record codec: every result the engine keeps dumps to plain JSON and loads back equal."""
 
 import json
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass, replace
 from datetime import date
 from decimal import Decimal
 
@@ -13,10 +13,16 @@ from apps.estimates import EstimateInput, EstimateResult, estimate
 from apps.estimates.budget import Budget, BudgetRules, CostLineInput, budget, compute_lines
 from apps.estimates.budget.compare import BudgetDiff, Portfolio, budget_diff, portfolio
 from apps.estimates.budget.uncertainty import budget_uncertainty
+from apps.estimates.kept import KeptOptions
 from apps.estimates.messages import Alternatives, Day, Message, Number, _, ngettext
-from apps.estimates.options import OptionsComparison, compare_options
+from apps.estimates.options import (
+    ApiPricing,
+    OptionsComparison,
+    OptionsUncertainty,
+    compare_options,
+)
 from apps.estimates.record import SCHEMA_VERSION, RecordError, dump, load
-from apps.estimates.uncertainty import UncertaintyResult, sample
+from apps.estimates.uncertainty import FigureRange, UncertaintyResult, sample
 from apps.estimates.uncertainty_draws import Range
 from tests.unit.estimates.serving_cases import DEEPSEEK_V3, LLAMA_33_70B, serving_input
 from tests.unit.estimates.test_budget_compute import OCTOBER, OWN, RENT, scenario
@@ -125,6 +131,29 @@ def test_the_options_comparison_loads_back_with_its_condition_and_crossovers():
     loaded = through_json(compared, OptionsComparison)
     assert loaded.crossovers and loaded.condition == compared.condition
     assert_round_trip(compared)
+
+
+def test_the_decision_view_kept_loads_back_with_its_prices_reasons_and_ranges():
+    compared = compare_options(FOUR, CALENDAR, RULES)
+    npv = FigureRange(Decimal("9000.00"), Decimal("10000.50"), Decimal("12000.00"), Decimal("1E+4"))
+    kept = KeptOptions(
+        currency="EUR",
+        comparison=replace(compared, lines=()),
+        period_start=CALENDAR.period_start,
+        period_end=CALENDAR.period_end,
+        discount_rate=0.05,
+        api_prices={
+            "external_api": ApiPricing("openai-gpt-4o-mini", "off_peak", None, date(2026, 12, 1))
+        },
+        unavailable={
+            "build": {
+                "training.tokens": (_("Give %(count)s tokens.", count=Number(1e9)),),
+                "training": ("A reason worded before it was kept.",),
+            }
+        },
+        ranges=OptionsUncertainty(2_000, 3, {"options.own.npv": npv}, {"own": 0.25, "rent": 0.75}),
+    )
+    assert_round_trip(kept)
 
 
 def test_ranges_with_their_fan_load_back_with_money_as_decimal():
