@@ -88,6 +88,19 @@ def django_db_setup(django_db_setup, django_db_blocker):
         starting_data_keep(connection)
     with transactional_tests_restore_the_starting_data():
         yield
+    _sweep_thread_done()
+
+
+def _sweep_thread_done() -> None:
+    """Wait for the sweeps a test left queued in this process's sweep thread (the embedded
+    default computes large sweeps there: apps.sweeps.background), then close that thread's
+    database sessions: an idle thread keeps its session open, and the test database cannot be
+    dropped while one is."""
+    from django.db import connections
+
+    from apps.sweeps import background
+
+    background.threads.submit(connections.close_all).result(timeout=300)
 
 
 @pytest.fixture(autouse=True)

@@ -31,7 +31,7 @@ from apps.sweeps.models import Sweep
 logger = logging.getLogger(__name__)
 
 # One thread: sweeps wait their turn, as on one worker, rather than share the server's cores.
-_threads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sweep")
+threads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sweep")
 # The sweeps this process's thread is computing or has waiting, whose stamps it keeps fresh.
 _held: set[int] = set()
 _held_lock = threading.Lock()
@@ -49,7 +49,7 @@ def enqueue_chunks_in_background(sweep_id: int, run: int, total_chunks: int) -> 
     language = translation.get_language() or settings.LANGUAGE_CODE
     with _held_lock:
         _held.add(sweep_id)
-    _threads.submit(_run, sweep_id, run, total_chunks, language)
+    threads.submit(_run, sweep_id, run, total_chunks, language)
 
 
 def _beat() -> None:

@@ -8,6 +8,7 @@ database with the real catalogue, set back to the suite's starting rows after it
 
 import datetime
 import os
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import urlencode
@@ -83,7 +84,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
+def browser(django_db_setup) -> Iterator[Browser]:
+    """Chromium, closed before the test database is dropped: a page's keep-alive connection holds
+    a live-server thread, and that thread's database session, until the browser lets it go."""
     if not os.access(CHROMIUM, os.X_OK):
         pytest.fail(
             f"The browser tests need Debian's Chromium at {CHROMIUM}: run "
@@ -96,6 +99,11 @@ def browser() -> Iterator[Browser]:
         )
         yield chromium
         chromium.close()
+    # The live server's request threads end once their connections are closed, each closing its
+    # database session as it goes (daemon threads: nothing else waits for them).
+    for thread in threading.enumerate():
+        if thread.name.endswith("(process_request_thread)"):
+            thread.join(timeout=30)
 
 
 @pytest.fixture(scope="session")

@@ -332,8 +332,13 @@ def test_a_worker_killed_mid_sweep_and_replaced_loses_no_chunk_and_counts_none_t
     sweep = wait_until_ended(sweep, [first, second])
     assert sweep.status == "completed", sweep.error
     assert (sweep.chunks_done, sweep.points_done) == (40, 200_000)
-    # The chunk the first worker had taken was handed to the second one, and finished there.
-    assert killed_tasks <= task_ids(second, "succeeded")
+    # The chunk the first worker had taken was handed to the second one, and finished there. The
+    # sweep can end first: the killed chunk may have been stored just before the kill, and its
+    # message comes back only once its visibility timeout has passed.
+    deadline = time.monotonic() + 10 * VISIBILITY_TIMEOUT_SECONDS
+    while not killed_tasks <= task_ids(second, "succeeded") and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert killed_tasks <= task_ids(second, "succeeded"), second.log()[-3000:]
     stored = list(SweepChunk.objects.filter(sweep=sweep).values_list("run", "index", "point_count"))
     assert sorted(stored) == [(1, index, 5_000) for index in range(40)]
 
