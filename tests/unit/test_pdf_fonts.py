@@ -2,6 +2,7 @@
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
+from reportlab.pdfbase import pdfmetrics
 
 from apps.exports import pdf_fonts
 from apps.exports.pdf_fonts import check_pdf_fonts
@@ -9,10 +10,17 @@ from apps.exports.pdf_fonts import check_pdf_fonts
 
 @pytest.fixture
 def no_fonts(settings, tmp_path):
-    """A machine without the font packages; the real fonts registered again afterwards."""
+    """A machine without the font packages; the real fonts registered again afterwards.
+
+    ReportLab's registry outlives the cache: the Helvetica stand-ins registered under the real
+    fonts' names would stay, and a TrueType font is never registered over a name already taken,
+    so every later PDF of this process would be in Helvetica. The registry is put back too."""
+    registered = dict(pdfmetrics._fonts)
     settings.PDF_FONT_DIRS = [str(tmp_path)]
     pdf_fonts.pdf_fonts.cache_clear()
     yield settings
+    pdfmetrics._fonts.clear()
+    pdfmetrics._fonts.update(registered)
     pdf_fonts.pdf_fonts.cache_clear()
 
 
