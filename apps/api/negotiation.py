@@ -23,6 +23,13 @@ class StrictFormatNegotiation(DefaultContentNegotiation):
     URL is the more specific choice, and the one the schema documents."""
 
     def select_renderer(self, request, renderers, format_suffix=None):
+        meta = request.META
+        if not format_suffix and not meta.get("QUERY_STRING") and takes_method(request):
+            # What DRF's negotiation answers to the Accept headers most clients send, without
+            # parsing the header (some 3 % of an estimate request's CPU); any other goes on.
+            accept = meta.get("HTTP_ACCEPT", "*/*")
+            if accept == "*/*" or accept == renderers[0].media_type:
+                return renderers[0], renderers[0].media_type
         parameter = self.settings.URL_FORMAT_OVERRIDE
         asked = format_suffix or (parameter and request.query_params.get(parameter))
         if not format_suffix and parameter and request.query_params.get(parameter) == "":

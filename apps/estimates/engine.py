@@ -252,6 +252,11 @@ def inference_cost_to_date(inference: InferenceFigures, months: Quantity) -> Qua
     monthly series counts it: per request for an external API, per provisioned hour when always
     on, else per busy accelerator-hour."""
     requests = f.total_requests(inference.requests_per_month, inference.monthly_growth, months)
+    return _cost_to_date(inference, months, requests)
+
+
+def _cost_to_date(inference: InferenceFigures, months: Quantity, requests: Quantity) -> Quantity:
+    """`inference_cost_to_date` of the requests to date, worked out already."""
     if inference.priced_per_request:
         return api.api_cost_of_requests(requests, inference.cost_per_request)
     if inference.always_on:
@@ -266,10 +271,10 @@ def inference_cost_to_date(inference: InferenceFigures, months: Quantity) -> Qua
 def _inference_to_date(inference: InferenceFigures) -> ToDate:
     """Cumulative inference accelerator-hours, cost and energy after months 0, 1, …, M."""
     months = np.arange(int(inference.months) + 1.0)
-    cost = inference_cost_to_date(inference, months)
+    requests = f.total_requests(inference.requests_per_month, inference.monthly_growth, months)
+    cost = _cost_to_date(inference, months, requests)
     if inference.priced_per_request:
         return [None] * len(months), [to_money_figure(amount) for amount in cost.tolist()], None
-    requests = f.total_requests(inference.requests_per_month, inference.monthly_growth, months)
     hours = f.monthly_accelerator_hours(requests, inference.accelerator_seconds)
     energy = _energy(inference, hours)
     return (

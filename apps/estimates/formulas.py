@@ -203,9 +203,11 @@ def growth_sum_factor(monthly_growth: Quantity, months: Quantity) -> Quantity:
     Continuous in t, and equal to the discrete sum at whole months. expm1/log1p keep it accurate
     for tiny g; the safe divisor keeps g = 0 free of division warnings on arrays.
     """
-    if _scalars(monthly_growth, months):
+    if not isinstance(monthly_growth, np.ndarray):
+        # One growth rate, over one horizon or an array of them (a scenario's months): the
+        # formula is chosen once instead of point by point.
         if monthly_growth == 0:
-            return months
+            return months if _scalars(months) else months.astype(np.float64, copy=False)
         return np.expm1(months * np.log1p(monthly_growth)) / monthly_growth
     no_growth = np.equal(monthly_growth, 0)
     safe_growth = np.where(no_growth, 1.0, monthly_growth)

@@ -55,6 +55,16 @@ def test_a_scalar_shortcut_equals_the_array_formula(name):
     assert not differ
 
 
+def test_one_growth_rate_over_an_array_of_months_equals_the_array_formula():
+    # A scenario's monthly series: its one growth rate over months 0 … M in one array.
+    months = np.array([0.0, 1.0, 2.5, 12.0, 24.0])
+    for growth in [*EDGES[:10], *ODD]:
+        one_rate = scalar(f.growth_sum_factor, growth, months)
+        rates = scalar(f.growth_sum_factor, np.full_like(months, growth), months)
+        assert one_rate.dtype == rates.dtype == np.float64
+        assert all(map(same_bits, one_rate, rates)), growth
+
+
 def test_the_scalar_shortcuts_take_plain_branches_without_numpy_warnings():
     with np.errstate(all="raise"):
         assert math.isnan(f.break_even_months(200.0, TINY, 0.0))  # 200 / TINY overflows
