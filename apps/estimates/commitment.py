@@ -63,6 +63,12 @@ def terms_covering(months: Quantity, months_per_term: Quantity) -> Quantity:
     return np.ceil(months / months_per_term)
 
 
+def months_paid(months: Quantity, commitment_years: Quantity) -> Quantity:
+    """Months the commitment is paid for: the whole terms that cover the horizon."""
+    per_term = term_months(commitment_years)
+    return terms_covering(months, per_term) * per_term
+
+
 def committed_price(price_per_accelerator_hour: Quantity, discount: Quantity) -> Quantity:
     """Committed price per accelerator-hour = on-demand price · (1 − discount)."""
     return price_per_accelerator_hour * (1.0 - discount)
@@ -119,7 +125,7 @@ def commitment_figures(
     accelerators = peak_accelerators if committed_accelerators is None else committed_accelerators
     per_term = term_months(commitment_years)
     terms = terms_covering(months, per_term)
-    committed_months = terms * per_term
+    committed_months = months_paid(months, commitment_years)
     price = committed_price(price_per_accelerator_hour, discount)
     monthly_charge = f.cost(f.always_on_accelerator_hours(accelerators, 1.0), price)
     served_a_month = f.always_on_accelerator_hours(accelerators, 1.0) * target_utilization

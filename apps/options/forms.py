@@ -32,6 +32,7 @@ OPTION_LABELS = {
     "external_api": _("External model API"),
     "rent_pay_per_use": _("Self-host on rented accelerators, pay per use"),
     "rent_always_on": _("Self-host on rented accelerators, always on"),
+    "rent_committed": _("Self-host on rented accelerators, committed for a term"),
     "own": _("Self-host on owned accelerators"),
     "fine_tune": _("Fine-tune an open model, then host it"),
     "build": _("Pre-train a model, then host it"),
