@@ -54,7 +54,7 @@ from apps.estimates.option_condition import (
     flipping_condition,
     owning_beats_renting_utilisation,
 )
-from apps.estimates.results import EstimateResult, Figures
+from apps.estimates.results import CommitmentResult, EstimateResult, Figures
 from apps.estimates.section_figures import optional
 
 OPTION_KEYS = (
@@ -132,6 +132,8 @@ class OptionResult:
     staff_fte: float | None = None
     staff_cost: Decimal | None = None
     staff_basis: str = "not_included"
+    # Capacity rented on commitment: its terms, payments and idle capacity (None otherwise).
+    commitment: CommitmentResult | None = None
 
 
 @dataclass(frozen=True)
@@ -210,6 +212,7 @@ def _option(
         staff_fte=option.staff_fte,
         staff_cost=staff_cost if staff else None,
         staff_basis="given" if option.staff_fte is not None else "not_included",
+        commitment=inference.commitment,
     )
 
 
