@@ -18,6 +18,7 @@ from apps.options.presentation import condition_sentence, volume
 from apps.options.ranges import option_ranges_context
 from apps.options.representation import options_representation
 from apps.options.services import scenario_options_compare
+from apps.words import formatting
 
 
 def version_part(scenario) -> dict:
@@ -64,6 +65,7 @@ class OptionRow:
     flags: list[str]
     cheapest: bool
     api_price: "ApiPriceWords | None" = None  # an external API costed at the catalogue's prices
+    commitment: "CommitmentWords | None" = None  # the option committed for a term
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,29 @@ class ApiPriceWords:
     tier_label: str
     valid_from: date | None
     as_of: date
+
+
+@dataclass(frozen=True)
+class CommitmentWords:
+    """The terms of the option committed for a term, and what of it is left idle."""
+
+    term_months: int
+    discount: float
+    upfront_share: float
+    idle_cost: Decimal
+    months_after_horizon: int
+
+
+def _commitment(commitment: dict | None) -> CommitmentWords | None:
+    if not commitment:  # records kept before commitments, and the other options
+        return None
+    return CommitmentWords(
+        term_months=commitment["term_months"],
+        discount=commitment["discount"],
+        upfront_share=commitment["upfront_share"],
+        idle_cost=Decimal(commitment["idle_cost"]),
+        months_after_horizon=commitment["months_after_horizon"],
+    )
 
 
 def _api_price(api_price: dict | None) -> ApiPriceWords | None:
@@ -120,6 +145,7 @@ def option_rows(record: dict) -> list[OptionRow]:
                 flags=[str(FLAG_LABELS.get(flag, flag)) for flag in option["flags"]],
                 cheapest=option["key"] == record["cheapest"],
                 api_price=_api_price(option.get("api_price")),
+                commitment=_commitment(option.get("commitment")),
             )
         )
     return rows
@@ -132,8 +158,47 @@ def record_condition(record: dict) -> Condition:
     )
 
 
+def commitment_sentences(record: dict) -> list[str]:
+    """Where the option committed for a term beats paying per use and always on, in words
+    (none without it, and for records kept before commitments)."""
+    crossover = record.get("commitment_crossover")
+    if not crossover:
+        return []
+    label = option_label("rent_committed")
+    share = crossover["busy_share_over_pay_per_use"]
+    words = {
+        "label": label,
+        "per_use": option_label("rent_pay_per_use"),
+        "always_on": option_label("rent_always_on"),
+        "discount": formatting.percent(crossover["discount"]).text,
+    }
+    per_use = (
+        gettext(
+            "“%(label)s”, at %(discount)s off, costs less than “%(per_use)s” on the same "
+            "accelerators when they are busy more than %(share)s of the committed hours."
+        )
+        % {**words, "share": formatting.percent(share).text}
+        if share <= 1
+        else gettext(
+            "“%(label)s”, at %(discount)s off, never costs less than “%(per_use)s” on the same "
+            "accelerators: it pays for more months than the service uses."
+        )
+        % words
+    )
+    always_on = gettext(
+        "“%(label)s” costs less than “%(always_on)s” on the same accelerators when the "
+        "service runs more than %(months)s of each %(term)s term."
+    ) % {
+        **words,
+        "months": formatting.months(crossover["service_months_over_always_on"]).text,
+        "term": formatting.months(crossover["term_months"]).text,
+    }
+    return [per_use, always_on]
+
+
 def crossover_sentences(record: dict) -> list[str]:
-    """Each crossover of a record in words, in the reader's language."""
+    """Each crossover of a record in words, in the reader's language, then where the option
+    committed for a term beats paying per use and always on."""
     sentences = []
     for crossover in record["crossovers"]:
         fixed, per_use = (option_label(key) for key in crossover["options"])
@@ -151,7 +216,7 @@ def crossover_sentences(record: dict) -> list[str]:
                 )
                 % {"fixed": fixed, "per_use": per_use}
             )
-    return sentences
+    return [*sentences, *commitment_sentences(record)]
 
 
 def frozen_options_context(record: dict | None) -> dict:
