@@ -163,3 +163,29 @@ def test_the_stateless_options_take_the_commitment_in_the_choice(api_client):
     # 730.5 × 36 × 3.00 × 0.4 = 31,557.60, all of it in the budget's total.
     assert committed["total"] == "31557.60"
     assert committed["commitment"]["months_after_horizon"] == 24
+
+
+def test_a_range_on_the_price_moves_the_committed_option_s_total_in_proportion(api_client):
+    # The commitment's cost is 730.5 × 12 × price × 0.6, linear in the price: its percentiles
+    # are the central total times the price's percentiles over the central price (3.00).
+    body = {
+        "inference": {**COMMITTED, "provisioning": "pay_per_use"},
+        "options": [{"key": "rent_committed", "commitment_discount": 0.4}],
+        "budget": {
+            "period_start": "2027-01-01",
+            "period_end": "2027-12-31",
+            "service_start": "2027-01-01",
+        },
+        "ranges": {"inference.price_per_accelerator_hour": {"low": 1.5, "high": 6.0}},
+        "uncertainty": {"samples": 20_000, "seed": 7},
+    }
+    response = api_client.post("/api/v1/options/", body, format="json")
+    assert response.status_code == 200, response.json()
+    data = response.json()
+    total = data["uncertainty"]["figures"]["options.rent_committed.total"]
+    central = float(data["options"][0]["total"])
+    assert central == pytest.approx(730.5 * 12 * 3.0 * 0.6, abs=0.01)
+    # A lognormal with its 5th and 95th percentiles at 1.5 and 6.0 (median 3.0).
+    assert float(total["p5"]) == pytest.approx(central * 1.5 / 3.0, rel=0.03)
+    assert float(total["p50"]) == pytest.approx(central, rel=0.03)
+    assert float(total["p95"]) == pytest.approx(central * 6.0 / 3.0, rel=0.03)
