@@ -208,3 +208,13 @@ def test_the_record_codec_keeps_a_commitment_exactly():
     result, _ = estimate_from_request({"inference": COMMITTED})
     assert isinstance(result.inference.commitment, CommitmentResult)
     assert load(dump(result), EstimateResult) == result
+
+
+def test_the_catalogue_page_lists_the_commitment_discounts_with_their_sources(client):
+    html = client.get("/catalogue/").content.decode()
+    assert "Commitment discounts" in html
+    # AWS, one year, partial upfront: 47 % (evidence U), and the ones no source publishes.
+    assert "47%" in html and "none published or offered" in html
+    assert "disintermediate.global" in html and "Unverified or conflicting" in html
+    french = client.get("/catalogue/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Remises d’engagement" in french and "aucune publiée ni offerte" in french
