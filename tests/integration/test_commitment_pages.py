@@ -104,6 +104,11 @@ def test_the_scenario_form_saves_a_commitment_and_the_page_shows_its_figures(
     assert '<data value="12178.80">$12,179</data>' in html
     assert "77%</data> of the committed hours" in html
     assert "Cost: committed for terms of 12 months" in html
+    # The text alternative of the comparison says so too.
+    assert (
+        "Capacity is committed for terms of 12 months at 40% off on demand and paid whether "
+        "used or not: $12,179 of it is left idle."
+    ) in html
 
 
 def test_capacity_paid_otherwise_keeps_no_commitment_inputs(client, manager, scenario):
