@@ -15,6 +15,8 @@ from apps.projects.versions import version_estimate
 from apps.sharing.selectors import latest_version
 from apps.sharing.services import share_link_create
 from tests.factories import make_manager, make_project, make_scenario
+from tests.integration.test_exports import csv_rows, download
+from tests.pdf import pdf_text
 
 pytestmark = pytest.mark.django_db
 
@@ -223,3 +225,20 @@ def test_the_catalogue_page_lists_the_commitment_discounts_with_their_sources(cl
     assert "disintermediate.global" in html and "Unverified or conflicting" in html
     french = client.get("/catalogue/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "Remises d’engagement" in french and "aucune publiée ni offerte" in french
+
+
+def test_the_exports_carry_the_commitment_and_when_it_pays(scenario, manager):
+    rows = csv_rows(download(manager, "scenario", scenario, "csv", "api"))
+    by_field = {row["field"]: row for row in rows}
+    # The scenario's commitment, as the estimate API answers it.
+    assert by_field["inference.commitment.upfront_per_term"]["value"] == "7889.40"
+    assert by_field["inference.commitment.monthly_payment"]["value"] == "657.45"
+    assert by_field["inference.commitment.idle_cost"]["value"] == "12178.80"
+    # The decision view's option committed for a term, and where it beats the others.
+    share = by_field["options.commitment_crossover.busy_share_over_pay_per_use"]
+    assert float(share["value"]) == pytest.approx(0.6)
+    months = by_field["options.commitment_crossover.service_months_over_always_on"]
+    assert float(months["value"]) == pytest.approx(7.2)
+    text = " ".join(pdf_text(download(manager, "scenario", scenario, "pdf", "api")).split())
+    assert "when they are busy more than 60% of the committed hours" in text
+    assert "Capacity committed for a term" in text or "The commitment in all" in text
