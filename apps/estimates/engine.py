@@ -393,7 +393,10 @@ def _inference_result(
         if inference.priced_per_request
         else inference_assumptions(inp.inference, inp.energy, inference, serving),
         serving=serving,
-        commitment=None if inference.committed is None else _commitment_result(inference),
+        # None too where the model fits no replica: no capacity to commit can be sized.
+        commitment=None
+        if inference.committed is None or math.isnan(float(inference.committed.cost))
+        else _commitment_result(inference),
     )
 
 
