@@ -10,6 +10,7 @@ to four significant figures ("0.001664"), as the engine rounded it.
 from decimal import Decimal
 
 from apps.estimates import (
+    CommitmentResult,
     ComparisonResult,
     CumulativeMonth,
     EstimateResult,
@@ -100,6 +101,39 @@ def _serving(serving: ServingResult | None) -> dict | None:
     }
 
 
+COMMITMENT_MONEY = (
+    "upfront_per_term",
+    "monthly_payment",
+    "commitment_cost",
+    "after_horizon_cost",
+    "on_demand_cost",
+    "idle_cost",
+)
+COMMITMENT_FIGURES = (
+    "years",
+    "term_months",
+    "terms",
+    "upfront_share",
+    "discount",
+    "committed_accelerators",
+    "on_demand_price_per_accelerator_hour",
+    "price_per_accelerator_hour",
+    "months_after_horizon",
+    "on_demand_accelerator_hours",
+    "idle_accelerator_hours",
+    "idle_share",
+)
+
+
+def commitment_data(commitment: CommitmentResult | None) -> dict | None:
+    if commitment is None:
+        return None
+    return {
+        **{name: getattr(commitment, name) for name in COMMITMENT_FIGURES},
+        **{name: money(getattr(commitment, name)) for name in COMMITMENT_MONEY},
+    }
+
+
 def _inference(inference: InferenceResult) -> dict:
     per_request, total = inference.per_request, inference.total
     return {
@@ -131,6 +165,7 @@ def _inference(inference: InferenceResult) -> dict:
         "revenue_total": optional_money(inference.revenue_total),
         "assumptions": list(inference.assumptions),
         "serving": _serving(inference.serving),
+        "commitment": commitment_data(inference.commitment),
     }
 
 

@@ -12,7 +12,7 @@ from apps.api.ranges import (
 from apps.api.strict import StrictSerializer
 from apps.apiprices.models import PriceTier
 from apps.catalogue.language_models import MODEL_SLUG_PATTERN
-from apps.catalogue.models import PRECISIONS
+from apps.catalogue.models import PRECISIONS, CommitmentDiscount
 from apps.estimates.limits import RULES
 
 # Model slugs keep their version's dots ("llama-3.1-8b"), which a SlugField refuses.
@@ -101,8 +101,35 @@ class InferenceRequestSerializer(PricingFields):
     peak_to_average = number("Busiest hour's rate over the average rate [1].", default=1.0)
     target_utilization = number("Planned busy share of each accelerator, 0–1 [0.7].", default=0.7)
     provisioning = ChoiceField(
-        choices=(("pay_per_use", "pay per use"), ("always_on", "always on")),
+        choices=(
+            ("pay_per_use", "pay per use"),
+            ("always_on", "always on"),
+            ("committed", "rented on commitment for a term (rent only)"),
+        ),
         default="pay_per_use",
+    )
+    commitment_years = number("committed: the term, 1 or 3 years [1].")
+    upfront_share = number(
+        "committed: the share of each term paid at its start, 0 (all monthly) to 1 (all "
+        "upfront) [0]."
+    )
+    commitment_discount = number(
+        "committed: the share taken off the on-demand price per accelerator-hour, e.g. 0.4 for "
+        "40 %; by default the catalogue's for `commitment_provider`, the term and the payment "
+        "(no, partial or all upfront)."
+    )
+    commitment_provider = ChoiceField(
+        choices=CommitmentDiscount.Provider.choices,
+        required=False,
+        help_text="committed: whose published discount to use when none is given "
+        "(GET /api/v1/commitment-discounts/ lists them, with their sources).",
+    )
+    committed_accelerators = StrictIntegerField(
+        required=False,
+        min_value=-(10**6),
+        max_value=10**6,
+        help_text="committed: accelerators committed [what the peak needs]; busy hours beyond "
+        "what they serve are paid on demand.",
     )
     revenue_per_request = number("USD of revenue per request, for the gross margin.")
     # Serving a language model (method "tokens"): with the KV cache known (a `model`, or layers,
@@ -299,6 +326,35 @@ class ServingResultSerializer(serializers.Serializer):
     )
 
 
+class CommitmentResultSerializer(serializers.Serializer):
+    years = serializers.IntegerField()
+    term_months = serializers.IntegerField()
+    terms = serializers.IntegerField(help_text="Consecutive terms that cover the horizon.")
+    upfront_share = serializers.FloatField()
+    discount = serializers.FloatField(help_text="Share off the on-demand price.")
+    committed_accelerators = serializers.IntegerField()
+    on_demand_price_per_accelerator_hour = serializers.FloatField()
+    price_per_accelerator_hour = serializers.FloatField(help_text="Committed price.")
+    upfront_per_term = MoneyFigureField(help_text="Paid in the first month of each term.")
+    monthly_payment = MoneyFigureField(help_text="Paid in every month of each term.")
+    commitment_cost = MoneyFigureField(
+        help_text="Every term, whole: paid whether the capacity is used or not."
+    )
+    months_after_horizon = serializers.IntegerField(
+        help_text="Committed months after the service ends."
+    )
+    after_horizon_cost = MoneyFigureField()
+    on_demand_accelerator_hours = serializers.FloatField(
+        help_text="Busy hours beyond what the committed accelerators serve."
+    )
+    on_demand_cost = MoneyFigureField()
+    idle_accelerator_hours = serializers.FloatField(
+        help_text="Committed accelerator-hours not busy, the months after the horizon included."
+    )
+    idle_share = serializers.FloatField(help_text="Of the committed accelerator-hours.")
+    idle_cost = MoneyFigureField(help_text="Idle hours at the committed price.")
+
+
 class InferenceResultSerializer(serializers.Serializer):
     per_request = PerRequestSerializer()
     monthly = MonthSerializer(many=True)
@@ -318,6 +374,11 @@ class InferenceResultSerializer(serializers.Serializer):
         help_text="A language model's serving plan (method tokens with the KV cache known); "
         "per replica (one copy of the model) unless named otherwise; null fields where "
         "`fits` is false.",
+    )
+    commitment = CommitmentResultSerializer(
+        allow_null=True,
+        help_text="Capacity rented on commitment (provisioning committed): its terms, "
+        "payments, on-demand excess and idle capacity; `total.cost` is its cost.",
     )
 
 
@@ -436,4 +497,20 @@ class EnergyProfileSerializer(serializers.Serializer):
         max_digits=8, decimal_places=4, allow_null=True
     )
     currency = serializers.CharField()
+    sources = SourcesField()
+
+
+class CommitmentDiscountSerializer(serializers.Serializer):
+    provider = serializers.CharField(help_text="aws, google-cloud or azure.")
+    program = serializers.CharField()
+    applies_to = serializers.CharField(help_text="The instances or accelerators it covers.")
+    term_years = serializers.IntegerField()
+    payment = serializers.CharField(help_text="no_upfront, partial_upfront or all_upfront.")
+    discount = serializers.DecimalField(
+        max_digits=5,
+        decimal_places=4,
+        allow_null=True,
+        help_text="Share off the on-demand price; null where none is published in the sources "
+        "read or the payment is not offered (the notes say which).",
+    )
     sources = SourcesField()

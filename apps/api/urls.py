@@ -12,6 +12,9 @@ router.register("accelerators", views.AcceleratorViewSet, basename="accelerator"
 router.register("thresholds", views.ThresholdViewSet, basename="threshold")
 router.register("energy-profiles", views.EnergyProfileViewSet, basename="energy-profile")
 router.register("models", LanguageModelViewSet, basename="language-model")
+router.register(
+    "commitment-discounts", views.CommitmentDiscountViewSet, basename="commitment-discount"
+)
 
 urlpatterns = [
     path("v1/estimate/", views.estimate_view, name="estimate"),

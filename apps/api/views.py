@@ -1,7 +1,7 @@
 """API views: the stateless estimate and the read-only catalogue."""
 
 from drf_spectacular.utils import extend_schema
-from rest_framework import viewsets
+from rest_framework import mixins, viewsets
 from rest_framework.decorators import api_view, permission_classes, throttle_classes
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -10,13 +10,19 @@ from rest_framework.response import Response
 from apps.api.estimate import estimate_response
 from apps.api.serializers import (
     AcceleratorSerializer,
+    CommitmentDiscountSerializer,
     EnergyProfileSerializer,
     EstimateRequestSerializer,
     EstimateResponseSerializer,
     ThresholdSerializer,
 )
 from apps.api.throttling import AnonOrUserRateThrottle
-from apps.catalogue.models import Accelerator, ComputeThreshold, EnergyProfile
+from apps.catalogue.models import (
+    Accelerator,
+    CommitmentDiscount,
+    ComputeThreshold,
+    EnergyProfile,
+)
 
 # Catalogue slugs are SlugField values; anything else in their place is a 404 from the URL
 # resolver, before a lookup (PostgreSQL refuses a NUL character with an error, a 500).
@@ -62,4 +68,13 @@ class EnergyProfileViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = EnergyProfileSerializer
     lookup_field = "slug"
     lookup_value_regex = SLUG_PATTERN
+    pagination_class = None
+
+
+class CommitmentDiscountViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+    """Discounts against on demand for capacity rented on commitment, by provider, term and
+    payment option, with sources; a null discount where none is published or offered."""
+
+    queryset = CommitmentDiscount.objects.all()
+    serializer_class = CommitmentDiscountSerializer
     pagination_class = None

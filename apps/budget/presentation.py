@@ -98,6 +98,10 @@ def table(drawn_up: ScenarioBudget) -> dict:
             "emissions_total": (
                 sum(memo.emissions_kg_co2e) if memo.emissions_kg_co2e is not None else None
             ),
+            "idle_commitment": memo.idle_commitment,
+            "idle_commitment_total": None
+            if memo.idle_commitment is None
+            else sum(memo.idle_commitment, Decimal("0.00")),
         },
     }
 

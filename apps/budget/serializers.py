@@ -116,6 +116,12 @@ class BudgetMemoSerializer(serializers.Serializer):
         allow_null=True,
         help_text="Operational emissions per fiscal year, kg CO2e; null when unknown.",
     )
+    idle_commitment = serializers.ListField(
+        child=MoneyField(),
+        allow_null=True,
+        help_text="Cost of the capacity rented on commitment left idle per fiscal year (inside "
+        "its lines already, not added to the totals); null without a commitment.",
+    )
 
 
 class BudgetSummarySerializer(serializers.Serializer):

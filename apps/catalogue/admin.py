@@ -5,6 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.catalogue.models import (
     Accelerator,
+    CommitmentDiscount,
     ComputeThreshold,
     EnergyProfile,
     LanguageModel,
@@ -147,5 +148,16 @@ class LanguageModelAdmin(admin.ModelAdmin):
             },
         ),
         (_("Parameters"), {"fields": ("total_parameters", "active_parameters")}),
+        (_("Source"), {"fields": SOURCE_FIELDS}),
+    )
+
+
+@admin.register(CommitmentDiscount)
+class CommitmentDiscountAdmin(admin.ModelAdmin):
+    list_display = ("provider", "term_years", "payment", "discount", "evidence", "as_of")
+    list_filter = ("provider", "term_years", "payment", "evidence")
+    fieldsets = (
+        (None, {"fields": ("provider", "program", "applies_to", "term_years", "payment")}),
+        (_("Discount"), {"fields": ("discount",)}),
         (_("Source"), {"fields": SOURCE_FIELDS}),
     )

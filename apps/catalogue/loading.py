@@ -10,6 +10,7 @@ from django.db import transaction
 from apps.catalogue.models import (
     PRECISIONS,
     Accelerator,
+    CommitmentDiscount,
     ComputeThreshold,
     EnergyProfile,
     LanguageModel,
@@ -179,6 +180,17 @@ def catalogue_load(
             EnergyProfile,
             {"slug": row["slug"]},
             {**values, **_sourced(row)},
+            overwrite=overwrite,
+            report=report,
+        )
+    for row in data["commitment_discounts"]:
+        _upsert(
+            CommitmentDiscount,
+            {key: row[key] for key in ("provider", "term_years", "payment")},
+            {
+                **{key: row[key] for key in ("program", "applies_to", "discount")},
+                **_sourced(row),
+            },
             overwrite=overwrite,
             report=report,
         )

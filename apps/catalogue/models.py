@@ -4,7 +4,7 @@ from decimal import Decimal
 from uuid import uuid4
 
 from django.core.cache import cache
-from django.core.validators import MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models, transaction
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
@@ -212,9 +212,78 @@ class ComputeThreshold(Sourced):
         return f"{self.name} ({self.flop:.0e} FLOP)"
 
 
+class CommitmentDiscount(Sourced):
+    """A provider's published discount against its on-demand price for capacity rented on
+    commitment, by term and payment option; no discount where none is published or offered."""
+
+    class Provider(models.TextChoices):
+        AWS = "aws", "AWS"
+        GOOGLE_CLOUD = "google-cloud", "Google Cloud"
+        AZURE = "azure", "Azure"
+
+    class Payment(models.TextChoices):
+        NO_UPFRONT = "no_upfront", _("No upfront (all monthly)")
+        PARTIAL_UPFRONT = "partial_upfront", _("Partial upfront")
+        ALL_UPFRONT = "all_upfront", _("All upfront")
+
+    provider = models.CharField(_("provider"), max_length=20, choices=Provider)
+    program = models.CharField(
+        _("programme"), max_length=120, help_text=_("e.g. EC2 Reserved Instances")
+    )
+    applies_to = models.CharField(
+        _("applies to"), max_length=120, help_text=_("The instances or accelerators it covers.")
+    )
+    term_years = models.PositiveSmallIntegerField(
+        _("term (years)"), choices=[(1, _("1 year")), (3, _("3 years"))]
+    )
+    payment = models.CharField(_("payment"), max_length=20, choices=Payment)
+    discount = models.DecimalField(
+        _("discount against on demand"),
+        max_digits=5,
+        decimal_places=4,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("0.99"))],
+        help_text=_(
+            "The share of the on-demand price taken off, 0.4 for 40 %. Empty where the provider "
+            "publishes none in the sources read, or does not offer this payment; the notes say "
+            "which."
+        ),
+    )
+
+    class Meta:
+        ordering = ["provider", "term_years", "payment"]
+        verbose_name = _("commitment discount")
+        verbose_name_plural = _("commitment discounts")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["provider", "term_years", "payment"], name="one_discount_per_commitment"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_provider_display()} {self.term_years}y {self.payment}"
+
+
+def payment_of(upfront_share: float) -> str:
+    """The payment option an upfront share is: none, all, or partial in between."""
+    if upfront_share == 0:
+        return CommitmentDiscount.Payment.NO_UPFRONT
+    if upfront_share == 1:
+        return CommitmentDiscount.Payment.ALL_UPFRONT
+    return CommitmentDiscount.Payment.PARTIAL_UPFRONT
+
+
 # Every process keeps a snapshot of these rows for estimates (apps.catalogue.snapshot) and rebuilds
 # it when the catalogue version in the shared cache changes.
-CATALOGUE_MODELS = (Accelerator, PriceOffer, EnergyProfile, ComputeThreshold, LanguageModel)
+CATALOGUE_MODELS = (
+    Accelerator,
+    PriceOffer,
+    EnergyProfile,
+    ComputeThreshold,
+    LanguageModel,
+    CommitmentDiscount,
+)
 CATALOGUE_VERSION_KEY = "catalogue:version"
 
 

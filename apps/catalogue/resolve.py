@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from apps.catalogue.resolution import RequestErrors, Resolution
 from apps.catalogue.resolve_accelerator import accelerator_for, pricing_for
+from apps.catalogue.resolve_commitment import commitment_for
 from apps.catalogue.resolve_model import model_numbers_for
 from apps.catalogue.snapshot import DEFAULT_ENERGY_PROFILE, Catalogue
 from apps.estimates import EnergyProfile as EngineEnergyProfile
@@ -155,6 +156,7 @@ def estimate_input_from_request(
             ),
             **model_numbers,
             **_numbers(inference_data, INFERENCE_NUMBERS),
+            **commitment_for(inference_data, catalogue, errors, resolution),
         )
 
     errors.raise_if_any()

@@ -14,6 +14,7 @@ from statistics import median
 
 from apps.catalogue.models import (
     Accelerator,
+    CommitmentDiscount,
     ComputeThreshold,
     EnergyProfile,
     LanguageModel,
@@ -89,6 +90,10 @@ class Catalogue:
     prices: dict[str, Prices]  # by slug
     engine_thresholds: tuple[Threshold, ...]
     models: dict[str, LanguageModel] = field(default_factory=dict)  # language models by slug
+    # Discounts for capacity rented on commitment, by (provider, term in years, payment).
+    commitment_discounts: dict[tuple[str, int, str], CommitmentDiscount] = field(
+        default_factory=dict
+    )
     # A digest of every row's values: equal digests, equal catalogues (whichever process read it).
     digest: str = ""
 
@@ -99,9 +104,10 @@ class Catalogue:
         energy_profiles: list[EnergyProfile],
         thresholds: list[ComputeThreshold],
         models: list[LanguageModel] = (),
+        commitment_discounts: list[CommitmentDiscount] = (),
     ) -> "Catalogue":
-        """Accelerators with their price offers prefetched, energy profiles, thresholds and
-        language models."""
+        """Accelerators with their price offers prefetched, energy profiles, thresholds,
+        language models and commitment discounts."""
         return cls(
             accelerators={a.slug: a for a in accelerators},
             energy_profiles={p.slug: p for p in energy_profiles},
@@ -114,11 +120,15 @@ class Catalogue:
             prices={a.slug: Prices.of(a) for a in accelerators},
             engine_thresholds=tuple(Threshold(name=t.name, flop=t.flop) for t in thresholds),
             models={m.slug: m for m in models},
+            commitment_discounts={
+                (d.provider, d.term_years, d.payment): d for d in commitment_discounts
+            },
             digest=_rows_digest(
                 [*accelerators, *(o for a in accelerators for o in a.price_offers.all())],
                 energy_profiles,
                 thresholds,
                 list(models),
+                list(commitment_discounts),
             ),
         )
 
@@ -126,7 +136,7 @@ class Catalogue:
     def from_database(
         cls, accelerators: Collection[str] | None = None, models: Collection[str] | None = None
     ) -> "Catalogue":
-        """The catalogue as the database holds it now (five queries), no snapshot; only the
+        """The catalogue as the database holds it now (six queries), no snapshot; only the
         accelerators and language models named, when their slugs are given (a sweep's chunk
         reads what it uses, not every row with its digest)."""
         accelerator_rows = Accelerator.objects.with_offers()
@@ -140,12 +150,13 @@ class Catalogue:
             list(EnergyProfile.objects.all()),
             list(ComputeThreshold.objects.all()),
             list(model_rows),
+            list(CommitmentDiscount.objects.all()),
         )
 
     @classmethod
     def load(cls) -> "Catalogue":
         """The whole catalogue: this process's snapshot while the catalogue version is the one it
-        was built at (one cache read, no query), else a new snapshot (five queries)."""
+        was built at (one cache read, no query), else a new snapshot (six queries)."""
         global _snapshot
         # Read before the rows: a change committed while they are read brings a newer version.
         version = catalogue_version()

@@ -6,7 +6,13 @@ from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET
 
 from apps.catalogue.calibration import BOUNDS, calibrate
-from apps.catalogue.models import Accelerator, ComputeThreshold, EnergyProfile, LanguageModel
+from apps.catalogue.models import (
+    Accelerator,
+    CommitmentDiscount,
+    ComputeThreshold,
+    EnergyProfile,
+    LanguageModel,
+)
 
 
 @require_GET
@@ -25,6 +31,7 @@ def accelerator_list(request: HttpRequest) -> TemplateResponse:
             "accelerators": Accelerator.objects.with_offers(),
             "energy_profiles": EnergyProfile.objects.all(),
             "thresholds": ComputeThreshold.objects.all(),
+            "commitment_discounts": CommitmentDiscount.objects.all(),
         },
     )
 

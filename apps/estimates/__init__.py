@@ -12,6 +12,7 @@ from apps.estimates.inputs import (
     TrainingInput,
 )
 from apps.estimates.results import (
+    CommitmentResult,
     ComparisonResult,
     CumulativeMonth,
     EstimateResult,
@@ -29,6 +30,7 @@ from apps.estimates.validation import validate
 
 __all__ = [
     "ENGINE_VERSION",
+    "CommitmentResult",
     "ComparisonResult",
     "CumulativeMonth",
     "EnergyProfile",

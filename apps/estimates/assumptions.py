@@ -143,11 +143,23 @@ def inference_assumptions(
                 peak=g6(inference.peak_to_average),
             )
         )
-    notes.append(
-        _("Cost: always-on, accelerators at peak paid every hour of the horizon.")
-        if figures.always_on
-        else _("Cost: pay-per-use, busy accelerator-hours × price.")
-    )
+    if figures.committed is not None:
+        notes.append(
+            _(
+                "Cost: committed for terms of %(months)s months, the committed accelerators "
+                "paid every hour of every term at the price less %(discount)s, whether busy or "
+                "not; busy hours beyond what they serve at the target utilisation paid per use "
+                "at the full price.",
+                months=g6(figures.committed.term_months),
+                discount=number(inference.commitment_discount, "percent"),
+            )
+        )
+    else:
+        notes.append(
+            _("Cost: always-on, accelerators at peak paid every hour of the horizon.")
+            if figures.always_on
+            else _("Cost: pay-per-use, busy accelerator-hours × price.")
+        )
     power = None if inference.hardware is None else inference.hardware.power_watts
     notes.extend(_pricing_assumptions(inference.pricing, energy, power))
     if power is not None:

@@ -9,10 +9,12 @@ import numpy as np
 from apps.estimates import external_api as api
 from apps.estimates import formulas as f
 from apps.estimates.assumptions import inference_assumptions, missing_price, training_assumptions
+from apps.estimates.commitment import CommitmentFigures, excess_accelerator_hours
 from apps.estimates.formulas import Quantity
 from apps.estimates.inputs import EstimateInput
 from apps.estimates.money import to_money_figure
 from apps.estimates.results import (
+    CommitmentResult,
     ComparisonResult,
     CumulativeMonth,
     EstimateResult,
@@ -250,7 +252,8 @@ type ToDate = tuple[list[float | None], list[Decimal], list[float] | None]
 def inference_cost_to_date(inference: InferenceFigures, months: Quantity) -> Quantity:
     """Cumulative inference cost after `months` months (unrounded; arrays broadcast), as the
     monthly series counts it: per request for an external API, per provisioned hour when always
-    on, else per busy accelerator-hour."""
+    on, the commitment's monthly charge and the busy hours beyond it when committed (without
+    the committed months after the horizon), else per busy accelerator-hour."""
     requests = f.total_requests(inference.requests_per_month, inference.monthly_growth, months)
     return _cost_to_date(inference, months, requests)
 
@@ -259,6 +262,8 @@ def _cost_to_date(inference: InferenceFigures, months: Quantity, requests: Quant
     """`inference_cost_to_date` of the requests to date, worked out already."""
     if inference.priced_per_request:
         return api.api_cost_of_requests(requests, inference.cost_per_request)
+    if inference.committed is not None:
+        return _committed_to_date(inference, inference.committed, months)
     if inference.always_on:
         return f.cost(
             f.always_on_accelerator_hours(inference.peak_accelerators, months),
@@ -266,6 +271,20 @@ def _cost_to_date(inference: InferenceFigures, months: Quantity, requests: Quant
         )
     hours = f.monthly_accelerator_hours(requests, inference.accelerator_seconds)
     return f.cost(hours, inference.price_per_accelerator_hour)
+
+
+def _committed_to_date(
+    inference: InferenceFigures, committed: CommitmentFigures, months: Quantity
+) -> Quantity:
+    first_hours = f.monthly_accelerator_hours(
+        inference.requests_per_month, inference.accelerator_seconds
+    )
+    excess = excess_accelerator_hours(
+        first_hours, inference.monthly_growth, months, committed.served_hours_a_month
+    )
+    return committed.monthly_charge * months + f.cost(
+        excess, committed.on_demand_price_per_accelerator_hour
+    )
 
 
 def _inference_to_date(inference: InferenceFigures) -> ToDate:
@@ -302,6 +321,12 @@ def _months(inference: InferenceFigures, to_date: ToDate) -> tuple[Month, ...]:
             inference.provisioned_price_per_accelerator_hour,
         )
         cost = np.full_like(months, monthly_bill)
+    elif inference.committed is not None:
+        committed = inference.committed
+        excess = np.maximum(hours - committed.served_hours_a_month, 0.0)
+        cost = committed.monthly_charge + f.cost(
+            excess, committed.on_demand_price_per_accelerator_hour
+        )
     else:
         cost = f.cost(hours, inference.price_per_accelerator_hour)
     energy = _energy(inference, hours)
@@ -373,6 +398,38 @@ def _inference_result(
         if inference.priced_per_request
         else inference_assumptions(inp.inference, inp.energy, inference, serving),
         serving=serving,
+        # None too where the model fits no replica: no capacity to commit can be sized.
+        commitment=None
+        if inference.committed is None or math.isnan(float(inference.committed.cost))
+        else _commitment_result(inference),
+    )
+
+
+def _commitment_result(inference: InferenceFigures) -> CommitmentResult:
+    c = inference.committed
+    committed_hours = f.always_on_accelerator_hours(c.committed_accelerators, c.committed_months)
+    months_after = float(c.committed_months) - float(inference.months)
+    return CommitmentResult(
+        years=int(c.term_months) // 12,
+        term_months=int(c.term_months),
+        terms=int(c.terms),
+        upfront_share=float(c.upfront_share),
+        discount=float(c.discount),
+        committed_accelerators=int(c.committed_accelerators),
+        on_demand_price_per_accelerator_hour=float(c.on_demand_price_per_accelerator_hour),
+        price_per_accelerator_hour=float(c.price_per_accelerator_hour),
+        upfront_per_term=to_money_figure(float(c.upfront_per_term)),
+        monthly_payment=to_money_figure(float(c.monthly_payment)),
+        commitment_cost=to_money_figure(float(c.commitment_cost)),
+        months_after_horizon=int(months_after),
+        after_horizon_cost=to_money_figure(float(c.monthly_charge) * months_after),
+        on_demand_accelerator_hours=float(c.on_demand_accelerator_hours),
+        on_demand_cost=to_money_figure(float(c.on_demand_cost)),
+        idle_accelerator_hours=float(c.idle_accelerator_hours),
+        idle_share=float(c.idle_accelerator_hours) / float(committed_hours)
+        if committed_hours
+        else 0.0,
+        idle_cost=to_money_figure(float(c.idle_cost)),
     )
 
 

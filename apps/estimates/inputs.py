@@ -11,7 +11,8 @@ from apps.estimates.serving import DEFAULT_OVERHEAD_BYTES
 TRAINING_METHODS = ("parameters_tokens", "total_flop", "accelerator_hours", "api_fine_tune")
 INFERENCE_METHODS = ("accelerator_seconds", "tokens", "external_api")
 PRICING_MODES = ("rent", "own")
-PROVISIONING = ("pay_per_use", "always_on")
+PROVISIONING = ("pay_per_use", "always_on", "committed")
+COMMITMENT_YEARS = (1, 3)
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,14 @@ class InferenceInput:
     months: Quantity = 12  # horizon
     peak_to_average: Quantity = 1.0
     target_utilization: Quantity = 0.7  # capacity headroom
-    provisioning: str = "pay_per_use"  # which of the two costs `cost` reports
+    provisioning: str = "pay_per_use"  # which of the costs `cost` reports
+    # provisioning "committed" (rented only): capacity bought for terms of `commitment_years`
+    # (1 or 3) at `commitment_discount` (a share) off the price per accelerator-hour, a share
+    # `upfront_share` of each term paid at its start; see apps.estimates.commitment.
+    commitment_years: Quantity = 1.0
+    upfront_share: Quantity = 0.0
+    commitment_discount: Quantity | None = None
+    committed_accelerators: Quantity | None = None  # None: what the peak needs
     pricing: Pricing = Pricing()
     revenue_per_request: Quantity | None = None
     # external_api: prices per million tokens (None cached price: billed as input), and the

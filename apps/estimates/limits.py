@@ -404,7 +404,40 @@ RULES.update(
         ),
     }
 )
+# Rented capacity bought on commitment (issue 23).
+RULES.update(
+    {
+        "commitment_years": Rule(
+            _("Commitment term"),
+            1.0,
+            3.0,
+            _("The commitment term is 1 or 3 years."),
+            whole=True,
+        ),
+        "upfront_share": Rule(
+            _("Upfront share"),
+            0.0,
+            1.0,
+            _(
+                "The upfront share is the part of each term paid at its start, from 0 (all "
+                "monthly) to 1 (all upfront)."
+            ),
+        ),
+        "commitment_discount": Rule(
+            _("Commitment discount"),
+            0.0,
+            0.99,
+            _(
+                "The commitment discount is the share taken off the on-demand price, from 0 to "
+                "0.99; 0.4 means 40 %% off."
+            ),
+        ),
+        "committed_accelerators": whole_rule(_("Committed accelerators"), 0, 1_000_000),
+    }
+)
 OPTIONAL = OPTIONAL | {
+    "commitment_discount",
+    "committed_accelerators",
     "price_per_million_input_tokens",
     "price_per_million_cached_input_tokens",
     "price_per_million_output_tokens",

@@ -1,12 +1,16 @@
 """What flips the cheapest option of the decision view (apps.estimates.options).
 
-Crossovers, between each fixed-cost option (always-on or owned capacity) and each per-use option
+Crossovers, between each fixed-cost option (always-on, committed or owned capacity) and each
+per-use option
 (an external API, rented pay-per-use): the monthly requests at which they cost the same,
 fixed monthly cost ÷ per-use cost per request. The fixed cost is the engine's for a month of the
 capacity sized for this demand's peak (owned accelerators written off over their life, not
 bought at once as in the budget): above that peak more accelerators would be needed. Owning
 beats renting per use above the utilisation owned cost per provisioned hour ÷ rented price per
-busy hour. The condition says, in English for the API, which of these would flip the cheapest.
+busy hour. Capacity rented on commitment beats the same accelerators rented per use above a
+busy share of its committed hours, and kept always on when the service uses enough of each term
+(`commitment_crossover`). The condition says, in English for the API, which of these would flip
+the cheapest.
 """
 
 from collections.abc import Sequence
@@ -14,16 +18,18 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from apps.estimates import formulas as f
+from apps.estimates.commitment import months_paid, term_months
 from apps.estimates.inputs import EstimateInput
 from apps.estimates.section_figures import optional
 
-FIXED_COST = ("rent_always_on", "own")
+FIXED_COST = ("rent_always_on", "rent_committed", "own")
 PER_USE = ("external_api", "rent_pay_per_use")
 # How each option reads as the subject of a sentence ("Owning the accelerators beats …").
 SUBJECTS = {
     "external_api": "the external API",
     "rent_pay_per_use": "renting accelerators per use",
     "rent_always_on": "renting always-on accelerators",
+    "rent_committed": "committing to rented accelerators",
     "own": "owning the accelerators",
     "fine_tune": "fine-tuning an open model",
     "build": "pre-training a model",
@@ -47,6 +53,38 @@ class Condition:
     options: tuple[str, ...]
     value: float | None
     text: str
+
+
+@dataclass(frozen=True)
+class CommitmentCrossover:
+    """Where capacity rented on commitment beats the same accelerators at the on-demand price.
+
+    Per use: committed cost C · h · N · p · (1 − d) against busy hours B · p, so the commitment
+    wins when the busy share of the committed hours over the service, B / (C · h · M), is above
+    (1 − d) · N / M (N months paid, M served; above 1 it never wins). Always on: C · h · M · p
+    against the same commitment, so it wins when the service runs more than (1 − d) · N months;
+    for one term, (1 − d) · its months.
+    """
+
+    discount: float
+    term_months: int
+    busy_share_over_pay_per_use: float
+    service_months_over_always_on: float  # of one term
+
+
+def commitment_crossover(committed: EstimateInput) -> CommitmentCrossover:
+    """The commitment's crossovers (see `CommitmentCrossover`) for its inputs."""
+    inference = committed.inference
+    discount = float(inference.commitment_discount)
+    months = float(inference.months)
+    per_term = float(term_months(float(inference.commitment_years)))
+    paid = float(months_paid(months, float(inference.commitment_years)))
+    return CommitmentCrossover(
+        discount=discount,
+        term_months=int(per_term),
+        busy_share_over_pay_per_use=(1 - discount) * paid / months,
+        service_months_over_always_on=(1 - discount) * per_term,
+    )
 
 
 def crossover_requests_per_month(monthly_fixed_cost: float, per_use_cost: float) -> float | None:

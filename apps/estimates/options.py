@@ -38,6 +38,7 @@ from apps.estimates.budget import (
     default_service_start,
 )
 from apps.estimates.budget.inputs import ComputedLines
+from apps.estimates.commitment import months_paid
 from apps.estimates.engine import estimate, evaluate
 from apps.estimates.inputs import EstimateInput
 from apps.estimates.messages import _
@@ -45,21 +46,32 @@ from apps.estimates.money import to_money
 from apps.estimates.option_condition import (
     FIXED_COST,
     PER_USE,
+    CommitmentCrossover,
     Condition,
     Crossover,
+    commitment_crossover,
     crossover_requests_per_month,
     flipping_condition,
     owning_beats_renting_utilisation,
 )
-from apps.estimates.results import EstimateResult, Figures
+from apps.estimates.results import CommitmentResult, EstimateResult, Figures
 from apps.estimates.section_figures import optional
 from apps.estimates.uncertainty import FigureRange
 
-OPTION_KEYS = ("external_api", "rent_pay_per_use", "rent_always_on", "own", "fine_tune", "build")
+OPTION_KEYS = (
+    "external_api",
+    "rent_pay_per_use",
+    "rent_always_on",
+    "rent_committed",
+    "own",
+    "fine_tune",
+    "build",
+)
 LABELS = {
     "external_api": "External model API",
     "rent_pay_per_use": "Self-host on rented accelerators, pay per use",
     "rent_always_on": "Self-host on rented accelerators, always on",
+    "rent_committed": "Self-host on rented accelerators, committed for a term",
     "own": "Self-host on owned accelerators",
     "fine_tune": "Fine-tune an open model, then host it",
     "build": "Pre-train a model, then host it",
@@ -121,6 +133,8 @@ class OptionResult:
     staff_fte: float | None = None
     staff_cost: Decimal | None = None
     staff_basis: str = "not_included"
+    # Capacity rented on commitment: its terms, payments and idle capacity (None otherwise).
+    commitment: CommitmentResult | None = None
 
 
 @dataclass(frozen=True)
@@ -135,6 +149,9 @@ class OptionsComparison:
     # option's budget was drawn up from, in the options' order (for their ranges).
     service_start: date | None = None
     lines: tuple[ComputedLines, ...] = field(default=(), repr=False)
+    # Where the option committed for a term beats paying per use and always on (None: no
+    # such option compared).
+    commitment: CommitmentCrossover | None = None
 
 
 @dataclass(frozen=True)
@@ -173,7 +190,7 @@ def unit_cost(amount: float) -> Decimal | None:
 
 def _fixed_and_per_use(key: str, inp: EstimateInput, figures: Figures) -> tuple[float, float]:
     """(monthly fixed cost, per-use cost per request) of the option's inference."""
-    if key in FIXED_COST or inp.inference.provisioning == "always_on":
+    if key in FIXED_COST or inp.inference.provisioning in ("always_on", "committed"):
         return float(figures.inference_cost) / float(inp.inference.months), 0.0
     return 0.0, float(figures.cost_per_request)
 
@@ -223,6 +240,7 @@ def _option(
         staff_fte=option.staff_fte,
         staff_cost=staff_cost if staff else None,
         staff_basis="given" if option.staff_fte is not None else "not_included",
+        commitment=inference.commitment,
     )
 
 
@@ -324,6 +342,7 @@ def compare_options(
         else None
     )
     cheapest = min(results, key=lambda result: result.npv)
+    committed = inputs.get("rent_committed")
     return OptionsComparison(
         fiscal_years=budget(calendar, rules).fiscal_years,
         options=results,
@@ -335,7 +354,19 @@ def compare_options(
         owning_beats_renting_utilisation=utilisation,
         service_start=service_start,
         lines=lines,
+        commitment=None
+        if committed is None or committed.inference.provisioning != "committed"
+        else commitment_crossover(committed),
     )
+
+
+def months_of_payments(inp: EstimateInput) -> int:
+    """The months an option's inference is paid for: its horizon, or the whole terms that cover
+    it when it is committed (a budget drawn up for it runs to the end of its commitment)."""
+    inference = inp.inference
+    if inference.provisioning == "committed":
+        return int(months_paid(float(inference.months), float(inference.commitment_years)))
+    return int(inference.months)
 
 
 def monthly_cost_at(option: OptionInput, requests_per_month: np.ndarray) -> np.ndarray:
@@ -344,12 +375,15 @@ def monthly_cost_at(option: OptionInput, requests_per_month: np.ndarray) -> np.n
     One vectorised run of the engine over the volumes, each a month of steady demand: per-use
     options pay each request, always-on and owned capacity is sized for each volume's peak and
     paid every hour (so it steps up with demand), and a one-off training is spread evenly over
-    the option's horizon in months.
+    the option's horizon in months. Committed capacity is paid for whole terms: its month is
+    the cost of steady demand over the option's horizon, terms and all, ÷ the horizon.
     """
     inp = option.estimate
     volumes = np.asarray(requests_per_month, dtype=np.float64)
-    steady = replace(inp.inference, requests_per_month=volumes, monthly_growth=0.0, months=1)
+    months = inp.inference.months if inp.inference.provisioning == "committed" else 1
+    steady = replace(inp.inference, requests_per_month=volumes, monthly_growth=0.0, months=months)
     cost = np.asarray(evaluate(replace(inp, training=None, inference=steady)).inference_cost)
+    cost = cost / float(months)
     if inp.training is not None:
         one_off = float(evaluate(replace(inp, inference=None)).training_cost)
         cost = cost + one_off / float(inp.inference.months)

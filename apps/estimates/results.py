@@ -132,6 +132,37 @@ class ServingResult:
 
 
 @dataclass(frozen=True)
+class CommitmentResult:
+    """Capacity rented on commitment (apps.estimates.commitment), money rounded to the cent.
+
+    The terms cover the horizon; the committed months after it are paid too
+    (`after_horizon_cost`, inside `commitment_cost`, outside the monthly series). `idle_*`: the
+    committed accelerator-hours not busy and their cost at the committed price, months after the
+    horizon included; `on_demand_*`: busy hours beyond what the committed capacity serves, paid
+    at the on-demand price.
+    """
+
+    years: int
+    term_months: int
+    terms: int
+    upfront_share: float
+    discount: float  # share off the on-demand price
+    committed_accelerators: int
+    on_demand_price_per_accelerator_hour: float
+    price_per_accelerator_hour: float  # committed
+    upfront_per_term: Decimal  # at the start of each term
+    monthly_payment: Decimal  # every month of each term
+    commitment_cost: Decimal  # every term, whole
+    months_after_horizon: int
+    after_horizon_cost: Decimal
+    on_demand_accelerator_hours: float
+    on_demand_cost: Decimal
+    idle_accelerator_hours: float
+    idle_share: float  # of the committed accelerator-hours
+    idle_cost: Decimal
+
+
+@dataclass(frozen=True)
 class InferenceResult:
     per_request: PerRequest
     monthly: tuple[Month, ...]
@@ -143,6 +174,7 @@ class InferenceResult:
     revenue_total: Decimal | None
     assumptions: tuple[str, ...]
     serving: ServingResult | None = None  # method "tokens" with the model's dimensions known
+    commitment: CommitmentResult | None = None  # provisioning "committed"
 
 
 @dataclass(frozen=True)

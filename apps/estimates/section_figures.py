@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from apps.estimates import formulas as f
+from apps.estimates.commitment import CommitmentFigures
 from apps.estimates.formulas import Quantity
 from apps.estimates.inputs import EnergyProfile, Pricing
 from apps.estimates.serving import ServingFigures
@@ -68,6 +69,7 @@ class InferenceFigures:
     serving: ServingFigures | None = None  # a language model's serving plan, when known
     # An external API: billed per request, no accelerators, so accelerator figures are NaN.
     priced_per_request: bool = False
+    committed: CommitmentFigures | None = None  # provisioning "committed": `cost` is its cost
 
 
 @dataclass(frozen=True)

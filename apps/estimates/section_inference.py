@@ -6,6 +6,7 @@ import numpy as np
 
 from apps.estimates import external_api as api
 from apps.estimates import formulas as f
+from apps.estimates.commitment import CommitmentFigures, commitment_figures
 from apps.estimates.formulas import Quantity
 from apps.estimates.inputs import EnergyProfile, Hardware, InferenceInput
 from apps.estimates.section_figures import (
@@ -155,6 +156,11 @@ def inference_figures(inference: InferenceInput, energy: EnergyProfile) -> Infer
     pay_per_use = f.cost(hours, price)
     always_on = f.cost(f.always_on_accelerator_hours(accelerators, months), provisioned_price)
     is_always_on = inference.provisioning == "always_on"
+    committed = (
+        _committed(inference, accelerators, price, requests, seconds, target)
+        if inference.provisioning == "committed"
+        else None
+    )
     kwh, kg = energy_and_emissions(hours, power, energy)
     return InferenceFigures(
         flop_per_request=flop,
@@ -173,7 +179,11 @@ def inference_figures(inference: InferenceInput, energy: EnergyProfile) -> Infer
         accelerator_hours=hours,
         pay_per_use_cost=pay_per_use,
         always_on_cost=always_on,
-        cost=always_on if is_always_on else pay_per_use,
+        cost=committed.cost
+        if committed is not None
+        else always_on
+        if is_always_on
+        else pay_per_use,
         energy_kwh=kwh,
         emissions_kg_co2e=kg,
         peak_requests_per_second=peak_rate,
@@ -181,4 +191,32 @@ def inference_figures(inference: InferenceInput, energy: EnergyProfile) -> Infer
         peak_concurrent_requests=f.peak_concurrent_requests(peak_rate, latency),
         cost_per_request=f.cost_per_request(seconds, price),
         serving=serving,
+        committed=committed,
+    )
+
+
+def _committed(
+    inference: InferenceInput,
+    peak_accelerators: Quantity,
+    price: Quantity,
+    requests: Quantity,
+    seconds: Quantity,
+    target: Quantity,
+) -> CommitmentFigures:
+    """Capacity rented on commitment (apps.estimates.commitment), sized for the peak."""
+    first_month = number(inference.requests_per_month)
+    return commitment_figures(
+        peak_accelerators=peak_accelerators,
+        committed_accelerators=None
+        if inference.committed_accelerators is None
+        else number(inference.committed_accelerators),
+        commitment_years=number(inference.commitment_years),
+        upfront_share=number(inference.upfront_share),
+        discount=number(inference.commitment_discount),
+        price_per_accelerator_hour=price,
+        first_month_busy_hours=f.monthly_accelerator_hours(first_month, seconds),
+        monthly_growth=number(inference.monthly_growth),
+        months=number(inference.months),
+        busy_hours=f.monthly_accelerator_hours(requests, seconds),
+        target_utilization=target,
     )

@@ -38,6 +38,11 @@ def _comparison(
             inference.provisioned_price_per_accelerator_hour,
         )
         cost_growth = 0.0
+    elif inference.committed is not None:
+        # The commitment's monthly charge, the same every month; busy hours beyond the
+        # committed capacity (none when it is sized for the peak) are left out of this figure.
+        first_cost = inference.committed.monthly_charge
+        cost_growth = 0.0
     else:
         first_cost = f.cost(first_hours, inference.price_per_accelerator_hour)
         cost_growth = growth

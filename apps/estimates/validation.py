@@ -6,6 +6,7 @@ import math
 import numpy as np
 
 from apps.estimates.inputs import (
+    COMMITMENT_YEARS,
     INFERENCE_METHODS,
     PRICING_MODES,
     PROVISIONING,
@@ -139,6 +140,30 @@ def _validate_cached_input(errors: _Errors, inference: InferenceInput) -> None:
         )
 
 
+def _validate_commitment(errors: _Errors, inference: InferenceInput) -> None:
+    """Capacity bought on commitment is rented, for a term of 1 or 3 years, at a discount."""
+    if inference.pricing.mode != "rent":
+        errors.add(
+            "inference.provisioning",
+            _(
+                "Capacity is bought on commitment from a cloud provider: rent the accelerators, "
+                "or choose another way to pay for capacity."
+            ),
+        )
+    if "inference.commitment_years" not in errors.errors:
+        years = np.asarray(inference.commitment_years, dtype=np.float64)
+        if not np.all(np.isin(years, COMMITMENT_YEARS)):
+            errors.add("inference.commitment_years", RULES["commitment_years"].message)
+    if inference.commitment_discount is None:
+        errors.add(
+            "inference.commitment_discount",
+            _(
+                "Give the discount against on demand for this term and payment (0.4 for 40 %% "
+                "off), or a provider whose discount the catalogue has."
+            ),
+        )
+
+
 def _validate_training(errors: _Errors, training: TrainingInput) -> None:
     if training.method == "api_fine_tune":
         errors.needed_by_method("training", training, "tokens", "price_per_million_training_tokens")
@@ -235,7 +260,13 @@ def _validate_inference(errors: _Errors, inference: InferenceInput) -> None:
         "price_per_million_cached_input_tokens",
         "price_per_million_output_tokens",
         "batch_discount",
+        "commitment_years",
+        "upfront_share",
+        "commitment_discount",
+        "committed_accelerators",
     )
+    if inference.provisioning == "committed" and inference.method != "external_api":
+        _validate_commitment(errors, inference)
     if inference.serves_language_model and not any(
         key.startswith("inference.") for key in errors.errors
     ):

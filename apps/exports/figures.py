@@ -104,6 +104,28 @@ SECTIONS = (
         ),
     ),
     Section(
+        "inference.commitment",
+        _("Inference, capacity committed for a term"),
+        (
+            Spec("committed_accelerators", _("Accelerators committed"), _("accelerators")),
+            Spec("term_months", _("Term"), _("months")),
+            Spec("terms", _("Terms that cover the horizon"), ""),
+            Spec("discount", _("Discount against on demand"), _("share")),
+            Spec("upfront_share", _("Share of each term paid upfront"), _("share")),
+            _money("upfront_per_term", _("Paid at the start of each term")),
+            _money("monthly_payment", _("Paid every month of each term")),
+            _money("commitment_cost", _("The commitment in all")),
+            Spec("months_after_horizon", _("Committed months after the service ends"), _("months")),
+            _money("on_demand_cost", _("Beyond the commitment, on demand")),
+            Spec(
+                "idle_accelerator_hours",
+                _("Committed accelerator-hours left idle"),
+                _("accelerator-hours"),
+            ),
+            _money("idle_cost", _("Committed capacity left idle")),
+        ),
+    ),
+    Section(
         "inference",
         _("Inference, capacity and margin"),
         (

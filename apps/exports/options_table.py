@@ -118,6 +118,27 @@ def options_cells(kept: KeptOptions) -> list[tuple[str, str, Value, str, str]]:
             "options.condition.text",
         )
     )
+    commitment = comparison.commitment  # None for records kept before commitments
+    if commitment:
+        label = option_label("rent_committed")
+        cells.append(
+            (
+                _("%(option)s: beats paying per use above a busy share of") % {"option": label},
+                "",
+                commitment.busy_share_over_pay_per_use,
+                _("share of the committed hours"),
+                "options.commitment_crossover.busy_share_over_pay_per_use",
+            )
+        )
+        cells.append(
+            (
+                _("%(option)s: beats always on for a service of more than") % {"option": label},
+                "",
+                commitment.service_months_over_always_on,
+                _("months of each term"),
+                "options.commitment_crossover.service_months_over_always_on",
+            )
+        )
     for n, crossover in enumerate(comparison.crossovers):
         first, second = (option_label(key) for key in crossover.options)
         requests = crossover.requests_per_month

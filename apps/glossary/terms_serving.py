@@ -227,6 +227,37 @@ TERMS = (
             "Pay-per-use needs a provider able to start capacity quickly; a first request after "
             "a quiet spell may wait while it starts."
         ),
-        related=("utilisation", "peak-to-average", "capex-and-opex"),
+        related=("utilisation", "peak-to-average", "capex-and-opex", "commitment"),
+    ),
+    Term(
+        slug="commitment",
+        name=_("Capacity bought on commitment"),
+        definition=_(
+            "Rented accelerators reserved for one or three years (a reservation, a savings plan "
+            "or a committed-use discount) at a discount on the hourly price. The whole term is "
+            "paid, used or not: all at its start, partly at its start and the rest monthly, or "
+            "monthly. Here the capacity committed is what the peak needs; any use beyond it is "
+            "paid at the hourly price."
+        ),
+        example=_(
+            "A season ticket against buying a ticket for each journey: cheaper if you travel "
+            "most days, wasted on the days you stay at home."
+        ),
+        limits=_(
+            "Committed hours left idle are still paid. A commitment beats paying per use only "
+            "when the accelerators are busy more than the share left after the discount, and "
+            "beats keeping them always on only when the service lasts long enough into the "
+            "term; the decision view works out both."
+        ),
+        misconceptions=(
+            Misconception(
+                _("The discount is what the organisation saves."),
+                _(
+                    "It saves the discount only on hours it would have paid for anyway; every "
+                    "idle committed hour costs the discounted price for nothing."
+                ),
+            ),
+        ),
+        related=("pay-per-use-vs-always-on", "utilisation", "capex-and-opex", "crossover"),
     ),
 )

@@ -13,12 +13,14 @@ from rest_framework.response import Response
 from apps.api.schema import error_response
 from apps.api.throttling import AnonOrUserRateThrottle
 from apps.apiprices.models import PriceTier
+from apps.catalogue.models import CommitmentDiscount
 from apps.estimates.budget import BudgetRules
 from apps.estimates.budget.fiscal import CalendarError
 from apps.estimates.options import OPTION_KEYS
 from apps.options.representation import options_representation
 from apps.options.serializers import OptionsRequestSerializer, OptionsResponseSerializer
 from apps.options.services import (
+    COMMITMENT,
     BudgetSettings,
     chosen_options,
     kept_options,
@@ -75,6 +77,29 @@ class ScenarioOptionsQuerySerializer(serializers.Serializer):
         help_text="external_api: the API model's price tier (default: the scenario's, else "
         "standard).",
     )
+    commitment_years = serializers.ChoiceField(
+        choices=("1", "3"),
+        required=False,
+        help_text="rent_committed: the term in years (default: the scenario's, else 1).",
+    )
+    upfront_share = serializers.FloatField(
+        required=False,
+        min_value=0,
+        max_value=1,
+        help_text="rent_committed: the share of each term paid at its start [0].",
+    )
+    commitment_discount = serializers.FloatField(
+        required=False,
+        min_value=0,
+        max_value=0.99,
+        help_text="rent_committed: the share off the on-demand price (default: the provider's "
+        "published one, else the median of the providers').",
+    )
+    commitment_provider = serializers.ChoiceField(
+        choices=CommitmentDiscount.Provider.values,
+        required=False,
+        help_text="rent_committed: whose published discount to use.",
+    )
 
     def validate_options(self, value: str) -> list[str]:
         keys = [key.strip() for key in value.split(",") if key.strip()]
@@ -105,11 +130,16 @@ def scenario_options(request: Request, scenario_id: int) -> Response:
     # A plain dict: a parameter given empty is refused as its schema says, not taken as left out.
     query = ScenarioOptionsQuerySerializer(data=request.query_params.dict())
     query.is_valid(raise_exception=True)
+    given = query.validated_data
+    commitment = {name: given.get(name) for name in COMMITMENT if name in given}
+    if "commitment_years" in commitment:
+        commitment["commitment_years"] = int(commitment["commitment_years"])
     choices = chosen_options(
-        query.validated_data.get("options"),
-        query.validated_data.get("api_model"),
-        query.validated_data.get("accelerator"),
-        query.validated_data.get("api_price_tier"),
+        given.get("options"),
+        given.get("api_model"),
+        given.get("accelerator"),
+        given.get("api_price_tier"),
+        commitment,
     )
     try:
         compared = scenario_options_compare(scenario, choices, today=timezone.localdate())

@@ -23,6 +23,7 @@ STYLES = {
     "external_api": ("#0b5394", ""),
     "rent_pay_per_use": ("#38761d", "6 4"),
     "rent_always_on": ("#990000", "2 3"),
+    "rent_committed": ("#a61c5c", "8 3 2 3 2 3"),
     "own": ("#5b3a8c", "10 4 2 4"),
     "fine_tune": ("#7f6000", "12 5"),
     "build": ("#333333", "3 6"),

@@ -10,6 +10,26 @@ from apps.estimates.options import OPTION_KEYS
 from apps.options.services import chosen_options, default_choices
 from apps.projects.api_methods import TIER_CHOICES
 from apps.projects.field_terms import OPTIONS_TERMS, attach_terms
+from apps.projects.forms import NumberField
+from apps.projects.scenario_fields import COMMITMENT_PROVIDERS, COMMITMENT_YEARS
+from apps.words import formatting
+
+# The terms of the option committed for a term, as the page's form and "Use this option" send
+# them: (field, its value in the choice).
+COMMITMENT_FIELDS = ("commitment_years", "upfront_share", "commitment_discount")
+
+
+def commitment_choice(data: dict) -> dict:
+    """The terms of the option committed for a term from a form's cleaned data."""
+    commitment = {
+        name: data.get(name) for name in COMMITMENT_FIELDS if data.get(name) not in (None, "")
+    }
+    if "commitment_years" in commitment:
+        commitment["commitment_years"] = int(commitment["commitment_years"])
+    if data.get("commitment_provider"):
+        commitment["commitment_provider"] = data["commitment_provider"]
+    return commitment
+
 
 TRAINS = ("fine_tune", "build")
 TRAINING_ROUTES = (
@@ -32,6 +52,7 @@ OPTION_LABELS = {
     "external_api": _("External model API"),
     "rent_pay_per_use": _("Self-host on rented accelerators, pay per use"),
     "rent_always_on": _("Self-host on rented accelerators, always on"),
+    "rent_committed": _("Self-host on rented accelerators, committed for a term"),
     "own": _("Self-host on owned accelerators"),
     "fine_tune": _("Fine-tune an open model, then host it"),
     "build": _("Pre-train a model, then host it"),
@@ -85,6 +106,28 @@ class OptionsForm(forms.Form):
         required=False,
         help_text=_("Where the scenario's training runs in the options that train."),
     )
+    commitment_years = forms.ChoiceField(
+        label=_("Commitment term"),
+        choices=[("", _("As in the scenario (else 1 year)")), *COMMITMENT_YEARS],
+        required=False,
+        help_text=_("For the option committed for a term: every month of it is paid."),
+    )
+    upfront_share = NumberField(
+        label=_("Share of each term paid upfront (%)"),
+        scale=100,
+        help_text=_("0% pays each term monthly, 100% all at its start. Empty: 0%."),
+    )
+    commitment_provider = forms.ChoiceField(
+        label=_("Provider whose published discount to use"),
+        choices=COMMITMENT_PROVIDERS,
+        required=False,
+        help_text=_("When no discount is given below."),
+    )
+    commitment_discount = NumberField(
+        label=_("Commitment discount against on demand (%)"),
+        scale=100,
+        help_text=_("Your offer's; empty: the provider's published one, else the median."),
+    )
 
     def __init__(self, *args, training: dict | None = None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -110,6 +153,12 @@ class OptionsForm(forms.Form):
             )
         return route
 
+    def clean_upfront_share(self) -> float | None:
+        return _share(self.cleaned_data.get("upfront_share"), 1.0)
+
+    def clean_commitment_discount(self) -> float | None:
+        return _share(self.cleaned_data.get("commitment_discount"), 0.99)
+
     def choices(self) -> list[dict] | None:
         """The options API's choices; None for the default options."""
         choices = chosen_options(
@@ -117,6 +166,7 @@ class OptionsForm(forms.Form):
             self.cleaned_data.get("api_model"),
             self.cleaned_data.get("accelerator"),
             self.cleaned_data.get("api_price_tier"),
+            commitment_choice(self.cleaned_data),
         )
         route = self.cleaned_data.get("training_route", "")
         if not route:
@@ -126,10 +176,24 @@ class OptionsForm(forms.Form):
         return with_training_route(choices, self.training, route)
 
 
+def _share(value: float | None, highest: float) -> float | None:
+    """A share typed in percent, refused outside 0 to `highest`."""
+    if value is not None and not 0 <= value <= highest:
+        raise forms.ValidationError(
+            _("Enter a percentage from 0 to %(highest)s.")
+            % {"highest": formatting.percent(highest).text}
+        )
+    return value
+
+
 class UseOptionForm(forms.Form):
     key = forms.ChoiceField(choices=[(key, key) for key in OPTION_KEYS])
     api_model = forms.SlugField(required=False, max_length=200)
     api_price_tier = forms.ChoiceField(choices=TIER_CHOICES, required=False)
+    commitment_years = forms.ChoiceField(choices=COMMITMENT_YEARS, required=False)
+    upfront_share = forms.FloatField(required=False, min_value=0, max_value=1)
+    commitment_provider = forms.ChoiceField(choices=COMMITMENT_PROVIDERS, required=False)
+    commitment_discount = forms.FloatField(required=False, min_value=0, max_value=0.99)
 
     accelerator = forms.SlugField(required=False, max_length=200)
     training_route = forms.ChoiceField(choices=TRAINING_ROUTES, required=False)
@@ -146,5 +210,7 @@ class UseOptionForm(forms.Form):
             choice["api_price_tier"] = self.cleaned_data["api_price_tier"]
         if choice["key"] != "external_api" and self.cleaned_data.get("accelerator"):
             choice["accelerator"] = self.cleaned_data["accelerator"]
+        if choice["key"] == "rent_committed":
+            choice.update(commitment_choice(self.cleaned_data))
         route = self.cleaned_data.get("training_route", "")
         return with_training_route([choice], self.training, route)[0]

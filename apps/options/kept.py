@@ -18,10 +18,12 @@ from apps.estimates import EstimateInputError
 from apps.estimates.kept import KeptEstimate, KeptOptions
 from apps.estimates.options import ApiPricing
 from apps.estimates.record import dump, load
+from apps.estimates.results import CommitmentResult
 from apps.options.forms import FLAG_LABELS, option_label
 from apps.options.presentation import condition_sentence, volume
 from apps.options.ranges import option_ranges_context
 from apps.options.services import kept_options, scenario_options_compare
+from apps.words import formatting
 
 
 def version_part(scenario, kept: KeptEstimate) -> dict:
@@ -76,6 +78,7 @@ class OptionRow:
     flags: list[str]
     cheapest: bool
     api_price: "ApiPriceWords | None" = None  # an external API costed at the catalogue's prices
+    commitment: CommitmentResult | None = None  # the option committed for a term
 
 
 @dataclass(frozen=True)
@@ -130,13 +133,52 @@ def option_rows(kept: KeptOptions) -> list[OptionRow]:
             flags=[str(FLAG_LABELS.get(flag, flag)) for flag in option.flags],
             cheapest=option.key == kept.comparison.cheapest,
             api_price=_api_price(kept.api_prices.get(option.key)),
+            commitment=option.commitment,
         )
         for option in kept.comparison.options
     ]
 
 
+def commitment_sentences(kept: KeptOptions) -> list[str]:
+    """Where the option committed for a term beats paying per use and always on, in words
+    (none without it, and for records kept before commitments)."""
+    crossover = kept.comparison.commitment
+    if crossover is None:
+        return []
+    share = crossover.busy_share_over_pay_per_use
+    words = {
+        "label": option_label("rent_committed"),
+        "per_use": option_label("rent_pay_per_use"),
+        "always_on": option_label("rent_always_on"),
+        "discount": formatting.percent(crossover.discount).text,
+    }
+    per_use = (
+        gettext(
+            "“%(label)s”, at %(discount)s off, costs less than “%(per_use)s” on the same "
+            "accelerators when they are busy more than %(share)s of the committed hours."
+        )
+        % {**words, "share": formatting.percent(share).text}
+        if share <= 1
+        else gettext(
+            "“%(label)s”, at %(discount)s off, never costs less than “%(per_use)s” on the same "
+            "accelerators: it pays for more months than the service uses."
+        )
+        % words
+    )
+    always_on = gettext(
+        "“%(label)s” costs less than “%(always_on)s” on the same accelerators when the "
+        "service runs more than %(months)s of each %(term)s term."
+    ) % {
+        **words,
+        "months": formatting.months(crossover.service_months_over_always_on).text,
+        "term": formatting.months(crossover.term_months).text,
+    }
+    return [per_use, always_on]
+
+
 def crossover_sentences(kept: KeptOptions) -> list[str]:
-    """Each crossover in words, in the reader's language."""
+    """Each crossover in words, in the reader's language, then where the option committed for
+    a term beats paying per use and always on."""
     sentences = []
     for crossover in kept.comparison.crossovers:
         fixed, per_use = (option_label(key) for key in crossover.options)
@@ -154,7 +196,7 @@ def crossover_sentences(kept: KeptOptions) -> list[str]:
                 )
                 % {"fixed": fixed, "per_use": per_use}
             )
-    return sentences
+    return [*sentences, *commitment_sentences(kept)]
 
 
 def frozen_options_context(kept: KeptOptions | None) -> dict:

@@ -19,6 +19,7 @@ SUBJECTS = {
     "external_api": gettext_lazy("the external API"),
     "rent_pay_per_use": gettext_lazy("renting accelerators per use"),
     "rent_always_on": gettext_lazy("renting always-on accelerators"),
+    "rent_committed": gettext_lazy("committing to rented accelerators"),
     "own": gettext_lazy("owning the accelerators"),
     "fine_tune": gettext_lazy("fine-tuning an open model"),
     "build": gettext_lazy("pre-training a model"),

@@ -1,7 +1,7 @@
 """The options response as plain JSON data (OptionsResponseSerializer documents the shape), from
 what is kept of a comparison (apps.options.services.kept_options, or a saved version's record)."""
 
-from apps.api.representation import money, optional_money
+from apps.api.representation import commitment_data, money, optional_money
 from apps.estimates.kept import KeptOptions
 from apps.estimates.options import ApiPricing, OptionResult
 
@@ -41,6 +41,7 @@ def _option(result: OptionResult, years: list[str], pricing: ApiPricing | None =
             "basis": result.staff_basis,
         },
         "flags": list(result.flags),
+        "commitment": commitment_data(result.commitment),
     } | _api_price(pricing)
 
 
@@ -69,6 +70,14 @@ def options_representation(kept: KeptOptions) -> dict:
             for crossover in comparison.crossovers
         ],
         "owning_beats_renting_utilisation": comparison.owning_beats_renting_utilisation,
+        "commitment_crossover": None
+        if comparison.commitment is None
+        else {
+            "discount": comparison.commitment.discount,
+            "term_months": comparison.commitment.term_months,
+            "busy_share_over_pay_per_use": comparison.commitment.busy_share_over_pay_per_use,
+            "service_months_over_always_on": comparison.commitment.service_months_over_always_on,
+        },
         "unavailable": {
             key: {name: list(messages) for name, messages in errors.items()}
             for key, errors in kept.unavailable.items()

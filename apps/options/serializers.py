@@ -3,16 +3,17 @@
 from django.utils.translation import gettext
 from rest_framework import serializers
 
-from apps.api.fields import ChoiceField, FiniteFloatField, MoneyField
+from apps.api.fields import ChoiceField, FiniteFloatField, MoneyField, StrictIntegerField
 from apps.api.serializers import (
     MODEL_SLUG,
+    CommitmentResultSerializer,
     EstimateRequestSerializer,
     StrictSerializer,
     TrainingRequestSerializer,
     number,
 )
 from apps.apiprices.models import PriceTier
-from apps.catalogue.models import PRECISIONS
+from apps.catalogue.models import PRECISIONS, CommitmentDiscount
 from apps.core.planning_dates import PlanningDateField
 from apps.estimates.options import OPTION_KEYS
 from apps.options.services import HOSTING
@@ -59,6 +60,37 @@ class OptionChoiceSerializer(StrictSerializer):
     lifetime_years = number("Owned: years written off over.")
     hosting = ChoiceField(
         choices=HOSTING, required=False, help_text="fine_tune, build: how the model is hosted."
+    )
+    commitment_years = number(
+        "rent_committed: the term, 1 or 3 years (default: the request's when it is committed, "
+        "else 1).",
+        min_value=1,
+        max_value=3,
+    )
+    upfront_share = number(
+        "rent_committed: the share of each term paid at its start, 0 (all monthly) to 1 (all "
+        "upfront) [0].",
+        min_value=0,
+        max_value=1,
+    )
+    commitment_discount = number(
+        "rent_committed: the share taken off the on-demand price, e.g. 0.4; by default "
+        "`commitment_provider`'s published one, else the median of the providers' for the "
+        "term and payment (GET /api/v1/commitment-discounts/).",
+        min_value=0,
+        max_value=0.99,
+    )
+    commitment_provider = ChoiceField(
+        choices=CommitmentDiscount.Provider.choices,
+        required=False,
+        help_text="rent_committed: whose published discount to use when none is given.",
+    )
+    committed_accelerators = StrictIntegerField(
+        required=False,
+        min_value=0,
+        max_value=10**6,
+        help_text="rent_committed: accelerators committed [what the peak needs]; busy hours "
+        "beyond what they serve are paid on demand.",
     )
     staff_fte = number(
         "Staff the option needs to run, in full-time equivalents (none assumed by default: no "
@@ -117,7 +149,7 @@ class OptionsRequestSerializer(EstimateRequestSerializer):
         many=True,
         required=False,
         max_length=len(OPTION_KEYS),
-        help_text="The options to compare (default: the four ways to serve the demand and the "
+        help_text="The options to compare (default: the five ways to serve the demand and the "
         "request's training route).",
     )
     budget = BudgetSettingsSerializer(
@@ -186,11 +218,29 @@ class OptionResultSerializer(serializers.Serializer):
         required=False,
         help_text="external_api costed at the price catalogue's prices: which price it is.",
     )
+    commitment = CommitmentResultSerializer(
+        allow_null=True,
+        help_text="rent_committed: its terms, payments, on-demand excess and the committed "
+        "capacity left idle; null for the other options.",
+    )
 
 
 class CrossoverSerializer(serializers.Serializer):
     options = serializers.ListField(child=serializers.CharField(), min_length=2, max_length=2)
     requests_per_month = FiniteFloatField(allow_null=True)
+
+
+class CommitmentCrossoverSerializer(serializers.Serializer):
+    discount = FiniteFloatField(help_text="Share off the on-demand price.")
+    term_months = serializers.IntegerField()
+    busy_share_over_pay_per_use = FiniteFloatField(
+        help_text="The commitment beats renting the same accelerators per use above this busy "
+        "share of its committed hours over the service (above 1: never)."
+    )
+    service_months_over_always_on = FiniteFloatField(
+        help_text="The commitment beats keeping the same accelerators always on when the "
+        "service runs more than this many months of each term."
+    )
 
 
 class ConditionSerializer(serializers.Serializer):
@@ -233,6 +283,10 @@ class OptionsResponseSerializer(serializers.Serializer):
     condition = ConditionSerializer()
     crossovers = CrossoverSerializer(many=True)
     owning_beats_renting_utilisation = FiniteFloatField(allow_null=True)
+    commitment_crossover = CommitmentCrossoverSerializer(
+        allow_null=True,
+        help_text="Where rent_committed beats paying per use and always on; null without it.",
+    )
     uncertainty = OptionsUncertaintySerializer(
         required=False, help_text="With the request's ranges only (common random numbers)."
     )

@@ -34,6 +34,7 @@ from apps.estimates.options import (
     common_service_start,
     compare_options,
     estimate_option,
+    months_of_payments,
 )
 from apps.estimates.uncertainty_draws import Range
 from apps.estimates.validation import REQUEST_SERVING_NUMBERS
@@ -43,7 +44,13 @@ from apps.projects.services import scenario_create
 
 DEFAULT_API_MODEL = "openai-gpt-4o-mini"
 MAX_NAME = 200  # Scenario.name
-HOSTING = ("rent_pay_per_use", "rent_always_on", "own")
+HOSTING = ("rent_pay_per_use", "rent_always_on", "rent_committed", "own")
+PROVISIONING = {
+    "rent_pay_per_use": "pay_per_use",
+    "rent_always_on": "always_on",
+    "rent_committed": "committed",
+    "own": "always_on",
+}
 # The inference fields of a request that describe the demand, the same for every option.
 DEMAND = (
     "requests_per_month",
@@ -70,6 +77,15 @@ SELF_HOSTED = (
     "lifetime_years",
     "utilization_of_owned",
     *SERVING,
+)
+# A commitment's terms, which the option committed for a term takes from the scenario when it
+# is committed too, and from the choice.
+COMMITMENT = (
+    "commitment_years",
+    "upfront_share",
+    "commitment_discount",
+    "commitment_provider",
+    "committed_accelerators",
 )
 API_FIELDS = (
     "api_model",
@@ -129,7 +145,7 @@ def kept_options(compared: ComparedOptions, currency: str = "USD") -> KeptOption
 
 
 def default_choices(request: dict) -> list[dict]:
-    """The options compared when none are chosen: the four ways to serve the demand, and the
+    """The options compared when none are chosen: the five ways to serve the demand, and the
     scenario's own training route (fine-tune, or build when it pre-trains from parameters)."""
     choices = [{"key": key} for key in ("external_api", *HOSTING)]
     training = request.get("training")
@@ -144,11 +160,14 @@ def chosen_options(
     api_model: str | None,
     accelerator: str | None = None,
     api_price_tier: str | None = None,
+    commitment: dict | None = None,
 ) -> list[dict] | None:
-    """Choices from a list of keys, an API model, its price tier and an accelerator for
-    self-hosting (the saved endpoint's query, the page's form): None, the default options, when
-    none is given; the four ways to serve the demand when no key is."""
-    if not keys and not api_model and not accelerator and not api_price_tier:
+    """Choices from a list of keys, an API model, its price tier, an accelerator for
+    self-hosting and the terms of the option committed for a term (`commitment`, some of
+    COMMITMENT; the saved endpoint's query, the page's form): None, the default options, when
+    none is given; the five ways to serve the demand when no key is."""
+    commitment = {name: value for name, value in (commitment or {}).items() if value is not None}
+    if not keys and not api_model and not accelerator and not api_price_tier and not commitment:
         return None
     choices = [{"key": key} for key in keys or ("external_api", *HOSTING)]
     for choice in choices:
@@ -158,6 +177,8 @@ def chosen_options(
             choice["api_price_tier"] = api_price_tier
         if choice["key"] != "external_api" and accelerator:
             choice["accelerator"] = accelerator
+        if choice["key"] == "rent_committed":
+            choice.update(commitment)
     return choices
 
 
@@ -171,7 +192,11 @@ def _self_hosted(base: dict, choice: dict, hosting: str) -> dict:
         given = "accelerator_seconds_per_request" in inference
         inference["method"] = "accelerator_seconds" if given else "tokens"
     inference["pricing_mode"] = "own" if hosting == "own" else "rent"
-    inference["provisioning"] = "pay_per_use" if hosting == "rent_pay_per_use" else "always_on"
+    inference["provisioning"] = PROVISIONING[hosting]
+    if hosting == "rent_committed":
+        if base.get("provisioning") == "committed":
+            inference.update({name: base[name] for name in COMMITMENT if name in base})
+        inference.update({name: choice[name] for name in COMMITMENT if name in choice})
     return inference
 
 
@@ -202,6 +227,8 @@ def _hosting_of(inference: dict) -> str:
         return "own"
     if inference.get("provisioning") == "always_on":
         return "rent_always_on"
+    if inference.get("provisioning") == "committed":
+        return "rent_committed"
     return "rent_pay_per_use"
 
 
@@ -321,7 +348,8 @@ def options_compare(
         service = settings.service_start or common_service_start(
             [worked.result for worked in estimates], settings.training_start or start
         )
-        months = max(int(option.estimate.inference.months) for option in inputs)
+        # To the end of the longest service, or of the commitment that outlasts it.
+        months = max(months_of_payments(option.estimate) for option in inputs)
         first = (service or start).year * 12 + (service or start).month - 1
         end = _month_end(first + months - 1)
     fiscal = FiscalCalendar(

@@ -147,9 +147,16 @@ def _scales(
     def purchase_price(given: EstimateInput, section: str) -> Samples:
         return getattr(given, section).pricing.purchase_price or 0.0
 
+    inference_cost = _ratio(central.inference_cost, inference.inference_cost)
     scales = {
         "Training compute": _ratio(central.training_cost, training.training_cost),
-        "Inference compute": _ratio(central.inference_cost, inference.inference_cost),
+        "Inference compute": inference_cost,
+        # A commitment's lines follow its cost (the engine's inference cost): exact while
+        # nothing exceeds the committed capacity, as when it is sized for the peak; its upfront
+        # payments keep the class the central budget gave them.
+        "Committed capacity paid upfront": inference_cost,
+        "Committed capacity, monthly payments": inference_cost,
+        "Inference on demand above the commitment": inference_cost,
     }
     if inp.training is not None and inp.training.pricing.mode == "own":
         scales["Accelerators bought for training"] = _ratio(

@@ -11,8 +11,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from apps.estimates import EstimateInputError
 from apps.options.chart import options_chart
-from apps.options.forms import OptionsForm, UseOptionForm
-from apps.options.kept import fiscal_year_labels, option_rows
+from apps.options.forms import OptionsForm, UseOptionForm, commitment_choice
+from apps.options.kept import commitment_sentences, fiscal_year_labels, option_rows
 from apps.options.presentation import (
     chart_description,
     cheapest_share_sentences,
@@ -68,6 +68,8 @@ def scenario_options_page(request: HttpRequest, scenario_id: int) -> TemplateRes
                 ),
                 accelerator=form.cleaned_data.get("accelerator", "") if form.is_bound else "",
                 training_route=form.cleaned_data.get("training_route", "") if form.is_bound else "",
+                commitment=commitment_choice(form.cleaned_data) if form.is_bound else {},
+                commitment_sentences=commitment_sentences(kept),
                 api_warning=scenario.project.hosting_warning(
                     [{"inference": {"method": "external_api"}}]
                 )

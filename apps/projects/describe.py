@@ -340,11 +340,27 @@ def _horizon_total(inference: InferenceResult, currency: str) -> str:
     )
     return _sentence(
         adds_up % values,
-        _("Capacity is kept always on, so the cost counts every provisioned hour, busy or idle.")
+        _committed(inference, currency)
+        if inference.commitment is not None
+        else _(
+            "Capacity is kept always on, so the cost counts every provisioned hour, busy or idle."
+        )
         if _always_on(inference)
         else "",
         peak,
     )
+
+
+def _committed(inference: InferenceResult, currency: str) -> str:
+    commitment = inference.commitment
+    return _(
+        "Capacity is committed for terms of %(term)s at %(discount)s off on demand and paid "
+        "whether used or not: %(idle)s of it is left idle."
+    ) % {
+        "term": months(commitment.term_months).text,
+        "discount": percent(commitment.discount).text,
+        "idle": money(commitment.idle_cost, currency).text,
+    }
 
 
 def _summary(result: EstimateResult, currency: str, view: str) -> str:

@@ -59,6 +59,11 @@ FIELD_TERMS = {
     "inference_lifetime_years": "total-cost-of-ownership",
     "inference_revenue_per_request": "gross-margin",
     "inference_provisioning": "pay-per-use-vs-always-on",
+    "inference_commitment_years": "commitment",
+    "inference_commitment_provider": "commitment",
+    "inference_upfront_share": "commitment",
+    "inference_commitment_discount": "commitment",
+    "inference_committed_accelerators": "commitment",
     "inference_pricing_mode": "capex-and-opex",
     "energy_profile": "pue",
 }
@@ -112,6 +117,10 @@ OPTIONS_TERMS = {
     "api_price_tier": "external-api",
     "accelerator": "accelerator",
     "training_route": "capex-and-opex",
+    "commitment_years": "commitment",
+    "upfront_share": "commitment",
+    "commitment_provider": "commitment",
+    "commitment_discount": "commitment",
 }
 # The sweep form (apps.sweeps.forms): its choices, and a row of the inputs it varies, whose
 # count of values is what a sweep is made of; the varied inputs' own terms are FIELD_TERMS'.

@@ -35,6 +35,9 @@ from apps.projects.range_inputs import (
     uncertainty_for,
 )
 from apps.projects.scenario_fields import (
+    COMMITMENT_NUMBERS,
+    COMMITMENT_PROVIDERS,
+    COMMITMENT_YEARS,
     INFERENCE_METHODS,
     NUMBER_FIELDS,
     PRICING_MODES,
@@ -192,6 +195,25 @@ class ScenarioForm(forms.Form):
         ),
     )
     inference_provisioning = _choice(_("How is capacity paid for?"), PROVISIONING, "pay_per_use")
+    inference_commitment_years = forms.ChoiceField(
+        label=_("Commitment term"),
+        choices=COMMITMENT_YEARS,
+        initial="1",
+        required=False,
+        widget=forms.RadioSelect,
+        help_text=_(
+            "Only when committed: the capacity is paid for every month of the term, used or not."
+        ),
+    )
+    inference_commitment_provider = forms.ChoiceField(
+        label=_("Provider whose published discount to use"),
+        choices=COMMITMENT_PROVIDERS,
+        required=False,
+        help_text=_(
+            "Only when committed and no discount is given; the catalogue lists each "
+            "provider's discounts with their sources."
+        ),
+    )
     inference_pricing_mode = _choice(_("Rent or own?"), PRICING_MODES, "rent")
     training_start = forms.DateField(
         label=_("Training starts"),
@@ -323,6 +345,11 @@ class ScenarioForm(forms.Form):
                 value = data.get(f"{section}_{key}")
                 if value:
                     values[key] = value
+            committed = section == "inference" and values.get("provisioning") == "committed"
+            if committed:
+                values["commitment_years"] = int(data.get("inference_commitment_years") or 1)
+                if data.get("inference_commitment_provider"):
+                    values["commitment_provider"] = data["inference_commitment_provider"]
             if section == "inference" and method == "tokens" and data.get("inference_model"):
                 values["model"] = data["inference_model"]
             for spec in NUMBER_FIELDS:
@@ -331,6 +358,7 @@ class ScenarioForm(forms.Form):
                     spec.section == section
                     and value is not None
                     and (not spec.methods or method in spec.methods)
+                    and (committed or spec.name not in COMMITMENT_NUMBERS)
                 ):
                     values[spec.name] = value
             request[section] = api_section_values(data, section, method, values)
@@ -377,9 +405,18 @@ class ScenarioForm(forms.Form):
                 names.append("inference_model")
             names += [s.field_name for s in NUMBER_FIELDS if s.section == section and s.methods]
             names += [f"{section}_accelerator", f"{section}_precision"]
-            names += [s.field_name for s in NUMBER_FIELDS if s.section == section and not s.methods]
+            names += [
+                s.field_name
+                for s in NUMBER_FIELDS
+                if s.section == section and not s.methods and s.name not in COMMITMENT_NUMBERS
+            ]
             if section == "inference":
-                names.append("inference_provisioning")
+                names += [
+                    "inference_provisioning",
+                    "inference_commitment_years",
+                    "inference_commitment_provider",
+                    *(f"inference_{name}" for name in COMMITMENT_NUMBERS),
+                ]
             names.append(f"{section}_pricing_mode")
             groups.append(
                 {

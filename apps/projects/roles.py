@@ -14,6 +14,7 @@ CATALOGUE_MODELS = (
     "energyprofile",
     "computethreshold",
     "languagemodel",
+    "commitmentdiscount",
 )
 API_PRICE_MODELS = ("apimodel", "apiprice")
 

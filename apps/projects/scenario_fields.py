@@ -400,6 +400,38 @@ NUMBER_FIELDS = (
     *_pricing_fields(I),
     FieldSpec(
         I,
+        "upfront_share",
+        _("Share of each term paid upfront (%)"),
+        _(
+            "Only when committed: 0% pays each term monthly, 100% all at its start; providers "
+            "take more off for more upfront."
+        ),
+        0.0,
+        scale=100,
+    ),
+    FieldSpec(
+        I,
+        "commitment_discount",
+        _("Commitment discount against on demand (%)"),
+        _(
+            "Only when committed: the share your offer takes off the price per "
+            "accelerator-hour. Empty: the provider's published discount for the term and "
+            "payment, else the median of the providers' in the catalogue."
+        ),
+        scale=100,
+    ),
+    FieldSpec(
+        I,
+        "committed_accelerators",
+        _("Accelerators committed"),
+        _(
+            "Only when committed; empty: what the peak needs. Busy hours beyond what they "
+            "serve are paid on demand."
+        ),
+        integer=True,
+    ),
+    FieldSpec(
+        I,
         "revenue_per_request",
         _("Revenue per request (USD)"),
         _("Optional; gives the gross margin."),
@@ -421,5 +453,15 @@ PRICING_MODES = (
 PROVISIONING = (
     ("pay_per_use", _("Pay per use (only busy hours)")),
     ("always_on", _("Always on (enough accelerators for the peak, all month)")),
+    ("committed", _("Committed for a term (rented for 1 or 3 years at a discount)")),
+)
+# The inputs of capacity rented on commitment, read only when provisioning is "committed".
+COMMITMENT_NUMBERS = ("upfront_share", "commitment_discount", "committed_accelerators")
+COMMITMENT_YEARS = (("1", _("1 year")), ("3", _("3 years")))
+COMMITMENT_PROVIDERS = (
+    ("", _("None: the median of the providers' discounts")),
+    ("aws", "AWS"),
+    ("google-cloud", "Google Cloud"),
+    ("azure", "Azure"),
 )
 SECTION_TITLES = {"training": _("Training (one-off)"), "inference": _("Inference (every request)")}

@@ -79,6 +79,8 @@ _LABELS = {
     "accelerator": gettext_lazy("Accelerator"),
     "precision": gettext_lazy("Number format"),
     "provisioning": gettext_lazy("How capacity is paid for"),
+    "commitment_years": gettext_lazy("Commitment term"),
+    "commitment_provider": gettext_lazy("Provider whose published discount to use"),
     "pricing_mode": gettext_lazy("Rent or own"),
 }
 # A section's inputs in the form's order: its choices first, then its numbers.

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from apps.estimates.limits import RULES, Rule
 from apps.projects.api_methods import API_METHODS, read_by_api_method
 from apps.projects.field_terms import FIELD_TERMS
-from apps.projects.scenario_fields import NUMBER_FIELDS, FieldSpec
+from apps.projects.scenario_fields import COMMITMENT_NUMBERS, NUMBER_FIELDS, FieldSpec
 
 PRICING_NAMES = ("price_per_accelerator_hour", "purchase_price", "lifetime_years")
 # Pricing inputs the engine only reads in one pricing mode.
@@ -76,6 +76,8 @@ class SweepableInput:
         mode = PRICING_MODE_OF.get(self.name)
         if mode and section.get("pricing_mode", "rent") != mode:
             return str(UNUSED_MESSAGES[self.section, mode])
+        if self.name in COMMITMENT_NUMBERS and section.get("provisioning") != "committed":
+            return str(UNUSED_MESSAGES[self.section, "committed"])
         return None
 
 
@@ -94,6 +96,9 @@ UNUSED_MESSAGES = {
     ("inference", "rent"): _("Only used when the scenario rents its inference accelerators."),
     ("training", "own"): _("Only used when the scenario owns its training accelerators."),
     ("inference", "own"): _("Only used when the scenario owns its inference accelerators."),
+    ("inference", "committed"): _(
+        "Only used when the scenario's serving capacity is committed for a term."
+    ),
 }
 
 

@@ -91,8 +91,8 @@ def test_the_shared_decision_view_with_ranges_reads_in_both_languages_without_ax
         expect(ranges.get_by_role("heading", name=heading)).to_be_visible()
         expect(ranges.get_by_role("listitem").first).to_contain_text(re.compile(cheapest))
         table = ranges.get_by_role("table", name=table_name)
-        # Four options (no training to fine-tune), each with its total, NPV and cost per request.
-        expect(table.get_by_role("rowheader")).to_have_count(4 + 4 * 3)
+        # Five options (no training to fine-tune), each with its total, NPV and cost per request.
+        expect(table.get_by_role("rowheader")).to_have_count(5 + 5 * 3)
         expect(table.get_by_role("columnheader")).to_have_count(7)
         assert_no_axe_violations(
             board, f"the shared decision view with ranges, {locale}, at {viewport['width']}px"

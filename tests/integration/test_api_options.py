@@ -58,6 +58,7 @@ def test_stateless_and_saved_endpoints_agree(api_client):
         "external_api",
         "rent_pay_per_use",
         "rent_always_on",
+        "rent_committed",
         "own",
         "fine_tune",
     ]
@@ -84,7 +85,9 @@ def test_the_response_has_the_contract_fields(api_client):
             "accelerators",
             "staff",
             "flags",
+            "commitment",
         }
+        assert option["commitment"] is None or option["key"] == "rent_committed"
         assert option["staff"] == {"fte": None, "cost": None, "basis": "not_included"}
         assert sum(Decimal(year["amount"]) for year in option["opex"]) + Decimal(
             option["capex"]

@@ -123,7 +123,7 @@ BOUNDS = [
     ("ProjectCreateRequest", {"title": "Plan", "period_end": "2101-01-01"}, "period_end"),
     ("ProjectCreateRequest", {"title": "Plan", "period_start": "1989-12-31"}, "period_start"),
     ("OptionsRequestRequest", {"training": SEED_000_TRAINING}, "inference"),
-    ("OptionsRequestRequest", {**ESTIMATE, "options": [{"key": "own"}] * 7}, "options"),
+    ("OptionsRequestRequest", {**ESTIMATE, "options": [{"key": "own"}] * 8}, "options"),
     ("OptionsRequestRequest", {**ESTIMATE, "options": [{"key": "own", "staff_fte": 1}]}, "options"),
     ("OptionsRequestRequest", {**ESTIMATE, "options": [{"key": "own", "staff_cost_per_fte_year": 1}]}, "options"),
     ("OptionsRequestRequest", {**ESTIMATE, "options": [{"key": "own", "staff_fte": -1, "staff_cost_per_fte_year": 1}]}, "options"),

@@ -41,6 +41,7 @@ from apps.budget.models import CostLine
 from apps.budget.services import cost_line_create
 from apps.catalogue.models import (
     Accelerator,
+    CommitmentDiscount,
     ComputeThreshold,
     EnergyProfile,
     LanguageModel,
@@ -161,6 +162,7 @@ class World:
             "catalogue/energyprofile": EnergyProfile.objects.order_by("pk").first().pk,
             "catalogue/computethreshold": ComputeThreshold.objects.order_by("pk").first().pk,
             "catalogue/languagemodel": LanguageModel.objects.get(slug="deepseek-v3").pk,
+            "catalogue/commitmentdiscount": CommitmentDiscount.objects.order_by("pk").first().pk,
             "apiprices/apimodel": ApiModel.objects.get(slug="openai-gpt-4o").pk,
             "projects/project": self.project.pk,
             "sweeps/sweep": self.sweep.pk,
@@ -496,6 +498,7 @@ ROUTES: dict[str, Row] = {
         public=True,
         values=lambda w: {"slug": EnergyProfile.objects.order_by("pk").first().slug},
     ),
+    "api/v1/^commitment-discounts/$": Row({"GET": 200}, public=True),
     "api/v1/api-prices/": Row({"GET": 200}, public=True),
     "api/v1/api-prices/<slug:slug>/": Row(
         {"GET": 200}, public=True, values=lambda w: {"slug": "openai-gpt-4o"}
@@ -690,6 +693,7 @@ EDITOR_MODELS = {
     "catalogue/energyprofile",
     "catalogue/computethreshold",
     "catalogue/languagemodel",
+    "catalogue/commitmentdiscount",
     "apiprices/apimodel",
 }
 # Models whose admin has no add page, or whose objects are read-only there, even for superusers;

@@ -165,7 +165,13 @@ def test_the_budget_has_exactly_the_issues_shape_with_money_as_decimal_strings(a
     assert (staff["total"], staff["budget_class"], staff["category"]) == ("270000.00", "opex", 1)
     assert set(body["totals"]) == {"capex", "opex", "contingency", "indirect", "total"}
     assert all(len(row) == 2 for row in body["totals"].values())
-    assert set(body["memo"]) == {"depreciation", "energy_kwh", "emissions_kg_co2e"}
+    assert set(body["memo"]) == {
+        "depreciation",
+        "energy_kwh",
+        "emissions_kg_co2e",
+        "idle_commitment",
+    }
+    assert body["memo"]["idle_commitment"] is None  # no commitment
     assert set(body["summary"]) == {
         "upfront", "annual_run_rate", "total", "npv", "discount_rate", "prices_as_of",
     }  # fmt: skip

@@ -27,7 +27,7 @@ def test_each_option_is_estimated_once_whatever_the_page_asks_of_it(monkeypatch,
     # No planning period: its end follows the options' service, as for a project without one.
     compared = options_compare(request, None, BudgetSettings(), today=date(2027, 3, 1))
     options = len(compared.comparison.options)
-    assert options == 5  # the four ways to serve the demand, and fine-tuning
+    assert options == 6  # the five ways to serve the demand, and fine-tuning
     scalar = [inp for inp in computed if engine._input_shape(inp) == ()]
     # One estimate and one unrounded evaluation of each option, and nothing more.
     assert len(scalar) == 2 * options

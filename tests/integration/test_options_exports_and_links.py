@@ -41,6 +41,7 @@ def test_json_carries_the_options_exactly_as_the_api(owner, scenario):
         "external_api",
         "rent_pay_per_use",
         "rent_always_on",
+        "rent_committed",
         "own",
     }
 

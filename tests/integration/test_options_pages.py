@@ -27,12 +27,17 @@ def test_the_page_compares_the_options_and_marks_the_cheapest(client, scenario):
     html = page(client, scenario)
     assert "Cheapest by net present value: Self-host on rented accelerators, pay per use" in html
     assert "beats renting accelerators per use above" in html
-    for label in ("External model API", "always on", "Self-host on owned accelerators"):
+    for label in (
+        "External model API",
+        "always on",
+        "committed for a term",
+        "Self-host on owned accelerators",
+    ):
         assert label in html
-    assert html.count(">Use this option</button>") == 4
+    assert html.count(">Use this option</button>") == 5
     assert "Opex FY2027" in html and "Opex FY2028" in html
     assert '<svg viewBox="0 0 640 380" role="img"' in html
-    assert len(re.findall(r"<polyline ", html)) == 4
+    assert len(re.findall(r"<polyline ", html)) == 5
     assert "Monthly cost (USD) at each monthly volume" in html
     assert "Data leaves the organisation" in html
     assert "leaves the organisation. Such data must not be entered" in html  # internal data

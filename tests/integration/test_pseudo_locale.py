@@ -22,6 +22,7 @@ from django.utils import translation
 from apps.catalogue.calibration import calibration_cases
 from apps.catalogue.models import (
     Accelerator,
+    CommitmentDiscount,
     ComputeThreshold,
     EnergyProfile,
     LanguageModel,
@@ -97,7 +98,14 @@ def pseudo_locale(settings, tmp_path, monkeypatch):
 def catalogue_data() -> list[str]:
     """The catalogue's own words (names, providers, sources, notes): data, not interface."""
     words = set()
-    for model in (Accelerator, PriceOffer, EnergyProfile, ComputeThreshold, LanguageModel):
+    for model in (
+        Accelerator,
+        PriceOffer,
+        EnergyProfile,
+        ComputeThreshold,
+        LanguageModel,
+        CommitmentDiscount,
+    ):
         for row in model.objects.values():
             words |= {
                 " ".join(value.split())
@@ -111,6 +119,8 @@ def catalogue_data() -> list[str]:
         f"{developer} {name}"
         for developer, name in LanguageModel.objects.values_list("developer", "name")
     }
+    # the cloud providers' names, which the commitment discounts show
+    words |= {str(label) for _value, label in CommitmentDiscount.Provider.choices}
     # the API price catalogue's model names, suggested as the API model is typed
     words |= {label for _slug, label in api_model_suggestions()}
     # the calibration table's published results: names, systems, benchmarks, sources, notes

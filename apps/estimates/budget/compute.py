@@ -18,7 +18,12 @@ from apps.estimates.budget.fiscal import (
     month_start,
 )
 from apps.estimates.budget.inputs import Asset, BudgetInputError, ComputedLines
-from apps.estimates.budget.lines import DEFAULT_CATEGORIES, ScheduledLine, decimal
+from apps.estimates.budget.lines import (
+    BY_THRESHOLD,
+    DEFAULT_CATEGORIES,
+    ScheduledLine,
+    decimal,
+)
 from apps.estimates.budget.months import (
     ZERO,
     default_service_start,
@@ -28,7 +33,8 @@ from apps.estimates.budget.months import (
 from apps.estimates.inputs import EstimateInput, Pricing
 from apps.estimates.messages import Day, Message, _, g6, number
 from apps.estimates.money import to_money
-from apps.estimates.results import EstimateResult
+from apps.estimates.results import CommitmentResult, EstimateResult
+from apps.estimates.units import HOURS_PER_MONTH
 
 
 def compute_lines(
@@ -62,6 +68,14 @@ def compute_lines(
     The inference line follows the engine's monthly series, each month rounded by the engine,
     so its total can differ by a few cents from the estimate's headline inference cost (which
     is rounded once over the horizon).
+
+    Capacity rented on commitment replaces the inference line with the commitment's payments
+    (apps.estimates.commitment): each term's upfront payment in its first month (classed by the
+    capitalisation threshold rule when the budget is drawn up, see `BY_THRESHOLD`), its monthly
+    payments in every month of the term, the terms running on from the service start even past
+    the horizon, and the busy hours beyond the committed capacity on demand, month by month. The
+    committed capacity left idle goes to the memo (`idle_commitment`): each month's committed
+    hours not busy, at the committed price.
 
     Energy for the memo: the estimate's, training spread like its cost, serving month by month;
     None when no section's power is known. Anything falling outside the planning period is left
@@ -137,6 +151,7 @@ class LinesBuilder:
         self.period = PeriodMonths(fiscal_years(calendar))
         self.residual_share = decimal(residual_share)
         self.lines: list[ScheduledLine] = []
+        self.idle_commitment: list[tuple[int, Decimal]] | None = None
         self.assets: list[Asset] = []
         self.energy: dict[int, float] | None = None
         self.notes: list[Message] = []
@@ -144,16 +159,24 @@ class LinesBuilder:
         self.electricity_price = None if price is None else float(price)
 
     def line(
-        self, name: Message, kind: str, basis: Message, monthly: Sequence[tuple[int, Decimal]]
+        self,
+        name: Message,
+        kind: str,
+        basis: Message,
+        monthly: Sequence[tuple[int, Decimal]],
+        budget_class: str | None = None,
     ):
-        """A line of cents per month; the months outside the period are left out, with a note."""
+        """A line of cents per month; the months outside the period are left out, with a note.
+        Its class: `budget_class` when given, else capex for hardware bought, opex otherwise."""
         inside = [(month, amount) for month, amount in monthly if month in self.period]
+        if budget_class is None:
+            budget_class = "capex" if kind == "hardware_purchase" else "opex"
         if inside:
             self.lines.append(
                 ScheduledLine(
                     name=name,
                     kind=kind,
-                    budget_class="capex" if kind == "hardware_purchase" else "opex",
+                    budget_class=budget_class,
                     category=DEFAULT_CATEGORIES[kind],
                     basis=basis,
                     monthly=tuple((month_start(month), amount) for month, amount in inside),
@@ -289,7 +312,9 @@ class LinesBuilder:
         first = self.period.last + 1 if start is None else month_index(start)
         months = [(first + index, month) for index, month in enumerate(inference.monthly)]
         when = None if start is None else Day(month_start(first), "month")
-        if pricing.mode == "rent":
+        if pricing.mode == "rent" and inference.commitment is not None:
+            self.commitment(first, inference.commitment, months)
+        elif pricing.mode == "rent":
             how = (
                 _("an external API's price per token")
                 if inference.peak_accelerators is None
@@ -345,6 +370,79 @@ class LinesBuilder:
         if all(month.energy_kwh is not None for month in inference.monthly):
             self.add_energy([(place, month.energy_kwh) for place, month in months])
 
+    def commitment(self, first: int, commitment: CommitmentResult, months: list) -> None:
+        """The commitment's payments from the service start, its on-demand excess and its idle
+        capacity (see `compute_lines`)."""
+        term, terms = commitment.term_months, commitment.terms
+        committed = {
+            "accelerators": commitment.committed_accelerators,
+            "months": term,
+            "price": g6(commitment.price_per_accelerator_hour),
+            "discount": number(commitment.discount, "percent"),
+        }
+        if commitment.upfront_per_term:
+            self.line(
+                _("Committed capacity paid upfront"),
+                "inference_compute",
+                _(
+                    "%(accelerators)s accelerator(s) committed for terms of %(months)s months at "
+                    "%(price)s per accelerator-hour (%(discount)s off on demand): %(share)s of "
+                    "each term paid in its first month, whether the capacity is used or not.",
+                    share=number(commitment.upfront_share, "percent"),
+                    **committed,
+                ),
+                [(first + k * term, commitment.upfront_per_term) for k in range(terms)],
+                budget_class=BY_THRESHOLD,
+            )
+        if commitment.monthly_payment:
+            self.line(
+                _("Committed capacity, monthly payments"),
+                "inference_compute",
+                _(
+                    "%(accelerators)s accelerator(s) committed for terms of %(months)s months at "
+                    "%(price)s per accelerator-hour (%(discount)s off on demand): the rest of "
+                    "each term paid every month of it, whether the capacity is used or not.",
+                    **committed,
+                ),
+                [(first + k, commitment.monthly_payment) for k in range(terms * term)],
+            )
+        if commitment.months_after_horizon:
+            self.notes.append(
+                _(
+                    "The commitment runs %(months)s month(s) past the end of the service: its "
+                    "payments continue, for capacity left idle (%(amount)s).",
+                    months=commitment.months_after_horizon,
+                    amount=number(commitment.after_horizon_cost, "two_places"),
+                )
+            )
+        capacity = commitment.committed_accelerators * HOURS_PER_MONTH
+        served = capacity * float(self.inp.inference.target_utilization)
+        price = commitment.on_demand_price_per_accelerator_hour
+        excess = [
+            (place, to_money(max(month.accelerator_hours - served, 0.0) * price))
+            for place, month in months
+        ]
+        if any(amount for _, amount in excess):
+            self.line(
+                _("Inference on demand above the commitment"),
+                "inference_compute",
+                _(
+                    "Busy accelerator-hours beyond what the %(accelerators)s committed "
+                    "accelerator(s) serve at the planned busy share, at the on-demand price of "
+                    "%(price)s per accelerator-hour, month by month.",
+                    accelerators=commitment.committed_accelerators,
+                    price=g6(price),
+                ),
+                excess,
+            )
+        committed_price = commitment.price_per_accelerator_hour
+        busy = {place: min(month.accelerator_hours, served) for place, month in months}
+        self.idle_commitment = [
+            (place, to_money((capacity - busy.get(place, 0.0)) * committed_price))
+            for place in range(first, first + terms * term)
+            if place in self.period
+        ]
+
     def computed(self) -> ComputedLines:
         intensity = self.inp.energy.kg_co2e_per_kwh
         energy = self.energy
@@ -356,4 +454,7 @@ class LinesBuilder:
             else tuple((month_start(month), kwh) for month, kwh in sorted(energy.items())),
             kg_co2e_per_kwh=None if intensity is None else float(intensity),
             notes=tuple(self.notes),
+            idle_commitment=None
+            if self.idle_commitment is None
+            else tuple((month_start(month), amount) for month, amount in self.idle_commitment),
         )

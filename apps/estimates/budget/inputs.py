@@ -48,6 +48,8 @@ class ComputedLines:
 
     energy_kwh: (first day of the month, facility energy in kWh) in date order; None when the
     accelerators' power is unknown. kg_co2e_per_kwh: grid intensity; None when unknown.
+    idle_commitment: (first day of the month, cost of the committed capacity left idle) in date
+    order, within the planning period; None without capacity rented on commitment.
     """
 
     lines: tuple[ScheduledLine, ...] = ()
@@ -55,6 +57,7 @@ class ComputedLines:
     energy_kwh: tuple[tuple[date, float], ...] | None = None
     kg_co2e_per_kwh: float | None = None
     notes: tuple[Message, ...] = ()
+    idle_commitment: tuple[tuple[date, Decimal], ...] | None = None
 
 
 class BudgetInputError(ValueError):

@@ -25,6 +25,9 @@ COMPUTED_KINDS = ("training_compute", "inference_compute", "hardware_purchase", 
 KINDS = COMPUTED_KINDS + USER_KINDS
 RECURRENCES = ("one_off", "monthly", "yearly")
 BUDGET_CLASSES = ("capex", "opex")
+# The class of a computed line of payments (a commitment's upfront payments) left to the
+# capitalisation threshold rule, which `budget` applies with the organisation's threshold.
+BY_THRESHOLD = "by_threshold"
 # UNDG harmonised budget categories (UN joint programmes).
 CATEGORIES = {
     1: "Staff and other personnel",
@@ -165,6 +168,13 @@ def budget_class_of(line: CostLineInput, capitalisation_threshold: Decimal) -> s
     return (
         "capex" if line.recurrence == "one_off" and amount >= capitalisation_threshold else "opex"
     )
+
+
+def payments_class(line: ScheduledLine, capitalisation_threshold: Decimal) -> str:
+    """The class of a computed line of one-off payments (`BY_THRESHOLD`) by the capitalisation
+    threshold rule: capex when every payment is at or above the threshold, else opex."""
+    paid = [amount for _, amount in line.monthly]
+    return "capex" if paid and min(paid) >= capitalisation_threshold else "opex"
 
 
 def schedule(line: CostLineInput, capitalisation_threshold: Decimal, until: date) -> ScheduledLine:

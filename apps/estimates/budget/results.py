@@ -53,11 +53,15 @@ class Memo:
     depreciation: straight-line write-off of owned hardware (see `Asset`), to the cent.
     energy_kwh: facility energy of training and serving, in kWh (None: power unknown).
     emissions_kg_co2e: energy × grid intensity, operational only (None: either unknown).
+    idle_commitment: the cost of capacity rented on commitment left idle, its committed hours
+    not busy at the committed price, to the cent (None: no commitment). Inside the cash lines
+    already: a memo of how much of them buys nothing.
     """
 
     depreciation: tuple[Decimal, ...]
     energy_kwh: tuple[float, ...] | None
     emissions_kg_co2e: tuple[float, ...] | None
+    idle_commitment: tuple[Decimal, ...] | None = None
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """The budget table: lines per fiscal year, subtotals, contingency, indirect, memo, summary."""
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 
@@ -19,11 +20,13 @@ from apps.estimates.budget.inputs import (
     rules_errors,
 )
 from apps.estimates.budget.lines import (
+    BY_THRESHOLD,
     KINDS,
     CostLineInput,
     ScheduledLine,
     decimal,
     line_errors,
+    payments_class,
     schedule,
 )
 from apps.estimates.budget.results import Budget, BudgetLine, Memo, Summary, Totals
@@ -113,6 +116,41 @@ def _energy_memo(
     return tuple(energy), emissions
 
 
+def _idle_memo(computed: ComputedLines, period: PeriodMonths) -> tuple[Decimal, ...] | None:
+    if computed.idle_commitment is None:
+        return None
+    return tuple(_cells([(month_index(day), a) for day, a in computed.idle_commitment], period))
+
+
+def _classed(
+    lines: Sequence[ScheduledLine], threshold: Decimal
+) -> tuple[list[ScheduledLine], list[Message]]:
+    """The computed lines with the capitalisation threshold rule applied where they leave their
+    class to it (`BY_THRESHOLD`), and a note for each saying what the rule made of it."""
+    classed, notes = [], []
+    for line in lines:
+        if line.budget_class == BY_THRESHOLD:
+            line = replace(line, budget_class=payments_class(line, threshold))
+            notes.append(
+                _(
+                    "%(line)s: each payment is at or above the capitalisation threshold of "
+                    "%(threshold)s, so the threshold rule counts it as capex; if your "
+                    "organisation treats a prepaid service as a running cost, count it as opex.",
+                    line=line.name,
+                    threshold=number(threshold, "two_places"),
+                )
+                if line.budget_class == "capex"
+                else _(
+                    "%(line)s: below the capitalisation threshold of %(threshold)s, so the "
+                    "threshold rule counts it as opex.",
+                    line=line.name,
+                    threshold=number(threshold, "two_places"),
+                )
+            )
+        classed.append(line)
+    return classed, notes
+
+
 def _annual_run_rate(
     lines: Sequence[ScheduledLine], by_months: Sequence[ByMonth], period: PeriodMonths
 ) -> Decimal:
@@ -155,8 +193,9 @@ def budget(
     period = PeriodMonths(years)
     threshold = decimal(rules.capitalisation_threshold)
     scheduled = [schedule(line, threshold, calendar.period_end) for line in lines]
+    computed_lines, class_notes = _classed(computed.lines, threshold)
     rows = sorted(
-        [(line, True) for line in computed.lines] + [(line, False) for line in scheduled],
+        [(line, True) for line in computed_lines] + [(line, False) for line in scheduled],
         key=lambda row: KINDS.index(row[0].kind),
     )
     lines_in_order = [line for line, _ in rows]
@@ -207,6 +246,7 @@ def budget(
             depreciation=_depreciation(computed.assets, period),
             energy_kwh=energy,
             emissions_kg_co2e=emissions,
+            idle_commitment=_idle_memo(computed, period),
         ),
         summary=Summary(
             upfront=sum(capex, ZERO),
@@ -216,5 +256,5 @@ def budget(
             discount_rate=float(rules.discount_rate),
             prices_as_of=prices_as_of,
         ),
-        notes=(*computed.notes, *notes),
+        notes=(*computed.notes, *class_notes, *notes),
     )

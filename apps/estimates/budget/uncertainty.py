@@ -34,6 +34,7 @@ from apps.estimates.budget.inputs import BudgetRules
 from apps.estimates.budget.lines import CostLineInput, decimal
 from apps.estimates.budget.months import default_service_start
 from apps.estimates.budget.table import budget
+from apps.estimates.commitment import excess_accelerator_hours
 from apps.estimates.engine import estimate, evaluate_with_sections, inference_cost_to_date
 from apps.estimates.inputs import EstimateInput
 from apps.estimates.money import to_money
@@ -125,9 +126,37 @@ class _Lines:
         self.capex = np.zeros((len(points.month), samples))
         self.opex = np.zeros((len(points.month), samples))
 
+        self.upfront = np.zeros((len(points.month), samples))  # classed by the threshold
+
     def add(self, budget_class: str, cumulative: np.ndarray) -> None:
         target = self.capex if budget_class == "capex" else self.opex
         target += cumulative
+
+    def threshold_class(self, payment: np.ndarray, threshold: float) -> None:
+        """The upfront payments to capex in the samples whose payment is at or above the
+        capitalisation threshold, to opex in the others (as `budget` classes them)."""
+        capex = payment >= threshold
+        self.capex += np.where(capex, self.upfront, 0.0)
+        self.opex += np.where(capex, 0.0, self.upfront)
+        self.upfront[:] = 0.0
+
+
+def _committed(lines: _Lines, inference, since: np.ndarray, served: np.ndarray, each) -> None:
+    """A commitment's payments up to each point (`since`: months from the service start), as
+    `compute_lines` places them: each term's upfront part when it starts, its monthly part every
+    month of the terms (past the horizon too), the busy hours beyond it on demand."""
+    committed = inference.committed
+    paid = np.minimum(np.maximum(since, 0.0), each(committed.committed_months))
+    terms_started = np.ceil(paid / each(committed.term_months))
+    lines.upfront += terms_started * each(committed.upfront_per_term)
+    lines.add("opex", paid * each(committed.monthly_payment))
+    first_hours = f.monthly_accelerator_hours(
+        inference.requests_per_month, inference.accelerator_seconds
+    )
+    excess = excess_accelerator_hours(
+        first_hours, inference.monthly_growth, served, committed.served_hours_a_month
+    )
+    lines.add("opex", excess * each(committed.on_demand_price_per_accelerator_hour))
 
 
 def _computed(
@@ -138,6 +167,7 @@ def _computed(
     points: _Points,
     training_start: date,
     service_start: date | None,
+    capitalisation_threshold: float,
 ) -> _Lines:
     """Every sample's compute lines: the lines `compute_lines` adds for the central inputs (the
     same lines, in the same cases), with the sample's own figures."""
@@ -184,6 +214,10 @@ def _computed(
         )
     # Months of service before each point, within the horizon.
     served = np.clip(points.column - service_month, 0, int(inp.inference.months))
+    if inp.inference.pricing.mode == "rent" and inference.committed is not None:
+        _committed(lines, inference, points.column - service_month, served, each)
+        lines.threshold_class(each(inference.committed.upfront_per_term), capitalisation_threshold)
+        return lines
     if inp.inference.pricing.mode == "rent":
         lines.add("opex", inference_cost_to_date(inference, served))
         return lines
@@ -240,6 +274,7 @@ def budget_uncertainty(
         points,
         calendar.period_start if training_start is None else training_start,
         service_start,
+        float(decimal(rules.capitalisation_threshold)),
     )
     computed_capex, _ = points.spans(computed.capex)
     computed_opex, run_rate = points.spans(computed.opex)

@@ -16,7 +16,7 @@ import json
 import math
 import re
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import fields, replace
 from datetime import date, datetime
 from decimal import Decimal
 from functools import cache
@@ -41,8 +41,9 @@ from apps.estimates.budget.fiscal import LABEL_RULES, FiscalCalendar, fiscal_yea
 from apps.estimates.kept import KeptBudget, KeptEstimate, KeptOptions
 from apps.estimates.messages import Day, Message, Number
 from apps.estimates.money import to_money
-from apps.estimates.option_condition import Condition, Crossover
+from apps.estimates.option_condition import CommitmentCrossover, Condition, Crossover
 from apps.estimates.options import ApiPricing, OptionResult, OptionsComparison, OptionsUncertainty
+from apps.estimates.results import CommitmentResult
 from apps.estimates.uncertainty import MONEY_FIGURES, FigureRange, UncertaintyResult
 from apps.estimates.uncertainty_fan import FanMonth
 
@@ -211,6 +212,11 @@ def legacy_options(record: dict, start_month: int, label_rule: str) -> KeptOptio
             for crossover in record["crossovers"]
         ),
         owning_beats_renting_utilisation=record.get("owning_beats_renting_utilisation"),
+        commitment=(
+            CommitmentCrossover(**record["commitment_crossover"])
+            if record.get("commitment_crossover")
+            else None
+        ),
     )
     return KeptOptions(
         currency=record.get("currency", "USD"),
@@ -270,6 +276,21 @@ def _option_result(option: dict) -> OptionResult:
         staff_fte=staff.get("fte"),
         staff_cost=_money(staff.get("cost")),
         staff_basis=staff.get("basis", "not_included"),
+        commitment=_commitment(option.get("commitment")),
+    )
+
+
+def _commitment(stored: dict | None) -> CommitmentResult | None:
+    """An option committed for a term, as the options API writes it (absent before then)."""
+    if not stored:
+        return None
+    return CommitmentResult(
+        **{
+            field.name: Decimal(stored[field.name])
+            if field.type in (Decimal, "Decimal")
+            else stored[field.name]
+            for field in fields(CommitmentResult)
+        }
     )
 
 

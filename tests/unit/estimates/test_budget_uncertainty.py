@@ -146,6 +146,38 @@ def budgets_sample_by_sample(inp, ranges, calendar, lines, samples, seed, **timi
             {},
             id="always on, ranged growth",
         ),
+        pytest.param(
+            replace(
+                RENTED,
+                inference=replace(
+                    SERVING,
+                    provisioning="committed",
+                    upfront_share=0.5,
+                    commitment_discount=0.4,
+                ),
+            ),
+            RANGES,
+            OCTOBER,
+            {},
+            id="committed, half upfront",
+        ),
+        pytest.param(
+            replace(
+                RENTED,
+                inference=replace(
+                    SERVING,
+                    provisioning="committed",
+                    commitment_years=3,
+                    upfront_share=1.0,
+                    commitment_discount=0.6,
+                    committed_accelerators=1,
+                ),
+            ),
+            {**RANGES, "inference.monthly_growth": Range(-0.02, 0.1)},
+            OCTOBER,
+            {"service_start": date(2026, 9, 1)},
+            id="committed for 3 years all upfront, fewer accelerators than the peak",
+        ),
         pytest.param(OWNED, OWN_RANGES, OCTOBER, {}, id="owned: purchases and power"),
         pytest.param(THROUGH_APIS, API_RANGES, OCTOBER, {}, id="vendor APIs"),
         pytest.param(RENTED, RANGES, EIGHT_MONTHS, {}, id="a period under a year"),

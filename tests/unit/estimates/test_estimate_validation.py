@@ -73,6 +73,8 @@ VALID = EstimateInput(
         price_per_million_input_tokens=2.5,
         price_per_million_cached_input_tokens=1.25,
         price_per_million_output_tokens=10.0,
+        commitment_discount=0.4,
+        committed_accelerators=2,
     ),
     energy=EnergyProfile(pue=1.2, kg_co2e_per_kwh=0.4, electricity_price_per_kwh=0.15),
     thresholds=(Threshold("EU AI Act", 1e25),),

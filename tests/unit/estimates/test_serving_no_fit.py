@@ -101,3 +101,10 @@ def test_scalar_and_vectorised_agree_where_one_point_fits_and_one_does_not():
                 ), name
     assert math.isnan(figures.peak_accelerators[0])
     assert figures.peak_accelerators[1] == 16 * figures.serving_replicas_at_peak[1]
+
+
+def test_a_commitment_for_a_model_that_fits_no_replica_has_no_figures():
+    result = estimate(_scenario(4e9, provisioning="committed", commitment_discount=0.4)).inference
+    assert result.commitment is None and result.total.cost is None
+    figures = evaluate(_scenario(4e9, provisioning="committed", commitment_discount=0.4))
+    assert math.isnan(figures.inference_cost)
