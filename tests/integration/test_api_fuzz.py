@@ -104,6 +104,8 @@ JUSTIFIED_REFUSALS = re.compile(
             r"^Give a purchase price: the catalogue has no purchase price",
             r"^Choose an API model from the price catalogue",
             r"^A price tier is read from the price catalogue: choose an API model\.",
+            # A price tier the API model has no price at on the day (the price catalogue's data).
+            r" price on .+; choose one of its price tiers: ",
             r"^Make another scenario the baseline instead",
             r"^A one-off line falls in one month, its start: leave its end empty\.",
             r"^Choose where the accelerators are used, among: ",
