@@ -217,9 +217,9 @@ class CommitmentDiscount(Sourced):
     commitment, by term and payment option; no discount where none is published or offered."""
 
     class Provider(models.TextChoices):
-        AWS = "aws", "AWS"
-        GOOGLE_CLOUD = "google-cloud", "Google Cloud"
-        AZURE = "azure", "Azure"
+        AWS = "aws", _("AWS")
+        GOOGLE_CLOUD = "google-cloud", _("Google Cloud")
+        AZURE = "azure", _("Azure")
 
     class Payment(models.TextChoices):
         NO_UPFRONT = "no_upfront", _("No upfront (all monthly)")
@@ -262,7 +262,11 @@ class CommitmentDiscount(Sourced):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_provider_display()} {self.term_years}y {self.payment}"
+        return _("%(provider)s, %(years)s-year term, %(payment)s") % {
+            "provider": self.get_provider_display(),
+            "years": self.term_years,
+            "payment": self.get_payment_display(),
+        }
 
 
 def payment_of(upfront_share: float) -> str:

@@ -129,8 +129,9 @@ def test_a_cache_that_lost_the_version_makes_every_process_rebuild(api_client):
     cache.clear()
     with CaptureQueriesContext(connection) as queries:
         training_cost(api_client, SEED_000_TRAINING)
-    # accelerators, their price offers, energy profiles, thresholds, language models
-    assert len(queries) == 5
+    # accelerators, their price offers, energy profiles, thresholds, language models,
+    # commitment discounts
+    assert len(queries) == 6
 
 
 def test_a_change_no_signal_announces_is_seen_once_the_snapshot_is_old(api_client, monkeypatch):

@@ -113,6 +113,10 @@ JUSTIFIED_REFUSALS = re.compile(
             r"^The end is before the start\.",
             r"^The end of the planning period is before its start\.",
             r"^A replica larger than one node is whole nodes: ",
+            # A precision the catalogue publishes no peak for on that accelerator (its data).
+            r" cannot compute in \w+: the catalogue has no published ",
+            # Two fields given together or not at all.
+            r"^Give both the experts in total and active per token\.",
             r"^Capacity is bought on commitment from a cloud provider",
             r"publishes a discount for a \d-year commitment",
             r"^The catalogue has no published discount for ",

@@ -109,12 +109,12 @@ def test_an_unknown_choice_names_the_valid_ones_in_english_and_french(api_client
         "accelerator_hours, api_fine_tune."
     ]
     assert errors["inference"]["provisioning"] == [
-        '"sometimes" is not a valid choice; choose one of: pay_per_use, always_on.'
+        '"sometimes" is not a valid choice; choose one of: pay_per_use, always_on, committed.'
     ]
     french = post(api_client, body, status=400, HTTP_ACCEPT_LANGUAGE="fr")
     assert french["inference"]["provisioning"] == [
         "«\u00a0sometimes\u00a0» n’est pas un choix valide\u202f; choisissez parmi\u00a0: "
-        "pay_per_use, always_on."
+        "pay_per_use, always_on, committed."
     ]
 
 

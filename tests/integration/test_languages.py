@@ -177,5 +177,5 @@ def test_an_export_is_written_in_the_language_it_was_asked_in(monkeypatch):
         report = project_report(project, user=owner)
     assert report.language == "fr"
     with translation.override("en-gb"):
-        formats.download(report, export)
+        formats.download(report, export, user=owner)
     assert written_in == ["fr"]
