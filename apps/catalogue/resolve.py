@@ -29,7 +29,7 @@ from apps.estimates import (
     estimate,
 )
 from apps.estimates.currency import ExchangeRate, converted
-from apps.estimates.messages import _
+from apps.estimates.messages import _, exact
 from apps.estimates.units import BYTES_PER_PARAMETER
 from apps.estimates.validation import REQUEST_SERVING_NUMBERS
 
@@ -167,7 +167,22 @@ def estimate_input_from_request(
     inputs = EstimateInput(
         training=training, inference=inference, energy=energy, thresholds=thresholds
     )
-    return (inputs if exchange is None else converted(inputs, exchange)), resolution
+    if exchange is None or exchange.is_identity:
+        return inputs, resolution
+    for section, given in (("training", training), ("inference", inference)):
+        if given is not None:
+            # Beside the prices the notes quote in their own currency: what they became.
+            resolution.note(
+                section,
+                _(
+                    "Prices in %(source)s converted into %(target)s at %(rate)s %(target)s "
+                    "per %(source)s.",
+                    source=exchange.from_currency,
+                    target=exchange.to_currency,
+                    rate=exact(exchange.rate),
+                ),
+            )
+    return converted(inputs, exchange), resolution
 
 
 def request_key(engine_key: str) -> str:

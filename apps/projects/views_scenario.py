@@ -99,6 +99,7 @@ def scenario_save(
             view=view,
             currency=scenario.project.currency,
             ranges=form.uncertainty,
+            exchange=form.exchange,
         )
         if form.result
         else {}
@@ -128,7 +129,12 @@ def saved_figures(
     if version is not None:
         kept = version_estimate(version)  # the catalogue's notes are in its assumptions
         return comparison_context(
-            kept.result, notes={}, view=view, currency=currency, ranges=kept.ranges
+            kept.result,
+            notes={},
+            view=view,
+            currency=currency,
+            ranges=kept.ranges,
+            exchange=kept.exchange,
         )
     try:
         exchange = project_exchange(scenario.project, catalogue)
@@ -137,7 +143,12 @@ def saved_figures(
     except EstimateInputError as error:
         return {"stored_error": error_line(error.errors)}
     return comparison_context(
-        result, notes=resolution.notes, view=view, currency=currency, ranges=ranges
+        result,
+        notes=resolution.notes,
+        view=view,
+        currency=currency,
+        ranges=ranges,
+        exchange=exchange,
     )
 
 
@@ -255,6 +266,7 @@ def scenario_preview(request: HttpRequest, scenario_id: int) -> TemplateResponse
                 view=view,
                 currency=scenario.project.currency,
                 ranges=form.uncertainty,
+                exchange=form.exchange,
             )
         )
     return TemplateResponse(request, "projects/scenario.html#comparison", context)

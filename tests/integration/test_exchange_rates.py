@@ -180,3 +180,45 @@ def test_a_saved_version_keeps_its_rate_when_the_ecbs_rates_change(ecb, owner):
     again = version_estimate(scenario.versions.get(number=scenario.version))
     assert again.exchange == kept.exchange
     assert again.result == kept.result
+
+
+def test_a_euro_projects_scenario_page_says_its_rate_and_shows_no_dollar(ecb, owner, client):
+    scenario = make_scenario(_euro_project(owner), is_baseline=True)
+    client.force_login(owner)
+    page = client.get(scenario.get_absolute_url()).content.decode()
+    assert "1 USD = 0.8757 EUR (ECB reference rate of 2 June 2025)" in page
+    start = page.index('id="comparison"')
+    comparison = page[start : page.index("</section>", start)]
+    assert "€" in comparison
+    assert "$" not in comparison
+    # Beside the rate's sentence, only prices quoted in their own currency by the catalogue's
+    # notes, each section's notes saying at which rate they were converted.
+    quoted = comparison.count("USD per accelerator-hour: the median")
+    assert comparison.count("USD") == 1 + quoted + 2 * quoted
+    assert comparison.count("Prices in USD converted into EUR at 0.8757334267 EUR per USD.") == quoted
+
+
+def test_the_project_form_refuses_a_currency_no_rate_converts_into(ecb, owner, client):
+    project = _euro_project(owner)
+    client.force_login(owner)
+    url = f"/projects/{project.pk}/edit/"
+    form = client.get(url)
+    assert form.status_code == 200
+    data = {
+        "title": "Traduction",
+        "currency": "NGN",
+        "classification": project.classification,
+        "fiscal_year_start_month": 1,
+        "fiscal_year_label": project.fiscal_year_label,
+        "capitalisation_threshold": "5000",
+        "discount_rate": "0.035",
+        "contingency_capex": "0",
+        "contingency_opex": "0",
+        "indirect_rate": "0",
+    }
+    refused = client.post(url, data)
+    assert "No exchange rate converts US dollars into NGN" in refused.content.decode()
+    accepted = client.post(url, {**data, "currency": "XOF", "rate_date": "2025-06-01"})
+    assert accepted.status_code == 302
+    project.refresh_from_db()
+    assert (project.currency, project.rate_date) == ("XOF", date(2025, 6, 1))
