@@ -10,12 +10,13 @@ from decimal import Decimal
 
 import pytest
 from django.core.management import call_command
+from django.utils import translation
 
 from apps.exchange.management.commands.load_ecb_rates import ecb_rows
 from apps.exchange.models import EcbRate, OrganisationRate, RateTable
 from apps.exchange.rates import RateUnavailable, exchange_rate
 from apps.projects.versions import version_estimate
-from tests.factories import make_project, make_scenario
+from tests.factories import SEED_000_TRAINING, make_project, make_scenario
 from tests.integration.test_api_projects import client_for
 
 pytestmark = pytest.mark.django_db
@@ -115,9 +116,7 @@ def test_the_loader_reads_the_ecbs_history_file_and_a_second_run_changes_nothing
     call_command("load_ecb_rates", file=history, stdout=out)
     call_command("load_ecb_rates", file=history, stdout=out)
     assert EcbRate.objects.count() == 4
-    assert EcbRate.objects.get(currency="USD", date=date(2025, 6, 2)).per_euro == Decimal(
-        "1.1419"
-    )
+    assert EcbRate.objects.get(currency="USD", date=date(2025, 6, 2)).per_euro == Decimal("1.1419")
 
 
 def test_the_installed_package_ships_the_ecbs_rates_since_1999():
@@ -195,7 +194,9 @@ def test_a_euro_projects_scenario_page_says_its_rate_and_shows_no_dollar(ecb, ow
     # notes, each section's notes saying at which rate they were converted.
     quoted = comparison.count("USD per accelerator-hour: the median")
     assert comparison.count("USD") == 1 + quoted + 2 * quoted
-    assert comparison.count("Prices in USD converted into EUR at 0.8757334267 EUR per USD.") == quoted
+    assert (
+        comparison.count("Prices in USD converted into EUR at 0.8757334267 EUR per USD.") == quoted
+    )
 
 
 def test_the_project_form_refuses_a_currency_no_rate_converts_into(ecb, owner, client):
@@ -222,3 +223,43 @@ def test_the_project_form_refuses_a_currency_no_rate_converts_into(ecb, owner, c
     assert accepted.status_code == 302
     project.refresh_from_db()
     assert (project.currency, project.rate_date) == ("XOF", date(2025, 6, 1))
+
+
+def test_a_euro_projects_csv_export_says_its_rate_and_has_its_figures_in_euros(ecb, owner, client):
+    project = _euro_project(owner)
+    make_scenario(project, is_baseline=True)
+    client.force_login(owner)
+    with translation.override("fr"):
+        client.cookies["django_language"] = "fr"
+        response = client.get(f"/projects/{project.pk}/export.csv", HTTP_ACCEPT_LANGUAGE="fr")
+    text = b"".join(response.streaming_content if response.streaming else [response.content])
+    text = text.decode("utf-8-sig")
+    assert response.status_code == 200
+    assert "1 USD = 0,8757 EUR (taux de référence de la BCE du 2 juin 2025)" in text
+    assert "EUR" in text
+    assert "$" not in text
+
+
+def test_the_stateless_estimate_answers_in_the_currency_asked_for(client):
+    # The newest rates held: today's answer uses them, whatever today is.
+    load_ecb({date(2025, 6, 2): {"USD": "1.1419"}})
+    request = {"training": SEED_000_TRAINING}
+    dollars = client.post("/api/v1/estimate/", request, content_type="application/json").json()
+    euros = client.post(
+        "/api/v1/estimate/", {**request, "currency": "EUR"}, content_type="application/json"
+    ).json()
+    assert (dollars["currency"], euros["currency"]) == ("USD", "EUR")
+    assert "exchange_rates" not in dollars
+    [used] = euros["exchange_rates"]
+    assert (used["from"], used["to"], used["rate"], used["date"]) == (
+        "USD", "EUR", "0.8757334267", "2025-06-02"
+    )  # fmt: skip
+    usd_cost = Decimal(dollars["training"]["cost"])
+    assert abs(Decimal(euros["training"]["cost"]) - usd_cost * Decimal(used["rate"])) <= Decimal(
+        "0.01"
+    )
+    refused = client.post(
+        "/api/v1/estimate/", {**request, "currency": "NGN"}, content_type="application/json"
+    )
+    assert refused.status_code == 400
+    assert "NGN" in refused.json()["currency"][0]
