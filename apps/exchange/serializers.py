@@ -3,9 +3,11 @@ another currency) and the query of GET /api/v1/exchange-rates/."""
 
 import datetime
 
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from apps.estimates.currency import ExchangeRate
+from apps.exchange.models import RateTable
 from apps.words.currencies import active_currencies
 
 
@@ -63,3 +65,15 @@ class RateQuerySerializer(serializers.Serializer):
 
     def day(self) -> datetime.date:
         return self.validated_data.get("at") or datetime.date.today()
+
+
+class RateTableField(serializers.PrimaryKeyRelatedField):
+    """An organisation's rate table by its id (null: the ECB's rates), named when not found."""
+
+    default_error_messages = {
+        **serializers.PrimaryKeyRelatedField.default_error_messages,
+        "does_not_exist": gettext_lazy("No exchange rate table {pk_value}."),
+    }
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(queryset=RateTable.objects.all(), allow_null=True, **kwargs)

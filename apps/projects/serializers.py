@@ -15,8 +15,8 @@ from apps.catalogue.resolve import estimate_from_request
 from apps.catalogue.uncertainty import RangesError, check_request_ranges
 from apps.core.planning_dates import PlanningDateField
 from apps.estimates import EstimateInputError
-from apps.exchange.models import RateTable
 from apps.exchange.rates import has_any_rate, no_rate_message
+from apps.exchange.serializers import RateTableField
 from apps.projects.models import FiscalYearLabel, Project, Scenario
 from apps.projects.presets import DEFAULT_PRESET, PRESETS
 from apps.words.currencies import active_currencies
@@ -112,9 +112,7 @@ class ProjectSerializer(StrictTypes, BudgetSettingsSerializer, serializers.Model
         "prices, in US dollars, are converted at the rate of `rate_date` from `rate_table`; a "
         "currency no rate converts into is refused.",
     )
-    rate_table = serializers.PrimaryKeyRelatedField(
-        queryset=RateTable.objects.all(),
-        allow_null=True,
+    rate_table = RateTableField(
         required=False,
         help_text="Id of an organisation's exchange rate table; null: the ECB's euro reference "
         "rates.",

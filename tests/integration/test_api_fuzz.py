@@ -110,6 +110,7 @@ JUSTIFIED_REFUSALS = re.compile(
             # A currency no rate held converts into (the ECB's rates, a rate table's: the data).
             r"^No exchange rate converts US dollars into ",
             r" has no rate from [A-Z]{3} to [A-Z]{3} on or before ",
+            r"^No exchange rate table ",
             r"^A one-off line falls in one month, its start: leave its end empty\.",
             r"^Choose where the accelerators are used, among: ",
             r"^Only a scenario whose inference is given by tokens serves a language model",
