@@ -65,6 +65,13 @@ def _times(value, rate: Decimal):
     return value * float(rate)
 
 
+def price_in(value, exchange: ExchangeRate | None):
+    """One price (a float, an array or a Decimal; None stays None) in `exchange.to_currency`."""
+    if exchange is None or exchange.is_identity:
+        return value
+    return _times(value, exchange.rate)
+
+
 def _pricing(pricing: Pricing, rate: Decimal) -> Pricing:
     return replace(
         pricing,

@@ -22,7 +22,7 @@ from apps.catalogue.snapshot import Catalogue
 from apps.catalogue.uncertainty import DEFAULT_SAMPLES, engine_path
 from apps.estimates import EstimateInputError, validate
 from apps.estimates.budget import BudgetRules, FiscalCalendar
-from apps.estimates.currency import ExchangeRate, converted_ranges
+from apps.estimates.currency import ExchangeRate, converted_ranges, price_in
 from apps.estimates.kept import KeptOptions
 from apps.estimates.messages import Message, _
 from apps.estimates.options import (
@@ -251,7 +251,8 @@ def _option_input(
         choice["key"],
         inp,
         staff_fte=choice.get("staff_fte"),
-        staff_cost_per_fte_year=choice.get("staff_cost_per_fte_year"),
+        # Given in US dollars a year, as the request's other prices (the API's help says so).
+        staff_cost_per_fte_year=price_in(choice.get("staff_cost_per_fte_year"), exchange),
     )
     return option_input, _api_pricing(option["inference"], resolution.api_models)
 

@@ -16,6 +16,7 @@ from apps.exchange.management.commands.load_ecb_rates import ecb_rows
 from apps.exchange.models import EcbRate, OrganisationRate, RateTable
 from apps.exchange.rates import RateUnavailable, exchange_rate
 from apps.projects.versions import version_estimate
+from apps.sharing.services import share_link_create
 from tests.factories import SEED_000_TRAINING, make_project, make_scenario
 from tests.integration.test_api_projects import client_for
 
@@ -263,3 +264,15 @@ def test_the_stateless_estimate_answers_in_the_currency_asked_for(client):
     )
     assert refused.status_code == 400
     assert "NGN" in refused.json()["currency"][0]
+
+
+def test_a_share_link_shows_the_rate_its_version_froze_after_the_rates_change(ecb, owner, client):
+    scenario = make_scenario(_euro_project(owner), is_baseline=True)
+    version = scenario.versions.get(number=scenario.version)
+    _link, token = share_link_create(subject=version, user=owner, label="Board")
+    EcbRate.objects.filter(currency="USD").update(per_euro=Decimal("1.5"))
+    page = client.get(f"/s/{token}/").content.decode()
+    assert "1 USD = 0.8757 EUR (ECB reference rate of 2 June 2025)" in page
+    start = page.index('id="comparison"')
+    comparison = page[start : page.index("</section>", start)]
+    assert "€" in comparison and "$" not in comparison
