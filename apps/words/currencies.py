@@ -10,7 +10,8 @@ from django.utils.translation import gettext
 
 from apps.estimates.currency import ECB, ExchangeRate
 from apps.words.dates import date_text
-from apps.words.numbers import decimal_text, number_locale
+from apps.words import numbers
+from apps.words.numbers import decimal_text
 
 RATE_SHOWN = Decimal("0.0001")  # a rate is written to four decimals, as the ECB publishes it
 
@@ -33,7 +34,7 @@ def active_currencies() -> tuple[str, ...]:
 
 def currency_label(code: str) -> str:
     """ "Euro (EUR)", "euro (EUR)" in French: the currency's name and its code."""
-    return f"{get_currency_name(code, locale=number_locale())} ({code})"
+    return f"{get_currency_name(code, locale=numbers.number_locale())} ({code})"
 
 
 def currency_choices() -> list[tuple[str, str]]:
