@@ -49,10 +49,8 @@ class EstimateInCurrencySerializer(EstimateRequestSerializer):
 CURRENCY = serializers.ChoiceField(choices=active_currencies())
 
 
-def _exchange(currency: object) -> ExchangeRate | None:
-    """The rate from US dollars into `currency` (None: answer in dollars), or a 400 at it."""
-    if currency is None:
-        return None
+def _exchange(currency: object) -> ExchangeRate:
+    """The rate from US dollars into the `currency` sent (null refused), or a 400 at it."""
     try:
         code = CURRENCY.run_validation(currency)
         return cached_exchange_rate("USD", code, datetime.date.today())

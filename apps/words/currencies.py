@@ -9,8 +9,8 @@ from babel.numbers import get_currency_name, get_currency_precision
 from django.utils.translation import gettext
 
 from apps.estimates.currency import ECB, ExchangeRate
-from apps.words.dates import date_text
 from apps.words import numbers
+from apps.words.dates import date_text
 from apps.words.numbers import decimal_text
 
 RATE_SHOWN = Decimal("0.0001")  # a rate is written to four decimals, as the ECB publishes it
