@@ -127,6 +127,8 @@ JUSTIFIED_REFUSALS = re.compile(
             r"^The commitment term is 1 or 3 years\.",
             r"^Choose an accelerator: ",
             r"does not use this input\.",
+            # A range on an input its section, method or pricing mode does not use.
+            r"^This input is not part of the estimate: ",
             r"^Give the (start|stop|number of values|values)",
             r"^Give a whole number from 1 to \d+\.$",  # a page past the sweep's last
             # A Python `$` takes a trailing newline, which the schema's ECMA `$` does not: the
