@@ -115,6 +115,7 @@ INSTALLED_APPS = [
     "apps.accounts",
     "apps.catalogue",
     "apps.apiprices",
+    "apps.exchange",
     "apps.options",
     "apps.projects",
     "apps.sweeps",

@@ -10,27 +10,36 @@ from apps.api.validation import FastValidator
 from apps.catalogue.resolve import estimate_from_request
 from apps.catalogue.uncertainty import uncertainty_from_request
 from apps.estimates import EstimateResult
+from apps.estimates.currency import ExchangeRate
 from apps.estimates.kept import KeptEstimate
 from apps.estimates.uncertainty import UncertaintyResult
+from apps.exchange.serializers import exchange_rate_representation
 
 ESTIMATE_REQUEST = FastValidator(EstimateRequestSerializer)
 
 
-def estimate_kept(request_data: dict, *, fan: bool = False) -> KeptEstimate:
+def estimate_kept(
+    request_data: dict, *, fan: bool = False, exchange: ExchangeRate | None = None
+) -> KeptEstimate:
     """Validate an estimate request and run the engine: its result, the catalogue's notes first
     in each section's assumptions, and with ranges the percentiles of its figures (with `fan`,
-    the cumulative inference cost's percentiles month by month too)."""
+    the cumulative inference cost's percentiles month by month too), its prices converted at
+    `exchange` when given (apps.estimates.currency)."""
     validated = ESTIMATE_REQUEST.validated_data(request_data)
     if validated is None:
         serializer = EstimateRequestSerializer(data=request_data)
         serializer.is_valid(raise_exception=True)
         validated = serializer.validated_data
-    result, resolution = estimate_from_request(validated)
-    return kept_estimate(result, resolution.notes, uncertainty_from_request(validated, fan=fan))
+    result, resolution = estimate_from_request(validated, exchange=exchange)
+    ranges = uncertainty_from_request(validated, fan=fan, exchange=exchange)
+    return kept_estimate(result, resolution.notes, ranges, exchange)
 
 
 def kept_estimate(
-    result: EstimateResult, notes: dict, ranges: UncertaintyResult | None
+    result: EstimateResult,
+    notes: dict,
+    ranges: UncertaintyResult | None,
+    exchange: ExchangeRate | None = None,
 ) -> KeptEstimate:
     """An estimate as it is kept: the catalogue's notes (by section) first in each section's
     assumptions, with the percentiles of its ranges."""
@@ -39,17 +48,22 @@ def kept_estimate(
         for name, section in (("training", result.training), ("inference", result.inference))
         if section is not None and notes.get(name)
     }
-    return KeptEstimate(replace(result, **sections), ranges)
+    pinned = None if exchange is None or exchange.is_identity else exchange
+    return KeptEstimate(replace(result, **sections), ranges, pinned)
 
 
-def estimate_response(request_data: dict) -> dict:
+def estimate_response(request_data: dict, exchange: ExchangeRate | None = None) -> dict:
     """The estimate response contract's dict of a request (see `estimate_kept`)."""
-    return kept_estimate_representation(estimate_kept(request_data))
+    return kept_estimate_representation(estimate_kept(request_data, exchange=exchange))
 
 
 def kept_estimate_representation(kept: KeptEstimate) -> dict:
-    """A kept estimate as the estimate API answers it: English text, money as strings."""
+    """A kept estimate as the estimate API answers it: English text, money as strings, in the
+    currency its prices were converted into, with the rate used."""
     data = estimate_representation(kept.result, {})
+    if kept.exchange is not None:
+        data["currency"] = kept.exchange.to_currency
+        data["exchange_rates"] = [exchange_rate_representation(kept.exchange)]
     if kept.ranges is not None:
         data["uncertainty"] = uncertainty_representation(kept.ranges)
     return data

@@ -14,6 +14,7 @@ from apps.apiprices.models import PriceTier
 from apps.catalogue.language_models import MODEL_SLUG_PATTERN
 from apps.catalogue.models import PRECISIONS, CommitmentDiscount
 from apps.estimates.limits import RULES
+from apps.exchange.serializers import ExchangeRateSerializer
 
 # Model slugs keep their version's dots ("llama-3.1-8b"), which a SlugField refuses.
 MODEL_SLUG = rf"^{MODEL_SLUG_PATTERN}\Z"
@@ -405,6 +406,11 @@ class ComparisonResultSerializer(serializers.Serializer):
 
 class EstimateResponseSerializer(serializers.Serializer):
     currency = serializers.CharField()
+    exchange_rates = ExchangeRateSerializer(
+        many=True,
+        required=False,
+        help_text="The rates prices were converted at, when the figures are not in US dollars.",
+    )
     training = TrainingResultSerializer(allow_null=True)
     inference = InferenceResultSerializer(allow_null=True)
     comparison = ComparisonResultSerializer(allow_null=True)

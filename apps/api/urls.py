@@ -26,6 +26,7 @@ urlpatterns = [
     path("v1/", include("apps.sharing.api_urls")),
     path("v1/", include("apps.exports.api_urls")),
     path("v1/", include("apps.apiprices.api_urls")),
+    path("v1/", include("apps.exchange.api_urls")),
     path("v1/", include("apps.options.api_urls")),
     path("v1/", include("apps.budget.api_urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),

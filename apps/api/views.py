@@ -1,7 +1,9 @@
 """API views: the stateless estimate and the read-only catalogue."""
 
+import datetime
+
 from drf_spectacular.utils import extend_schema
-from rest_framework import mixins, viewsets
+from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import api_view, permission_classes, throttle_classes
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -23,14 +25,43 @@ from apps.catalogue.models import (
     ComputeThreshold,
     EnergyProfile,
 )
+from apps.estimates.currency import ExchangeRate
+from apps.exchange.rates import RateUnavailable, cached_exchange_rate
+from apps.words.currencies import active_currencies
 
 # Catalogue slugs are SlugField values; anything else in their place is a 404 from the URL
 # resolver, before a lookup (PostgreSQL refuses a NUL character with an error, a 500).
 SLUG_PATTERN = r"[-a-zA-Z0-9_]+"
 
 
+class EstimateInCurrencySerializer(EstimateRequestSerializer):
+    """The stateless estimate's request: an estimate request and the currency to answer in."""
+
+    currency = serializers.ChoiceField(
+        choices=active_currencies(),
+        required=False,
+        help_text="ISO 4217 code to answer in [USD]: prices, in US dollars, are converted at "
+        "the ECB's newest reference rate (listed in `exchange_rates`); a currency it has no "
+        "rate for is refused.",
+    )
+
+
+CURRENCY = serializers.ChoiceField(choices=active_currencies())
+
+
+def _exchange(currency: object) -> ExchangeRate:
+    """The rate from US dollars into the `currency` sent (null refused), or a 400 at it."""
+    try:
+        code = CURRENCY.run_validation(currency)
+        return cached_exchange_rate("USD", code, datetime.date.today())
+    except serializers.ValidationError as error:
+        raise serializers.ValidationError({"currency": error.detail}) from None
+    except RateUnavailable as error:
+        raise serializers.ValidationError({"currency": [error.message]}) from None
+
+
 @extend_schema(
-    request=EstimateRequestSerializer,
+    request=EstimateInCurrencySerializer,
     responses={200: EstimateResponseSerializer},
     summary="Estimate training and inference compute, cost and energy",
 )
@@ -38,7 +69,12 @@ SLUG_PATTERN = r"[-a-zA-Z0-9_]+"
 @permission_classes([AllowAny])
 @throttle_classes([AnonOrUserRateThrottle])
 def estimate_view(request: Request) -> Response:
-    return Response(estimate_response(request.data))
+    data = request.data
+    if not isinstance(data, dict) or "currency" not in data:
+        return Response(estimate_response(data))
+    exchange = _exchange(data["currency"])
+    body = {name: value for name, value in data.items() if name != "currency"}
+    return Response(estimate_response(body, exchange))
 
 
 class AcceleratorViewSet(viewsets.ReadOnlyModelViewSet):

@@ -34,8 +34,10 @@ from apps.estimates.budget import (
     training_end,
 )
 from apps.estimates.budget.uncertainty import budget_uncertainty
+from apps.estimates.currency import ExchangeRate
 from apps.estimates.messages import Day, Message, _
 from apps.estimates.uncertainty import UncertaintyResult
+from apps.projects.currency import exchange_key, project_exchange
 from apps.projects.models import BUDGET_SETTINGS, Project, Scenario
 from apps.words.messages import messages_text
 
@@ -86,6 +88,7 @@ class ScenarioBudget:
     # With ranges on the scenario's inputs: percentiles of the budget's figures by their path
     # in the budget API's answer ("summary.total", "totals.total.0"); None without ranges.
     ranges: UncertaintyResult | None = None
+    exchange: ExchangeRate | None = None  # the rate prices were converted at; None: dollars
 
 
 def cost_lines_of(scenario: Scenario) -> list[CostLine]:
@@ -156,7 +159,8 @@ def _estimate(
     """The scenario's estimate as its page computes it (estimate_from_request's two steps), or
     `result` when the caller has it already."""
     try:
-        inp, resolution = estimate_input_from_request(scenario.inputs, catalogue)
+        exchange = project_exchange(scenario.project, catalogue)
+        inp, resolution = estimate_input_from_request(scenario.inputs, catalogue, exchange)
         return inp, estimate(inp) if result is None else result, resolution
     except EstimateInputError as error:
         problems = [m for messages in error.errors.values() for m in messages]
@@ -188,7 +192,9 @@ def scenario_budget(
     rules = budget_rules(project)
     line_inputs = [cost_line_input(line) for line in lines]
     timing = {"training_start": scenario.training_start, "service_start": scenario.service_start}
-    sampling = request_sampling(scenario.inputs) if ranges else None
+    # Known once the estimate is (it raised otherwise): a cache read.
+    exchange = project_exchange(project, catalogue)
+    sampling = request_sampling(scenario.inputs, exchange) if ranges else None
     try:
         start, end, defaulted = planning_period(
             project, scenario, result, today or timezone.localdate()
@@ -231,6 +237,7 @@ def scenario_budget(
         period_end=end,
         period_is_default=defaulted,
         ranges=uncertainty,
+        exchange=None if exchange.is_identity else exchange,
     )
 
 
@@ -249,6 +256,7 @@ def budget_key(scenario: Scenario, lines: list[CostLine], today: date | None = N
         [line_record(line) for line in lines],
         settings,
         period,
+        exchange_key(project, Catalogue.load()),
     ]
 
 

@@ -1,6 +1,7 @@
 """Serializers of the budget API: cost lines in, the budget out (money as decimal strings)."""
 
 from django.core.exceptions import ValidationError as ModelValidationError
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from apps.api.fields import MoneyField, rate
@@ -9,6 +10,7 @@ from apps.api.strict import StrictTypes
 from apps.budget.models import AMOUNT_DIGITS, AMOUNT_PLACES, BudgetClass, Category, CostLine
 from apps.core.planning_dates import PlanningDateField
 from apps.estimates.budget import KINDS
+from apps.exchange.serializers import ExchangeRateSerializer, exchange_rate_representation
 
 
 class CostLineSerializer(StrictTypes, serializers.ModelSerializer):
@@ -156,6 +158,9 @@ class BudgetSerializer(serializers.Serializer):
     """The budget of a scenario; reads a ScenarioBudget."""
 
     currency = serializers.CharField()
+    exchange_rates = serializers.SerializerMethodField(
+        help_text="The rates prices were converted at; empty in US dollars."
+    )
     fiscal_years = FiscalYearSerializer(many=True, source="budget.fiscal_years")
     lines = BudgetLineSerializer(many=True, source="budget.lines")
     totals = BudgetTotalsSerializer(source="budget.totals")
@@ -172,6 +177,11 @@ class BudgetSerializer(serializers.Serializer):
         help_text="Only when the scenario's inputs carry ranges: P5, P50, P95 and mean of the "
         "budget's figures from the scenario's Monte Carlo samples and seed.",
     )
+
+    @extend_schema_field(ExchangeRateSerializer(many=True))
+    def get_exchange_rates(self, drawn_up) -> list[dict]:
+        exchange = getattr(drawn_up, "exchange", None)
+        return [] if exchange is None else [exchange_rate_representation(exchange)]
 
     def to_representation(self, instance) -> dict:
         data = super().to_representation(instance)

@@ -28,7 +28,8 @@ from apps.estimates import (
     TrainingInput,
     estimate,
 )
-from apps.estimates.messages import _
+from apps.estimates.currency import ExchangeRate, converted
+from apps.estimates.messages import _, exact
 from apps.estimates.units import BYTES_PER_PARAMETER
 from apps.estimates.validation import REQUEST_SERVING_NUMBERS
 
@@ -79,9 +80,11 @@ def _numbers(data: dict, names: tuple[str, ...]) -> dict:
 
 
 def estimate_input_from_request(
-    request: dict, catalogue: Catalogue | None = None
+    request: dict, catalogue: Catalogue | None = None, exchange: ExchangeRate | None = None
 ) -> tuple[EstimateInput, Resolution]:
-    """Resolve slugs against the catalogue; raise EstimateInputError keyed like the request."""
+    """Resolve slugs against the catalogue; raise EstimateInputError keyed like the request.
+    With `exchange`, every price (the catalogue's and the request's, in US dollars) is converted
+    at its rate (apps.estimates.currency)."""
     catalogue = catalogue or Catalogue.load()
     training_data = request.get("training")
     inference_data = request.get("inference")
@@ -161,10 +164,25 @@ def estimate_input_from_request(
 
     errors.raise_if_any()
     thresholds = catalogue.engine_thresholds if training else ()
-    return (
-        EstimateInput(training=training, inference=inference, energy=energy, thresholds=thresholds),
-        resolution,
+    inputs = EstimateInput(
+        training=training, inference=inference, energy=energy, thresholds=thresholds
     )
+    if exchange is None or exchange.is_identity:
+        return inputs, resolution
+    for section, given in (("training", training), ("inference", inference)):
+        if given is not None:
+            # Beside the prices the notes quote in their own currency: what they became.
+            resolution.note(
+                section,
+                _(
+                    "Prices in %(source)s converted into %(target)s at %(rate)s %(target)s "
+                    "per %(source)s.",
+                    source=exchange.from_currency,
+                    target=exchange.to_currency,
+                    rate=exact(exchange.rate),
+                ),
+            )
+    return converted(inputs, exchange), resolution
 
 
 def request_key(engine_key: str) -> str:
@@ -182,11 +200,11 @@ def request_key(engine_key: str) -> str:
 
 
 def estimate_from_request(
-    request: dict, catalogue: Catalogue | None = None
+    request: dict, catalogue: Catalogue | None = None, exchange: ExchangeRate | None = None
 ) -> tuple[EstimateResult, Resolution]:
     """Resolve and estimate; every error is keyed by the request field it is about."""
     try:
-        inputs, resolution = estimate_input_from_request(request, catalogue)
+        inputs, resolution = estimate_input_from_request(request, catalogue, exchange)
         return estimate(inputs), resolution
     except EstimateInputError as error:
         remapped: dict[str, list[str]] = {}

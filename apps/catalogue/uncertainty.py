@@ -17,6 +17,7 @@ from apps.catalogue.resolve import (
 )
 from apps.catalogue.snapshot import Catalogue
 from apps.estimates import EstimateInputError
+from apps.estimates.currency import ExchangeRate, converted_ranges
 from apps.estimates.external_api import API_FINE_TUNE_NUMBERS, EXTERNAL_API_NUMBERS
 from apps.estimates.limits import RULES
 from apps.estimates.uncertainty import UncertaintyResult, sample
@@ -96,13 +97,17 @@ def check_request_ranges(request: dict, catalogue: Catalogue | None = None) -> N
         raise _by_request_path(error) from None
 
 
-def request_sampling(request: dict) -> tuple[dict[str, Range], int, int] | None:
-    """A request's ranges by engine path, its sample count and its seed; None without ranges."""
+def request_sampling(
+    request: dict, exchange: ExchangeRate | None = None
+) -> tuple[dict[str, Range], int, int] | None:
+    """A request's ranges by engine path (those of prices converted at `exchange`), its sample
+    count and its seed; None without ranges."""
     if not request.get("ranges"):
         return None
     settings = request.get("uncertainty") or {}
+    ranges = _engine_ranges(request)
     return (
-        _engine_ranges(request),
+        ranges if exchange is None else converted_ranges(ranges, exchange),
         settings.get("samples", DEFAULT_SAMPLES),
         settings.get("seed", 0),
     )
@@ -118,15 +123,19 @@ def with_request_paths(result: UncertaintyResult) -> UncertaintyResult:
 
 
 def uncertainty_from_request(
-    request: dict, catalogue: Catalogue | None = None, *, fan: bool = False
+    request: dict,
+    catalogue: Catalogue | None = None,
+    *,
+    fan: bool = False,
+    exchange: ExchangeRate | None = None,
 ) -> UncertaintyResult | None:
     """Percentiles of every figure of a valid request with ranges, keyed by response path, with
     clipping and shared drivers by request path; None when the request has no ranges. With
     `fan`, also the cumulative inference cost's percentiles month by month."""
-    sampling = request_sampling(request)
+    sampling = request_sampling(request, exchange)
     if sampling is None:
         return None
-    inputs, _ = estimate_input_from_request(request, catalogue)
+    inputs, _ = estimate_input_from_request(request, catalogue, exchange)
     ranges, samples, seed = sampling
     try:
         result = sample(inputs, ranges, samples=samples, seed=seed, fan=fan)

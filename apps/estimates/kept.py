@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from apps.estimates.budget.results import Budget
+from apps.estimates.currency import ExchangeRate
 from apps.estimates.options import ApiPricing, OptionsComparison, OptionsUncertainty
 from apps.estimates.results import EstimateResult
 from apps.estimates.uncertainty import UncertaintyResult
@@ -17,6 +18,8 @@ class KeptEstimate:
 
     result: EstimateResult
     ranges: UncertaintyResult | None = None
+    # The rate its prices were converted at (value, date, source), pinned; None: not converted.
+    exchange: ExchangeRate | None = None
 
 
 @dataclass(frozen=True)
@@ -31,6 +34,7 @@ class KeptBudget:
     period_end: date | None
     period_is_default: bool
     ranges: UncertaintyResult | None = None
+    exchange: ExchangeRate | None = None  # the rate prices were converted at, pinned
 
 
 @dataclass(frozen=True)
@@ -50,3 +54,4 @@ class KeptOptions:
     api_prices: dict[str, ApiPricing] = field(default_factory=dict)
     unavailable: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
     ranges: OptionsUncertainty | None = None
+    exchange: ExchangeRate | None = None  # the rate prices were converted at, pinned

@@ -26,7 +26,9 @@ from apps.exports.figures import FigureRow, figure_rows
 from apps.exports.range_rows import uncertainty_rows
 from apps.options.kept import scenario_kept_options
 from apps.options.representation import options_representation
+from apps.projects.currency import project_exchange
 from apps.projects.models import Project, Scenario
+from apps.words.currencies import rate_text
 from apps.words.messages import error_texts
 
 
@@ -57,7 +59,10 @@ class ScenarioReport:
 
     @property
     def currency(self) -> str:
-        return "USD"  # the engine's currency (apps.api.representation)
+        """The currency the estimate's prices were converted into (the project's), else the
+        catalogue's US dollars."""
+        exchange = None if self.kept is None else self.kept.exchange
+        return "USD" if exchange is None else exchange.to_currency
 
 
 @dataclass(frozen=True)
@@ -68,6 +73,18 @@ class Report:
     exported_by: str
     filename: str  # without extension
     language: str  # the words of CSV, XLSX and PDF files are in this language (JSON has none)
+
+    def _rates(self) -> list[tuple[str, str, str]]:
+        """The rates the scenarios' prices were converted at, each once, in words."""
+        rates = {
+            report.kept.exchange
+            for report in self.scenarios
+            if report.kept is not None and report.kept.exchange is not None
+        }
+        return [
+            ("exchange_rate", gettext("Exchange rate"), rate_text(exchange))
+            for exchange in sorted(rates, key=lambda rate: (rate.to_currency, str(rate.date)))
+        ]
 
     def facts(self, day=None, moment=None) -> list[tuple[str, str, str]]:
         """The project's facts as (field, label, text), dates as ISO 8601 unless `day` and
@@ -87,6 +104,7 @@ class Report:
             ),
             ("status", gettext("Status"), project.get_status_display()),
             ("currency", gettext("Currency"), project.currency),
+            *self._rates(),
             ("period_start", gettext("Planning period start"), _day(day, project.period_start)),
             ("period_end", gettext("Planning period end"), _day(day, project.period_end)),
         ]
@@ -117,9 +135,10 @@ def scenario_estimate(scenario: Scenario, catalogue: Catalogue | None = None) ->
     them. The scenario comes with its project (select_related) and cost lines (prefetched)."""
     budget, budget_error = _budget(scenario, catalogue)
     try:
+        exchange = project_exchange(scenario.project, catalogue)
         return ScenarioReport(
             scenario,
-            estimate_kept(scenario.inputs),
+            estimate_kept(scenario.inputs, exchange=exchange),
             "",
             budget,
             budget_error,

@@ -16,6 +16,7 @@ from apps.api.strict import KnownFieldsOnly
 from apps.budget.records import LINE_FIELDS
 from apps.budget.serializers import BudgetSerializer, CostLineSerializer
 from apps.core.planning_dates import PlanningDateField
+from apps.exchange.rates import has_any_rate, no_rate_message
 from apps.options.serializers import OptionsResponseSerializer
 from apps.projects.models import Classification
 from apps.projects.serializers import (
@@ -23,6 +24,7 @@ from apps.projects.serializers import (
     EstimateRequestField,
     ProjectSerializer,
 )
+from apps.words.currencies import active_currencies
 
 FORMAT = "compute-planner-project"
 # 2, written and read: the project's whole record, version 1's and its budget settings, and each
@@ -132,7 +134,11 @@ class ProjectDetailsSerializer(BudgetSettingsSerializer, StrictSerializer):
     title = _text(200)
     unit = _text(200, allow_blank=True, default="")
     description = _text(allow_blank=True, default="")
-    currency = serializers.ChoiceField(choices=[("USD", "US dollar")], default="USD")
+    currency = serializers.ChoiceField(
+        choices=active_currencies(),
+        default="USD",
+        help_text="Any active ISO 4217 code; one no exchange rate converts into is refused.",
+    )
     classification = serializers.ChoiceField(
         choices=Classification.choices, default=Classification.PUBLIC
     )
@@ -151,6 +157,8 @@ class ProjectDetailsSerializer(BudgetSettingsSerializer, StrictSerializer):
             raise serializers.ValidationError(
                 {"period_end": gettext("The end of the planning period is before its start.")}
             )
+        if not has_any_rate(attrs.get("currency", "USD")):
+            raise serializers.ValidationError({"currency": no_rate_message(attrs["currency"])})
         return attrs
 
 

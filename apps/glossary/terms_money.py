@@ -23,6 +23,25 @@ TERMS = (
         related=("training-compute", "inference-compute", "net-present-value"),
     ),
     Term(
+        slug="exchange-rate",
+        name=_("Exchange rate"),
+        definition=_(
+            "How many units of one currency one unit of another is worth on a given day. "
+            "Catalogue prices are published in US dollars; a project in another currency "
+            "converts them at the rate of one date, by default the European Central Bank's "
+            "euro reference rate, or at its organisation's own rates, and says which."
+        ),
+        example=_(
+            "A price list in dollars read in euros: the same list costs more or less in euros "
+            "depending on the day of the rate."
+        ),
+        limits=_(
+            "One rate of one day is used for every year of the plan: a currency that moves "
+            "changes what the budget will really cost."
+        ),
+        related=("fiscal-year", "net-present-value"),
+    ),
+    Term(
         slug="capex-and-opex",
         name=_("Capex and opex"),
         definition=_(

@@ -4,6 +4,7 @@ what is kept of a comparison (apps.options.services.kept_options, or a saved ver
 from apps.api.representation import commitment_data, money, optional_money
 from apps.estimates.kept import KeptOptions
 from apps.estimates.options import ApiPricing, OptionResult
+from apps.exchange.serializers import exchange_rate_representation
 
 
 def _api_price(pricing: ApiPricing | None) -> dict:
@@ -51,6 +52,9 @@ def options_representation(kept: KeptOptions) -> dict:
     condition = comparison.condition
     return {
         "currency": kept.currency,
+        "exchange_rates": []
+        if kept.exchange is None
+        else [exchange_rate_representation(kept.exchange)],
         "fiscal_years": years,
         "period_start": kept.period_start.isoformat(),
         "period_end": kept.period_end.isoformat(),

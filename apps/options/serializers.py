@@ -16,6 +16,7 @@ from apps.apiprices.models import PriceTier
 from apps.catalogue.models import PRECISIONS, CommitmentDiscount
 from apps.core.planning_dates import PlanningDateField
 from apps.estimates.options import OPTION_KEYS
+from apps.exchange.serializers import ExchangeRateSerializer
 from apps.options.services import HOSTING
 from apps.projects.models import FiscalYearLabel
 
@@ -274,6 +275,9 @@ class OptionsUncertaintySerializer(serializers.Serializer):
 
 class OptionsResponseSerializer(serializers.Serializer):
     currency = serializers.CharField()
+    exchange_rates = ExchangeRateSerializer(
+        many=True, help_text="The rates prices were converted at; empty in US dollars."
+    )
     fiscal_years = serializers.ListField(child=serializers.CharField())
     period_start = serializers.DateField()
     period_end = serializers.DateField()

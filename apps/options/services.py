@@ -22,6 +22,7 @@ from apps.catalogue.snapshot import Catalogue
 from apps.catalogue.uncertainty import DEFAULT_SAMPLES, engine_path
 from apps.estimates import EstimateInputError, validate
 from apps.estimates.budget import BudgetRules, FiscalCalendar
+from apps.estimates.currency import ExchangeRate, converted_ranges, price_in
 from apps.estimates.kept import KeptOptions
 from apps.estimates.messages import Message, _
 from apps.estimates.options import (
@@ -39,6 +40,7 @@ from apps.estimates.options import (
 from apps.estimates.uncertainty_draws import Range
 from apps.estimates.validation import REQUEST_SERVING_NUMBERS
 from apps.options.uncertainty import options_uncertainty
+from apps.projects.currency import project_exchange
 from apps.projects.models import Scenario
 from apps.projects.services import scenario_create
 
@@ -121,6 +123,7 @@ class ComparedOptions:
     inputs: tuple[OptionInput, ...] = ()
     uncertainty: OptionsUncertainty | None = None  # with the request's ranges only
     api_prices: dict[str, ApiPricing] = field(default_factory=dict)  # by option key
+    exchange: ExchangeRate | None = None  # the rate prices were converted at
 
 
 def kept_options(compared: ComparedOptions, currency: str = "USD") -> KeptOptions:
@@ -141,6 +144,9 @@ def kept_options(compared: ComparedOptions, currency: str = "USD") -> KeptOption
             for key, errors in compared.unavailable.items()
         },
         ranges=compared.uncertainty,
+        exchange=None
+        if compared.exchange is None or compared.exchange.is_identity
+        else compared.exchange,
     )
 
 
@@ -233,19 +239,20 @@ def _hosting_of(inference: dict) -> str:
 
 
 def _option_input(
-    request: dict, choice: dict, catalogue: Catalogue
+    request: dict, choice: dict, catalogue: Catalogue, exchange: ExchangeRate | None = None
 ) -> tuple[OptionInput, ApiPricing | None]:
     """The option's engine input, and the catalogue price it is costed at (an external API's)."""
     option = option_request(request, choice)
     if choice["key"] in ("fine_tune", "build") and not option.get("training"):
         raise EstimateInputError({"training": [_("Give the training this option needs.")]})
-    inp, resolution = estimate_input_from_request(option, catalogue)
+    inp, resolution = estimate_input_from_request(option, catalogue, exchange)
     validate(inp)  # here, so that a default option that cannot be estimated is left out
     option_input = OptionInput(
         choice["key"],
         inp,
         staff_fte=choice.get("staff_fte"),
-        staff_cost_per_fte_year=choice.get("staff_cost_per_fte_year"),
+        # Given in US dollars a year, as the request's other prices (the API's help says so).
+        staff_cost_per_fte_year=price_in(choice.get("staff_cost_per_fte_year"), exchange),
     )
     return option_input, _api_pricing(option["inference"], resolution.api_models)
 
@@ -314,8 +321,10 @@ def options_compare(
     *,
     today: date,
     catalogue: Catalogue | None = None,
+    exchange: ExchangeRate | None = None,
 ) -> ComparedOptions:
-    """Compare the chosen options (default: `default_choices`) on the request's demand.
+    """Compare the chosen options (default: `default_choices`) on the request's demand, their
+    prices converted at `exchange` when given (apps.estimates.currency).
 
     Raises EstimateInputError keyed "options.<index>.<field>" for a chosen option that does
     not resolve; a default option that does not is left out and listed in `unavailable`.
@@ -326,7 +335,7 @@ def options_compare(
     inputs, errors, unavailable, api_prices = [], {}, {}, {}
     for index, choice in enumerate(choices):
         try:
-            option_input, pricing = _option_input(request, choice, catalogue)
+            option_input, pricing = _option_input(request, choice, catalogue, exchange)
         except EstimateInputError as error:
             if chosen:
                 for name, messages in _errors(error).items():
@@ -373,8 +382,11 @@ def options_compare(
         float(settings.rules.discount_rate),
         unavailable,
         tuple(inputs),
-        _uncertainty(request, inputs, estimates, comparison, fiscal, settings.rules, catalogue),
+        _uncertainty(
+            request, inputs, estimates, comparison, fiscal, settings.rules, catalogue, exchange
+        ),
         {option.key: api_prices[option.key] for option in inputs if option.key in api_prices},
+        exchange,
     )
 
 
@@ -386,6 +398,7 @@ def _uncertainty(
     fiscal: FiscalCalendar,
     rules: BudgetRules,
     catalogue: Catalogue,
+    exchange: ExchangeRate | None = None,
 ) -> OptionsUncertainty | None:
     """The options' percentiles and cheapest shares when the request carries ranges, with its
     seed and samples (common random numbers across the options); None without ranges."""
@@ -395,9 +408,11 @@ def _uncertainty(
         engine_path(path): Range(float(interval["low"]), float(interval["high"]))
         for path, interval in request["ranges"].items()
     }
+    if exchange is not None:
+        ranges = converted_ranges(ranges, exchange)
     uncertainty = request.get("uncertainty") or {}
     try:
-        scenario, _ = estimate_input_from_request(request, catalogue)
+        scenario, _ = estimate_input_from_request(request, catalogue, exchange)
     except EstimateInputError:
         scenario = None  # each option takes the ranges as given
     return options_uncertainty(
@@ -439,11 +454,14 @@ def scenario_options_compare(
     scenario: Scenario, choices: list[dict] | None, *, today: date
 ) -> ComparedOptions:
     """The options for a saved scenario, on its project's budget calendar and rules."""
+    catalogue = Catalogue.load()
     return options_compare(
         scenario_request(scenario),
         choices,
         project_settings(scenario.project, scenario),
         today=today,
+        catalogue=catalogue,
+        exchange=project_exchange(scenario.project, catalogue),
     )
 
 
@@ -451,7 +469,10 @@ def scenario_from_option(*, scenario: Scenario, choice: dict, user) -> Scenario:
     """A new scenario of the same project whose inputs are the option chosen (so its budget and
     review follow), named after the scenario and the option; raises EstimateInputError."""
     inputs = json_inputs(option_request(scenario_request(scenario), choice))
-    inp, _ = estimate_input_from_request(inputs, Catalogue.load())
+    catalogue = Catalogue.load()
+    inp, _ = estimate_input_from_request(
+        inputs, catalogue, project_exchange(scenario.project, catalogue)
+    )
     validate(inp)
     # Named in the language of the person who makes it, as a name they would have typed.
     name = gettext("%(scenario)s: %(option)s") % {

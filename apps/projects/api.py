@@ -17,6 +17,7 @@ from rest_framework.response import Response
 
 from apps.api.estimate import estimate_response
 from apps.api.serializers import EstimateResponseSerializer
+from apps.estimates import EstimateInputError
 from apps.projects import services
 from apps.projects.conditional import (
     ETAG_HEADER,
@@ -28,6 +29,7 @@ from apps.projects.conditional import (
     scenario_etag,
     write_responses,
 )
+from apps.projects.currency import project_exchange
 from apps.projects.models import (
     BaselineNeeded,
     Project,
@@ -42,6 +44,7 @@ from apps.projects.serializers import (
     ProjectSerializer,
     ScenarioSerializer,
 )
+from apps.words.messages import error_texts
 
 User = get_user_model()
 
@@ -275,4 +278,8 @@ class ScenarioViewSet(RefusalsAsAnswers, ETagMixin, viewsets.ModelViewSet):
 @permission_classes([IsAuthenticated])
 def scenario_estimate(request: Request, scenario_id: int) -> Response:
     scenario = scenario_for_user(request.user, scenario_id)
-    return Response(estimate_response(scenario.inputs))
+    try:
+        exchange = project_exchange(scenario.project)
+    except EstimateInputError as error:
+        raise ValidationError(error_texts(error.errors)) from None
+    return Response(estimate_response(scenario.inputs, exchange))

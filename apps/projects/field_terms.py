@@ -97,6 +97,8 @@ FIGURE_TERMS = {
 
 # The project's budget settings (the project form), a cost line, and the decision view's choices.
 BUDGET_SETTINGS_TERMS = {
+    "rate_table": "exchange-rate",
+    "rate_date": "exchange-rate",
     "period_start": "planning-period",
     "period_end": "planning-period",
     "fiscal_year_start_month": "fiscal-year",

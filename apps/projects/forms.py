@@ -17,6 +17,7 @@ from apps.catalogue.suggestions import unknown_slug_message
 from apps.core.planning_dates import PlanningDateInput, PlanningDateValidator
 from apps.estimates import EstimateInputError, EstimateResult
 from apps.estimates.uncertainty import UncertaintyResult
+from apps.exchange.rates import has_any_rate, no_rate_message
 from apps.projects.api_methods import (
     API_NUMBER_FIELDS,
     add_api_fields,
@@ -24,6 +25,7 @@ from apps.projects.api_methods import (
     with_api_fields,
 )
 from apps.projects.budget_settings import BudgetSettingsFields
+from apps.projects.currency import project_exchange
 from apps.projects.field_terms import BUDGET_SETTINGS_TERMS, attach_terms
 from apps.projects.models import BUDGET_SETTINGS, Project
 from apps.projects.presets import PRESETS
@@ -46,6 +48,7 @@ from apps.projects.scenario_fields import (
     TRAINING_METHODS,
 )
 from apps.projects.versions import Estimated
+from apps.words.currencies import currency_choices
 from apps.words.messages import error_texts, message_text
 from apps.words.numbers import parse_number
 
@@ -241,9 +244,11 @@ class ScenarioForm(forms.Form):
         "refused, so nobody's save is silently overwritten.",
     )
 
-    def __init__(self, *args, catalogue: Catalogue, **kwargs):
+    def __init__(self, *args, catalogue: Catalogue, project: Project | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.catalogue = catalogue
+        self.project = project  # whose currency the figures are in (None: US dollars)
+        self.exchange = None
         accelerators = catalogue.accelerators.values()
         energy_profiles = catalogue.energy_profiles.values()
         for spec in (*NUMBER_FIELDS, *API_NUMBER_FIELDS):
@@ -375,7 +380,9 @@ class ScenarioForm(forms.Form):
         request = self.to_request()
         range_errors = collect_ranges(cleaned, request)[1]
         try:
-            self.result, resolution = estimate_from_request(request, self.catalogue)
+            if self.project is not None:
+                self.exchange = project_exchange(self.project, self.catalogue)
+            self.result, resolution = estimate_from_request(request, self.catalogue, self.exchange)
             self.notes = resolution.notes
         except EstimateInputError as error:
             for key, messages in error_texts(error.errors).items():
@@ -387,7 +394,7 @@ class ScenarioForm(forms.Form):
             self.estimated = Estimated(
                 inputs=request,
                 catalogue_digest=self.catalogue.digest,
-                kept=kept_estimate(self.result, self.notes, self.uncertainty),
+                kept=kept_estimate(self.result, self.notes, self.uncertainty, self.exchange),
             )
         for field, messages in error_texts(range_errors).items():
             for message in messages:
@@ -446,9 +453,11 @@ class ProjectForm(BudgetSettingsFields):
 
     currency = forms.ChoiceField(
         label=_("Currency"),
-        choices=[("USD", _("USD — US dollar"))],
+        choices=currency_choices,
         initial="USD",
-        help_text=_("Catalogue prices are in US dollars; other currencies need exchange rates."),
+        help_text=_(
+            "Every amount of the project is in it; catalogue prices in US dollars are converted."
+        ),
     )
 
     class Meta:
@@ -458,12 +467,15 @@ class ProjectForm(BudgetSettingsFields):
             "unit",
             "description",
             "currency",
+            "rate_table",
+            "rate_date",
             "classification",
             "period_start",
             "period_end",
             *BUDGET_SETTINGS,
         ]
         widgets = {
+            "rate_date": PlanningDateInput(),
             "period_start": PlanningDateInput(),
             "period_end": PlanningDateInput(),
             "description": forms.Textarea(attrs={"rows": 3}),
@@ -472,6 +484,8 @@ class ProjectForm(BudgetSettingsFields):
             "title": _("Title"),
             "description": _("Description"),
             "currency": _("Currency"),
+            "rate_table": _("Exchange rates"),
+            "rate_date": _("Exchange rate date"),
             "period_start": _("Period start"),
             "period_end": _("Period end"),
         }
@@ -479,12 +493,19 @@ class ProjectForm(BudgetSettingsFields):
             "title": _("What the AI system is for, e.g. Translation assistant."),
             "unit": _("The department, section or team that owns the workplan."),
             "classification": _("The most sensitive data the system will process."),
+            "rate_table": _(
+                "Your organisation's own rates; left empty, the European Central Bank's."
+            ),
+            "rate_date": _(
+                "The day whose rate converts prices; left empty, the date of the prices."
+            ),
         }
 
     def __init__(self, *args, owner=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.owner = owner
         attach_terms(self, BUDGET_SETTINGS_TERMS)
+        self.fields["rate_table"].empty_label = _("The ECB's euro reference rates")
         if self.instance.pk:
             self.initial["collaborators"] = ", ".join(
                 self.instance.collaborators.values_list("username", flat=True)
@@ -505,6 +526,9 @@ class ProjectForm(BudgetSettingsFields):
         start, end = cleaned.get("period_start"), cleaned.get("period_end")
         if start and end and end < start:
             self.add_error("period_end", _("The end of the planning period is before its start."))
+        currency = cleaned.get("currency")
+        if currency and not has_any_rate(currency, cleaned.get("rate_table")):
+            self.add_error("currency", no_rate_message(currency))
         return cleaned
 
 

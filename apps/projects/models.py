@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from apps.core.planning_dates import PlanningDateValidator
+from apps.exchange.models import RateTable
 
 
 class Classification(models.TextChoices):
@@ -100,6 +101,19 @@ class Project(models.Model):
     unit = models.CharField(_("organisational unit"), max_length=200, blank=True)
     description = models.TextField(_("description"), blank=True)
     currency = models.CharField(_("currency"), max_length=3, default="USD")
+    # Prices are converted at this table's rates (null: the ECB's euro reference rates) of this
+    # date (null: the date of the catalogue's prices), apps.exchange.
+    rate_table = models.ForeignKey(
+        RateTable,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="projects",
+        verbose_name=_("exchange rate table"),
+    )
+    rate_date = models.DateField(
+        _("exchange rate date"), null=True, blank=True, validators=[PlanningDateValidator()]
+    )
     period_start = models.DateField(
         _("planning period starts"), null=True, blank=True, validators=[PlanningDateValidator()]
     )

@@ -181,7 +181,9 @@ def collect_ranges(data: dict, request: dict) -> tuple[dict, dict[str, list[str]
 def uncertainty_for(form: forms.Form, request: dict, catalogue) -> UncertaintyResult | None:
     """Percentiles for the form's request, errors on the Low field of the range at fault."""
     try:
-        return uncertainty_from_request(request, catalogue, fan=True)
+        return uncertainty_from_request(
+            request, catalogue, fan=True, exchange=getattr(form, "exchange", None)
+        )
     except RangesError as error:
         for path, messages in error_texts(error.errors).items():
             field = low_name(path.replace(".", "_"))

@@ -17,10 +17,12 @@ CATALOGUE_MODELS = (
     "commitmentdiscount",
 )
 API_PRICE_MODELS = ("apimodel", "apiprice")
+EXCHANGE_MODELS = ("ratetable", "organisationrate")
 
 
 def ensure_roles(**kwargs) -> None:
-    """Create the role groups; catalogue editors may change every catalogue model in the admin."""
+    """Create the role groups; catalogue editors may change every catalogue model in the admin,
+    and the organisation's exchange rates."""
     Group.objects.get_or_create(name=MANAGER)
     Group.objects.get_or_create(name=FRONT_OFFICE)
     editors, _ = Group.objects.get_or_create(name=CATALOGUE_EDITOR)
@@ -30,6 +32,9 @@ def ensure_roles(**kwargs) -> None:
         )
         | Permission.objects.filter(
             content_type__app_label="apiprices", content_type__model__in=API_PRICE_MODELS
+        )
+        | Permission.objects.filter(
+            content_type__app_label="exchange", content_type__model__in=EXCHANGE_MODELS
         )
     )
 

@@ -15,8 +15,11 @@ from apps.catalogue.resolve import estimate_from_request
 from apps.catalogue.uncertainty import RangesError, check_request_ranges
 from apps.core.planning_dates import PlanningDateField
 from apps.estimates import EstimateInputError
+from apps.exchange.rates import has_any_rate, no_rate_message
+from apps.exchange.serializers import RateTableField
 from apps.projects.models import FiscalYearLabel, Project, Scenario
 from apps.projects.presets import DEFAULT_PRESET, PRESETS
+from apps.words.currencies import active_currencies
 from apps.words.messages import error_texts
 
 User = get_user_model()
@@ -103,9 +106,21 @@ class BudgetSettingsSerializer(serializers.Serializer):
 
 class ProjectSerializer(StrictTypes, BudgetSettingsSerializer, serializers.ModelSerializer):
     currency = serializers.ChoiceField(
-        choices=[("USD", "US dollar")],
+        choices=active_currencies(),
         default="USD",
-        help_text="Catalogue prices are in US dollars; other currencies need exchange rates.",
+        help_text="Any active ISO 4217 code. Every amount of the project is in it: catalogue "
+        "prices, in US dollars, are converted at the rate of `rate_date` from `rate_table`; a "
+        "currency no rate converts into is refused.",
+    )
+    rate_table = RateTableField(
+        required=False,
+        help_text="Id of an organisation's exchange rate table; null: the ECB's euro reference "
+        "rates.",
+    )
+    rate_date = PlanningDateField(
+        allow_null=True,
+        required=False,
+        help_text="The day whose rate converts prices; null: the date of the catalogue's prices.",
     )
     owner = serializers.SlugRelatedField(slug_field="username", read_only=True)
     collaborators = SafeSlugRelatedField(
@@ -124,7 +139,8 @@ class ProjectSerializer(StrictTypes, BudgetSettingsSerializer, serializers.Model
     class Meta:
         model = Project
         fields = (
-            "id", "title", "unit", "description", "currency", "classification", "status",
+            "id", "title", "unit", "description", "currency", "rate_table", "rate_date",
+            "classification", "status",
             "owner", "collaborators", "period_start", "period_end", "fiscal_year_start_month",
             "fiscal_year_label", "capitalisation_threshold", "discount_rate", "contingency_capex",
             "contingency_opex", "indirect_rate", "hosting_warning",
@@ -143,6 +159,10 @@ class ProjectSerializer(StrictTypes, BudgetSettingsSerializer, serializers.Model
             raise serializers.ValidationError(
                 {"period_end": gettext("The end of the planning period is before its start.")}
             )
+        currency = attrs.get("currency", getattr(self.instance, "currency", "USD"))
+        table = attrs.get("rate_table", getattr(self.instance, "rate_table", None))
+        if not has_any_rate(currency, table):
+            raise serializers.ValidationError({"currency": no_rate_message(currency)})
         return attrs
 
 

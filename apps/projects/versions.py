@@ -22,6 +22,7 @@ from apps.estimates import ENGINE_VERSION
 from apps.estimates.kept import KeptEstimate
 from apps.estimates.record import dump, load
 from apps.projects import page_parts
+from apps.projects.currency import exchange_key, project_exchange
 from apps.projects.models import Scenario, ScenarioVersion
 
 
@@ -166,6 +167,7 @@ def figures_key(scenario: Scenario, catalogue: Catalogue) -> str:
     parts = [
         scenario.inputs,
         scenario.project.currency,
+        exchange_key(scenario.project, catalogue),
         catalogue.digest,
         api_prices_used(scenario.inputs),
         ENGINE_VERSION,
@@ -193,7 +195,9 @@ def version_record(
     ):
         kept = estimated.kept
     else:
-        kept = estimate_kept(scenario.inputs, fan=True)  # the fan kept for its pages
+        # The fan kept for its pages; the rate pinned with the figures it converted.
+        exchange = project_exchange(scenario.project, catalogue)
+        kept = estimate_kept(scenario.inputs, fan=True, exchange=exchange)
     return ScenarioVersion.objects.create(
         scenario=scenario,
         number=scenario.version,

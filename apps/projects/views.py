@@ -16,6 +16,7 @@ from apps.catalogue.resolve import estimate_from_request
 from apps.catalogue.snapshot import Catalogue
 from apps.estimates import EstimateInputError
 from apps.projects import page_parts, services
+from apps.projects.currency import project_exchange
 from apps.projects.forms import NewProjectForm, ProjectForm
 from apps.projects.guards import refuses_frozen_projects
 from apps.projects.models import Project
@@ -153,7 +154,10 @@ def project_compare(request: HttpRequest, project_id: int) -> TemplateResponse:
     estimates = []
     for scenario in scenarios:
         try:
-            estimates.append((scenario, estimate_from_request(scenario.inputs, catalogue)[0]))
+            exchange = project_exchange(project, catalogue)
+            estimates.append(
+                (scenario, estimate_from_request(scenario.inputs, catalogue, exchange)[0])
+            )
         except EstimateInputError:
             estimates.append((scenario, None))
     return TemplateResponse(

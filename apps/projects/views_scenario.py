@@ -18,6 +18,7 @@ from apps.core.fragments import cached_fragment, fragment_key
 from apps.core.pages import cached_page
 from apps.estimates import EstimateInputError
 from apps.projects import page_parts, services
+from apps.projects.currency import project_exchange
 from apps.projects.forms import NewBaselineForm, ScenarioForm
 from apps.projects.guards import refuses_frozen_projects
 from apps.projects.models import BaselineNeeded, ProjectFrozen, Scenario, ScenarioVersion
@@ -60,12 +61,12 @@ def scenario_save(
     """The form posted: saved (then back to the page), else the page around it with its figures
     (and why it was not saved: an error, a frozen project, or a save made meanwhile)."""
     status, conflict = 200, None
-    form = ScenarioForm(request.POST, catalogue=catalogue)
+    form = ScenarioForm(request.POST, catalogue=catalogue, project=scenario.project)
     # "Use a typical range" fills a Low and High in and shows the figures; it saves nothing.
     typical = request.POST.get("typical_range")
     if typical:
         data, typical_error = with_typical_range(form, typical)
-        form = ScenarioForm(data, catalogue=catalogue)
+        form = ScenarioForm(data, catalogue=catalogue, project=scenario.project)
     if form.is_valid() and not typical:
         try:
             services.scenario_update(
@@ -98,6 +99,7 @@ def scenario_save(
             view=view,
             currency=scenario.project.currency,
             ranges=form.uncertainty,
+            exchange=form.exchange,
         )
         if form.result
         else {}
@@ -127,15 +129,26 @@ def saved_figures(
     if version is not None:
         kept = version_estimate(version)  # the catalogue's notes are in its assumptions
         return comparison_context(
-            kept.result, notes={}, view=view, currency=currency, ranges=kept.ranges
+            kept.result,
+            notes={},
+            view=view,
+            currency=currency,
+            ranges=kept.ranges,
+            exchange=kept.exchange,
         )
     try:
-        result, resolution = estimate_from_request(scenario.inputs, catalogue)
-        ranges = uncertainty_from_request(scenario.inputs, catalogue, fan=True)
+        exchange = project_exchange(scenario.project, catalogue)
+        result, resolution = estimate_from_request(scenario.inputs, catalogue, exchange)
+        ranges = uncertainty_from_request(scenario.inputs, catalogue, fan=True, exchange=exchange)
     except EstimateInputError as error:
         return {"stored_error": error_line(error.errors)}
     return comparison_context(
-        result, notes=resolution.notes, view=view, currency=currency, ranges=ranges
+        result,
+        notes=resolution.notes,
+        view=view,
+        currency=currency,
+        ranges=ranges,
+        exchange=exchange,
     )
 
 
@@ -241,7 +254,7 @@ def scenario_precisions(request: HttpRequest, section: str) -> HttpResponse:
 def scenario_preview(request: HttpRequest, scenario_id: int) -> TemplateResponse:
     """The live figures while a manager types: the comparison for the form as it stands."""
     scenario = scenario_for_user(request.user, scenario_id)
-    form = ScenarioForm(request.POST, catalogue=Catalogue.load())
+    form = ScenarioForm(request.POST, catalogue=Catalogue.load(), project=scenario.project)
     view = _view_mode(request)
     valid = form.is_valid()
     context = {"scenario": scenario, "form": form, "preview": True, "view": view}
@@ -253,6 +266,7 @@ def scenario_preview(request: HttpRequest, scenario_id: int) -> TemplateResponse
                 view=view,
                 currency=scenario.project.currency,
                 ranges=form.uncertainty,
+                exchange=form.exchange,
             )
         )
     return TemplateResponse(request, "projects/scenario.html#comparison", context)

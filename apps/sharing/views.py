@@ -101,8 +101,10 @@ def shared(request: HttpRequest, token: str, position: int = 1) -> HttpResponse:
                 kept.result,
                 notes={},
                 view=view,
-                currency="USD",  # the engine's currency, as the estimate API's
+                # The currency the version's prices were converted into, at its pinned rate.
+                currency=kept.exchange.to_currency if kept.exchange else "USD",
                 ranges=kept.ranges,
+                exchange=kept.exchange,
             ),
             **shared_ranges_context(version.inputs),
         },

@@ -32,6 +32,7 @@ from decimal import ROUND_HALF_UP, Context, Decimal
 from django.utils.translation import gettext, gettext_lazy
 
 from apps.words import units
+from apps.words.currencies import currency_places
 from apps.words.numbers import (
     SUPERSCRIPTS,
     currency_name,
@@ -385,14 +386,16 @@ def _large_or_whole(magnitude: Decimal) -> tuple[str, str]:
     return large_text(whole) if whole >= THOUSAND else (plain_digits(whole), plain_digits(whole))
 
 
-def money_decimal_places(amount: Decimal) -> int:
-    """The decimals an amount below 1,000 is shown with: two (cents), or below a cent as many as
-    give it two significant figures (0.0017: four), so that no amount but zero shows as 0."""
+def money_decimal_places(amount: Decimal, currency_places: int = 2) -> int:
+    """The decimals an amount below 1,000 is shown with: the currency's own (cents: two; none for
+    JPY or XOF), or below its smallest unit as many as give it two significant figures (0.0017:
+    four), so that no amount but zero shows as 0."""
     magnitude = abs(amount)
     if magnitude.is_zero() or magnitude < _SMALLEST_MONEY:
-        return 2
+        return currency_places
     places = SUB_CENT_SIGNIFICANT_DIGITS - 1 - magnitude.adjusted()
-    return places if round_half_up(magnitude, -places) < _CENT else 2
+    smallest_unit = Decimal(1).scaleb(-currency_places)
+    return places if round_half_up(magnitude, -places) < smallest_unit else currency_places
 
 
 def money(value: Number, currency: str = "USD", *, missing: str = NOT_AVAILABLE) -> Figure:
@@ -413,9 +416,10 @@ def money(value: Number, currency: str = "USD", *, missing: str = NOT_AVAILABLE)
     elif magnitude >= THOUSAND or round_half_up(magnitude, 0) >= THOUSAND:
         shown, digits = magnitude, large_text(magnitude)[0]
     else:
-        places = money_decimal_places(magnitude)
+        currency_decimals = currency_places(code)
+        places = money_decimal_places(magnitude, currency_decimals)
         shown = round_half_up(magnitude, -places)
-        whole = places == 2 and shown == shown.to_integral_value()
+        whole = places == currency_decimals and shown == shown.to_integral_value()
         digits = plain_digits(shown) if whole else decimal_text(shown, places)
     negative = number < 0 and not below and not shown.is_zero()
     text = f"{MINUS if negative else ''}{currency_text(digits, code)}"
@@ -436,7 +440,7 @@ def money(value: Number, currency: str = "USD", *, missing: str = NOT_AVAILABLE)
 
 
 def amount_text(value: Decimal, currency: str = "USD") -> str:
-    """An amount to the cent with its currency, as a budget shows it: "$135,000.00",
-    "−$12.50"; "135 000,00 $US" in French."""
-    digits = decimal_text(abs(value), 2)
+    """An amount to the cent (to the currency's smallest unit) with its currency, as a budget
+    shows it: "$135,000.00", "−$12.50"; "135 000,00 $US" in French, "1 235 F CFA"."""
+    digits = decimal_text(abs(value), currency_places(currency))
     return f"{MINUS if value < 0 else ''}{currency_text(digits, currency.upper())}"

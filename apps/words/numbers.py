@@ -86,8 +86,9 @@ def currency_text(digits: str, currency: str) -> str:
     symbol = get_currency_symbol(currency, locale)
     pattern = locale.currency_formats["standard"]
     prefix, suffix = pattern.prefix[0], pattern.suffix[0]
-    if symbol == currency and "¤" in prefix:
-        # A code written before the digits reads badly ("CHF1,200"): it follows them.
+    if (symbol == currency or symbol[-1:].isalpha()) and "¤" in prefix:
+        # A code or a word written before the digits reads badly ("CHF1,200", "F CFA1,235"):
+        # it follows them.
         prefix, suffix = "", " ¤"
     return f"{prefix.replace('¤', symbol)}{digits}{suffix.replace('¤', symbol)}"
 

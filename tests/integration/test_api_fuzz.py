@@ -107,6 +107,10 @@ JUSTIFIED_REFUSALS = re.compile(
             # A price tier the API model has no price at on the day (the price catalogue's data).
             r" price on .+; choose one of its price tiers: ",
             r"^Make another scenario the baseline instead",
+            # A currency no rate held converts into (the ECB's rates, a rate table's: the data).
+            r"^No exchange rate converts US dollars into ",
+            r" has no rate from [A-Z]{3} to [A-Z]{3} on or before ",
+            r"^No exchange rate table ",
             r"^A one-off line falls in one month, its start: leave its end empty\.",
             r"^Choose where the accelerators are used, among: ",
             r"^Only a scenario whose inference is given by tokens serves a language model",
@@ -123,6 +127,8 @@ JUSTIFIED_REFUSALS = re.compile(
             r"^The commitment term is 1 or 3 years\.",
             r"^Choose an accelerator: ",
             r"does not use this input\.",
+            # A range on an input its section, method or pricing mode does not use.
+            r"^This input is not part of the estimate: ",
             r"^Give the (start|stop|number of values|values)",
             r"^Give a whole number from 1 to \d+\.$",  # a page past the sweep's last
             # A Python `$` takes a trailing newline, which the schema's ECMA `$` does not: the

@@ -48,6 +48,7 @@ from apps.catalogue.models import (
     PriceOffer,
 )
 from apps.catalogue.snapshot import Catalogue
+from apps.exchange.models import RateTable
 from apps.exports.json_export import project_json
 from apps.exports.report import project_report
 from apps.notifications.invitations import invitation_create
@@ -164,6 +165,9 @@ class World:
             "catalogue/languagemodel": LanguageModel.objects.get(slug="deepseek-v3").pk,
             "catalogue/commitmentdiscount": CommitmentDiscount.objects.order_by("pk").first().pk,
             "apiprices/apimodel": ApiModel.objects.get(slug="openai-gpt-4o").pk,
+            "exchange/ratetable": RateTable.objects.get_or_create(
+                name="UN operational rates of exchange", defaults={"source": "treasury.un.org"}
+            )[0].pk,
             "projects/project": self.project.pk,
             "sweeps/sweep": self.sweep.pk,
             "sweeps/scenariofreshness": self.freshness.pk,
@@ -500,6 +504,8 @@ ROUTES: dict[str, Row] = {
     ),
     "api/v1/^commitment-discounts/$": Row({"GET": 200}, public=True),
     "api/v1/api-prices/": Row({"GET": 200}, public=True),
+    # Without its `from` and `to` currencies: refused, to everyone alike.
+    "api/v1/exchange-rates/": Row({"GET": 400}, public=True),
     "api/v1/api-prices/<slug:slug>/": Row(
         {"GET": 200}, public=True, values=lambda w: {"slug": "openai-gpt-4o"}
     ),
@@ -695,6 +701,7 @@ EDITOR_MODELS = {
     "catalogue/languagemodel",
     "catalogue/commitmentdiscount",
     "apiprices/apimodel",
+    "exchange/ratetable",
 }
 # Models whose admin has no add page, or whose objects are read-only there, even for superusers;
 # and those whose change form has only read-only fields, so an empty one saves (and redirects).

@@ -148,7 +148,16 @@ def test_a_frozen_project_answers_409_to_line_changes(api, owner, scenario):
 def test_the_budget_has_exactly_the_issues_shape_with_money_as_decimal_strings(api, scenario):
     cost_line_create(scenario=scenario, fields=STAFF)
     body = api.get(budget_url(scenario)).json()
-    assert set(body) == {"currency", "fiscal_years", "lines", "totals", "memo", "summary", "notes"}
+    assert set(body) == {
+        "currency",
+        "exchange_rates",
+        "fiscal_years",
+        "lines",
+        "totals",
+        "memo",
+        "summary",
+        "notes",
+    }
     assert body["currency"] == "USD"
     assert body["fiscal_years"] == [
         {"label": "FY2026", "start": "2026-01-01", "end": "2026-12-31", "months": 12},

@@ -162,7 +162,9 @@ BAD_DOCUMENTS = [
     ("unknown field", {**minimal(), "owner": "admin"}, "owner", "Unknown field"),
     ("no title", minimal(title=""), "project.title", "may not be blank"),
     ("long title", minimal(title="x" * 201), "project.title", "no more than 200"),
-    ("currency", minimal(currency="EUR"), "project.currency", "not a valid choice"),
+    ("currency", minimal(currency="EURO"), "project.currency", "not a valid choice"),
+    # An active currency no rate held converts into (no ECB rates loaded here).
+    ("currency without rate", minimal(currency="EUR"), "project.currency", "No exchange rate"),
     (
         "period",
         minimal(period_start="2027-01-01", period_end="2026-01-01"),

@@ -11,6 +11,7 @@ next one sees. POST cases follow their redirect: the page they land on shows the
 from dataclasses import dataclass, field
 
 import pytest
+from babel.numbers import get_currency_name
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.test import Client, RequestFactory
@@ -20,6 +21,7 @@ from django.utils import translation
 from apps.core.ratelimit import too_many_requests
 from apps.core.views import database_unavailable, server_error
 from apps.sweeps import tasks
+from apps.words.currencies import active_currencies
 from tests.integration.pseudo_world import WORLD_DATA, world_build
 from tests.integration.test_langexports_pseudo_pages import catalogue_words
 from tests.integration.test_project_pages import scenario_post
@@ -325,6 +327,11 @@ def _render(world: dict, case: Case):
 
 
 CASES = [pytest.param(case, id=str(case)) for cases in PAGES.values() for case in cases]
+# The project's currency is chosen by its name as CLDR (Babel) gives it in the reader's language,
+# as numbers are written: data here, written as the pseudo-locale's numbers (British English).
+CURRENCY_NAMES = [
+    f"{get_currency_name(code, locale='en_GB')} ({code})" for code in active_currencies()
+]
 
 
 def _check(world: dict, case: Case) -> list[str]:
@@ -334,7 +341,8 @@ def _check(world: dict, case: Case) -> list[str]:
     html = response.content.decode()
     if "<body>" not in html:  # an HTMX fragment, or a plain-text answer
         html = f"<body>{html}</body>"
-    return untranslated(html, sorted([*WORLD_DATA, *catalogue_words()], key=len, reverse=True))
+    data = [*WORLD_DATA, *catalogue_words(), *CURRENCY_NAMES]
+    return untranslated(html, sorted(data, key=len, reverse=True))
 
 
 @pytest.mark.parametrize("case", CASES)
