@@ -24,6 +24,11 @@ from apps.estimates.uncertainty import FigureRange, UncertaintyResult
 
 
 def money(amount: Decimal) -> str:
+    if type(amount) is Decimal:
+        # str() is `:f` at half the cost, but for an exponent it writes ("1E+2", "1.234E-9").
+        text = str(amount)
+        if "E" not in text:
+            return text
     return f"{amount:f}"
 
 

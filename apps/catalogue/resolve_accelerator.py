@@ -1,14 +1,47 @@
 """A request section's accelerator, resolved against the catalogue: its hardware figures at the
 chosen precision, and its price (given, or the median of the catalogue's offers, with a note)."""
 
+from decimal import Decimal
+from functools import lru_cache
+
 from apps.catalogue.models import Accelerator
 from apps.catalogue.resolution import RequestErrors, Resolution
 from apps.catalogue.snapshot import Catalogue, Prices
 from apps.catalogue.suggestions import unknown_slug_message
 from apps.estimates import Hardware, Pricing
-from apps.estimates.messages import Number, _, exact, ngettext
+from apps.estimates.messages import Message, Number, _, exact, ngettext
 
 DEFAULT_LIFETIME_YEARS = 5.0
+
+
+# A note on a catalogue median reads the same for every request that uses it: built once per
+# price, number of offers and accelerator name (a snapshot's few hundred at most).
+@lru_cache(maxsize=1024)
+def _rent_note(price: Decimal, offers: int, accelerator: str) -> Message:
+    return ngettext(
+        "Price %(price)s USD per accelerator-hour: the median of %(offers)s rental "
+        "offer for %(accelerator)s in the catalogue.",
+        "Price %(price)s USD per accelerator-hour: the median of %(offers)s rental "
+        "offers for %(accelerator)s in the catalogue.",
+        "offers",
+        price=exact(price),
+        offers=Number(offers, "whole"),
+        accelerator=accelerator,
+    )
+
+
+@lru_cache(maxsize=1024)
+def _purchase_note(price: Decimal, offers: int, accelerator: str) -> Message:
+    return ngettext(
+        "Purchase price %(price)s USD per accelerator: the median of %(offers)s purchase "
+        "price for %(accelerator)s in the catalogue.",
+        "Purchase price %(price)s USD per accelerator: the median of %(offers)s purchase "
+        "prices for %(accelerator)s in the catalogue.",
+        "offers",
+        price=exact(price),
+        offers=Number(offers, "whole"),
+        accelerator=accelerator,
+    )
 
 
 def pricing_for(
@@ -60,19 +93,7 @@ def pricing_for(
                     ),
                 )
                 return Pricing(mode="rent")
-            resolution.note(
-                section,
-                ngettext(
-                    "Price %(price)s USD per accelerator-hour: the median of %(offers)s rental "
-                    "offer for %(accelerator)s in the catalogue.",
-                    "Price %(price)s USD per accelerator-hour: the median of %(offers)s rental "
-                    "offers for %(accelerator)s in the catalogue.",
-                    "offers",
-                    price=exact(price),
-                    offers=Number(prices.rent_offers, "whole"),
-                    accelerator=str(accelerator),
-                ),
-            )
+            resolution.note(section, _rent_note(price, prices.rent_offers, str(accelerator)))
         return Pricing(mode="rent", price_per_accelerator_hour=float(price))
     purchase_price = data.get("purchase_price")
     lifetime = data.get("lifetime_years")
@@ -113,17 +134,7 @@ def pricing_for(
         if lifetime is None:
             lifetime = prices.lifetime_years
         resolution.note(
-            section,
-            ngettext(
-                "Purchase price %(price)s USD per accelerator: the median of %(offers)s purchase "
-                "price for %(accelerator)s in the catalogue.",
-                "Purchase price %(price)s USD per accelerator: the median of %(offers)s purchase "
-                "prices for %(accelerator)s in the catalogue.",
-                "offers",
-                price=exact(purchase_price),
-                offers=Number(prices.purchase_offers, "whole"),
-                accelerator=str(accelerator),
-            ),
+            section, _purchase_note(purchase_price, prices.purchase_offers, str(accelerator))
         )
     return Pricing(
         mode="own",

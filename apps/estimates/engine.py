@@ -211,6 +211,16 @@ def _money(amount: float) -> Decimal | None:
     return None if math.isnan(amount) else to_money_figure(amount)
 
 
+def _moneys(amounts: list[float]) -> list[Decimal | None]:
+    """`_money` of each amount, each distinct amount rounded once: a month's cost is often the
+    month before's (no growth, always on, a commitment's charge)."""
+    figures: dict[float, Decimal | None] = {}
+    for amount in amounts:
+        if amount not in figures:
+            figures[amount] = _money(amount)
+    return [figures.get(amount) for amount in amounts]
+
+
 def _knowns(values: list[float]) -> list[float | None]:
     return [None if math.isnan(value) else value for value in values]
 
@@ -298,7 +308,7 @@ def _inference_to_date(inference: InferenceFigures) -> ToDate:
     energy = _energy(inference, hours)
     return (
         _knowns(hours.tolist()),
-        [_money(amount) for amount in cost.tolist()],
+        _moneys(cost.tolist()),
         None if energy is None else _knowns(energy.tolist()),
     )
 
@@ -339,13 +349,13 @@ def _months(inference: InferenceFigures, to_date: ToDate) -> tuple[Month, ...]:
             month=index + 1,
             requests=month_requests,
             accelerator_hours=month_hours,
-            cost=_money(month_cost),
+            cost=month_cost,
             energy_kwh=month_energy,
             cumulative_accelerator_hours=hours_to_date[index + 1],
             cumulative_cost=cost_to_date[index + 1],
         )
         for index, (month_requests, month_hours, month_cost, month_energy) in enumerate(
-            zip(requests.tolist(), month_hours, cost.tolist(), energies, strict=True)
+            zip(requests.tolist(), month_hours, _moneys(cost.tolist()), energies, strict=True)
         )
     )
 

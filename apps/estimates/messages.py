@@ -89,14 +89,21 @@ class Message(str):
         plural: str | None = None,
         count: str | None = None,
     ) -> "Message":
-        params = dict(params or {})
-        chosen = msgid if plural is None or amount(params[count]) == 1 else plural
-        text = super().__new__(cls, chosen % {key: str(value) for key, value in params.items()})
-        text.msgid, text.params, text.plural, text.count = msgid, params, plural, count
-        return text
+        return _message(cls, msgid, dict(params or {}), plural, count)
 
     def __reduce__(self):
         return (Message, (self.msgid, self.params, self.plural, self.count))
+
+
+def _message(
+    cls: type[Message], msgid: str, params: dict[str, object], plural: str | None, count: str | None
+) -> Message:
+    """A Message of `params`, a dict of its own (`_` and `ngettext` pass their keyword
+    arguments, fresh on every call, without the copy Message() makes)."""
+    chosen = msgid if plural is None or amount(params[count]) == 1 else plural
+    text = str.__new__(cls, chosen % {key: str(value) for key, value in params.items()})
+    text.msgid, text.params, text.plural, text.count = msgid, params, plural, count
+    return text
 
 
 def amount(value: object) -> object:
@@ -106,13 +113,13 @@ def amount(value: object) -> object:
 
 def _(msgid: str, /, **params: object) -> Message:
     """The message `msgid` with its parameters (see the module); marks msgid for makemessages."""
-    return Message(msgid, params)
+    return _message(Message, msgid, params, None, None)
 
 
 def ngettext(singular: str, plural: str, count: str, /, **params: object) -> Message:
     """The message of `params` in the form that the parameter named `count` calls for; marks
     both msgids for makemessages (ngettext is one of xgettext's default Python keywords)."""
-    return Message(singular, params, plural, count)
+    return _message(Message, singular, params, plural, count)
 
 
 def g6(value: object) -> Number:

@@ -5,6 +5,7 @@ import math
 from decimal import ROUND_HALF_UP, Context, Decimal
 
 CENT = Decimal("0.01")
+CENT_FLOAT = 0.01
 SIGNIFICANT_BELOW_A_CENT = 4
 # The largest float has 309 integer digits; the default 28-digit context could not quantise it.
 _CONTEXT = Context(prec=400, rounding=ROUND_HALF_UP)
@@ -39,6 +40,11 @@ def to_money_figure(amount: float | Decimal) -> Decimal:
     """Money as an estimate reports it: to the cent (as `to_money`) from one cent up; below a
     cent, four significant figures, half up (0.00166389 gives 0.001664), so that a request's
     cost never reads 0.00. A ledger (the budget) rounds such an amount with `to_money`."""
+    if type(amount) is float and CENT_FLOAT <= abs(amount) < math.inf:
+        # The usual case, a finite float of a cent or more, straight to the cent: its shortest
+        # form is at least 0.01 exactly when the float is (repr is monotonic and 0.01's is
+        # "0.01"), so the figure is `to_money`'s, never zero, and nothing below applies.
+        return Decimal(repr(amount)).quantize(CENT, context=_CONTEXT)
     amount = _exact(amount)  # once: an estimate rounds some fifty amounts
     money = _cents(amount)
     if amount.is_zero() or abs(amount) >= CENT:

@@ -22,6 +22,12 @@ from apps.estimates.limits import OPTIONAL, RULES, Rule
 from apps.estimates.messages import Message, _
 from apps.estimates.serving_checks import serving_errors
 
+# What a choice is of, as its error message names it: built once, as every valid input names it.
+_RENT_OR_OWN = _("rent or own")
+_TRAINING_METHOD = _("how training compute is given")
+_INFERENCE_METHOD = _("how inference compute is given")
+_PROVISIONING = _("how capacity is paid for")
+
 
 class _Errors:
     def __init__(self) -> None:
@@ -32,7 +38,15 @@ class _Errors:
 
     def numbers(self, prefix: str, section: object, *names: str) -> None:
         for name in names:
-            self.number(f"{prefix}.{name}", getattr(section, name), RULES[name], name in OPTIONAL)
+            value = getattr(section, name)
+            # The usual cases, a float in range and an optional number not given, pass here
+            # without a key or a call; `number` judges every other value the same way.
+            if type(value) is float:
+                if RULES[name].accepts_number(value):
+                    continue
+            elif value is None and name in OPTIONAL:
+                continue
+            self.number(f"{prefix}.{name}", value, RULES[name], name in OPTIONAL)
 
     def number(self, key: str, value: object, rule: Rule, optional: bool = False) -> None:
         if value is None:
@@ -102,7 +116,7 @@ def _validate_pricing(errors: _Errors, prefix: str, pricing: Pricing, price_need
     """`price_needed` False: a missing price leaves the cost unknown (training is then "not
     priced"); True: it is an error (serving's figures, copies at peak included, need a price)."""
     key = f"{prefix}.pricing"
-    if errors.choice(f"{key}.mode", pricing.mode, PRICING_MODES, _("rent or own")):
+    if errors.choice(f"{key}.mode", pricing.mode, PRICING_MODES, _RENT_OR_OWN):
         needed = "price_per_accelerator_hour" if pricing.mode == "rent" else "purchase_price"
         if price_needed and getattr(pricing, needed) is None:
             label = RULES[needed].label
@@ -167,9 +181,7 @@ def _validate_commitment(errors: _Errors, inference: InferenceInput) -> None:
 def _validate_training(errors: _Errors, training: TrainingInput) -> None:
     if training.method == "api_fine_tune":
         errors.needed_by_method("training", training, "tokens", "price_per_million_training_tokens")
-    elif errors.choice(
-        "training.method", training.method, TRAINING_METHODS, _("how training compute is given")
-    ):
+    elif errors.choice("training.method", training.method, TRAINING_METHODS, _TRAINING_METHOD):
         needed = {
             "parameters_tokens": ("parameters", "tokens"),
             "total_flop": ("total_flop",),
@@ -216,7 +228,7 @@ def _validate_inference(errors: _Errors, inference: InferenceInput) -> None:
         "inference.method",
         inference.method,
         INFERENCE_METHODS,
-        _("how inference compute is given"),
+        _INFERENCE_METHOD,
     ):
         if inference.method == "accelerator_seconds":
             errors.needed_by_method("inference", inference, "accelerator_seconds_per_request")
@@ -233,7 +245,7 @@ def _validate_inference(errors: _Errors, inference: InferenceInput) -> None:
         "inference.provisioning",
         inference.provisioning,
         PROVISIONING,
-        _("how capacity is paid for"),
+        _PROVISIONING,
     )
     if inference.hardware is not None:
         _validate_hardware(errors, "inference.hardware", inference.hardware)

@@ -2,11 +2,12 @@
 
 import json
 import re
+from decimal import Decimal
 
 import pytest
 from rest_framework.renderers import JSONRenderer
 
-from apps.api.representation import estimate_representation
+from apps.api.representation import estimate_representation, money
 from apps.api.serializers import EstimateRequestSerializer, EstimateResponseSerializer
 from apps.catalogue.resolve import estimate_from_request
 from tests.factories import SEED_000_TRAINING, seed_000_inference
@@ -179,3 +180,18 @@ def test_money_fields_are_documented_as_decimal_strings_of_any_size_and_precisio
         # neither digits nor decimals are capped: a cost below a cent and one of 300 digits fit
         for value in ("0.001664", "9" * 300 + ".25"):
             assert re.fullmatch(cost.get("pattern", ".*"), value)
+
+
+@pytest.mark.parametrize(
+    ("amount", "expected"),
+    [
+        (Decimal("1234.50"), "1234.50"),
+        (Decimal("0.001664"), "0.001664"),
+        (Decimal("-0.00"), "-0.00"),
+        (Decimal("1E+2"), "100"),  # str() would write the exponent
+        (Decimal("1.234E-9"), "0.000000001234"),
+        (Decimal("0.0000001"), "0.0000001"),
+    ],
+)
+def test_money_is_written_with_every_digit_and_no_exponent(amount, expected):
+    assert money(amount) == expected == f"{amount:f}"

@@ -89,3 +89,24 @@ def test_money_below_a_cent_keeps_four_significant_figures(amount, expected):
 
 def test_a_requests_cost_that_keeps_its_figures_below_a_cent_is_its_own_precise_cost():
     assert cost_of_one_request(Decimal("0.001664"), Decimal("1.66")) == Decimal("0.001664")
+
+
+@pytest.mark.parametrize(
+    ("amount", "expected"),
+    [
+        (0.01, "0.01"),
+        (math.nextafter(0.01, 1.0), "0.01"),
+        (math.nextafter(0.01, 0.0), "0.01"),  # 0.009999999999999998: four figures, a cent
+        (-0.01, "-0.01"),
+        (math.nextafter(-0.01, 0.0), "-0.01"),
+        (0.015, "0.02"),
+        (-2.675, "-2.68"),
+        (1234.565, "1234.57"),
+    ],
+)
+def test_a_float_of_a_cent_or_more_rounds_as_its_decimal_does(amount, expected):
+    # A float from a cent up takes a short way to the cent; its shortest decimal form (a
+    # Decimal, the long way) gives the same figure, digit for digit.
+    figure = to_money_figure(amount)
+    assert str(figure) == expected
+    assert figure.as_tuple() == to_money_figure(Decimal(repr(amount))).as_tuple()
