@@ -46,6 +46,13 @@ class Period:
     forecast: YearForecast | None = None  # fiscal years only
     months: tuple["Period", ...] = ()
 
+    @property
+    def runs_out_day(self) -> date | None:
+        """The first day of the month the year's budget runs out at the run rate, if it does."""
+        if self.forecast is None or self.forecast.runs_out is None:
+            return None
+        return month_start(self.forecast.runs_out)
+
 
 @dataclass(frozen=True)
 class Variance:

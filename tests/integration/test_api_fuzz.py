@@ -226,7 +226,13 @@ schema = schemathesis.openapi.from_wsgi(
                     ],
                     "phases": {"coverage": {"enabled": False}},
                     "generation": {"max-examples": 3 * CASES_PER_OPERATION},
-                }
+                },
+                {
+                    # The coverage phase cannot build a multipart file part (Schemathesis:
+                    # "Unsupported type: 'Binary'"); the generated cases send files.
+                    "include-name": [f"POST {API}/projects/{{project_id}}/actuals/imports/"],
+                    "phases": {"coverage": {"enabled": False}},
+                },
             ],
         }
     ),

@@ -34,8 +34,8 @@ from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from apps.accounts.models import ApiToken
-from apps.actuals.models import ActualsImport, MappingRule
 from apps.accounts.services import api_token_create
+from apps.actuals.models import ActualsImport, MappingRule
 from apps.apiprices.models import ApiModel
 from apps.audit.models import AuditEvent
 from apps.budget.models import CostLine
@@ -490,6 +490,23 @@ ROUTES: dict[str, Row] = {
     "scenarios/<int:scenario_id>/export.<export_format:export_format>": Row(
         {"GET": 200}, sees=TEAM
     ),
+    # Plan against actual
+    "projects/<int:project_id>/actuals/": Row({"GET": 200}, sees=REVIEW_READERS, values=_submitted),
+    "projects/<int:project_id>/actuals/upload/": Row(
+        {"POST": 302}, sees=TEAM, body={"POST": billing_upload}
+    ),
+    "projects/<int:project_id>/actuals/rules/": Row(
+        {"POST": 302}, sees=TEAM, body={"POST": _constant(RULE)}
+    ),
+    "projects/<int:project_id>/actuals/rules/<int:rule_id>/delete/": Row({"POST": 302}, sees=TEAM),
+    "projects/<int:project_id>/actuals/enter/": Row(
+        {"POST": 302},
+        sees=TEAM,
+        body={"POST": _constant({"month": "2026-03", "kind": "staff", "amount": "10"})},
+    ),
+    "actuals/template-<str:language>.csv": Row(
+        {"GET": 200}, public=True, values=_constant({"language": "fr"})
+    ),
     # API: the estimate and the catalogue, open to all
     "api/v1/estimate/": Row({"POST": 200}, public=True, body={"POST": _constant(SEED_000)}),
     "api/v1/^accelerators/$": Row({"GET": 200}, public=True),
@@ -636,9 +653,7 @@ ROUTES: dict[str, Row] = {
     "api/v1/projects/<id:project_id>/actuals/imports/": Row(
         {"POST": 202}, sees=TEAM, body={"POST": billing_upload}
     ),
-    "api/v1/projects/<id:project_id>/actuals/imports/<id:import_id>/": Row(
-        {"GET": 200}, sees=TEAM
-    ),
+    "api/v1/projects/<id:project_id>/actuals/imports/<id:import_id>/": Row({"GET": 200}, sees=TEAM),
     "api/v1/projects/<id:project_id>/actuals/rules/": Row(
         {"GET": 200, "POST": 201}, sees=TEAM, body={"POST": _constant(RULE)}
     ),
