@@ -1,6 +1,7 @@
 """Actual costs and usage of a project: imports of billing files, their sums, mapping rules."""
 
 from django.conf import settings
+from django.core.files.storage import FileSystemStorage
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -11,6 +12,12 @@ from apps.estimates.budget import KINDS
 AMOUNT_DIGITS = 20
 AMOUNT_PLACES = 6
 MANUAL_SOURCE = "manual"
+
+
+def billing_files() -> FileSystemStorage:
+    """Where an uploaded bill waits for its import (DATA_DIR/actuals/, shared with the workers);
+    the import deletes it once read."""
+    return FileSystemStorage(location=settings.DATA_DIR / "actuals")
 
 
 def kind_choices() -> list[tuple[str, str]]:
@@ -52,7 +59,7 @@ class ActualsImport(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     source = models.CharField(_("source"), max_length=200, blank=True)
-    file = models.FileField(upload_to="actuals/", blank=True)
+    file = models.FileField(storage=billing_files, blank=True)
     file_name = models.CharField(max_length=255, blank=True)
     digest = models.CharField(max_length=64, blank=True)
     format = models.CharField(max_length=10, blank=True)

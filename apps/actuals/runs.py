@@ -49,45 +49,59 @@ def _fail(record: ActualsImport, errors: list[tuple[int, str]], count: int) -> N
 def actuals_import_run(*, import_id: int) -> ActualsImport:
     """Read the import's file and, when every row is good, replace what its source billed for
     the periods the file covers with the file's sums, in one transaction. A file read before
-    (same project, source and bytes, imported) changes nothing."""
+    (same project, source and bytes, imported) changes nothing. The file is deleted once read:
+    what the import keeps is its sums."""
     record = ActualsImport.objects.select_related("project").get(pk=import_id)
     if record.status not in (ActualsImport.Status.QUEUED, ActualsImport.Status.RUNNING):
         return record
-    project = record.project
     record.status = ActualsImport.Status.RUNNING
     record.save(update_fields=["status"])
-    with translation.override(record.language):
-        try:
-            with record.file.open("rb") as stream:
-                reading = read_billing(
-                    stream,
-                    currency=project.currency,
-                    rules=project_rules(project),
-                    kinds=KINDS,
-                    convert=to_project_currency,
-                    words=_words(),
-                    progress=lambda rows: ActualsImport.objects.filter(pk=import_id).update(
-                        rows_read=rows
-                    ),
-                )
-        except FileRefused as refused:
-            if refused.missing:
-                message = gettext(
-                    "This file is neither a FOCUS export nor the plain CSV: columns missing: "
-                    "%(columns)s."
-                ) % {"columns": ", ".join(refused.missing)}
-            else:
-                message = gettext(
-                    "This file cannot be read as CSV (UTF-8, or gzipped): %(reason)s"
-                ) % {"reason": refused.reason or gettext("it is empty")}
-            _fail(record, [(0, message)], 1)
-            return record
+    try:
+        with translation.override(record.language):
+            _read_and_store(record)
+    finally:
+        if record.file:
+            record.file.delete(save=False)
+            ActualsImport.objects.filter(pk=record.pk).update(file="")
+    return record
+
+
+def _refusal(refused: FileRefused) -> str:
+    if refused.missing:
+        return gettext(
+            "This file is neither a FOCUS export nor the plain CSV: columns missing: %(columns)s."
+        ) % {"columns": ", ".join(refused.missing)}
+    return gettext("This file cannot be read as CSV (UTF-8, or gzipped): %(reason)s") % {
+        "reason": refused.reason or gettext("it is empty")
+    }
+
+
+def _read_and_store(record: ActualsImport) -> None:
+    project = record.project
+    try:
+        with record.file.open("rb") as stream:
+            reading = read_billing(
+                stream,
+                currency=project.currency,
+                rules=project_rules(project),
+                kinds=KINDS,
+                convert=to_project_currency,
+                words=_words(),
+                progress=lambda rows: ActualsImport.objects.filter(pk=record.pk).update(
+                    rows_read=rows
+                ),
+            )
+    except FileRefused as refused:
+        _fail(record, [(0, _refusal(refused))], 1)
+        return
+    except (FileNotFoundError, ValueError):  # no file: the import ran already, or never had one
+        _fail(record, [(0, gettext("The file of this import is gone: upload it again."))], 1)
+        return
     record.rows_read = reading.rows_read
     if reading.error_count:
         _fail(record, reading.errors, reading.error_count)
-        return record
+        return
     _store(record, reading)
-    return record
 
 
 def _source(record: ActualsImport, reading: Reading) -> str:
