@@ -6,16 +6,16 @@ No Django here: the caller passes the project's currency, the mapping rules, the
 currency conversion (`convert`), and stores what comes back (apps.actuals.services).
 """
 
-import codecs
 import csv
 import gzip
 import io
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal, InvalidOperation
+from operator import itemgetter
 from typing import BinaryIO
 
 from apps.actuals.instances import instance_type
@@ -147,12 +147,13 @@ class Reading:
         total.rows += 1
 
 
-def _text_lines(stream: BinaryIO) -> Iterator[str]:
-    """The file's text, gunzipped if it is gzip, decoded as UTF-8 (a BOM dropped)."""
+def _text_lines(stream: BinaryIO) -> io.TextIOWrapper:
+    """The file's text, gunzipped if it is gzip, decoded as UTF-8 (a BOM dropped), as the csv
+    module reads it (newline="")."""
     head = stream.read(2)
     stream.seek(0)
     raw = gzip.GzipFile(fileobj=stream) if head == b"\x1f\x8b" else stream
-    return codecs.getreader("utf-8-sig")(raw, errors="strict")
+    return io.TextIOWrapper(raw, encoding="utf-8-sig", errors="strict", newline="")
 
 
 def _month(text: str, cache: dict[str, date]) -> date | None:
@@ -229,13 +230,21 @@ def _instance_name(details: dict, row: Sequence[str], columns: dict[str, int]) -
 
 
 class _Matcher:
-    """First matching rule wins; the answer is cached by the values the rules look at."""
+    """First matching rule wins. The answer is cached by the raw cells the rules read (the Tags
+    cell as written), taken with one C-level itemgetter: a row costs a tuple and a dict look-up."""
 
     def __init__(self, rules: Sequence[Rule], columns: dict[str, int]) -> None:
         self.rules = rules
         self.columns = columns
-        self.looked_at = sorted({rule.column for rule in rules})
-        self.cache: dict[tuple, str] = {}
+        needed = sorted(
+            {
+                columns[name]
+                for rule in rules
+                if (name := "Tags" if rule.column.startswith("Tags.") else rule.column) in columns
+            }
+        )
+        self.cells = itemgetter(*needed) if needed else None
+        self.cache: dict[object, str] = {}
         self.tags: dict[str, dict] = {}
 
     def value(self, row: Sequence[str], column: str) -> str:
@@ -248,12 +257,14 @@ class _Matcher:
         return "" if index is None else row[index]
 
     def kind(self, row: Sequence[str]) -> str:
-        values = tuple(self.value(row, column) for column in self.looked_at)
-        found = self.cache.get(values)
+        if self.cells is None:
+            return ""
+        key = self.cells(row)
+        found = self.cache.get(key)
         if found is None:
-            seen = dict(zip(self.looked_at, values, strict=True))
-            found = next((r.kind for r in self.rules if seen[r.column] == r.value), "")
-            self.cache[values] = found
+            found = next((r.kind for r in self.rules if self.value(row, r.column) == r.value), "")
+            if len(self.cache) < 100_000:
+                self.cache[key] = found
         return found
 
 
@@ -270,24 +281,22 @@ def read_billing(
     """Read a FOCUS export or a plain CSV into a Reading; raises FileRefused when the file as a
     whole cannot be read. Rows in error are listed (the first MAX_ERRORS, with their row
     number, the header being row 1) and counted; the caller refuses a file with any."""
-    try:
-        reader = csv.reader(_text_lines(stream))
-        header = next(reader, None)
-    except (OSError, EOFError, UnicodeDecodeError, csv.Error) as error:
-        raise FileRefused(str(error)) from None
-    if not header:
-        raise FileRefused()
-    header = [name.strip() for name in header]
-    reading = Reading()
-    try:
-        if "BilledCost" in header:
-            reading.format = "focus"
-            _read_focus(reader, header, reading, currency, rules, convert, words, progress)
-        else:
-            reading.format = "csv"
-            _read_plain(reader, header, reading, currency, set(kinds), convert, words, progress)
-    except (OSError, EOFError, UnicodeDecodeError, csv.Error) as error:
-        raise FileRefused(str(error)) from None
+    with _text_lines(stream) as text:
+        try:
+            reader = csv.reader(text)
+            header = next(reader, None)
+            if not header:
+                raise FileRefused()
+            header = [name.strip() for name in header]
+            reading = Reading()
+            if "BilledCost" in header:
+                reading.format = "focus"
+                _read_focus(reader, header, reading, currency, rules, convert, words, progress)
+            else:
+                reading.format = "csv"
+                _read_plain(reader, header, reading, currency, set(kinds), convert, words, progress)
+        except (OSError, EOFError, UnicodeDecodeError, csv.Error) as error:
+            raise FileRefused(str(error)) from None
     return reading
 
 

@@ -79,7 +79,7 @@ def _refusal(refused: FileRefused) -> str:
 def _read_and_store(record: ActualsImport) -> None:
     project = record.project
     try:
-        with record.file.open("rb") as stream:
+        with open(record.file.path, "rb") as stream:
             reading = read_billing(
                 stream,
                 currency=project.currency,
