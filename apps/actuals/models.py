@@ -5,7 +5,7 @@ from django.core.files.storage import FileSystemStorage
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from apps.estimates.budget import KINDS
+from apps.actuals.kinds import kind_choices
 
 # Money summed from billing rows keeps their precision (FOCUS costs carry many decimals); it is
 # rounded to the cent where it is shown.
@@ -18,10 +18,6 @@ def billing_files() -> FileSystemStorage:
     """Where an uploaded bill waits for its import (DATA_DIR/actuals/, shared with the workers);
     the import deletes it once read."""
     return FileSystemStorage(location=settings.DATA_DIR / "actuals")
-
-
-def kind_choices() -> list[tuple[str, str]]:
-    return [(kind, kind) for kind in KINDS]
 
 
 class MappingRule(models.Model):
