@@ -4,6 +4,7 @@ from rest_framework import serializers
 
 from apps.actuals.models import ActualsImport, MappingRule
 from apps.actuals.variance import Figures, Period, Variance
+from apps.api.strict import StrictTypes
 from apps.estimates.budget import KINDS
 
 
@@ -59,7 +60,7 @@ class ImportSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class MappingRuleSerializer(serializers.ModelSerializer):
+class MappingRuleSerializer(StrictTypes, serializers.ModelSerializer):
     column = serializers.CharField(
         max_length=200,
         help_text='A FOCUS column ("ServiceName", "SkuId", "SubAccountName" …) or "Tags.<key>".',
