@@ -113,3 +113,32 @@ class ActualAmount(models.Model):
 
     def __str__(self) -> str:
         return f"{self.month:%Y-%m} {self.kind} {self.amount}"
+
+
+class Alert(models.Model):
+    """A fiscal year's actual (or forecast) crossed a share of its budget: raised once per
+    crossing (the row is the record that it was), shown on the page and emailed."""
+
+    class Basis(models.TextChoices):
+        ACTUAL = "actual", _("actual")
+        FORECAST = "forecast", _("forecast")
+
+    project = models.ForeignKey("projects.Project", on_delete=models.CASCADE, related_name="+")
+    fiscal_year = models.CharField(max_length=20)
+    threshold = models.DecimalField(max_digits=5, decimal_places=2)  # 0.80 = 80 %
+    basis = models.CharField(max_length=10, choices=Basis)
+    amount = models.DecimalField(max_digits=AMOUNT_DIGITS, decimal_places=2)
+    budget = models.DecimalField(max_digits=AMOUNT_DIGITS, decimal_places=2)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=("project", "fiscal_year", "threshold", "basis"),
+                name="one_alert_per_crossing",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.fiscal_year} {self.basis} ≥ {self.threshold}"

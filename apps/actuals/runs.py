@@ -5,6 +5,7 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
+from apps.actuals.alerts import alerts_raise
 from apps.actuals.currency import to_project_currency
 from apps.actuals.models import MANUAL_SOURCE, ActualAmount, ActualsImport, MappingRule
 from apps.actuals.reading import FileRefused, Reading, Rule, Words, read_billing
@@ -102,6 +103,8 @@ def _read_and_store(record: ActualsImport) -> None:
         _fail(record, reading.errors, reading.error_count)
         return
     _store(record, reading)
+    if not record.unchanged:
+        alerts_raise(project=project)
 
 
 def _source(record: ActualsImport, reading: Reading) -> str:

@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from apps.actuals.models import ActualAmount, ActualsImport, MappingRule
+from apps.actuals.models import ActualAmount, ActualsImport, Alert, MappingRule
 from apps.actuals.variance import Variance, plan_against_actual
 from apps.budget.selectors import (
     BudgetUnavailable,
@@ -207,3 +207,7 @@ def imports_of(project: Project, limit: int = 10) -> list[ActualsImport]:
     return list(
         ActualsImport.objects.filter(project=project).order_by("-created_at", "-pk")[:limit]
     )
+
+
+def alerts_of(project: Project) -> list[Alert]:
+    return list(Alert.objects.filter(project=project).order_by("-created_at", "-pk")[:20])

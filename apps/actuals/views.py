@@ -12,11 +12,13 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.actuals import services
+from apps.actuals.alerts import alert_text, alerts_raise
 from apps.actuals.forms import ActualForm, RuleForm, UploadForm
 from apps.actuals.kinds import kind_name
 from apps.actuals.models import MappingRule
 from apps.actuals.reading import PLAIN_UNITS, template_csv
 from apps.actuals.selectors import (
+    alerts_of,
     can_import,
     import_of,
     imports_of,
@@ -84,6 +86,7 @@ def actuals_page(request: HttpRequest, project_id: int) -> TemplateResponse:
             "rules": rules_of(project) if team else [],
             "unmatched": unmatched_of(project) if team else [],
             "usage": usage_by_model(project),
+            "alerts": [alert_text(alert, project.currency) for alert in alerts_of(project)],
             "upload_form": UploadForm(),
             "rule_form": RuleForm(),
             "actual_form": ActualForm(),
@@ -150,6 +153,7 @@ def actual_add(request: HttpRequest, project_id: int) -> HttpResponse:
     form = ActualForm(request.POST)
     if form.is_valid():
         services.actual_enter(project=project, **form.cleaned_data)
+        alerts_raise(project=project)
         messages.success(request, gettext("Actual saved."))
     else:
         _errors(request, form)
