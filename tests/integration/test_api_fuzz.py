@@ -128,6 +128,9 @@ JUSTIFIED_REFUSALS = re.compile(
             r"^Give a whole number from 1 to \d+\.$",  # a page past the sweep's last
             # A Python `$` takes a trailing newline, which the schema's ECMA `$` does not: the
             # generator then sends "slug\n" as if it were valid.
+            # A multipart upload's file part without a filename is a form field, not a file:
+            # OpenAPI's `format: binary` cannot say the part must carry one.
+            r"^No file was submitted\.",
             r"^Enter a valid .slug. consisting of",
             r"^This value does not match the required pattern\.",
             r"or by a fiscal year in review",
