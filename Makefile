@@ -39,6 +39,7 @@ bench: $(VENV)/.installed
 	$(BIN)/python tests/bench/options_bench.py
 	$(BIN)/python tests/bench/save_bench.py
 	$(BIN)/python tests/bench/load_bench.py
+	$(BIN)/python tests/bench/actuals_bench.py
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .

@@ -125,6 +125,7 @@ INSTALLED_APPS = [
     "apps.budget",
     "apps.glossary",
     "apps.notifications",
+    "apps.actuals",
     "apps.api",
 ]
 

@@ -30,6 +30,7 @@ urlpatterns = [
     path("", include("apps.budget.urls")),
     path("", include("apps.audit.urls")),
     path("", include("apps.notifications.urls")),
+    path("", include("apps.actuals.urls")),
     path("admin/", admin.site.urls),
 ]
 

@@ -29,6 +29,7 @@ urlpatterns = [
     path("v1/", include("apps.exchange.api_urls")),
     path("v1/", include("apps.options.api_urls")),
     path("v1/", include("apps.budget.api_urls")),
+    path("v1/", include("apps.actuals.api_urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
 ]

@@ -35,6 +35,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from apps.accounts.models import ApiToken
 from apps.accounts.services import api_token_create
+from apps.actuals.models import ActualsImport, MappingRule
 from apps.apiprices.models import ApiModel
 from apps.audit.models import AuditEvent
 from apps.budget.models import CostLine
@@ -151,6 +152,8 @@ class World:
     line: CostLine  # a cost line of the draft project's scenario
     invitation: Invitation  # to the draft project, of someone without an account yet
     delivery: Delivery  # an email about the submission, to the front office
+    actuals_import: ActualsImport  # an import of the draft project's actuals
+    rule: MappingRule  # a mapping rule of the draft project's actuals
 
     def admin_object_ids(self) -> dict[str, int]:
         """A real object of each model the admin lists, by "app/model"."""
@@ -226,6 +229,10 @@ def build_world() -> World:
             event="status-change:matrix",
             recipient=users[FRONT_OFFICE],
         ),
+        actuals_import=ActualsImport.objects.create(project=project, created_by=owner),
+        rule=MappingRule.objects.create(
+            project=project, column="ServiceName", value="Amazon S3", kind="storage"
+        ),
     )
 
 
@@ -270,6 +277,13 @@ def import_upload(world: World) -> dict:
     return {"file": SimpleUploadedFile("plan.json", document, "application/json")}
 
 
+def billing_upload(world: World) -> dict:
+    """A plain CSV of actuals, as the import takes it (multipart)."""
+    bill = b"month,kind,amount,currency\n2026-01,storage,120.50,USD\n"
+    return {"file": SimpleUploadedFile("bill.csv", bill, "text/csv")}
+
+
+RULE = {"column": "Tags.team", "value": "ml", "kind": "training_compute"}
 PROJECT_FORM = {"title": "Renamed plan", "currency": "USD", "classification": "public"}
 
 
@@ -480,6 +494,23 @@ ROUTES: dict[str, Row] = {
     "scenarios/<int:scenario_id>/export.<export_format:export_format>": Row(
         {"GET": 200}, sees=TEAM
     ),
+    # Plan against actual
+    "projects/<int:project_id>/actuals/": Row({"GET": 200}, sees=REVIEW_READERS, values=_submitted),
+    "projects/<int:project_id>/actuals/upload/": Row(
+        {"POST": 302}, sees=TEAM, body={"POST": billing_upload}
+    ),
+    "projects/<int:project_id>/actuals/rules/": Row(
+        {"POST": 302}, sees=TEAM, body={"POST": _constant(RULE)}
+    ),
+    "projects/<int:project_id>/actuals/rules/<int:rule_id>/delete/": Row({"POST": 302}, sees=TEAM),
+    "projects/<int:project_id>/actuals/enter/": Row(
+        {"POST": 302},
+        sees=TEAM,
+        body={"POST": _constant({"month": "2026-03", "kind": "staff", "amount": "10"})},
+    ),
+    "actuals/template-<str:language>.csv": Row(
+        {"GET": 200}, public=True, values=_constant({"language": "fr"})
+    ),
     # API: the estimate and the catalogue, open to all
     "api/v1/estimate/": Row({"POST": 200}, public=True, body={"POST": _constant(SEED_000)}),
     "api/v1/^accelerators/$": Row({"GET": 200}, public=True),
@@ -624,6 +655,20 @@ ROUTES: dict[str, Row] = {
     ),
     "api/v1/projects/<id:project_id>/export/": Row({"GET": 200}, sees=TEAM, values=_submitted),
     "api/v1/scenarios/<id:scenario_id>/export/": Row({"GET": 200}, sees=TEAM),
+    # API: actuals and plan against actual
+    "api/v1/projects/<id:project_id>/actuals/imports/": Row(
+        {"POST": 202}, sees=TEAM, body={"POST": billing_upload}
+    ),
+    "api/v1/projects/<id:project_id>/actuals/imports/<id:import_id>/": Row({"GET": 200}, sees=TEAM),
+    "api/v1/projects/<id:project_id>/actuals/rules/": Row(
+        {"GET": 200, "POST": 201}, sees=TEAM, body={"POST": _constant(RULE)}
+    ),
+    "api/v1/projects/<id:project_id>/actuals/rules/<id:rule_id>/": Row(
+        {"PATCH": 200, "DELETE": 204}, sees=TEAM, body={"PATCH": _constant({"value": "S3"})}
+    ),
+    "api/v1/projects/<id:project_id>/variance/": Row(
+        {"GET": 200}, sees=REVIEW_READERS, values=_submitted
+    ),
     # API: schema and docs
     "api/schema/": Row({"GET": 200}, public=True),
     "api/docs/": Row({"GET": 200}, public=True),
@@ -793,6 +838,8 @@ def default_values(world: World, actor: str) -> dict[str, object]:
         "token_id": world.spare_token.pk,
         "link_id": world.link.pk,
         "line_id": world.line.pk,
+        "import_id": world.actuals_import.pk,
+        "rule_id": world.rule.pk,
         "token": world.share_token if actor == HOLDER else UNKNOWN_SHARE_TOKEN,
         "position": 1,
         "export_format": "csv",
@@ -865,7 +912,9 @@ def send(
     cookies.load(client.cookies.output(header="", sep=";"))
     cache.clear()
     with transaction.atomic():
-        if api:
+        if api and isinstance(body, dict) and "file" in body:  # an upload: multipart
+            response = client.post(url, body, headers=headers)
+        elif api:
             data = "" if body is None else json.dumps(body)
             response = client.generic(
                 method, url, data, content_type="application/json", headers=headers

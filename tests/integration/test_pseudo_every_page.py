@@ -234,12 +234,30 @@ PAGES: dict[str, tuple[Case, ...]] = {
     "scenarios/<int:scenario_id>/cost-lines/<int:line_id>/delete/": (
         post(f"{S}/cost-lines/{{line}}/delete/"),
     ),
+    "projects/<int:project_id>/actuals/": (get(f"{P}/actuals/"),),
+    "projects/<int:project_id>/actuals/upload/": (
+        post(f"{P}/actuals/upload/", {}),  # no file: the form's error, on the page
+    ),
+    "projects/<int:project_id>/actuals/rules/": (
+        post(f"{P}/actuals/rules/", {"column": "", "kind": "storage"}),
+    ),
+    "projects/<int:project_id>/actuals/rules/<int:rule_id>/delete/": (
+        post(f"{P}/actuals/rules/999999/delete/"),
+    ),
+    "projects/<int:project_id>/actuals/enter/": (
+        post(f"{P}/actuals/enter/", {"month": "2026-03", "kind": "staff", "amount": "10"}),
+        post(f"{P}/actuals/enter/", {"month": "March", "kind": "staff", "amount": "x"}),
+    ),
 }
 
 # Routes that answer no page for people, each with its reason.
 EXEMPT: dict[str, str] = {
     "projects/<int:project_id>/audit.csv": "a download: its header is gettext's (test_audit_pages)",
     "audit.csv": "a download: its header is gettext's (test_audit_pages)",
+    "actuals/template-<str:language>.csv": (
+        "a download: the plain CSV's template, its header in the language its URL names "
+        "(test_actuals_pages)"
+    ),
     "accounts/oidc/sign-in/": "a redirect to the organisation's provider (404 without one)",
     "accounts/oidc/callback/": "a redirect back from the provider, onwards or to the sign-in page",
     "portfolio/export.csv": "a download: test_langexports_pseudo_files reads every word",

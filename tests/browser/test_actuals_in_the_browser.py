@@ -1,0 +1,91 @@
+"""Plan against actual in headless Chromium, in English and French: a manager uploads a bill by
+the page's form, sees it imported and the variance, adds a rule and a month by hand; the page has
+no horizontal overflow and axe finds no WCAG 2.2 AA violation at 1280 and 390 px."""
+
+import re
+from datetime import date
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from apps.actuals import tasks
+from apps.actuals.runs import actuals_import_run
+from apps.budget.services import cost_line_create
+from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations, login
+from tests.factories import make_manager, make_project, make_scenario
+from tests.integration.test_actuals_api import STORAGE
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "a-long-test-password"
+LANGUAGES = {
+    "en": {},
+    "fr": {"locale": "fr-FR", "extra_http_headers": {"Accept-Language": "fr"}},
+}
+WORDS = {
+    "en": {"file": "Billing file", "import": "Import", "done": "Done: 2 rows read",
+           "column": "Column", "value": "Value", "add": "Add rule", "month": "Month",
+           "amount": "Amount", "save": "Save actual", "saved": "Actual saved."},
+    "fr": {"file": "Fichier de facturation", "import": "Importer",
+           "done": "Terminé : 2 lignes lues", "column": "Colonne", "value": "Valeur",
+           "add": "Ajouter la règle", "month": "Mois", "amount": "Montant",
+           "save": "Enregistrer le réalisé", "saved": "Réalisé enregistré."},
+}  # fmt: skip
+BILL = b"month,kind,amount,currency\n2026-01,storage,300,USD\n2026-02,storage,200,USD\n"
+
+
+@pytest.fixture
+def project(settings, monkeypatch):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed only
+    # The import runs in the server's process as its commit queues it, as under `make run`.
+    monkeypatch.setattr(
+        tasks.actuals_import_task, "delay", lambda pk: actuals_import_run(import_id=pk)
+    )
+    owner = make_manager("maria", PASSWORD)
+    project = make_project(
+        owner, "Translation", period_start=date(2026, 1, 1), period_end=date(2026, 12, 31)
+    )
+    scenario = make_scenario(project, "Pilot", is_baseline=True)
+    cost_line_create(scenario=scenario, fields=STORAGE, user=owner)
+    return project
+
+
+def checked(page: Page, where: str, language: str) -> None:
+    expect(page.locator("html")).to_have_attribute("lang", re.compile(rf"^{language}"))
+    assert_no_axe_violations(page, where)
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"{where} is {overflow} px wider than the screen"
+
+
+@BOTH_VIEWPORTS
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_manager_imports_a_bill_and_reads_plan_against_actual(
+    new_page, live_server, project, language, viewport
+):
+    words = WORDS[language]
+    page = new_page(**LANGUAGES[language])
+    url = f"/projects/{project.pk}/actuals/"
+    login(page, live_server, "maria", PASSWORD, next_path=url)
+    checked(page, f"plan against actual, empty ({language})", language)
+
+    upload = page.locator("#upload form")
+    upload.get_by_label(words["file"]).set_input_files(
+        {"name": "bill.csv", "mimeType": "text/csv", "buffer": BILL}
+    )
+    upload.get_by_role("button", name=words["import"], exact=True).click()
+    expect(page.locator("#import [role=status]")).to_contain_text(words["done"])
+    expect(page.locator("#years-caption + thead + tbody")).to_contain_text("3")
+    checked(page, f"plan against actual after an import ({language})", language)
+
+    rules = page.locator("#rules form").last
+    rules.get_by_label(words["column"]).fill("ServiceName")
+    rules.get_by_label(words["value"]).fill("Amazon S3")
+    rules.get_by_role("button", name=words["add"]).click()
+    expect(page.locator("ol.rules")).to_contain_text("ServiceName")
+
+    by_hand = page.locator("#by-hand form")
+    by_hand.get_by_label(words["month"]).fill("2026-03")
+    by_hand.get_by_label(words["amount"]).fill("150")
+    by_hand.get_by_role("button", name=words["save"]).click()
+    expect(page.get_by_text(words["saved"])).to_be_visible()
+    checked(page, f"plan against actual with a rule and a month by hand ({language})", language)
