@@ -16,8 +16,10 @@ def _kv_cache(inference: InferenceInput) -> tuple[Quantity, Quantity]:
     """KV bytes per token (given, MLA or attention heads), and the heads it splits over."""
     layers, element = optional(inference.layers), number(inference.kv_cache_bytes_per_element)
     if inference.kv_latent_width is not None:
-        computed = kv_cache_bytes_per_token_latent(
-            layers, number(inference.kv_latent_width), element
+        computed = (
+            None
+            if layers is None
+            else kv_cache_bytes_per_token_latent(layers, number(inference.kv_latent_width), element)
         )
         heads = 1.0  # one latent per token, kept whole by every tensor-parallel rank
     elif inference.kv_heads is not None:

@@ -212,3 +212,13 @@ def test_a_larger_tensor_parallel_replica_answers_each_token_sooner():
     ).inference.serving
     assert eight.kv_cache_capacity_tokens > one.kv_cache_capacity_tokens
     assert fast.batch_size > single.batch_size
+
+
+def test_an_mla_latent_width_without_the_layer_count_leaves_the_kv_cache_like_heads_do():
+    """The KV cache per token needs the layers in both forms; without them the latent width
+    alone, like the KV heads alone, gives no KV cache figure (it used to multiply None: a
+    server error the API fuzzer found)."""
+    latent = estimate(serving_input({k: v for k, v in DEEPSEEK_V3.items() if k != "layers"}))
+    heads = estimate(serving_input({k: v for k, v in LLAMA_31_8B.items() if k != "layers"}))
+    assert latent.inference is not None and heads.inference is not None
+    assert (latent.inference.serving is None) == (heads.inference.serving is None)
