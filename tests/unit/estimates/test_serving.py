@@ -214,11 +214,11 @@ def test_a_larger_tensor_parallel_replica_answers_each_token_sooner():
     assert fast.batch_size > single.batch_size
 
 
-def test_an_mla_latent_width_without_the_layer_count_leaves_the_kv_cache_like_heads_do():
-    """The KV cache per token needs the layers in both forms; without them the latent width
-    alone, like the KV heads alone, gives no KV cache figure (it used to multiply None: a
-    server error the API fuzzer found)."""
-    latent = estimate(serving_input({k: v for k, v in DEEPSEEK_V3.items() if k != "layers"}))
-    heads = estimate(serving_input({k: v for k, v in LLAMA_31_8B.items() if k != "layers"}))
-    assert latent.inference is not None and heads.inference is not None
-    assert (latent.inference.serving is None) == (heads.inference.serving is None)
+def test_a_given_kv_cache_per_token_stands_beside_a_latent_width_without_the_layer_count():
+    """A KV cache per token given with an MLA latent width but no layer count is the figure the
+    plan uses (the latent width alone cannot give one; it used to multiply None, a server
+    error the API fuzzer found on a scenario's PUT)."""
+    model = {k: v for k, v in DEEPSEEK_V3.items() if k != "layers"}
+    result = estimate(serving_input(model, kv_cache_bytes_per_token=70_272))
+    assert result.inference is not None and result.inference.serving is not None
+    assert result.inference.serving.kv_cache_bytes_per_token == 70_272
