@@ -20,6 +20,7 @@ from apps.estimates import (
     ThresholdResult,
     TrainingResult,
 )
+from apps.estimates.modification import ModificationResult
 from apps.estimates.uncertainty import FigureRange, UncertaintyResult
 
 
@@ -48,6 +49,21 @@ def _training(training: TrainingResult) -> dict:
         "thresholds": [_threshold(threshold) for threshold in training.thresholds],
         "assumptions": list(training.assumptions),
         "cost_note": training.cost_note,
+        "modification": _modification(training.modification),
+    }
+
+
+def _modification(modification: ModificationResult | None) -> dict | None:
+    if modification is None:
+        return None
+    return {
+        "base_model": modification.base_model,
+        "base_model_flop": modification.base_model_flop,
+        "share": modification.share,
+        "threshold_flop": modification.threshold_flop,
+        "fallback": modification.fallback,
+        "exceeded": modification.exceeded,
+        "summary": modification.summary,
     }
 
 

@@ -62,6 +62,13 @@ class TrainingRequestSerializer(PricingFields):
     price_per_million_training_tokens = number(
         "api_fine_tune: USD per million training tokens, as the vendor bills them."
     )
+    base_model = serializers.RegexField(
+        MODEL_SLUG,
+        required=False,
+        help_text="Model catalogue slug (GET /api/v1/models/) of the model this run fine-tunes: "
+        "its published training compute is compared with this run's under the EU guidelines' "
+        "one-third rule (`modification` in the response).",
+    )
 
 
 class InferenceRequestSerializer(PricingFields):
@@ -230,6 +237,26 @@ class ThresholdResultSerializer(serializers.Serializer):
     exceeded = serializers.BooleanField()
 
 
+class ModificationResultSerializer(serializers.Serializer):
+    base_model = serializers.CharField(help_text="The model fine-tuned, developer and name.")
+    base_model_flop = serializers.FloatField(
+        allow_null=True, help_text="Its published training compute; null: not published."
+    )
+    share = serializers.FloatField(
+        allow_null=True,
+        help_text="This run's FLOP over the base model's (0.004 for 0.4 %); null: not published.",
+    )
+    threshold_flop = serializers.FloatField(
+        help_text="FLOP above which the modifier becomes a provider: a third of the base "
+        "model's, or, not published, a third of 10^23."
+    )
+    fallback = serializers.BooleanField(
+        help_text="True: the base model's compute is not published, the fallback applies."
+    )
+    exceeded = serializers.BooleanField(help_text="Strictly more than `threshold_flop`.")
+    summary = serializers.CharField(help_text="The outcome in plain words.")
+
+
 class TrainingResultSerializer(serializers.Serializer):
     flop = serializers.FloatField(allow_null=True)
     petaflop_s_days = serializers.FloatField(allow_null=True)
@@ -246,6 +273,11 @@ class TrainingResultSerializer(serializers.Serializer):
     cost_note = serializers.CharField(
         allow_null=True,
         help_text="Why `cost` is null: which price is missing (null when the training is priced).",
+    )
+    modification = ModificationResultSerializer(
+        allow_null=True,
+        help_text="Null unless `base_model` was given and the FLOP are known: this run against "
+        "the EU guidelines' one-third rule for modifying another's model.",
     )
 
 

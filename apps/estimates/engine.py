@@ -12,6 +12,7 @@ from apps.estimates.assumptions import inference_assumptions, missing_price, tra
 from apps.estimates.commitment import CommitmentFigures, excess_accelerator_hours
 from apps.estimates.formulas import Quantity
 from apps.estimates.inputs import EstimateInput
+from apps.estimates.modification import modification_result
 from apps.estimates.money import to_money_figure
 from apps.estimates.results import (
     CommitmentResult,
@@ -241,6 +242,9 @@ def _training_result(inp: EstimateInput, training: TrainingFigures) -> TrainingR
         cost_note=None
         if inp.training.method == api.API_FINE_TUNE
         else missing_price(inp.training.pricing),
+        modification=None
+        if flop is None or inp.training.base_model is None
+        else modification_result(flop, inp.training.base_model),
     )
 
 

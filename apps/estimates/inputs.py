@@ -6,6 +6,7 @@ They are validated, field by field, in apps.estimates.validation.
 from dataclasses import dataclass, replace
 
 from apps.estimates.formulas import Quantity
+from apps.estimates.modification import BaseModel
 from apps.estimates.serving import DEFAULT_OVERHEAD_BYTES
 
 TRAINING_METHODS = ("parameters_tokens", "total_flop", "accelerator_hours", "api_fine_tune")
@@ -60,6 +61,8 @@ class TrainingInput:
     pricing: Pricing = Pricing()
     epochs: Quantity = 1.0  # api_fine_tune
     price_per_million_training_tokens: Quantity | None = None  # api_fine_tune
+    # The catalogue model this run fine-tunes, for the EU guidelines' one-third rule.
+    base_model: BaseModel | None = None
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from apps.estimates.formulas import Quantity
+from apps.estimates.modification import ModificationResult
 from apps.estimates.money import cost_of_one_request
 
 
@@ -28,6 +29,9 @@ class TrainingResult:
     assumptions: tuple[str, ...]
     # Where `cost` is None because a price is missing: which one (a Message), else None.
     cost_note: str | None = None
+    # A fine-tune of a catalogue model against the one-third rule; None: no base model named,
+    # or FLOP unknown (and records from before it was reported).
+    modification: ModificationResult | None = None
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Table, TableStyle
 
 from apps.catalogue.names import catalogue_name
+from apps.words.messages import message_text
 from apps.estimates import EstimateResult
 from apps.exports.pdf_layout import (
     CELL,
@@ -52,6 +53,8 @@ def _training_figures(response: dict, values: dict, currency: str) -> list[tuple
         )
         for threshold in training["thresholds"]
     ]
+    if training.get("modification"):
+        items.append((_("One-third rule"), message_text(training["modification"]["summary"])))
     return items
 
 

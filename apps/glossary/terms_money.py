@@ -233,14 +233,36 @@ TERMS = (
         definition=_(
             "Amounts of training compute above which a law or rule places extra duties on a "
             "model, such as the EU AI Act's presumption of systemic risk for general-purpose "
-            "models trained with more than 10^25 FLOP. The catalogue lists each with its "
+            "models trained with more than 10^25 FLOP, or the Commission's indicator of a "
+            "general-purpose model: more than 10^23 FLOP for one that generates language, "
+            "images or video. The catalogue lists each with its "
             "jurisdiction, status and source."
         ),
         limits=_(
             "A threshold measures effort, not risk: a model below it can still be risky, and "
             "rules change; check the current text."
         ),
-        related=("training-compute", "flop"),
+        related=("training-compute", "flop", "one-third-rule"),
+    ),
+    Term(
+        slug="one-third-rule",
+        name=_("One-third rule (modifying a model)"),
+        definition=_(
+            "Under the European Commission's guidelines for providers of general-purpose AI "
+            "models (July 2025), whoever fine-tunes or otherwise changes someone else's model "
+            "becomes the provider of a new model, with the duties that brings, when the change "
+            "uses more than a third of the compute that trained the original. Where the "
+            "original's compute is not published, a third of 10^23 FLOP stands in for it."
+        ),
+        example=_(
+            "Fine-tuning a model trained with 3.8 × 10^25 FLOP using 10^22 FLOP is 0.026 % of "
+            "the original: the rule is far away."
+        ),
+        limits=_(
+            "Compute is only an indicator: a change that alters what the model can do may "
+            "count even below one third. The guidelines are not law; check the current text."
+        ),
+        related=("compute-thresholds", "training-compute"),
     ),
     Term(
         slug="scenario",
