@@ -118,7 +118,8 @@ def base_model_for(
         resolution.note(
             "training",
             _(
-                "Base model %(name)s: %(flop)s FLOP of training compute, as published (%(source)s).",
+                "Base model %(name)s: %(flop)s FLOP of training compute, as published "
+                "(%(source)s).",
                 name=name,
                 flop=number(model.training_compute_flop, "g4"),
                 source=str(model.training_compute_source),

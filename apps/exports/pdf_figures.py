@@ -6,7 +6,6 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Table, TableStyle
 
 from apps.catalogue.names import catalogue_name
-from apps.words.messages import message_text
 from apps.estimates import EstimateResult
 from apps.exports.pdf_layout import (
     CELL,
@@ -23,6 +22,7 @@ from apps.exports.pdf_layout import (
 from apps.exports.report import ScenarioReport
 from apps.projects.describe import bottom_strip
 from apps.words import formatting
+from apps.words.messages import message_text
 
 
 def _definition_list(items: list[tuple[str, str]], width: float) -> Table:

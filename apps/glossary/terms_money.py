@@ -255,8 +255,8 @@ TERMS = (
             "original's compute is not published, a third of 10^23 FLOP stands in for it."
         ),
         example=_(
-            "Fine-tuning a model trained with 3.8 × 10^25 FLOP using 10^22 FLOP is 0.026 % of "
-            "the original: the rule is far away."
+            "Fine-tuning a model trained with 3.8 × 10^25 FLOP using 10^22 FLOP is 0.026 "
+            "percent of the original: the rule is far away."
         ),
         limits=_(
             "Compute is only an indicator: a change that alters what the model can do may "
