@@ -268,6 +268,16 @@ class TrainingResultSerializer(serializers.Serializer):
     )
     energy_kwh = serializers.FloatField(allow_null=True)
     emissions_kg_co2e = serializers.FloatField(allow_null=True)
+    embodied_kg_co2e = serializers.FloatField(
+        allow_null=True,
+        help_text="Manufacturing the hardware, spread over these accelerator-hours (owned: over "
+        "its busy life; rented: by the hours used); null: not published for the accelerator.",
+    )
+    water_litres = serializers.FloatField(
+        allow_null=True,
+        help_text="Water on site (WUE) and consumed generating the electricity; null: not "
+        "published for the energy profile.",
+    )
     thresholds = ThresholdResultSerializer(many=True)
     assumptions = serializers.ListField(child=serializers.CharField())
     cost_note = serializers.CharField(
@@ -290,6 +300,16 @@ class PerRequestSerializer(serializers.Serializer):
     cost = MoneyFigureField(allow_null=True)
     cost_per_1000 = MoneyFigureField(allow_null=True)
     energy_kwh = serializers.FloatField(allow_null=True)
+    embodied_kg_co2e = serializers.FloatField(
+        allow_null=True,
+        help_text="Manufacturing the hardware, spread over these accelerator-hours (owned: over "
+        "its busy life; rented: by the hours used); null: not published for the accelerator.",
+    )
+    water_litres = serializers.FloatField(
+        allow_null=True,
+        help_text="Water on site (WUE) and consumed generating the electricity; null: not "
+        "published for the energy profile.",
+    )
     output_tokens = serializers.FloatField(
         allow_null=True, help_text="The visible answer's tokens; null with accelerator-seconds."
     )
@@ -316,6 +336,16 @@ class InferenceTotalSerializer(serializers.Serializer):
     always_on_cost = MoneyFigureField(allow_null=True)
     energy_kwh = serializers.FloatField(allow_null=True)
     emissions_kg_co2e = serializers.FloatField(allow_null=True)
+    embodied_kg_co2e = serializers.FloatField(
+        allow_null=True,
+        help_text="Manufacturing the hardware, spread over these accelerator-hours (owned: over "
+        "its busy life; rented: by the hours used); null: not published for the accelerator.",
+    )
+    water_litres = serializers.FloatField(
+        allow_null=True,
+        help_text="Water on site (WUE) and consumed generating the electricity; null: not "
+        "published for the energy profile.",
+    )
 
 
 class ReplicaChoiceSerializer(serializers.Serializer):

@@ -109,6 +109,8 @@ def estimate_input_from_request(
             if profile and profile.electricity_price_per_kwh is not None
             else None
         ),
+        wue_litres_per_kwh=profile.wue_litres_per_kwh if profile else None,
+        grid_water_litres_per_kwh=profile.grid_water_litres_per_kwh if profile else None,
     )
 
     training = None

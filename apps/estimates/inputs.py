@@ -27,6 +27,10 @@ class Hardware:
     memory_bytes: Quantity | None = None
     accelerators_per_node: Quantity | None = None
     interconnect_bytes_per_second: Quantity | None = None  # per accelerator, both directions
+    # Manufacturing one accelerator and its share of the server (kg CO2e, cradle to gate), and
+    # the service life a rented one's is spread over; None: not published.
+    embodied_kg_co2e: Quantity | None = None
+    embodied_lifetime_years: Quantity | None = None
 
 
 @dataclass(frozen=True)
@@ -34,6 +38,10 @@ class EnergyProfile:
     pue: Quantity = 1.0
     kg_co2e_per_kwh: Quantity | None = None
     electricity_price_per_kwh: Quantity | None = None  # currency per kWh
+    # Water: on site per kWh of IT energy (WUE), and consumed generating each kWh of
+    # electricity; None: not published, so no water figure.
+    wue_litres_per_kwh: Quantity | None = None
+    grid_water_litres_per_kwh: Quantity | None = None
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,10 @@ class TrainingResult:
     # A fine-tune of a catalogue model against the one-third rule; None: no base model named,
     # or FLOP unknown (and records from before it was reported).
     modification: ModificationResult | None = None
+    # The hardware's manufacturing spread over these accelerator-hours, and water on site and
+    # at the power plant (apps.estimates.footprint); None: not published.
+    embodied_kg_co2e: float | None = None
+    water_litres: float | None = None
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,8 @@ class PerRequest:
     # given) or a stored response from before they were reported.
     output_tokens: float | None = None
     reasoning_tokens: float | None = None
+    embodied_kg_co2e: float | None = None  # None: not published (apps.estimates.footprint)
+    water_litres: float | None = None
 
     @property
     def precise_cost(self) -> Decimal | None:
@@ -80,6 +86,8 @@ class InferenceTotal:
     always_on_cost: Decimal | None  # None: an external API has no capacity to keep on
     energy_kwh: float | None
     emissions_kg_co2e: float | None
+    embodied_kg_co2e: float | None = None  # None: not published (apps.estimates.footprint)
+    water_litres: float | None = None
 
 
 @dataclass(frozen=True)

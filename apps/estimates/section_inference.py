@@ -7,6 +7,7 @@ import numpy as np
 from apps.estimates import external_api as api
 from apps.estimates import formulas as f
 from apps.estimates.commitment import CommitmentFigures, commitment_figures
+from apps.estimates.footprint import embodied_rate, water_of
 from apps.estimates.formulas import Quantity
 from apps.estimates.inputs import EnergyProfile, Hardware, InferenceInput
 from apps.estimates.section_figures import (
@@ -162,6 +163,7 @@ def inference_figures(inference: InferenceInput, energy: EnergyProfile) -> Infer
         else None
     )
     kwh, kg = energy_and_emissions(hours, power, energy)
+    embodied_per_hour = embodied_rate(hardware, inference.pricing)
     return InferenceFigures(
         flop_per_request=flop,
         accelerator_seconds=seconds,
@@ -192,6 +194,9 @@ def inference_figures(inference: InferenceInput, energy: EnergyProfile) -> Infer
         cost_per_request=f.cost_per_request(seconds, price),
         serving=serving,
         committed=committed,
+        embodied_kg_per_accelerator_hour=embodied_per_hour,
+        embodied_kg_co2e=hours * embodied_per_hour,
+        water_litres=water_of(kwh, energy),
     )
 
 
