@@ -72,6 +72,8 @@ SECTIONS = (
             _money("cost", _("Cost")),
             Spec("energy_kwh", _("Energy"), "kWh"),
             Spec("emissions_kg_co2e", _("Emissions"), "kg CO2e"),
+            Spec("embodied_kg_co2e", _("Embodied emissions"), "kg CO2e"),
+            Spec("water_litres", _("Water"), "L"),
         ),
     ),
     Section(
@@ -89,6 +91,8 @@ SECTIONS = (
                 "cost_per_1000", _("Cost per 1,000 requests"), _("{currency} per 1,000 requests")
             ),
             Spec("energy_kwh", _("Energy per request"), "kWh"),
+            Spec("embodied_kg_co2e", _("Embodied emissions per request"), "kg CO2e"),
+            Spec("water_litres", _("Water per request"), "L"),
         ),
     ),
     Section(
@@ -102,6 +106,8 @@ SECTIONS = (
             _money("always_on_cost", _("Cost if kept always on")),
             Spec("energy_kwh", _("Energy"), "kWh"),
             Spec("emissions_kg_co2e", _("Emissions"), "kg CO2e"),
+            Spec("embodied_kg_co2e", _("Embodied emissions"), "kg CO2e"),
+            Spec("water_litres", _("Water"), "L"),
         ),
     ),
     Section(

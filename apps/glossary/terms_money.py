@@ -225,7 +225,41 @@ TERMS = (
                 ),
             ),
         ),
-        related=("pue", "inference-compute"),
+        related=("pue", "inference-compute", "embodied-emissions", "water"),
+    ),
+    Term(
+        slug="embodied-emissions",
+        name=_("Embodied emissions"),
+        definition=_(
+            "The greenhouse gases released to make the hardware: mining, chip making, assembly "
+            "and transport of an accelerator and its share of the server, before it is ever "
+            "switched on. They are spread over the hours of its life: an owned accelerator's "
+            "over its busy hours, a rented one's by the hours you use."
+        ),
+        example=_(
+            "Like the emissions of building a car, shared out over the kilometres it will "
+            "drive: the fewer kilometres, the bigger each one's share."
+        ),
+        limits=_(
+            "Few makers publish life-cycle figures for accelerators; where none is published "
+            "the figure is left empty rather than guessed."
+        ),
+        related=("emissions", "accelerator-hour"),
+    ),
+    Term(
+        slug="water",
+        name=_("Water"),
+        definition=_(
+            "Fresh water used up by the computing: water the data centre evaporates to cool "
+            "its machines (its water usage effectiveness, litres per kWh) plus water power "
+            "plants consume to make the electricity (litres per kWh, which depends on the "
+            "grid)."
+        ),
+        limits=_(
+            "Averages by data centre kind and country: a site in a dry or wet place, or cooled "
+            "by air alone, can be far from them. Water used to make the chips is not counted."
+        ),
+        related=("energy", "pue"),
     ),
     Term(
         slug="compute-thresholds",
