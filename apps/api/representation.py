@@ -16,6 +16,7 @@ from apps.estimates import (
     EstimateResult,
     InferenceResult,
     Month,
+    RequestFootprint,
     ServingResult,
     ThresholdResult,
     TrainingResult,
@@ -66,6 +67,18 @@ def _modification(modification: ModificationResult | None) -> dict | None:
         "fallback": modification.fallback,
         "exceeded": modification.exceeded,
         "summary": modification.summary,
+    }
+
+
+FOOTPRINT_FIGURES = ("energy_kwh", "usage_kg_co2e", "embodied_kg_co2e", "water_litres")
+
+
+def _footprint_range(footprint: RequestFootprint | None) -> dict | None:
+    if footprint is None:
+        return None
+    return {
+        name: {"low": getattr(footprint, f"{name}_low"), "high": getattr(footprint, f"{name}_high")}
+        for name in FOOTPRINT_FIGURES
     }
 
 
@@ -165,6 +178,7 @@ def _inference(inference: InferenceResult) -> dict:
             "energy_kwh": per_request.energy_kwh,
             "embodied_kg_co2e": per_request.embodied_kg_co2e,
             "water_litres": per_request.water_litres,
+            "footprint_range": _footprint_range(per_request.footprint_range),
             "output_tokens": per_request.output_tokens,
             "reasoning_tokens": per_request.reasoning_tokens,
         },

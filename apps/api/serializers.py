@@ -291,6 +291,18 @@ class TrainingResultSerializer(serializers.Serializer):
     )
 
 
+class RangeSerializer(serializers.Serializer):
+    low = serializers.FloatField()
+    high = serializers.FloatField()
+
+
+class FootprintRangeSerializer(serializers.Serializer):
+    energy_kwh = RangeSerializer(help_text="The provider's facility energy, kWh.")
+    usage_kg_co2e = RangeSerializer(help_text="Emissions of that energy, kg CO2e.")
+    embodied_kg_co2e = RangeSerializer(help_text="Emissions of making the servers, kg CO2e.")
+    water_litres = RangeSerializer(help_text="Water on site and at the power plant, litres.")
+
+
 class PerRequestSerializer(serializers.Serializer):
     flop = serializers.FloatField(allow_null=True)
     accelerator_seconds = serializers.FloatField(allow_null=True)
@@ -317,6 +329,12 @@ class PerRequestSerializer(serializers.Serializer):
         allow_null=True,
         help_text="Hidden reasoning tokens, decoded and billed as output beside the visible "
         "output; null with accelerator-seconds.",
+    )
+    footprint_range = FootprintRangeSerializer(
+        allow_null=True,
+        help_text="An external API only: EcoLogits' range for one request (energy_kwh, "
+        "embodied_kg_co2e and water_litres above are its middles); null otherwise, or where "
+        "EcoLogits has no data on the model.",
     )
 
 

@@ -362,6 +362,9 @@ def _inference_result(
 ) -> InferenceResult:
     seconds = inference.accelerator_seconds
     request_energy = _energy(inference, f.monthly_accelerator_hours(1.0, seconds))
+    footprint = inp.inference.request_footprint if inference.priced_per_request else None
+    if footprint is not None:
+        request_energy = footprint.middle("energy_kwh")
     revenue = optional(inp.inference.revenue_per_request)
     serving = (
         None if inference.serving is None else serving_result(inp.inference, inference.serving)
@@ -382,10 +385,15 @@ def _inference_result(
             embodied_kg_co2e=_known(
                 inference.embodied_kg_per_accelerator_hour
                 * f.monthly_accelerator_hours(1.0, seconds)
-            ),
-            water_litres=None
-            if request_energy is None
-            else _known(water_of(request_energy, inp.energy)),
+            )
+            if footprint is None
+            else footprint.middle("embodied_kg_co2e"),
+            water_litres=(
+                None if request_energy is None else _known(water_of(request_energy, inp.energy))
+            )
+            if footprint is None
+            else footprint.middle("water_litres"),
+            footprint_range=footprint,
         ),
         monthly=_months(inference, to_date),
         total=InferenceTotal(

@@ -45,6 +45,27 @@ class EnergyProfile:
 
 
 @dataclass(frozen=True)
+class RequestFootprint:
+    """An external model API's footprint of one request, as a range (low = high where there is
+    none), from EcoLogits' methodology and model data (apps.apiprices.footprint): the provider's
+    facility energy (kWh), the emissions of that energy and of making the hardware (kg CO2e),
+    and water on site and at the power plant (litres)."""
+
+    energy_kwh_low: float
+    energy_kwh_high: float
+    usage_kg_co2e_low: float
+    usage_kg_co2e_high: float
+    embodied_kg_co2e_low: float
+    embodied_kg_co2e_high: float
+    water_litres_low: float
+    water_litres_high: float
+
+    def middle(self, name: str) -> float:
+        """The middle of a figure's range: `name` is "energy_kwh", "usage_kg_co2e", …"""
+        return (getattr(self, f"{name}_low") + getattr(self, f"{name}_high")) / 2
+
+
+@dataclass(frozen=True)
 class Pricing:
     mode: str = "rent"
     price_per_accelerator_hour: Quantity | None = None  # rent
@@ -110,6 +131,8 @@ class InferenceInput:
     price_per_million_cached_input_tokens: Quantity | None = None
     price_per_million_output_tokens: Quantity | None = None
     batch_discount: Quantity = 0.0
+    # external_api: its footprint per request (None: EcoLogits has no data on the model).
+    request_footprint: RequestFootprint | None = None
     # Serving a language model (method "tokens"): used when the KV cache per token is known,
     # given or from layers with KV heads and head dimension (or the latent width of MLA).
     total_parameters: Quantity | None = None  # None: dense, = parameters

@@ -4,6 +4,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from apps.estimates.formulas import Quantity
+from apps.estimates.inputs import RequestFootprint
 from apps.estimates.modification import ModificationResult
 from apps.estimates.money import cost_of_one_request
 
@@ -55,6 +56,9 @@ class PerRequest:
     reasoning_tokens: float | None = None
     embodied_kg_co2e: float | None = None  # None: not published (apps.estimates.footprint)
     water_litres: float | None = None
+    # An external API's footprint per request as EcoLogits gives it, a range (None otherwise):
+    # energy_kwh, embodied_kg_co2e and water_litres above are the middles of its ranges.
+    footprint_range: RequestFootprint | None = None
 
     @property
     def precise_cost(self) -> Decimal | None:

@@ -46,6 +46,12 @@ def external_api_figures(inference: InferenceInput, energy: EnergyProfile) -> In
     peak_rate = f.peak_arrival_rate_per_second(peak_requests, number(inference.peak_to_average))
     latency = NAN if inference.latency_seconds is None else number(inference.latency_seconds)
     cost = api.api_cost_of_requests(requests, per_request)
+    footprint = inference.request_footprint
+
+    def over_requests(name: str) -> Quantity:
+        # The middle of the provider's range for each request, times the requests.
+        return NAN if footprint is None else requests * footprint.middle(name)
+
     return InferenceFigures(
         flop_per_request=NAN,
         accelerator_seconds=NAN,
@@ -64,13 +70,15 @@ def external_api_figures(inference: InferenceInput, energy: EnergyProfile) -> In
         pay_per_use_cost=cost,
         always_on_cost=NAN,
         cost=cost,
-        energy_kwh=NAN,
-        emissions_kg_co2e=NAN,
+        energy_kwh=over_requests("energy_kwh"),
+        emissions_kg_co2e=over_requests("usage_kg_co2e"),
         peak_requests_per_second=peak_rate,
         peak_accelerators=NAN,
         peak_concurrent_requests=f.peak_concurrent_requests(peak_rate, latency),
         cost_per_request=per_request,
         priced_per_request=True,
+        embodied_kg_co2e=over_requests("embodied_kg_co2e"),
+        water_litres=over_requests("water_litres"),
     )
 
 
