@@ -14,6 +14,7 @@ from apps.estimates import (
     estimate,
 )
 from apps.estimates.footprint import embodied_kg_per_accelerator_hour, water_litres
+from apps.estimates.options import option_footprint
 from apps.estimates.record import dump, load
 
 # H100 SXM as the catalogue gives it: 700 W, 985.5 kg CO2e embodied over 3 years (EcoLogits).
@@ -112,3 +113,15 @@ def test_records_from_before_the_footprint_still_read():
         del record["data"][section]["water_litres"]
     older = load(record, InferenceResult)
     assert older.total.water_litres is None and older.total.energy_kwh == inference.total.energy_kwh
+
+
+def test_an_option_s_footprint_adds_training_and_serving_over_the_horizon():
+    footprint = option_footprint(seed_000())
+    # Training 218.4 kWh + serving 109.2 kWh; embodied 200 h + 100 h at 0.0374743 kg.
+    assert footprint.energy_kwh == pytest.approx(327.6)
+    assert footprint.emissions_kg_co2e == pytest.approx(327.6 * 0.481)
+    assert footprint.embodied_kg_co2e == pytest.approx(300 * 985.5 / (3 * HOURS_PER_YEAR))
+    assert footprint.water_litres == pytest.approx(327.6 * (1.8 / 1.56 + 3.908))
+    unknown = Hardware(peak_flops_per_second=989.4e12, power_watts=700)
+    partly = option_footprint(seed_000(hardware=unknown))
+    assert partly.embodied_kg_co2e is None and partly.energy_kwh == pytest.approx(327.6)
