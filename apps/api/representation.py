@@ -73,7 +73,7 @@ def _modification(modification: ModificationResult | None) -> dict | None:
 FOOTPRINT_FIGURES = ("energy_kwh", "usage_kg_co2e", "embodied_kg_co2e", "water_litres")
 
 
-def _footprint_range(footprint: RequestFootprint | None) -> dict | None:
+def footprint_range_data(footprint: RequestFootprint | None) -> dict | None:
     if footprint is None:
         return None
     return {
@@ -178,9 +178,9 @@ def _inference(inference: InferenceResult) -> dict:
             "energy_kwh": per_request.energy_kwh,
             "embodied_kg_co2e": per_request.embodied_kg_co2e,
             "water_litres": per_request.water_litres,
-            "footprint_range": _footprint_range(per_request.footprint_range),
             "output_tokens": per_request.output_tokens,
             "reasoning_tokens": per_request.reasoning_tokens,
+            "footprint_range": footprint_range_data(per_request.footprint_range),
         },
         "monthly": [_month(month) for month in inference.monthly],
         "total": {

@@ -9,10 +9,12 @@ from apps.api.ranges import (
     UncertaintyResultSerializer,
     UncertaintySettingsSerializer,
 )
+from apps.api.representation import footprint_range_data
 from apps.api.strict import StrictSerializer
 from apps.apiprices.models import PriceTier
 from apps.catalogue.language_models import MODEL_SLUG_PATTERN
 from apps.catalogue.models import PRECISIONS, CommitmentDiscount
+from apps.estimates import RequestFootprint
 from apps.estimates.limits import RULES
 
 # Model slugs keep their version's dots ("llama-3.1-8b"), which a SlugField refuses.
@@ -297,6 +299,11 @@ class RangeSerializer(serializers.Serializer):
 
 
 class FootprintRangeSerializer(serializers.Serializer):
+    def to_representation(self, instance):
+        if isinstance(instance, RequestFootprint):  # the engine's result, not a dict
+            instance = footprint_range_data(instance)
+        return super().to_representation(instance)
+
     energy_kwh = RangeSerializer(help_text="The provider's facility energy, kWh.")
     usage_kg_co2e = RangeSerializer(help_text="Emissions of that energy, kg CO2e.")
     embodied_kg_co2e = RangeSerializer(help_text="Emissions of making the servers, kg CO2e.")

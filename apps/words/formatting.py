@@ -349,10 +349,10 @@ def emissions_kg(value: Number, *, missing: str = NOT_AVAILABLE) -> Figure:
 
 
 NOT_PUBLISHED = gettext_lazy("not published")
+# Litres however many (people read "12,500 L" more readily than cubic metres), mL below one.
 _WATER_SCALES = (
     _Scale(Decimal(1), Decimal("0.001"), "mL", _("millilitres"), _("millilitre")),
-    _Scale(THOUSAND, Decimal(1), "L", _("litres"), _("litre")),
-    _Scale(_ALWAYS, THOUSAND, "m³", _("cubic metres"), _("cubic metre")),
+    _Scale(_ALWAYS, Decimal(1), "L", _("litres"), _("litre")),
 )
 
 
@@ -363,7 +363,7 @@ def embodied_kg(value: Number) -> Figure:
 
 
 def water_litres(value: Number, *, missing: str = NOT_PUBLISHED) -> Figure:
-    """Water given in litres, shown in mL below 1 L and in m³ from 1,000 L."""
+    """Water given in litres, shown in mL below 1 L."""
     return _scaled(value, "L", _WATER_SCALES, missing)
 
 
