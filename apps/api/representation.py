@@ -16,10 +16,12 @@ from apps.estimates import (
     EstimateResult,
     InferenceResult,
     Month,
+    RequestFootprint,
     ServingResult,
     ThresholdResult,
     TrainingResult,
 )
+from apps.estimates.modification import ModificationResult
 from apps.estimates.uncertainty import FigureRange, UncertaintyResult
 
 
@@ -50,9 +52,38 @@ def _training(training: TrainingResult) -> dict:
         "cost": optional_money(training.cost),
         "energy_kwh": training.energy_kwh,
         "emissions_kg_co2e": training.emissions_kg_co2e,
+        "embodied_kg_co2e": training.embodied_kg_co2e,
+        "water_litres": training.water_litres,
         "thresholds": [_threshold(threshold) for threshold in training.thresholds],
         "assumptions": list(training.assumptions),
         "cost_note": training.cost_note,
+        "modification": _modification(training.modification),
+    }
+
+
+def _modification(modification: ModificationResult | None) -> dict | None:
+    if modification is None:
+        return None
+    return {
+        "base_model": modification.base_model,
+        "base_model_flop": modification.base_model_flop,
+        "share": modification.share,
+        "threshold_flop": modification.threshold_flop,
+        "fallback": modification.fallback,
+        "exceeded": modification.exceeded,
+        "summary": modification.summary,
+    }
+
+
+FOOTPRINT_FIGURES = ("energy_kwh", "usage_kg_co2e", "embodied_kg_co2e", "water_litres")
+
+
+def footprint_range_data(footprint: RequestFootprint | None) -> dict | None:
+    if footprint is None:
+        return None
+    return {
+        name: {"low": getattr(footprint, f"{name}_low"), "high": getattr(footprint, f"{name}_high")}
+        for name in FOOTPRINT_FIGURES
     }
 
 
@@ -150,8 +181,11 @@ def _inference(inference: InferenceResult) -> dict:
             "cost": optional_money(per_request.cost),
             "cost_per_1000": optional_money(per_request.cost_per_1000),
             "energy_kwh": per_request.energy_kwh,
+            "embodied_kg_co2e": per_request.embodied_kg_co2e,
+            "water_litres": per_request.water_litres,
             "output_tokens": per_request.output_tokens,
             "reasoning_tokens": per_request.reasoning_tokens,
+            "footprint_range": footprint_range_data(per_request.footprint_range),
         },
         "monthly": [_month(month) for month in inference.monthly],
         "total": {
@@ -162,6 +196,8 @@ def _inference(inference: InferenceResult) -> dict:
             "always_on_cost": optional_money(total.always_on_cost),
             "energy_kwh": total.energy_kwh,
             "emissions_kg_co2e": total.emissions_kg_co2e,
+            "embodied_kg_co2e": total.embodied_kg_co2e,
+            "water_litres": total.water_litres,
         },
         "peak_accelerators": inference.peak_accelerators,
         "peak_requests_per_second": inference.peak_requests_per_second,

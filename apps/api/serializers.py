@@ -9,10 +9,12 @@ from apps.api.ranges import (
     UncertaintyResultSerializer,
     UncertaintySettingsSerializer,
 )
+from apps.api.representation import footprint_range_data
 from apps.api.strict import StrictSerializer
 from apps.apiprices.models import PriceTier
 from apps.catalogue.language_models import MODEL_SLUG_PATTERN
 from apps.catalogue.models import PRECISIONS, CommitmentDiscount
+from apps.estimates import RequestFootprint
 from apps.estimates.limits import RULES
 from apps.exchange.serializers import ExchangeRateSerializer
 
@@ -62,6 +64,13 @@ class TrainingRequestSerializer(PricingFields):
     epochs = number("api_fine_tune: passes over the training tokens [1].", default=1.0)
     price_per_million_training_tokens = number(
         "api_fine_tune: USD per million training tokens, as the vendor bills them."
+    )
+    base_model = serializers.RegexField(
+        MODEL_SLUG,
+        required=False,
+        help_text="Model catalogue slug (GET /api/v1/models/) of the model this run fine-tunes: "
+        "its published training compute is compared with this run's under the EU guidelines' "
+        "one-third rule (`modification` in the response).",
     )
 
 
@@ -231,6 +240,26 @@ class ThresholdResultSerializer(serializers.Serializer):
     exceeded = serializers.BooleanField()
 
 
+class ModificationResultSerializer(serializers.Serializer):
+    base_model = serializers.CharField(help_text="The model fine-tuned, developer and name.")
+    base_model_flop = serializers.FloatField(
+        allow_null=True, help_text="Its published training compute; null: not published."
+    )
+    share = serializers.FloatField(
+        allow_null=True,
+        help_text="This run's FLOP over the base model's (0.004 for 0.4 %); null: not published.",
+    )
+    threshold_flop = serializers.FloatField(
+        help_text="FLOP above which the modifier becomes a provider: a third of the base "
+        "model's, or, not published, a third of 10^23."
+    )
+    fallback = serializers.BooleanField(
+        help_text="True: the base model's compute is not published, the fallback applies."
+    )
+    exceeded = serializers.BooleanField(help_text="Strictly more than `threshold_flop`.")
+    summary = serializers.CharField(help_text="The outcome in plain words.")
+
+
 class TrainingResultSerializer(serializers.Serializer):
     flop = serializers.FloatField(allow_null=True)
     petaflop_s_days = serializers.FloatField(allow_null=True)
@@ -242,12 +271,44 @@ class TrainingResultSerializer(serializers.Serializer):
     )
     energy_kwh = serializers.FloatField(allow_null=True)
     emissions_kg_co2e = serializers.FloatField(allow_null=True)
+    embodied_kg_co2e = serializers.FloatField(
+        allow_null=True,
+        help_text="Manufacturing the hardware, spread over these accelerator-hours (owned: over "
+        "its busy life; rented: by the hours used); null: not published for the accelerator.",
+    )
+    water_litres = serializers.FloatField(
+        allow_null=True,
+        help_text="Water on site (WUE) and consumed generating the electricity; null: not "
+        "published for the energy profile.",
+    )
     thresholds = ThresholdResultSerializer(many=True)
     assumptions = serializers.ListField(child=serializers.CharField())
     cost_note = serializers.CharField(
         allow_null=True,
         help_text="Why `cost` is null: which price is missing (null when the training is priced).",
     )
+    modification = ModificationResultSerializer(
+        allow_null=True,
+        help_text="Null unless `base_model` was given and the FLOP are known: this run against "
+        "the EU guidelines' one-third rule for modifying another's model.",
+    )
+
+
+class RangeSerializer(serializers.Serializer):
+    low = serializers.FloatField()
+    high = serializers.FloatField()
+
+
+class FootprintRangeSerializer(serializers.Serializer):
+    def to_representation(self, instance):
+        if isinstance(instance, RequestFootprint):  # the engine's result, not a dict
+            instance = footprint_range_data(instance)
+        return super().to_representation(instance)
+
+    energy_kwh = RangeSerializer(help_text="The provider's facility energy, kWh.")
+    usage_kg_co2e = RangeSerializer(help_text="Emissions of that energy, kg CO2e.")
+    embodied_kg_co2e = RangeSerializer(help_text="Emissions of making the servers, kg CO2e.")
+    water_litres = RangeSerializer(help_text="Water on site and at the power plant, litres.")
 
 
 class PerRequestSerializer(serializers.Serializer):
@@ -259,6 +320,16 @@ class PerRequestSerializer(serializers.Serializer):
     cost = MoneyFigureField(allow_null=True)
     cost_per_1000 = MoneyFigureField(allow_null=True)
     energy_kwh = serializers.FloatField(allow_null=True)
+    embodied_kg_co2e = serializers.FloatField(
+        allow_null=True,
+        help_text="Manufacturing the hardware, spread over these accelerator-hours (owned: over "
+        "its busy life; rented: by the hours used); null: not published for the accelerator.",
+    )
+    water_litres = serializers.FloatField(
+        allow_null=True,
+        help_text="Water on site (WUE) and consumed generating the electricity; null: not "
+        "published for the energy profile.",
+    )
     output_tokens = serializers.FloatField(
         allow_null=True, help_text="The visible answer's tokens; null with accelerator-seconds."
     )
@@ -266,6 +337,12 @@ class PerRequestSerializer(serializers.Serializer):
         allow_null=True,
         help_text="Hidden reasoning tokens, decoded and billed as output beside the visible "
         "output; null with accelerator-seconds.",
+    )
+    footprint_range = FootprintRangeSerializer(
+        allow_null=True,
+        help_text="An external API only: EcoLogits' range for one request (energy_kwh, "
+        "embodied_kg_co2e and water_litres above are its middles); null otherwise, or where "
+        "EcoLogits has no data on the model.",
     )
 
 
@@ -285,6 +362,16 @@ class InferenceTotalSerializer(serializers.Serializer):
     always_on_cost = MoneyFigureField(allow_null=True)
     energy_kwh = serializers.FloatField(allow_null=True)
     emissions_kg_co2e = serializers.FloatField(allow_null=True)
+    embodied_kg_co2e = serializers.FloatField(
+        allow_null=True,
+        help_text="Manufacturing the hardware, spread over these accelerator-hours (owned: over "
+        "its busy life; rented: by the hours used); null: not published for the accelerator.",
+    )
+    water_litres = serializers.FloatField(
+        allow_null=True,
+        help_text="Water on site (WUE) and consumed generating the electricity; null: not "
+        "published for the energy profile.",
+    )
 
 
 class ReplicaChoiceSerializer(serializers.Serializer):

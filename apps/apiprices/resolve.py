@@ -8,11 +8,12 @@ notes go to its error list and resolution.
 import datetime
 from decimal import Decimal
 
+from apps.apiprices.footprint import ECOLOGITS_VERSION, request_footprint
 from apps.apiprices.models import ApiPrice, PriceTier
 from apps.apiprices.selectors import PriceInForce, api_model_slugs, price_in_force
 from apps.catalogue.resolution import RequestErrors, Resolution
 from apps.catalogue.suggestions import unknown_slug_message
-from apps.estimates import InferenceInput, TrainingInput
+from apps.estimates import InferenceInput, RequestFootprint, TrainingInput
 from apps.estimates.external_api import API_FINE_TUNE_NUMBERS, EXTERNAL_API_NUMBERS
 from apps.estimates.messages import Day, Message, Number, _, exact
 
@@ -159,7 +160,44 @@ def external_api_inference(
                     f"inference.{name}",
                     _("Choose an API model from the price catalogue, or give its prices."),
                 )
-    return InferenceInput(method="external_api", **numbers)
+    footprint = None
+    if slug and slug in resolution.api_models:
+        footprint = _footprint(resolution.api_models[slug], numbers, resolution)
+    return InferenceInput(method="external_api", request_footprint=footprint, **numbers)
+
+
+def _footprint(row: PriceInForce, numbers: dict, resolution: Resolution) -> RequestFootprint | None:
+    """The model's footprint per request from EcoLogits, with a note saying where it is from."""
+    api_model = row.api_model
+    decoded = numbers.get("output_tokens", 0.0) + numbers.get("reasoning_tokens", 0.0)
+    footprint = request_footprint(
+        api_model.provider, api_model.model, decoded, numbers.get("latency_seconds")
+    )
+    name = f"{api_model.provider_name} {api_model.name}"
+    if footprint is None:
+        resolution.note(
+            "inference",
+            _(
+                "%(model)s: energy, emissions and water not published (EcoLogits %(version)s "
+                "has no data on this model).",
+                model=name,
+                version=ECOLOGITS_VERSION,
+            ),
+        )
+    else:
+        resolution.note(
+            "inference",
+            _(
+                "%(model)s: energy, emissions (use and embodied) and water per request from "
+                "EcoLogits %(version)s (GenAI Impact's methodology and model data, the "
+                "provider's data centres and grid), for %(tokens)s generated tokens; the figures "
+                "are the middle of its range.",
+                model=name,
+                version=ECOLOGITS_VERSION,
+                tokens=exact(decoded),
+            ),
+        )
+    return footprint
 
 
 def api_fine_tune_training(data: dict) -> TrainingInput:

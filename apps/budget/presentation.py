@@ -98,6 +98,10 @@ def table(drawn_up: ScenarioBudget) -> dict:
             "emissions_total": (
                 sum(memo.emissions_kg_co2e) if memo.emissions_kg_co2e is not None else None
             ),
+            "embodied": memo.embodied_kg_co2e,
+            "embodied_total": None if memo.embodied_kg_co2e is None else sum(memo.embodied_kg_co2e),
+            "water": memo.water_litres,
+            "water_total": None if memo.water_litres is None else sum(memo.water_litres),
             "idle_commitment": memo.idle_commitment,
             "idle_commitment_total": None
             if memo.idle_commitment is None

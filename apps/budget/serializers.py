@@ -118,6 +118,18 @@ class BudgetMemoSerializer(serializers.Serializer):
         allow_null=True,
         help_text="Operational emissions per fiscal year, kg CO2e; null when unknown.",
     )
+    embodied_kg_co2e = serializers.ListField(
+        child=serializers.FloatField(),
+        allow_null=True,
+        help_text="The hardware's embodied emissions spread over each fiscal year's "
+        "accelerator-hours, kg CO2e; null when not published for the accelerator.",
+    )
+    water_litres = serializers.ListField(
+        child=serializers.FloatField(),
+        allow_null=True,
+        help_text="Water on site and at the power plant per fiscal year, litres; null when not "
+        "published for the energy profile.",
+    )
     idle_commitment = serializers.ListField(
         child=MoneyField(),
         allow_null=True,

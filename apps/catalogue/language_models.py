@@ -121,6 +121,21 @@ class LanguageModel(Sourced):
         help_text=_("Used per token: what the FLOP count uses (the total for a dense model)."),
     )
     licence = models.CharField(_("licence"), max_length=120)
+    training_compute_flop = models.FloatField(
+        _("published training compute (FLOP)"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+        help_text=_(
+            "As its developer published it; empty where not published. Compared with a "
+            "fine-tune's compute under the EU guidelines' one-third rule."
+        ),
+    )
+    training_compute_source = models.TextField(
+        _("source of the training compute"),
+        blank=True,
+        help_text=_("The document that publishes it, quoted and dated; empty where not published."),
+    )
 
     class Meta:
         ordering = ["developer", "name"]

@@ -149,6 +149,9 @@ def catalogue_load(
             "power_watts": row["power_watts"],
             "accelerators_per_node": row["accelerators_per_node"],
             "interconnect_gb_per_second": row["interconnect_gb_per_second"],
+            "embodied_kg_co2e": row["embodied_kg_co2e"],
+            "embodied_lifetime_years": row["embodied_lifetime_years"],
+            "embodied_source": row["embodied_source"],
             **_peaks(row),
             **_sourced(row),
         }
@@ -174,7 +177,16 @@ def catalogue_load(
     for row in data["energy_profiles"]:
         values = {
             key: row[key]
-            for key in ("name", "pue", "kg_co2e_per_kwh", "electricity_price_per_kwh", "currency")
+            for key in (
+                "name",
+                "pue",
+                "kg_co2e_per_kwh",
+                "wue_litres_per_kwh",
+                "grid_water_litres_per_kwh",
+                "water_source",
+                "electricity_price_per_kwh",
+                "currency",
+            )
         }
         _upsert(
             EnergyProfile,

@@ -69,6 +69,28 @@ class Accelerator(Sourced):
             "on H100 SXM = 900); empty where not published."
         ),
     )
+    embodied_kg_co2e = models.FloatField(
+        _("embodied emissions (kg CO2e)"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0.0)],
+        help_text=_(
+            "Manufacturing one accelerator and its share of the server, cradle to gate; empty "
+            "where no life-cycle source publishes it."
+        ),
+    )
+    embodied_lifetime_years = models.FloatField(
+        _("service life behind the embodied figure (years)"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0.1)],
+        help_text=_("What a rented accelerator's embodied emissions are spread over."),
+    )
+    embodied_source = models.TextField(
+        _("source of the embodied emissions"),
+        blank=True,
+        help_text=_("The life-cycle data quoted and dated, or why there is none."),
+    )
 
     objects = AcceleratorQuerySet.as_manager()
 
@@ -164,6 +186,27 @@ class EnergyProfile(Sourced):
     pue = models.FloatField(_("PUE"), validators=[MinValueValidator(1.0)])
     kg_co2e_per_kwh = models.FloatField(
         _("grid intensity (kg CO2e/kWh)"), validators=[MinValueValidator(0.0)]
+    )
+    wue_litres_per_kwh = models.FloatField(
+        _("on-site water (L per kWh of IT energy)"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0.0)],
+        help_text=_(
+            "The data centre's water usage effectiveness (WUE); empty where not published."
+        ),
+    )
+    grid_water_litres_per_kwh = models.FloatField(
+        _("grid water (L per kWh of electricity)"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0.0)],
+        help_text=_("Water consumed to generate the electricity; empty where not published."),
+    )
+    water_source = models.TextField(
+        _("source of the water figures"),
+        blank=True,
+        help_text=_("The sources quoted and dated, or why a figure is missing."),
     )
     electricity_price_per_kwh = models.DecimalField(
         _("electricity price per kWh"),

@@ -19,6 +19,9 @@ THRESHOLD_NAMES = (
     gettext_noop("California SB 1047 covered model"),
     gettext_noop("California SB 1047 fine-tuned derivative model"),
     gettext_noop("California SB 53 (Transparency in Frontier AI Act) frontier model"),
+    gettext_noop(
+        "EU guidelines: general-purpose AI model indicator (generates language, images or video)"
+    ),
 )
 
 ENERGY_PROFILE_NAMES = (

@@ -13,11 +13,12 @@ the API price catalogue, which sits above this one and registers them when Djang
 """
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from apps.catalogue.resolution import RequestErrors, Resolution
 from apps.catalogue.resolve_accelerator import accelerator_for, pricing_for
 from apps.catalogue.resolve_commitment import commitment_for
-from apps.catalogue.resolve_model import model_numbers_for
+from apps.catalogue.resolve_model import base_model_for, model_numbers_for
 from apps.catalogue.snapshot import DEFAULT_ENERGY_PROFILE, Catalogue
 from apps.estimates import EnergyProfile as EngineEnergyProfile
 from apps.estimates import (
@@ -111,6 +112,8 @@ def estimate_input_from_request(
             if profile and profile.electricity_price_per_kwh is not None
             else None
         ),
+        wue_litres_per_kwh=profile.wue_litres_per_kwh if profile else None,
+        grid_water_litres_per_kwh=profile.grid_water_litres_per_kwh if profile else None,
     )
 
     training = None
@@ -134,6 +137,11 @@ def estimate_input_from_request(
             ),
             **_numbers(training_data, TRAINING_NUMBERS),
         )
+
+    if training is not None:
+        base_model = base_model_for(training_data, catalogue, errors, resolution)
+        if base_model is not None:
+            training = replace(training, base_model=base_model)
 
     inference = None
     if inference_data and inference_data["method"] == "external_api":

@@ -5,7 +5,8 @@ from apps.catalogue.models import LanguageModel
 from apps.catalogue.resolution import RequestErrors, Resolution
 from apps.catalogue.snapshot import Catalogue
 from apps.catalogue.suggestions import unknown_slug_message
-from apps.estimates.messages import Day, Number, _, exact
+from apps.estimates.messages import Day, Number, _, exact, number
+from apps.estimates.modification import BaseModel
 
 
 def _model_numbers(model: LanguageModel) -> dict:
@@ -82,3 +83,46 @@ def model_numbers_for(
             ),
         )
     return filled
+
+
+def base_model_for(
+    data: dict, catalogue: Catalogue, errors: RequestErrors, resolution: Resolution
+) -> BaseModel | None:
+    """The catalogue model a training run fine-tunes (`training.base_model`), with its published
+    training compute, for the one-third rule; None where the request names none."""
+    slug = data.get("base_model")
+    if not slug:
+        return None
+    model = catalogue.models.get(slug)
+    if model is None:
+        errors.add(
+            "training.base_model",
+            unknown_slug_message(
+                _("No model %(slug)s in the catalogue.", slug=repr(slug)),
+                slug,
+                catalogue.models,
+            ),
+        )
+        return None
+    name = f"{model.developer} {model.name}"
+    if model.training_compute_flop is None:
+        resolution.note(
+            "training",
+            _(
+                "Base model %(name)s: its training compute is not published, so the one-third "
+                "rule falls back on a third of 10^23 FLOP.",
+                name=name,
+            ),
+        )
+    else:
+        resolution.note(
+            "training",
+            _(
+                "Base model %(name)s: %(flop)s FLOP of training compute, as published "
+                "(%(source)s).",
+                name=name,
+                flop=number(model.training_compute_flop, "g4"),
+                source=str(model.training_compute_source),
+            ),
+        )
+    return BaseModel(name=name, training_flop=model.training_compute_flop)

@@ -42,6 +42,8 @@ def _hardware(accelerator: Accelerator, precision: str) -> Hardware:
         memory_bytes=accelerator.memory_gb * GB,
         accelerators_per_node=accelerator.accelerators_per_node,
         interconnect_bytes_per_second=None if interconnect is None else interconnect * GB,
+        embodied_kg_co2e=accelerator.embodied_kg_co2e,
+        embodied_lifetime_years=accelerator.embodied_lifetime_years,
     )
 
 

@@ -8,6 +8,7 @@ from apps.estimates.inputs import (
     Hardware,
     InferenceInput,
     Pricing,
+    RequestFootprint,
     Threshold,
     TrainingInput,
 )
@@ -46,6 +47,7 @@ __all__ = [
     "PerRequest",
     "Pricing",
     "ReplicaChoice",
+    "RequestFootprint",
     "ServingResult",
     "Threshold",
     "ThresholdResult",

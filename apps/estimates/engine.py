@@ -10,8 +10,10 @@ from apps.estimates import external_api as api
 from apps.estimates import formulas as f
 from apps.estimates.assumptions import inference_assumptions, missing_price, training_assumptions
 from apps.estimates.commitment import CommitmentFigures, excess_accelerator_hours
+from apps.estimates.footprint import water_of
 from apps.estimates.formulas import Quantity
 from apps.estimates.inputs import EstimateInput
+from apps.estimates.modification import modification_result
 from apps.estimates.money import to_money_figure
 from apps.estimates.results import (
     CommitmentResult,
@@ -244,6 +246,8 @@ def _training_result(inp: EstimateInput, training: TrainingFigures) -> TrainingR
         price_per_accelerator_hour=_known(training.price_per_accelerator_hour),
         energy_kwh=_known(training.energy_kwh),
         emissions_kg_co2e=_known(training.emissions_kg_co2e),
+        embodied_kg_co2e=_known(training.embodied_kg_co2e),
+        water_litres=_known(training.water_litres),
         thresholds=thresholds,
         assumptions=api.fine_tune_assumptions(inp.training)
         if inp.training.method == api.API_FINE_TUNE
@@ -251,6 +255,9 @@ def _training_result(inp: EstimateInput, training: TrainingFigures) -> TrainingR
         cost_note=None
         if inp.training.method == api.API_FINE_TUNE
         else missing_price(inp.training.pricing),
+        modification=None
+        if flop is None or inp.training.base_model is None
+        else modification_result(flop, inp.training.base_model),
     )
 
 
@@ -365,6 +372,9 @@ def _inference_result(
 ) -> InferenceResult:
     seconds = inference.accelerator_seconds
     request_energy = _energy(inference, f.monthly_accelerator_hours(1.0, seconds))
+    footprint = inp.inference.request_footprint if inference.priced_per_request else None
+    if footprint is not None:
+        request_energy = footprint.middle("energy_kwh")
     revenue = optional(inp.inference.revenue_per_request)
     serving = (
         None if inference.serving is None else serving_result(inp.inference, inference.serving)
@@ -382,6 +392,18 @@ def _inference_result(
             energy_kwh=None if request_energy is None else _known(request_energy),
             output_tokens=optional(inp.inference.output_tokens) if reads_tokens else None,
             reasoning_tokens=float(inp.inference.reasoning_tokens) if reads_tokens else None,
+            embodied_kg_co2e=_known(
+                inference.embodied_kg_per_accelerator_hour
+                * f.monthly_accelerator_hours(1.0, seconds)
+            )
+            if footprint is None
+            else footprint.middle("embodied_kg_co2e"),
+            water_litres=(
+                None if request_energy is None else _known(water_of(request_energy, inp.energy))
+            )
+            if footprint is None
+            else footprint.middle("water_litres"),
+            footprint_range=footprint,
         ),
         monthly=_months(inference, to_date),
         total=InferenceTotal(
@@ -394,6 +416,8 @@ def _inference_result(
             else _money(inference.always_on_cost),
             energy_kwh=_known(inference.energy_kwh),
             emissions_kg_co2e=_known(inference.emissions_kg_co2e),
+            embodied_kg_co2e=_known(inference.embodied_kg_co2e),
+            water_litres=_known(inference.water_litres),
         ),
         peak_accelerators=None if peak_accelerators is None else int(peak_accelerators),
         peak_requests_per_second=float(inference.peak_requests_per_second),

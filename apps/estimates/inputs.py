@@ -6,6 +6,7 @@ They are validated, field by field, in apps.estimates.validation.
 from dataclasses import dataclass, replace
 
 from apps.estimates.formulas import Quantity
+from apps.estimates.modification import BaseModel
 from apps.estimates.serving import DEFAULT_OVERHEAD_BYTES
 
 TRAINING_METHODS = ("parameters_tokens", "total_flop", "accelerator_hours", "api_fine_tune")
@@ -26,6 +27,10 @@ class Hardware:
     memory_bytes: Quantity | None = None
     accelerators_per_node: Quantity | None = None
     interconnect_bytes_per_second: Quantity | None = None  # per accelerator, both directions
+    # Manufacturing one accelerator and its share of the server (kg CO2e, cradle to gate), and
+    # the service life a rented one's is spread over; None: not published.
+    embodied_kg_co2e: Quantity | None = None
+    embodied_lifetime_years: Quantity | None = None
 
 
 @dataclass(frozen=True)
@@ -33,6 +38,31 @@ class EnergyProfile:
     pue: Quantity = 1.0
     kg_co2e_per_kwh: Quantity | None = None
     electricity_price_per_kwh: Quantity | None = None  # currency per kWh
+    # Water: on site per kWh of IT energy (WUE), and consumed generating each kWh of
+    # electricity; None: not published, so no water figure.
+    wue_litres_per_kwh: Quantity | None = None
+    grid_water_litres_per_kwh: Quantity | None = None
+
+
+@dataclass(frozen=True)
+class RequestFootprint:
+    """An external model API's footprint of one request, as a range (low = high where there is
+    none), from EcoLogits' methodology and model data (apps.apiprices.footprint): the provider's
+    facility energy (kWh), the emissions of that energy and of making the hardware (kg CO2e),
+    and water on site and at the power plant (litres)."""
+
+    energy_kwh_low: float
+    energy_kwh_high: float
+    usage_kg_co2e_low: float
+    usage_kg_co2e_high: float
+    embodied_kg_co2e_low: float
+    embodied_kg_co2e_high: float
+    water_litres_low: float
+    water_litres_high: float
+
+    def middle(self, name: str) -> float:
+        """The middle of a figure's range: `name` is "energy_kwh", "usage_kg_co2e", …"""
+        return (getattr(self, f"{name}_low") + getattr(self, f"{name}_high")) / 2
 
 
 @dataclass(frozen=True)
@@ -60,6 +90,8 @@ class TrainingInput:
     pricing: Pricing = Pricing()
     epochs: Quantity = 1.0  # api_fine_tune
     price_per_million_training_tokens: Quantity | None = None  # api_fine_tune
+    # The catalogue model this run fine-tunes, for the EU guidelines' one-third rule.
+    base_model: BaseModel | None = None
 
 
 @dataclass(frozen=True)
@@ -99,6 +131,8 @@ class InferenceInput:
     price_per_million_cached_input_tokens: Quantity | None = None
     price_per_million_output_tokens: Quantity | None = None
     batch_discount: Quantity = 0.0
+    # external_api: its footprint per request (None: EcoLogits has no data on the model).
+    request_footprint: RequestFootprint | None = None
     # Serving a language model (method "tokens"): used when the KV cache per token is known,
     # given or from layers with KV heads and head dimension (or the latent width of MLA).
     total_parameters: Quantity | None = None  # None: dense, = parameters

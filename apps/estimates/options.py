@@ -112,6 +112,34 @@ def estimate_option(option: OptionInput) -> OptionEstimate:
 
 
 @dataclass(frozen=True)
+class OptionFootprint:
+    """An option's footprint: its training and its serving over the horizon, each figure None
+    where a part of it is not published (an accelerator's power or life cycle, an API model
+    EcoLogits has no data on, a profile's water)."""
+
+    energy_kwh: float | None
+    emissions_kg_co2e: float | None
+    embodied_kg_co2e: float | None
+    water_litres: float | None
+
+
+FOOTPRINT_FIGURES = ("energy_kwh", "emissions_kg_co2e", "embodied_kg_co2e", "water_litres")
+
+
+def option_footprint(result: EstimateResult) -> OptionFootprint:
+    """Training plus serving over the horizon, figure by figure (see OptionFootprint)."""
+    parts = [
+        part for part in (result.training, result.inference and result.inference.total) if part
+    ]
+
+    def added(name: str) -> float | None:
+        values = [getattr(part, name) for part in parts]
+        return None if any(value is None for value in values) else float(sum(values))
+
+    return OptionFootprint(**{name: added(name) for name in FOOTPRINT_FIGURES})
+
+
+@dataclass(frozen=True)
 class OptionResult:
     key: str
     label: str
@@ -135,6 +163,7 @@ class OptionResult:
     staff_basis: str = "not_included"
     # Capacity rented on commitment: its terms, payments and idle capacity (None otherwise).
     commitment: CommitmentResult | None = None
+    footprint: OptionFootprint | None = None  # None: kept before the footprint was compared
 
 
 @dataclass(frozen=True)
@@ -241,6 +270,7 @@ def _option(
         staff_cost=staff_cost if staff else None,
         staff_basis="given" if option.staff_fte is not None else "not_included",
         commitment=inference.commitment,
+        footprint=option_footprint(result),
     )
 
 

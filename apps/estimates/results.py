@@ -4,6 +4,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from apps.estimates.formulas import Quantity
+from apps.estimates.inputs import RequestFootprint
+from apps.estimates.modification import ModificationResult
 from apps.estimates.money import cost_of_one_request
 
 
@@ -28,6 +30,13 @@ class TrainingResult:
     assumptions: tuple[str, ...]
     # Where `cost` is None because a price is missing: which one (a Message), else None.
     cost_note: str | None = None
+    # A fine-tune of a catalogue model against the one-third rule; None: no base model named,
+    # or FLOP unknown (and records from before it was reported).
+    modification: ModificationResult | None = None
+    # The hardware's manufacturing spread over these accelerator-hours, and water on site and
+    # at the power plant (apps.estimates.footprint); None: not published.
+    embodied_kg_co2e: float | None = None
+    water_litres: float | None = None
 
 
 @dataclass(frozen=True)
@@ -45,6 +54,11 @@ class PerRequest:
     # given) or a stored response from before they were reported.
     output_tokens: float | None = None
     reasoning_tokens: float | None = None
+    embodied_kg_co2e: float | None = None  # None: not published (apps.estimates.footprint)
+    water_litres: float | None = None
+    # An external API's footprint per request as EcoLogits gives it, a range (None otherwise):
+    # energy_kwh, embodied_kg_co2e and water_litres above are the middles of its ranges.
+    footprint_range: RequestFootprint | None = None
 
     @property
     def precise_cost(self) -> Decimal | None:
@@ -76,6 +90,8 @@ class InferenceTotal:
     always_on_cost: Decimal | None  # None: an external API has no capacity to keep on
     energy_kwh: float | None
     emissions_kg_co2e: float | None
+    embodied_kg_co2e: float | None = None  # None: not published (apps.estimates.footprint)
+    water_litres: float | None = None
 
 
 @dataclass(frozen=True)

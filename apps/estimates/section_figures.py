@@ -39,6 +39,8 @@ class TrainingFigures:
     cost: Quantity
     energy_kwh: Quantity
     emissions_kg_co2e: Quantity
+    embodied_kg_co2e: Quantity = NAN  # the hardware's manufacturing, for these hours
+    water_litres: Quantity = NAN
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,10 @@ class InferenceFigures:
     # An external API: billed per request, no accelerators, so accelerator figures are NaN.
     priced_per_request: bool = False
     committed: CommitmentFigures | None = None  # provisioning "committed": `cost` is its cost
+    # Over the busy accelerator-hours, like energy (apps.estimates.footprint).
+    embodied_kg_per_accelerator_hour: Quantity = NAN
+    embodied_kg_co2e: Quantity = NAN
+    water_litres: Quantity = NAN
 
 
 @dataclass(frozen=True)

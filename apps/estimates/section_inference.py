@@ -7,6 +7,7 @@ import numpy as np
 from apps.estimates import external_api as api
 from apps.estimates import formulas as f
 from apps.estimates.commitment import CommitmentFigures, commitment_figures
+from apps.estimates.footprint import embodied_rate, water_of
 from apps.estimates.formulas import Quantity
 from apps.estimates.inputs import EnergyProfile, Hardware, InferenceInput
 from apps.estimates.section_figures import (
@@ -45,6 +46,12 @@ def external_api_figures(inference: InferenceInput, energy: EnergyProfile) -> In
     peak_rate = f.peak_arrival_rate_per_second(peak_requests, number(inference.peak_to_average))
     latency = NAN if inference.latency_seconds is None else number(inference.latency_seconds)
     cost = api.api_cost_of_requests(requests, per_request)
+    footprint = inference.request_footprint
+
+    def over_requests(name: str) -> Quantity:
+        # The middle of the provider's range for each request, times the requests.
+        return NAN if footprint is None else requests * footprint.middle(name)
+
     return InferenceFigures(
         flop_per_request=NAN,
         accelerator_seconds=NAN,
@@ -63,13 +70,15 @@ def external_api_figures(inference: InferenceInput, energy: EnergyProfile) -> In
         pay_per_use_cost=cost,
         always_on_cost=NAN,
         cost=cost,
-        energy_kwh=NAN,
-        emissions_kg_co2e=NAN,
+        energy_kwh=over_requests("energy_kwh"),
+        emissions_kg_co2e=over_requests("usage_kg_co2e"),
         peak_requests_per_second=peak_rate,
         peak_accelerators=NAN,
         peak_concurrent_requests=f.peak_concurrent_requests(peak_rate, latency),
         cost_per_request=per_request,
         priced_per_request=True,
+        embodied_kg_co2e=over_requests("embodied_kg_co2e"),
+        water_litres=over_requests("water_litres"),
     )
 
 
@@ -162,6 +171,7 @@ def inference_figures(inference: InferenceInput, energy: EnergyProfile) -> Infer
         else None
     )
     kwh, kg = energy_and_emissions(hours, power, energy)
+    embodied_per_hour = embodied_rate(hardware, inference.pricing)
     return InferenceFigures(
         flop_per_request=flop,
         accelerator_seconds=seconds,
@@ -192,6 +202,9 @@ def inference_figures(inference: InferenceInput, energy: EnergyProfile) -> Infer
         cost_per_request=f.cost_per_request(seconds, price),
         serving=serving,
         committed=committed,
+        embodied_kg_per_accelerator_hour=embodied_per_hour,
+        embodied_kg_co2e=hours * embodied_per_hour,
+        water_litres=water_of(kwh, energy),
     )
 
 

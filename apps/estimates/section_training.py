@@ -3,6 +3,7 @@ accelerators, or the cost of a fine-tune billed by a vendor's API."""
 
 from apps.estimates import external_api as api
 from apps.estimates import formulas as f
+from apps.estimates.footprint import embodied_rate, water_of
 from apps.estimates.inputs import EnergyProfile, TrainingInput
 from apps.estimates.section_figures import (
     NAN,
@@ -43,6 +44,8 @@ def training_figures(training: TrainingInput, energy: EnergyProfile) -> Training
         cost=f.cost(hours, price),
         energy_kwh=kwh,
         emissions_kg_co2e=kg,
+        embodied_kg_co2e=hours * embodied_rate(hardware, training.pricing),
+        water_litres=water_of(kwh, energy),
     )
 
 

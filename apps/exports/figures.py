@@ -20,6 +20,7 @@ from apps.estimates.money import cost_of_one_request
 from apps.exports.figure_row import FigureRow, Value
 from apps.exports.serving_figures import serving_rows
 from apps.projects.describe import LATENCY_METHODS
+from apps.words.messages import message_text
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,8 @@ SECTIONS = (
             _money("cost", _("Cost")),
             Spec("energy_kwh", _("Energy"), "kWh"),
             Spec("emissions_kg_co2e", _("Emissions"), "kg CO2e"),
+            Spec("embodied_kg_co2e", _("Embodied emissions"), "kg CO2e"),
+            Spec("water_litres", _("Water"), "L"),
         ),
     ),
     Section(
@@ -88,6 +91,8 @@ SECTIONS = (
                 "cost_per_1000", _("Cost per 1,000 requests"), _("{currency} per 1,000 requests")
             ),
             Spec("energy_kwh", _("Energy per request"), "kWh"),
+            Spec("embodied_kg_co2e", _("Embodied emissions per request"), "kg CO2e"),
+            Spec("water_litres", _("Water per request"), "L"),
         ),
     ),
     Section(
@@ -101,6 +106,8 @@ SECTIONS = (
             _money("always_on_cost", _("Cost if kept always on")),
             Spec("energy_kwh", _("Energy"), "kWh"),
             Spec("emissions_kg_co2e", _("Emissions"), "kg CO2e"),
+            Spec("embodied_kg_co2e", _("Embodied emissions"), "kg CO2e"),
+            Spec("water_litres", _("Water"), "L"),
         ),
     ),
     Section(
@@ -224,6 +231,7 @@ def figure_rows(response: dict) -> list[FigureRow]:
             )
         if section.path == "training":
             rows.extend(_threshold_rows(node["thresholds"]))
+            rows.extend(_modification_rows(node.get("modification")))
         if section.path == "inference":
             rows.extend(serving_rows(response))
     return rows
@@ -240,6 +248,43 @@ def _threshold_rows(thresholds: list[dict]) -> list[FigureRow]:
             field=f"training.thresholds.{index}.exceeded",
         )
         for index, threshold in enumerate(thresholds)
+    ]
+
+
+def _modification_rows(modification: dict | None) -> list[FigureRow]:
+    """A fine-tune of a catalogue model against the EU guidelines' one-third rule."""
+    if modification is None:
+        return []
+    training = gettext("Training")
+    return [
+        FigureRow(
+            section=training,
+            figure=gettext("One-third rule: %(model)s") % {"model": modification["base_model"]},
+            value=message_text(modification["summary"]),
+            unit="",
+            field="training.modification.summary",
+        ),
+        FigureRow(
+            section=training,
+            figure=gettext("Share of the base model's training compute"),
+            value=modification["share"],
+            unit="" if modification["share"] is None else gettext("share (0–1)"),
+            field="training.modification.share",
+        ),
+        FigureRow(
+            section=training,
+            figure=gettext("One-third line"),
+            value=modification["threshold_flop"],
+            unit="FLOP",
+            field="training.modification.threshold_flop",
+        ),
+        FigureRow(
+            section=training,
+            figure=gettext("Modifier becomes a provider (above one third)"),
+            value=gettext("yes") if modification["exceeded"] else gettext("no"),
+            unit="",
+            field="training.modification.exceeded",
+        ),
     ]
 
 

@@ -22,6 +22,7 @@ from apps.exports.pdf_layout import (
 from apps.exports.report import ScenarioReport
 from apps.projects.describe import bottom_strip
 from apps.words import formatting
+from apps.words.messages import message_text
 
 
 def _definition_list(items: list[tuple[str, str]], width: float) -> Table:
@@ -44,6 +45,8 @@ def _training_figures(response: dict, values: dict, currency: str) -> list[tuple
         (_("Cost"), formatting.money(values["training.cost"], currency).text),
         (_("Energy"), formatting.energy_kwh(training["energy_kwh"]).text),
         (_("Emissions"), formatting.emissions_kg(training["emissions_kg_co2e"]).text),
+        (_("Embodied emissions"), formatting.embodied_kg(training["embodied_kg_co2e"]).text),
+        (_("Water"), formatting.water_litres(training["water_litres"]).text),
     ]
     items += [
         (
@@ -52,6 +55,8 @@ def _training_figures(response: dict, values: dict, currency: str) -> list[tuple
         )
         for threshold in training["thresholds"]
     ]
+    if training.get("modification"):
+        items.append((_("One-third rule"), message_text(training["modification"]["summary"])))
     return items
 
 
@@ -94,6 +99,11 @@ def _inference_figures(response: dict, values: dict, currency: str) -> list[tupl
         ),
         (_("Energy over the horizon"), formatting.energy_kwh(total["energy_kwh"]).text),
         (_("Emissions over the horizon"), formatting.emissions_kg(total["emissions_kg_co2e"]).text),
+        (
+            _("Embodied emissions over the horizon"),
+            formatting.embodied_kg(total["embodied_kg_co2e"]).text,
+        ),
+        (_("Water over the horizon"), formatting.water_litres(total["water_litres"]).text),
     ]
     if inference["gross_margin"] is not None:
         items.append((_("Gross margin"), formatting.percent(inference["gross_margin"]).text))

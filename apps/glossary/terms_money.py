@@ -244,7 +244,41 @@ TERMS = (
                 ),
             ),
         ),
-        related=("pue", "inference-compute"),
+        related=("pue", "inference-compute", "embodied-emissions", "water"),
+    ),
+    Term(
+        slug="embodied-emissions",
+        name=_("Embodied emissions"),
+        definition=_(
+            "The greenhouse gases released to make the hardware: mining, chip making, assembly "
+            "and transport of an accelerator and its share of the server, before it is ever "
+            "switched on. They are spread over the hours of its life: an owned accelerator's "
+            "over its busy hours, a rented one's by the hours you use."
+        ),
+        example=_(
+            "Like the emissions of building a car, shared out over the kilometres it will "
+            "drive: the fewer kilometres, the bigger each one's share."
+        ),
+        limits=_(
+            "Few makers publish life-cycle figures for accelerators; where none is published "
+            "the figure is left empty rather than guessed."
+        ),
+        related=("emissions", "accelerator-hour"),
+    ),
+    Term(
+        slug="water",
+        name=_("Water"),
+        definition=_(
+            "Fresh water used up by the computing: water the data centre evaporates to cool "
+            "its machines (its water usage effectiveness, litres per kWh) plus water power "
+            "plants consume to make the electricity (litres per kWh, which depends on the "
+            "grid)."
+        ),
+        limits=_(
+            "Averages by data centre kind and country: a site in a dry or wet place, or cooled "
+            "by air alone, can be far from them. Water used to make the chips is not counted."
+        ),
+        related=("energy", "pue"),
     ),
     Term(
         slug="compute-thresholds",
@@ -252,14 +286,36 @@ TERMS = (
         definition=_(
             "Amounts of training compute above which a law or rule places extra duties on a "
             "model, such as the EU AI Act's presumption of systemic risk for general-purpose "
-            "models trained with more than 10^25 FLOP. The catalogue lists each with its "
+            "models trained with more than 10^25 FLOP, or the Commission's indicator of a "
+            "general-purpose model: more than 10^23 FLOP for one that generates language, "
+            "images or video. The catalogue lists each with its "
             "jurisdiction, status and source."
         ),
         limits=_(
             "A threshold measures effort, not risk: a model below it can still be risky, and "
             "rules change; check the current text."
         ),
-        related=("training-compute", "flop"),
+        related=("training-compute", "flop", "one-third-rule"),
+    ),
+    Term(
+        slug="one-third-rule",
+        name=_("One-third rule (modifying a model)"),
+        definition=_(
+            "Under the European Commission's guidelines for providers of general-purpose AI "
+            "models (July 2025), whoever fine-tunes or otherwise changes someone else's model "
+            "becomes the provider of a new model, with the duties that brings, when the change "
+            "uses more than a third of the compute that trained the original. Where the "
+            "original's compute is not published, a third of 10^23 FLOP stands in for it."
+        ),
+        example=_(
+            "Fine-tuning a model trained with 3.8 × 10^25 FLOP using 10^22 FLOP is 0.026 "
+            "percent of the original: the rule is far away."
+        ),
+        limits=_(
+            "Compute is only an indicator: a change that alters what the model can do may "
+            "count even below one third. The guidelines are not law; check the current text."
+        ),
+        related=("compute-thresholds", "training-compute"),
     ),
     Term(
         slug="scenario",

@@ -16,7 +16,7 @@ from django.utils.translation import gettext
 from apps.apiprices.models import PriceTier
 from apps.estimates import EstimateInputError
 from apps.estimates.kept import KeptEstimate, KeptOptions
-from apps.estimates.options import ApiPricing
+from apps.estimates.options import ApiPricing, OptionFootprint
 from apps.estimates.record import dump, load
 from apps.estimates.results import CommitmentResult
 from apps.options.forms import FLAG_LABELS, option_label
@@ -79,6 +79,7 @@ class OptionRow:
     cheapest: bool
     api_price: "ApiPriceWords | None" = None  # an external API costed at the catalogue's prices
     commitment: CommitmentResult | None = None  # the option committed for a term
+    footprint: OptionFootprint | None = None  # None: kept before the footprint was compared
 
 
 @dataclass(frozen=True)
@@ -134,6 +135,7 @@ def option_rows(kept: KeptOptions) -> list[OptionRow]:
             cheapest=option.key == kept.comparison.cheapest,
             api_price=_api_price(kept.api_prices.get(option.key)),
             commitment=option.commitment,
+            footprint=option.footprint,
         )
         for option in kept.comparison.options
     ]

@@ -1,6 +1,8 @@
 """The options response as plain JSON data (OptionsResponseSerializer documents the shape), from
 what is kept of a comparison (apps.options.services.kept_options, or a saved version's record)."""
 
+from dataclasses import asdict
+
 from apps.api.representation import commitment_data, money, optional_money
 from apps.estimates.kept import KeptOptions
 from apps.estimates.options import ApiPricing, OptionResult
@@ -43,6 +45,7 @@ def _option(result: OptionResult, years: list[str], pricing: ApiPricing | None =
         },
         "flags": list(result.flags),
         "commitment": commitment_data(result.commitment),
+        "footprint": None if result.footprint is None else asdict(result.footprint),
     } | _api_price(pricing)
 
 

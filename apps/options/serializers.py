@@ -200,6 +200,19 @@ class OptionApiPriceSerializer(serializers.Serializer):
     as_of = serializers.DateField(help_text="When the provider's prices were last checked.")
 
 
+class OptionFootprintSerializer(serializers.Serializer):
+    energy_kwh = FiniteFloatField(allow_null=True, help_text="Facility energy, kWh.")
+    emissions_kg_co2e = FiniteFloatField(
+        allow_null=True, help_text="Emissions of that energy, kg CO2e."
+    )
+    embodied_kg_co2e = FiniteFloatField(
+        allow_null=True, help_text="Emissions of making the hardware, kg CO2e."
+    )
+    water_litres = FiniteFloatField(
+        allow_null=True, help_text="Water on site and at the power plant, litres."
+    )
+
+
 class OptionResultSerializer(serializers.Serializer):
     key = serializers.ChoiceField(choices=OPTION_KEYS)
     label = serializers.CharField()
@@ -223,6 +236,10 @@ class OptionResultSerializer(serializers.Serializer):
         allow_null=True,
         help_text="rent_committed: its terms, payments, on-demand excess and the committed "
         "capacity left idle; null for the other options.",
+    )
+    footprint = OptionFootprintSerializer(
+        allow_null=True,
+        help_text="Training plus serving over the horizon; null in comparisons kept before it.",
     )
 
 

@@ -170,6 +170,15 @@ class ScenarioForm(forms.Form):
         hint=_("BF16 is usual for training; the accelerator must support it."),
     )
     training_pricing_mode = _choice(_("Rent or own?"), PRICING_MODES, "rent")
+    training_base_model = CatalogueChoiceField(
+        label=_("Model being fine-tuned"),
+        unknown=_("No model %(slug)s in the catalogue."),
+        required=False,
+        help_text=_(
+            "For a fine-tune of a catalogue model: its published training compute is compared "
+            "with yours under the EU guidelines' one-third rule."
+        ),
+    )
     inference_enabled = forms.BooleanField(
         label=_("This scenario includes serving requests"), required=False, initial=True
     )
@@ -283,6 +292,10 @@ class ScenarioForm(forms.Form):
             ("", _("My own model (give its dimensions below)")),
             *((m.slug, full_name(m.developer, m.name)) for m in catalogue.models.values()),
         ]
+        self.fields["training_base_model"].choices = [
+            ("", _("None: not a fine-tune of a catalogue model")),
+            *((m.slug, full_name(m.developer, m.name)) for m in catalogue.models.values()),
+        ]
         self.fields["energy_profile"].choices = [
             (p.slug, catalogue_name(p.name)) for p in energy_profiles
         ]
@@ -357,6 +370,8 @@ class ScenarioForm(forms.Form):
                     values["commitment_provider"] = data["inference_commitment_provider"]
             if section == "inference" and method == "tokens" and data.get("inference_model"):
                 values["model"] = data["inference_model"]
+            if section == "training" and data.get("training_base_model"):
+                values["base_model"] = data["training_base_model"]
             for spec in NUMBER_FIELDS:
                 value = data.get(spec.field_name)
                 if (
@@ -425,6 +440,8 @@ class ScenarioForm(forms.Form):
                     *(f"inference_{name}" for name in COMMITMENT_NUMBERS),
                 ]
             names.append(f"{section}_pricing_mode")
+            if section == "training":
+                names.append("training_base_model")
             groups.append(
                 {
                     "key": section,

@@ -349,6 +349,25 @@ def emissions_kg(value: Number, *, missing: str = NOT_AVAILABLE) -> Figure:
     return _scaled(value, "kg CO2e", _EMISSION_SCALES, missing)
 
 
+NOT_PUBLISHED = gettext_lazy("not published")
+# Litres however many (people read "12,500 L" more readily than cubic metres), mL below one.
+_WATER_SCALES = (
+    _Scale(Decimal(1), Decimal("0.001"), "mL", _("millilitres"), _("millilitre")),
+    _Scale(_ALWAYS, Decimal(1), "L", _("litres"), _("litre")),
+)
+
+
+def embodied_kg(value: Number) -> Figure:
+    """Embodied emissions in kg CO2e, as emissions are shown; "not published" where no
+    life-cycle source gives the accelerator's."""
+    return emissions_kg(value, missing=NOT_PUBLISHED)
+
+
+def water_litres(value: Number, *, missing: str = NOT_PUBLISHED) -> Figure:
+    """Water given in litres, shown in mL below 1 L."""
+    return _scaled(value, "L", _WATER_SCALES, missing)
+
+
 def seconds(value: Number, *, missing: str = NOT_AVAILABLE) -> Figure:
     """A duration given in seconds, shown in ms below 1 s, then s, min and h."""
     return _scaled(value, "s", _DURATION_SCALES, missing)

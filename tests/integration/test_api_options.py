@@ -86,6 +86,13 @@ def test_the_response_has_the_contract_fields(api_client):
             "staff",
             "flags",
             "commitment",
+            "footprint",
+        }
+        assert set(option["footprint"]) == {
+            "energy_kwh",
+            "emissions_kg_co2e",
+            "embodied_kg_co2e",
+            "water_litres",
         }
         assert option["commitment"] is None or option["key"] == "rent_committed"
         assert option["staff"] == {"fte": None, "cost": None, "basis": "not_included"}

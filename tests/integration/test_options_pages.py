@@ -88,3 +88,13 @@ def test_the_scenario_page_links_to_its_options(client, scenario):
     client.force_login(scenario.project.owner)
     html = client.get(f"/scenarios/{scenario.pk}/").content.decode()
     assert f'href="/scenarios/{scenario.pk}/options/"' in html
+
+
+def test_the_options_are_compared_on_their_footprint_too(client, scenario):
+    html = page(client, scenario)
+    assert "The options’ footprint: training and serving over the horizon" in html or (
+        "The options' footprint: training and serving over the horizon" in html
+    )
+    table = html.split('class="options-footprint"')[1].split("</table>")[0]
+    assert "External model API" in table and "Self-host on owned accelerators" in table
+    assert "kWh" in table and "CO2e" in table

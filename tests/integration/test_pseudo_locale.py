@@ -48,7 +48,7 @@ AS_IS = re.compile(
     r"Compute Planner|\bAPI\b|BF16|FP8|FP16|FP32|TF32|INT8|FP4|TFLOP/s|\bPUE\b|\bUSD\b|amina|English|"
     r"Français|Pseudo|\d(?:\.\d+)?e[+-]\d+|\b(?:CSV|XLSX|PDF|JSON)\b|\bUTC\b|"
     # SI units and symbols, the same in every language the app speaks.
-    r"\b(?:FLOP|[kMG]?Wh|kg CO2e|t CO2e|ms|min|h|s|W)\b|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+|"
+    r"\b(?:FLOP|[kMG]?Wh|kg CO2e|t CO2e|ms|min|h|s|W|m?L)\b|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+|"
     # CLDR's short compact numbers of chart axes ("10k", "1m", "1bn"), the pseudo-locale's being
     # British English's (Babel writes them per locale: "10 k", "1 M", "1 Md" in French).
     r"\b\d+(?:\.\d+)?(?:k|m|bn|tn)\b|"

@@ -141,6 +141,17 @@ def as_main_kept_them() -> None:
         snapshot.save(update_fields=["budget"])
 
 
+FOOTPRINT_MEMO = re.compile(
+    r'<tr><th scope="row" colspan="4">[^<]*<a class="term-link" href="/(?:[a-z-]+/)?glossary/'
+    r'(?:embodied-emissions|water)/".*?</tr>',
+    flags=re.S,
+)
+
+
+def without_footprint_memo(html: str) -> str:
+    return FOOTPRINT_MEMO.sub("", html)
+
+
 def stable(html: str) -> str:
     """A page without what changes from one request to the next (nonces, CSRF tokens)."""
     html = re.sub(r'<form class="language-switcher".*?</form>', "", html, flags=re.S)
@@ -219,7 +230,10 @@ def test_pages_share_links_and_exports_read_the_same_after_the_migration(client,
     migrated = pages(client, world)
     assert migrated.keys() == written_now.keys()
     for key, html in written_now.items():
-        assert migrated[key] == html, (key, first_difference(html, migrated[key]))
+        # The budget's embodied-emissions and water memo rows came after main's records, which
+        # never held them: a migrated budget says "not published" there.
+        html, after = without_footprint_memo(html), without_footprint_memo(migrated[key])
+        assert after == html, (key, first_difference(html, after))
     shared = world["anonymous"][0]
     assert migrated[shared, "fr"] != migrated[shared, "en"]
 

@@ -30,6 +30,7 @@ from apps.estimates.budget.months import (
     spread,
     training_hours_by_month,
 )
+from apps.estimates.footprint import water_litres
 from apps.estimates.inputs import EstimateInput, Pricing
 from apps.estimates.messages import Day, Message, _, g6, number
 from apps.estimates.money import to_money
@@ -154,6 +155,7 @@ class LinesBuilder:
         self.idle_commitment: list[tuple[int, Decimal]] | None = None
         self.assets: list[Asset] = []
         self.energy: dict[int, float] | None = None
+        self.embodied: dict[int, float] | None = None  # kg CO2e of the hardware's making
         self.notes: list[Message] = []
         price = inp.energy.electricity_price_per_kwh
         self.electricity_price = None if price is None else float(price)
@@ -224,6 +226,13 @@ class LinesBuilder:
         for month, kwh in monthly:
             if month in self.period:
                 self.energy[month] = self.energy.get(month, 0.0) + kwh
+
+    def add_embodied(self, monthly: Sequence[tuple[int, float]]) -> None:
+        if self.embodied is None:
+            self.embodied = {}
+        for month, kg in monthly:
+            if month in self.period:
+                self.embodied[month] = self.embodied.get(month, 0.0) + kg
 
     def training(self, start: date) -> None:
         training, pricing = self.result.training, self.inp.training.pricing
@@ -303,6 +312,10 @@ class LinesBuilder:
             self.add_energy(
                 [(m, training.energy_kwh * h / whole) for m, h in zip(places, hours, strict=True)]
             )
+        if training.embodied_kg_co2e is not None:
+            whole = sum(hours)
+            kg = training.embodied_kg_co2e
+            self.add_embodied([(m, kg * h / whole) for m, h in zip(places, hours, strict=True)])
 
     def inference(self, start: date | None) -> None:
         inference, pricing = self.result.inference, self.inp.inference.pricing
@@ -369,6 +382,13 @@ class LinesBuilder:
                 )
         if all(month.energy_kwh is not None for month in inference.monthly):
             self.add_energy([(place, month.energy_kwh) for place, month in months])
+        total = inference.total
+        if total.embodied_kg_co2e is not None and total.accelerator_hours:
+            # Spread like the busy accelerator-hours it is worked out from.
+            per_hour = total.embodied_kg_co2e / total.accelerator_hours
+            self.add_embodied(
+                [(place, month.accelerator_hours * per_hour) for place, month in months]
+            )
 
     def commitment(self, first: int, commitment: CommitmentResult, months: list) -> None:
         """The commitment's payments from the service start, its on-demand excess and its idle
@@ -444,8 +464,18 @@ class LinesBuilder:
         ]
 
     def computed(self) -> ComputedLines:
-        intensity = self.inp.energy.kg_co2e_per_kwh
+        profile = self.inp.energy
+        intensity = profile.kg_co2e_per_kwh
         energy = self.energy
+        water = (
+            None
+            if profile.wue_litres_per_kwh is None or profile.grid_water_litres_per_kwh is None
+            else float(
+                water_litres(
+                    1.0, profile.pue, profile.wue_litres_per_kwh, profile.grid_water_litres_per_kwh
+                )
+            )
+        )
         return ComputedLines(
             lines=tuple(self.lines),
             assets=tuple(self.assets),
@@ -453,6 +483,10 @@ class LinesBuilder:
             if energy is None
             else tuple((month_start(month), kwh) for month, kwh in sorted(energy.items())),
             kg_co2e_per_kwh=None if intensity is None else float(intensity),
+            water_litres_per_kwh=water,
+            embodied_kg_co2e=None
+            if self.embodied is None
+            else tuple((month_start(month), kg) for month, kg in sorted(self.embodied.items())),
             notes=tuple(self.notes),
             idle_commitment=None
             if self.idle_commitment is None

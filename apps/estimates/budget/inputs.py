@@ -50,6 +50,9 @@ class ComputedLines:
     accelerators' power is unknown. kg_co2e_per_kwh: grid intensity; None when unknown.
     idle_commitment: (first day of the month, cost of the committed capacity left idle) in date
     order, within the planning period; None without capacity rented on commitment.
+    water_litres_per_kwh: water per kWh of facility energy (on site and at the power plant);
+    None when not published. embodied_kg_co2e: (first day of the month, the hardware's embodied
+    emissions for that month's accelerator-hours) in date order; None when not published.
     """
 
     lines: tuple[ScheduledLine, ...] = ()
@@ -58,6 +61,8 @@ class ComputedLines:
     kg_co2e_per_kwh: float | None = None
     notes: tuple[Message, ...] = ()
     idle_commitment: tuple[tuple[date, Decimal], ...] | None = None
+    water_litres_per_kwh: float | None = None
+    embodied_kg_co2e: tuple[tuple[date, float], ...] | None = None
 
 
 class BudgetInputError(ValueError):

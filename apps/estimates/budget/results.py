@@ -56,12 +56,16 @@ class Memo:
     idle_commitment: the cost of capacity rented on commitment left idle, its committed hours
     not busy at the committed price, to the cent (None: no commitment). Inside the cash lines
     already: a memo of how much of them buys nothing.
+    embodied_kg_co2e: the hardware's manufacturing spread over the year's accelerator-hours
+    (None: not published). water_litres: energy × water per kWh (None: not published).
     """
 
     depreciation: tuple[Decimal, ...]
     energy_kwh: tuple[float, ...] | None
     emissions_kg_co2e: tuple[float, ...] | None
     idle_commitment: tuple[Decimal, ...] | None = None
+    embodied_kg_co2e: tuple[float, ...] | None = None
+    water_litres: tuple[float, ...] | None = None
 
 
 @dataclass(frozen=True)

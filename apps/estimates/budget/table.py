@@ -116,6 +116,18 @@ def _energy_memo(
     return tuple(energy), emissions
 
 
+def _by_year(monthly: tuple[tuple, ...] | None, period: PeriodMonths) -> tuple[float, ...] | None:
+    """Monthly figures (first day of the month, amount) summed by fiscal year of the period."""
+    if monthly is None:
+        return None
+    years = [0.0] * period.year_count
+    for day, amount in monthly:
+        position = period.year_of.get(month_index(day))
+        if position is not None:
+            years[position] += amount
+    return tuple(years)
+
+
 def _idle_memo(computed: ComputedLines, period: PeriodMonths) -> tuple[Decimal, ...] | None:
     if computed.idle_commitment is None:
         return None
@@ -247,6 +259,10 @@ def budget(
             energy_kwh=energy,
             emissions_kg_co2e=emissions,
             idle_commitment=_idle_memo(computed, period),
+            embodied_kg_co2e=_by_year(computed.embodied_kg_co2e, period),
+            water_litres=None
+            if energy is None or computed.water_litres_per_kwh is None
+            else tuple(kwh * computed.water_litres_per_kwh for kwh in energy),
         ),
         summary=Summary(
             upfront=sum(capex, ZERO),

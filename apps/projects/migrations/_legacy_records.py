@@ -31,6 +31,7 @@ from apps.estimates import (
     InferenceTotal,
     Month,
     PerRequest,
+    RequestFootprint,
     ReplicaChoice,
     ServingResult,
     ThresholdResult,
@@ -42,7 +43,13 @@ from apps.estimates.kept import KeptBudget, KeptEstimate, KeptOptions
 from apps.estimates.messages import Day, Message, Number
 from apps.estimates.money import to_money
 from apps.estimates.option_condition import CommitmentCrossover, Condition, Crossover
-from apps.estimates.options import ApiPricing, OptionResult, OptionsComparison, OptionsUncertainty
+from apps.estimates.options import (
+    ApiPricing,
+    OptionFootprint,
+    OptionResult,
+    OptionsComparison,
+    OptionsUncertainty,
+)
 from apps.estimates.results import CommitmentResult
 from apps.estimates.uncertainty import MONEY_FIGURES, FigureRange, UncertaintyResult
 from apps.estimates.uncertainty_fan import FanMonth
@@ -277,6 +284,8 @@ def _option_result(option: dict) -> OptionResult:
         staff_cost=_money(staff.get("cost")),
         staff_basis=staff.get("basis", "not_included"),
         commitment=_commitment(option.get("commitment")),
+        # Absent from records kept before the options were compared on footprint.
+        footprint=None if not option.get("footprint") else OptionFootprint(**option["footprint"]),
     )
 
 
@@ -331,6 +340,19 @@ def _money(amount: str | None) -> Decimal | None:
     return None if amount is None else Decimal(amount)
 
 
+def _footprint_range(stored: dict | None) -> RequestFootprint | None:
+    """An external API's footprint per request, as the estimate API writes it (absent before)."""
+    if not stored:
+        return None
+    return RequestFootprint(
+        **{
+            f"{name}_{end}": stored[name][end]
+            for name in stored
+            for end in ("low", "high")
+        }
+    )
+
+
 def _training(training: dict) -> TrainingResult:
     return TrainingResult(
         flop=training["flop"],
@@ -347,6 +369,9 @@ def _training(training: dict) -> TrainingResult:
         ),
         assumptions=tuple(training["assumptions"]),
         cost_note=training.get("cost_note"),  # absent from records before training went unpriced
+        # Absent from records before the footprint was reported.
+        embodied_kg_co2e=training.get("embodied_kg_co2e"),
+        water_litres=training.get("water_litres"),
     )
 
 
@@ -360,6 +385,8 @@ def _inference(inference: dict, comparison: ComparisonResult | None) -> Inferenc
         always_on_cost=_money(total["always_on_cost"]),
         energy_kwh=total["energy_kwh"],
         emissions_kg_co2e=total["emissions_kg_co2e"],
+        embodied_kg_co2e=total.get("embodied_kg_co2e"),
+        water_litres=total.get("water_litres"),
     )
     monthly = inference["monthly"]
     if comparison is not None:  # its month 0 is the training step
@@ -380,6 +407,9 @@ def _inference(inference: dict, comparison: ComparisonResult | None) -> Inferenc
             # Responses stored before reasoning tokens were reported have neither key.
             output_tokens=per_request.get("output_tokens"),
             reasoning_tokens=per_request.get("reasoning_tokens"),
+            embodied_kg_co2e=per_request.get("embodied_kg_co2e"),
+            water_litres=per_request.get("water_litres"),
+            footprint_range=_footprint_range(per_request.get("footprint_range")),
         ),
         monthly=tuple(
             Month(
@@ -502,6 +532,10 @@ def budget_from_record(record: dict) -> Budget:
             emissions_kg_co2e=(
                 None if memo["emissions_kg_co2e"] is None else tuple(memo["emissions_kg_co2e"])
             ),
+            embodied_kg_co2e=(
+                None if memo.get("embodied_kg_co2e") is None else tuple(memo["embodied_kg_co2e"])
+            ),
+            water_litres=None if memo.get("water_litres") is None else tuple(memo["water_litres"]),
         ),
         summary=Summary(
             upfront=Decimal(summary["upfront"]),

@@ -42,6 +42,11 @@ def co2e(value: formatting.Number) -> str:
 
 
 @register.filter
+def water(value: formatting.Number) -> str:
+    return formatting.water_litres(value).text
+
+
+@register.filter
 def seconds(value: formatting.Number) -> str:
     return formatting.seconds(value).text
 
@@ -103,6 +108,8 @@ _KINDS: dict[str, Callable[..., Figure]] = {
     "money": formatting.money,
     "kwh": formatting.energy_kwh,
     "co2e": formatting.emissions_kg,
+    "embodied": formatting.embodied_kg,
+    "water": formatting.water_litres,
     "seconds": formatting.seconds,
     "months": formatting.months,
     "percent": formatting.percent,

@@ -286,3 +286,28 @@ def test_a_residual_value_above_the_price_is_refused():
     inp = EstimateInput(inference=replace(SERVING, pricing=OWN))
     with pytest.raises(BudgetInputError, match="residual"):
         compute_lines(inp, estimate(inp), OCTOBER, residual_share=1.5)
+
+
+def test_embodied_and_water_memo_follow_the_engine():
+    # 985.5 kg per H100 over 3 years, rented; 1.8 L/kWh on site and 3.908 L/kWh at the grid.
+    hardware = replace(H100, embodied_kg_co2e=985.5, embodied_lifetime_years=3)
+    energy = replace(ENERGY, wue_litres_per_kwh=1.8, grid_water_litres_per_kwh=3.908)
+    inp = EstimateInput(
+        training=replace(TRAINING, hardware=hardware),
+        inference=replace(SERVING, hardware=hardware),
+        energy=energy,
+    )
+    result, table = budget_of(inp, OCTOBER, training_start=date(2026, 2, 10))
+    # Every hour of the period is in a fiscal year, so the memo adds up to the engine's totals.
+    engine_embodied = result.training.embodied_kg_co2e + result.inference.total.embodied_kg_co2e
+    assert sum(table.memo.embodied_kg_co2e) == pytest.approx(engine_embodied, rel=1e-9)
+    # Water per kWh: 1.8 / 1.2 + 3.908 = 5.408 L.
+    assert table.memo.water_litres == pytest.approx([kwh * 5.408 for kwh in table.memo.energy_kwh])
+    assert result.training.embodied_kg_co2e == pytest.approx(
+        985.5 / (3 * 8766) * result.training.accelerator_hours
+    )
+
+
+def test_without_life_cycle_or_water_figures_the_memo_rows_stay_empty():
+    _, table = budget_of(scenario(RENT), OCTOBER, training_start=date(2026, 2, 10))
+    assert (table.memo.embodied_kg_co2e, table.memo.water_litres) == (None, None)
