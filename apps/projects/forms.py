@@ -25,8 +25,8 @@ from apps.projects.api_methods import (
 )
 from apps.projects.budget_settings import BudgetSettingsFields
 from apps.projects.field_terms import BUDGET_SETTINGS_TERMS, attach_terms
+from apps.projects.form_sections import folded, timing_and_energy
 from apps.projects.models import BUDGET_SETTINGS, Project
-from apps.projects.presets import PRESETS
 from apps.projects.range_inputs import (
     add_range_fields,
     collect_ranges,
@@ -436,6 +436,10 @@ class ScenarioForm(forms.Form):
                 item["precision"] = name == f"{group['key']}_precision"
         return groups
 
+    def workspace(self) -> dict:
+        """The sections as the scenario page folds them (apps.projects.form_sections)."""
+        return {"sections": folded(self, self.sections()), "later": timing_and_energy(self)}
+
 
 class ProjectForm(BudgetSettingsFields):
     collaborators = forms.CharField(
@@ -506,16 +510,6 @@ class ProjectForm(BudgetSettingsFields):
         if start and end and end < start:
             self.add_error("period_end", _("The end of the planning period is before its start."))
         return cleaned
-
-
-class NewProjectForm(ProjectForm):
-    preset = forms.ChoiceField(
-        label=_("Start from"),
-        choices=[(p.slug, p.name) for p in PRESETS],
-        initial=PRESETS[0].slug,
-        widget=forms.RadioSelect,
-        help_text=_("The first scenario starts from these figures; you can change every one."),
-    )
 
 
 class NewBaselineForm(forms.Form):

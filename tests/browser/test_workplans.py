@@ -548,7 +548,9 @@ def test_workplan_pages_have_no_axe_violations_at_1280_and_390(
     project_url = page.url
     audit("project detail")
 
-    page.get_by_role("link", name="Edit project details and collaborators").click()
+    page.get_by_role(
+        "link", name="Project settings: budget rules, unit, classification and collaborators"
+    ).click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Edit")
     audit("project edit")
 
