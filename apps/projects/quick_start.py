@@ -15,8 +15,8 @@ AS_PRESET = ""
 BUILD_CHOICES = [
     (AS_PRESET, _("As the starting point has it")),
     ("none", _("Use a model as it is, or through an external API: no training")),
-    ("fine_tune", _("Fine-tune an open model (as in “Fine-tune a 7B model”)")),
-    ("train", _("Train a model of our own (as in “Pre-train a 70B model”)")),
+    ("fine_tune", _("Fine-tune an open model on our data")),
+    ("train", _("Train a model of our own from scratch")),
 ]
 RUNS_ON_CHOICES = [
     (AS_PRESET, _("As the starting point has it")),
