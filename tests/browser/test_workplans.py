@@ -449,7 +449,11 @@ def chart_state(page: Page) -> list[dict]:
 
 
 def expect_month_rows(page: Page, months: int) -> None:
-    """The data table beside the charts: month 0 (training), then one row per month."""
+    """The data table beside the charts (folded under them, opened as a user does): month 0
+    (training), then one row per month."""
+    fold = page.locator("details.fold").filter(has=page.locator("#cumulative-caption"))
+    if not fold.evaluate("(details) => details.open"):
+        fold.locator(":scope > summary").click()
     table = page.get_by_role("table", name="Cumulative figures by month (month 0 is training)")
     expect(table.locator("tbody tr")).to_have_count(months + 1)
     expect(table.locator("tbody th")).to_have_text([str(m) for m in range(months + 1)])
