@@ -684,12 +684,14 @@ def test_keyboard_reaches_and_works_the_toggle_save_and_error_links(
     expect(months).to_have_value("abc")
     expect(field(page, "Model FLOP utilisation (%)")).to_have_value("150")  # nothing typed lost
     link = summary.get_by_role("link", name=re.compile(r"^Planning horizon \(months\):"))
+    summary.focus()  # where the page puts it; opening a folded section above moved the focus
     tab_to(page, link)
     page.keyboard.press("Enter")
     expect_focus_visible(months)
 
     summary = save_with_errors(page, {"Planning horizon (months)": "12"})
     link = summary.get_by_role("link", name=re.compile(r"^Model FLOP utilisation \(%\):"))
+    summary.focus()
     tab_to(page, link)
     page.keyboard.press("Enter")
     expect_focus_visible(field(page, "Model FLOP utilisation (%)"))
