@@ -73,19 +73,22 @@ def has_errors(items: list[dict]) -> bool:
     return False
 
 
+def has_range(items: list[dict]) -> bool:
+    """Whether a range of these fields holds something (its disclosure is drawn open)."""
+    return any(item.get("range") and item["range"]["disclosure"].open for item in items)
+
+
 def folded(form: forms.Form, groups: list[dict]) -> list[dict]:
     """Each section's fields split into `main` (open) and `more` (folded, with `more_summary`
-    and `more_open`), and whether its ranges are shown at first (`ranges_shown`: a range of
-    the section holds something)."""
+    and `more_open`), and whether its ranges are shown at first (`ranges_shown`)."""
     for group in groups:
         method = form[f"{group['key']}_method"].value()
         group["main"] = [i for i in group["fields"] if i["field"].name in MAIN_FIELDS]
         group["more"] = [i for i in group["fields"] if i["field"].name not in MAIN_FIELDS]
         group["more_summary"] = values_line(group["more"], method)
-        group["more_open"] = has_errors(group["more"])
-        group["ranges_shown"] = any(
-            item.get("range") and item["range"]["disclosure"].open for item in group["fields"]
-        )
+        # Open when one of its inputs refuses what was typed or holds a range: neither is hidden.
+        group["more_open"] = has_errors(group["more"]) or has_range(group["more"])
+        group["ranges_shown"] = has_range(group["fields"])
     return groups
 
 
