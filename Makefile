@@ -38,6 +38,7 @@ bench: $(VENV)/.installed
 	$(BIN)/python tests/bench/budget_bench.py
 	$(BIN)/python tests/bench/options_bench.py
 	$(BIN)/python tests/bench/save_bench.py
+	$(BIN)/python tests/bench/preview_bench.py
 	$(BIN)/python tests/bench/load_bench.py
 	$(BIN)/python tests/bench/actuals_bench.py
 

@@ -27,8 +27,8 @@ from apps.projects.api_methods import (
 from apps.projects.budget_settings import BudgetSettingsFields
 from apps.projects.currency import project_exchange
 from apps.projects.field_terms import BUDGET_SETTINGS_TERMS, attach_terms
+from apps.projects.form_sections import folded, timing_and_energy
 from apps.projects.models import BUDGET_SETTINGS, Project
-from apps.projects.presets import PRESETS
 from apps.projects.range_inputs import (
     add_range_fields,
     collect_ranges,
@@ -460,6 +460,10 @@ class ScenarioForm(forms.Form):
                 item["precision"] = name == f"{group['key']}_precision"
         return groups
 
+    def workspace(self) -> dict:
+        """The sections as the scenario page folds them (apps.projects.form_sections)."""
+        return {"sections": folded(self, self.sections()), "later": timing_and_energy(self)}
+
 
 class ProjectForm(BudgetSettingsFields):
     collaborators = forms.CharField(
@@ -547,16 +551,6 @@ class ProjectForm(BudgetSettingsFields):
         if currency and not has_any_rate(currency, cleaned.get("rate_table")):
             self.add_error("currency", no_rate_message(currency))
         return cleaned
-
-
-class NewProjectForm(ProjectForm):
-    preset = forms.ChoiceField(
-        label=_("Start from"),
-        choices=[(p.slug, p.name) for p in PRESETS],
-        initial=PRESETS[0].slug,
-        widget=forms.RadioSelect,
-        help_text=_("The first scenario starts from these figures; you can change every one."),
-    )
 
 
 class NewBaselineForm(forms.Form):

@@ -79,15 +79,22 @@ def _audit_scenario(action: Action, scenario: Scenario, changes: dict, user=None
 
 
 @transaction.atomic
-def project_create(*, owner, fields: dict, collaborators: list, preset: Preset) -> Project:
-    """A new draft project with a first scenario, the baseline, started from a preset."""
+def project_create(
+    *, owner, fields: dict, collaborators: list, preset: Preset, inputs: dict | None = None
+) -> Project:
+    """A new draft project with a first scenario, the baseline, started from a preset (with
+    `inputs` in place of the preset's when given: the quick start's answers)."""
     with one_action():
         project = Project(owner=owner, **fields)
         project.full_clean()
         project.save()
         project.collaborators.set(collaborators)
         scenario_create(
-            project=project, name=preset.name, inputs=preset.inputs, is_baseline=True, user=owner
+            project=project,
+            name=preset.name,
+            inputs=preset.inputs if inputs is None else inputs,
+            is_baseline=True,
+            user=owner,
         )
     created = {**fields, "collaborators": _collaborator_names(project), "preset": preset.name}
     _audit_project(Action.PROJECT_CREATED, project, field_changes({}, created), owner)

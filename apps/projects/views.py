@@ -17,10 +17,11 @@ from apps.catalogue.snapshot import Catalogue
 from apps.estimates import EstimateInputError
 from apps.projects import page_parts, services
 from apps.projects.currency import project_exchange
-from apps.projects.forms import NewProjectForm, ProjectForm
+from apps.projects.forms import ProjectForm
 from apps.projects.guards import refuses_frozen_projects
 from apps.projects.models import Project
 from apps.projects.presets import DEFAULT_PRESET, PRESETS, PRESETS_BY_SLUG
+from apps.projects.quick_start import QuickStartForm
 from apps.projects.scenario_compare import compare_rows
 from apps.projects.selectors import can_create_projects, project_for_user
 
@@ -45,25 +46,27 @@ def project_list(request: HttpRequest) -> TemplateResponse:
 def project_create(request: HttpRequest) -> HttpResponse:
     if not can_create_projects(request.user):
         raise PermissionDenied(gettext("Only managers plan projects."))
-    form = NewProjectForm(request.POST or None, owner=request.user)
+    form = QuickStartForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        fields = {
-            k: v for k, v in form.cleaned_data.items() if k not in {"collaborators", "preset"}
-        }
         project = services.project_create(
             owner=request.user,
-            fields=fields,
-            collaborators=form.cleaned_data["collaborators"],
-            preset=PRESETS_BY_SLUG[form.cleaned_data["preset"]],
+            fields=form.project_fields(),
+            collaborators=[],
+            preset=form.chosen_preset,
+            inputs=form.inputs(),
         )
         messages.success(
             request,
-            gettext("Project “%(title)s” created with a first scenario.")
+            gettext(
+                "Project “%(title)s” created with a first scenario, its budget and its decision "
+                "view. Its budget settings, unit, data classification and collaborators are on "
+                "its settings page, at their defaults."
+            )
             % {"title": project.title},
         )
         return redirect("scenario-detail", scenario_id=project.scenarios.get().pk)
     return TemplateResponse(
-        request, "projects/project_form.html", {"form": form, "presets": PRESETS, "creating": True}
+        request, "projects/quick_start.html", {"form": form, "presets": PRESETS}
     )
 
 

@@ -17,7 +17,7 @@ import pytest
 from django.conf import settings
 from django.core.cache import cache
 from django.urls import Resolver404, resolve
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, sync_playwright
 
 from apps.apiprices.loading import api_prices_load
 from apps.projects.models import Project, Scenario
@@ -323,3 +323,19 @@ def translation_scenario(real_catalogue, settings) -> Scenario:
         period_end=datetime.date(2028, 12, 31),
     )
     return project.scenarios.create(name="Wider use", inputs={"inference": TRANSLATION_INFERENCE})
+
+
+def reveal(target: Locator) -> Locator:
+    """Brings a scenario input into view as a user does: opens the folded "More assumptions" it
+    is in, and switches on its section's ranges when it is a range. Returns `target`."""
+    page = target.page
+    element = target.first
+    folded = page.locator("details.more-assumptions:not([open])").filter(has=element)
+    if folded.count():
+        folded.first.locator(":scope > summary").click()
+    if element.count() and element.is_hidden():
+        section = page.locator("fieldset.input-section").filter(has=element)
+        toggle = section.locator(".ranges-toggle")
+        if toggle.count() and not toggle.is_checked():
+            toggle.check()
+    return target

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from apps.accounts.language import language_preference_set
 from apps.apiprices.loading import api_prices_load
 from apps.projects.models import Project
-from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations, login
+from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations, login, reveal
 from tests.factories import make_manager, make_scenario
 
 pytestmark = pytest.mark.browser
@@ -62,7 +62,8 @@ def scenario(manager):
 
 def field(page: Page, label: str):
     """A form field by its whole label (Django's labels end with a colon, French ones " :")."""
-    return page.get_by_label(re.compile(rf"^{re.escape(label)}(\s?:)?$"))
+    # Folded under "More assumptions" or not, the field is brought into view first.
+    return reveal(page.get_by_label(re.compile(rf"^{re.escape(label)}(\s?:)?$")))
 
 
 def test_a_manager_pays_a_commitment_upfront_and_follows_it_to_the_budget_and_the_options(

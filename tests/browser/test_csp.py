@@ -154,8 +154,8 @@ def test_a_new_project_from_a_preset_breaks_no_rule_of_the_policy(page: Page, li
     watch = ViolationWatch(page)
     login(page, live_server, manager.username, PASSWORD, next_path="/projects/new/")
     preset = PRESETS_BY_SLUG["translation-assistant"]
-    page.get_by_label(re.compile(r"^Title:?$")).fill("Translation")
     page.get_by_label(str(preset.name), exact=True).check()
+    page.get_by_label(re.compile(r"^Requests in the first month:?$")).fill("20,000")
     with page.expect_navigation():
         page.get_by_role("button", name="Create project").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text(str(preset.name))

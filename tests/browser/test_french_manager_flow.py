@@ -23,7 +23,13 @@ from apps.apiprices.loading import api_prices_load
 from apps.budget.models import CostLine
 from apps.projects.models import Project
 from apps.projects.presets import PRESETS_BY_SLUG
-from tests.browser.conftest import BOTH_VIEWPORTS, VIEWPORTS, assert_no_axe_violations, login
+from tests.browser.conftest import (
+    BOTH_VIEWPORTS,
+    VIEWPORTS,
+    assert_no_axe_violations,
+    login,
+    reveal,
+)
 from tests.browser.test_ranges import range_summary
 from tests.factories import make_manager, make_project, make_scenario
 
@@ -61,7 +67,8 @@ def in_french(page: Page, where: str) -> None:
 
 def field(scope: Page | Locator, label: str) -> Locator:
     """A form field by its whole label (Django's French labels end with " :")."""
-    return scope.get_by_label(re.compile(rf"^{re.escape(label)}(\s?:)?$"))
+    # Folded under "More assumptions" or not, the field is brought into view first.
+    return reveal(scope.get_by_label(re.compile(rf"^{re.escape(label)}(\s?:)?$")))
 
 
 def figure(page: Page, term: str) -> Locator:
@@ -113,17 +120,28 @@ def sign_out_and_in_again(page: Page, live_server) -> None:
 
 
 def create_project(page: Page) -> None:
+    """The quick start in French, then the title and unit on the project's settings page."""
     page.get_by_role("link", name="Planifier un nouveau projet").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Planifier un nouveau projet")
-    field(page, "Titre").fill("Assistant juridique")
-    field(page, "Unité administrative").fill("Section des affaires juridiques")
     page.get_by_label(french(FINE_TUNE.name), exact=True).check()
+    page.get_by_label("Des accélérateurs loués", exact=True).check()
     click_and_load(page, page.get_by_role("button", name="Créer le projet"))
     expect(page).to_have_url(SCENARIO_URL)
-    expect(messages(page)).to_have_text(
-        "Projet « Assistant juridique » créé avec un premier scénario."
+    expect(messages(page)).to_contain_text(
+        f"Projet « {french(FINE_TUNE.name)} » créé avec un premier scénario, son budget et sa "
+        "vue de décision."
     )
     expect(page.get_by_role("heading", level=1)).to_have_text(f"{french(FINE_TUNE.name)} Référence")
+    scenario_url = page.url
+    page.get_by_role("navigation", name="Fil d’Ariane").get_by_role("link").nth(1).click()
+    page.get_by_role("link", name=re.compile("^Paramètres du projet")).click()
+    in_french(page, "the project's settings")
+    field(page, "Titre").fill("Assistant juridique")
+    field(page, "Unité administrative").fill("Section des affaires juridiques")
+    click_and_load(page, page.get_by_role("button", name="Enregistrer le projet"))
+    expect(messages(page)).to_have_text("Projet enregistré.")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Assistant juridique")
+    page.goto(scenario_url)
 
 
 def type_french_numbers(page: Page) -> None:
@@ -176,7 +194,7 @@ def bad_field_then_save(page: Page) -> None:
 
 
 def add_ranges(page: Page) -> None:
-    summary = range_summary(page, REQUESTS)
+    summary = reveal(range_summary(page, REQUESTS))
     expect(summary).to_have_text(
         f"Ajouter une fourchette pour {REQUESTS} (entre … et …, avec 90{NBSP}% de certitude)"
     )

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 
 from apps.projects.models import Project
 from apps.projects.roles import MANAGER
-from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations, login
+from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations, login, reveal
 
 USERNAME = "beatrix"
 PASSWORD = "a-long-test-password"
@@ -67,7 +67,7 @@ def test_the_formats_follow_the_accelerator_without_axe_violations(
     new_page, viewport: dict, live_server, fp4_scenario, language: str
 ) -> None:
     page = open_scenario(new_page, live_server, fp4_scenario, language)
-    precision = page.locator("#id_inference_precision")
+    precision = reveal(page.locator("#id_inference_precision"))
     expect(precision).to_have_value("fp4")
     expect(precision.locator("option[value=fp4]")).to_have_text("FP4")
     # To an H100: FP4 stays chosen, marked, and the field says the H100's formats.
@@ -102,7 +102,7 @@ def test_without_javascript_a_refused_fp4_names_the_accelerators_formats(
     new_page, viewport: dict, live_server, fp4_scenario, language: str
 ) -> None:
     page = open_scenario(new_page, live_server, fp4_scenario, language, java_script_enabled=False)
-    precision = page.locator("#id_inference_precision")
+    precision = reveal(page.locator("#id_inference_precision"))
     page.locator("#id_inference_accelerator").select_option("nvidia-h100-sxm")
     with page.expect_navigation():
         page.locator("#scenario-form > button[type=submit]").click()

@@ -16,7 +16,13 @@ from apps.projects.models import Project
 from apps.projects.presets import PRESETS_BY_SLUG
 from apps.projects.roles import MANAGER
 from apps.sharing import services as sharing
-from tests.browser.conftest import BOTH_VIEWPORTS, axe_violations, format_axe_violations, login
+from tests.browser.conftest import (
+    BOTH_VIEWPORTS,
+    axe_violations,
+    format_axe_violations,
+    login,
+    reveal,
+)
 
 USERNAME = "maria"
 PASSWORD = "a-long-test-password"
@@ -48,8 +54,9 @@ def range_summary(page: Page, label: str):
 
 
 def open_range(page: Page, label: str):
-    """Opens a number's range as a user does, by clicking its summary: its Low and High."""
-    range_summary(page, label).click()
+    """Opens a number's range as a user does, by clicking its summary (shown once the section's
+    ranges are switched on): its Low and High."""
+    reveal(range_summary(page, label)).click()
     return range_group(page, label)
 
 
@@ -136,12 +143,21 @@ def tab_until_focused(page: Page, target, presses: int = 4) -> None:
     expect(target).to_be_focused()
 
 
+def switch_ranges_on_by_keyboard(page: Page, section: str) -> None:
+    toggle = page.locator(f"fieldset[data-section='{section}'] .ranges-toggle")
+    toggle.focus()
+    page.keyboard.press("Space")
+    expect(toggle).to_be_checked()
+
+
 @BOTH_VIEWPORTS
 def test_a_keyboard_user_opens_a_range_with_enter_or_space_and_types_it(
     page: Page, viewport: dict, live_server, scenario
 ) -> None:
     login(page, live_server, USERNAME, PASSWORD, next_path=f"/scenarios/{scenario.pk}/")
     label = "Requests in the first month"
+    # Ranges are switched on for a section at once, from the keyboard too.
+    switch_ranges_on_by_keyboard(page, "inference")
     page.get_by_label(f"{label}:", exact=True).focus()  # Django's label ends with ":"
     summary = range_summary(page, label)
     tab_until_focused(page, summary)
@@ -165,6 +181,7 @@ def test_a_keyboard_user_opens_a_range_with_enter_or_space_and_types_it(
     page.keyboard.press("Enter")
     expect(group).to_be_visible()
     # Space opens a summary too.
+    switch_ranges_on_by_keyboard(page, "training")
     hours = range_summary(page, "Accelerator-hours")
     hours.focus()
     page.keyboard.press("Space")

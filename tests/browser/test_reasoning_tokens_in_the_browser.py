@@ -13,6 +13,7 @@ from tests.browser.conftest import (
     assert_no_axe_violations,
     login,
     manager_with_scenario,
+    reveal,
 )
 
 USERNAME = "maria"
@@ -60,7 +61,8 @@ def reasoning_scenario():
 
 def field(page: Page, label: str):
     """The number whose label is `label` (with or without the label's colon), not its range."""
-    return page.get_by_label(re.compile(rf"^{re.escape(label)}\s*:?$"))
+    # Folded under "More assumptions" or not, the field is brought into view first.
+    return reveal(page.get_by_label(re.compile(rf"^{re.escape(label)}\s*:?$")))
 
 
 def open_scenario(new_page, live_server, scenario, language: str) -> Page:

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from apps.apiprices.loading import api_prices_load
 from apps.projects.models import Classification, Project
 from apps.projects.roles import MANAGER
-from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations, login
+from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations, login, reveal
 
 PASSWORD = "a-long-test-password"
 INFERENCE = {
@@ -45,9 +45,9 @@ def choose_the_api(page: Page) -> None:
     page.get_by_label("Through an external model API, priced per token").check()
     page.locator("#id_inference_api_model").fill("openai-gpt-4o-mini")
     page.locator("#id_inference_input_tokens").fill("1000")
-    page.locator("#id_inference_cached_input_tokens").fill("400")
+    reveal(page.locator("#id_inference_cached_input_tokens")).fill("400")
     page.locator("#id_inference_output_tokens").fill("500")
-    page.locator("#id_inference_batch_discount").fill("50")
+    reveal(page.locator("#id_inference_batch_discount")).fill("50")
 
 
 def test_a_manager_chooses_an_external_api_and_saves_it(

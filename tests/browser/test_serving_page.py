@@ -12,6 +12,7 @@ from tests.browser.conftest import (
     assert_no_axe_violations,
     login,
     manager_with_scenario,
+    reveal,
 )
 
 USERNAME = "maria"
@@ -80,7 +81,7 @@ def test_without_javascript_a_replica_too_small_is_refused_beside_its_field(
 ) -> None:
     page = page_no_js
     open_scenario(page, live_server, serving_scenario)
-    page.get_by_label("Accelerators per copy of the model").fill("8")
+    reveal(page.get_by_label("Accelerators per copy of the model")).fill("8")
     with page.expect_navigation():
         page.get_by_role("button", name="Save scenario").click()
     error = page.locator("#id_inference_accelerators_per_replica_error")

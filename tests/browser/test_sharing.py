@@ -11,7 +11,7 @@ from django.contrib.auth.models import Group
 from playwright.sync_api import Page, expect
 
 from apps.projects.roles import MANAGER
-from tests.browser.conftest import AXE_JS, BOTH_VIEWPORTS, assert_no_axe_violations, login
+from tests.browser.conftest import AXE_JS, BOTH_VIEWPORTS, assert_no_axe_violations, login, reveal
 from tests.factories import make_project, make_scenario
 
 USERNAME = "maria"
@@ -34,7 +34,8 @@ def scenario(manager):
 
 def field(page: Page, label: str):
     """A form field by its whole label (Django's labels end with a colon)."""
-    return page.get_by_label(re.compile(rf"^{re.escape(label)}:?$"))
+    # Folded under "More assumptions" or not, the field is brought into view first.
+    return reveal(page.get_by_label(re.compile(rf"^{re.escape(label)}:?$")))
 
 
 def create_link(page: Page, live_server, scenario) -> str:

@@ -14,7 +14,7 @@ from playwright.sync_api import Locator, Page, expect
 from apps.projects.models import Project
 from apps.projects.presets import PRESETS_BY_SLUG
 from apps.projects.roles import MANAGER
-from tests.browser.conftest import VIEWPORTS, axe_violations, format_axe_violations, login
+from tests.browser.conftest import VIEWPORTS, axe_violations, format_axe_violations, login, reveal
 
 USERNAME = "maria"
 PASSWORD = "a-long-test-password"
@@ -58,22 +58,31 @@ def watch_for_script_errors(page: Page) -> list[str]:
 
 
 def create_project(page: Page, title: str, preset_name: str = str(FINE_TUNE.name)) -> None:
-    """Fill in the new-project form from the project list and land on the first scenario."""
+    """The quick start from the project list, then the title and unit on the project's settings,
+    and back to the first scenario."""
     page.get_by_role("link", name="Plan a new project").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Plan a new project")
-    field(page, "Title").fill(title)
-    field(page, "Organisational unit").fill("Section A")
     page.get_by_label(preset_name, exact=True).check()
     with page.expect_navigation():
         page.get_by_role("button", name="Create project").click()
     expect(page).to_have_url(SCENARIO_URL)
-    expect(messages(page)).to_contain_text(f"Project “{title}” created")
+    expect(messages(page)).to_contain_text(f"Project “{preset_name}” created")
     expect(page.get_by_role("heading", level=1)).to_have_text(f"{preset_name} Baseline")
+    scenario_url = page.url
+    page.get_by_role("navigation", name="Breadcrumb").get_by_role("link").nth(1).click()
+    page.get_by_role("link", name=re.compile("^Project settings")).click()
+    field(page, "Title").fill(title)
+    field(page, "Organisational unit").fill("Section A")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save project").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(title)
+    page.goto(scenario_url)
 
 
 def field(page: Page, label: str) -> Locator:
     """A form field by its whole label (Django's labels end with a colon)."""
-    return page.get_by_label(re.compile(rf"^{re.escape(label)}:?$"))
+    # Folded under "More assumptions" or not, the field is brought into view first.
+    return reveal(page.get_by_label(re.compile(rf"^{re.escape(label)}:?$")))
 
 
 def messages(page: Page) -> Locator:
@@ -440,7 +449,11 @@ def chart_state(page: Page) -> list[dict]:
 
 
 def expect_month_rows(page: Page, months: int) -> None:
-    """The data table beside the charts: month 0 (training), then one row per month."""
+    """The data table beside the charts (folded under them, opened as a user does): month 0
+    (training), then one row per month."""
+    fold = page.locator("details.fold").filter(has=page.locator("#cumulative-caption"))
+    if not fold.evaluate("(details) => details.open"):
+        fold.locator(":scope > summary").click()
     table = page.get_by_role("table", name="Cumulative figures by month (month 0 is training)")
     expect(table.locator("tbody tr")).to_have_count(months + 1)
     expect(table.locator("tbody th")).to_have_text([str(m) for m in range(months + 1)])
@@ -516,9 +529,9 @@ def test_workplan_pages_have_no_axe_violations_at_1280_and_390(
 
     page.goto("/projects/new/")
     audit("new project, empty")
-    field(page, "Collaborators").fill("nobody-by-this-name")
+    field(page, "Requests in the first month").fill("lots")
     submit(page, "Create project")
-    expect(page.locator(".error-summary")).to_contain_text("Title")
+    expect(page.locator(".error-summary")).to_contain_text("Requests in the first month")
     audit("new project, with errors")
 
     page.goto("/projects/")
@@ -548,9 +561,15 @@ def test_workplan_pages_have_no_axe_violations_at_1280_and_390(
     project_url = page.url
     audit("project detail")
 
-    page.get_by_role("link", name="Edit project details and collaborators").click()
-    expect(page.get_by_role("heading", level=1)).to_contain_text("Edit")
-    audit("project edit")
+    page.get_by_role(
+        "link", name="Project settings: budget rules, unit, classification and collaborators"
+    ).click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Settings of")
+    audit("project settings")
+    field(page, "Collaborators").fill("nobody-by-this-name")
+    submit(page, "Save project")
+    expect(page.locator(".error-summary")).to_contain_text("Collaborators")
+    audit("project settings, with errors")
 
     page.goto(project_url)
     page.get_by_label("Start from").select_option(TRANSLATION.slug)
@@ -665,12 +684,14 @@ def test_keyboard_reaches_and_works_the_toggle_save_and_error_links(
     expect(months).to_have_value("abc")
     expect(field(page, "Model FLOP utilisation (%)")).to_have_value("150")  # nothing typed lost
     link = summary.get_by_role("link", name=re.compile(r"^Planning horizon \(months\):"))
+    summary.focus()  # where the page puts it; opening a folded section above moved the focus
     tab_to(page, link)
     page.keyboard.press("Enter")
     expect_focus_visible(months)
 
     summary = save_with_errors(page, {"Planning horizon (months)": "12"})
     link = summary.get_by_role("link", name=re.compile(r"^Model FLOP utilisation \(%\):"))
+    summary.focus()
     tab_to(page, link)
     page.keyboard.press("Enter")
     expect_focus_visible(field(page, "Model FLOP utilisation (%)"))

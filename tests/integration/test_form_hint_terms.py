@@ -18,7 +18,8 @@ from apps.projects.field_terms import (
     SWEEP_INPUT_TERMS,
     SWEEP_TERMS,
 )
-from apps.projects.forms import NewProjectForm
+from apps.projects.forms import ProjectForm
+from apps.projects.quick_start import QuickStartForm
 from apps.sweeps.forms import SweepForm, VariedInputForm
 from apps.sweeps.inputs import SWEEPABLE
 from tests.factories import (
@@ -34,8 +35,10 @@ pytestmark = pytest.mark.django_db
 
 # Hints in plain words, with nothing to look up.
 PLAIN = {
-    "NewProjectForm": {"title", "unit", "description", "classification", "currency",
-                       "collaborators", "preset"},
+    "ProjectForm": {"title", "unit", "description", "classification", "currency",
+                    "collaborators"},
+    "QuickStartForm": {"preset", "requests_per_month", "requests_in_a_year", "period_start",
+                       "period_end"},
     "CostLineForm": {"name", "quantity", "unit", "unit_price", "start", "end",
                      "annual_escalation", "basis"},
     "OptionsForm": {"options"},
@@ -52,7 +55,8 @@ SWEEPABLE_WITHOUT_TERM = {"training.runs", "inference.requests_per_month",
 def _forms():
     owner = make_manager("amina")
     return [
-        (NewProjectForm(owner=owner), BUDGET_SETTINGS_TERMS),
+        (ProjectForm(owner=owner), BUDGET_SETTINGS_TERMS),
+        (QuickStartForm(), {}),
         (CostLineForm(), COST_LINE_TERMS),
         (OptionsForm(), OPTIONS_TERMS),
         (SweepForm(scenario_inputs=SCENARIO_INPUTS, accelerators=[]), SWEEP_TERMS),

@@ -9,7 +9,8 @@ from django.utils import translation
 
 from apps.budget.forms import CostLineForm
 from apps.catalogue.snapshot import Catalogue
-from apps.projects.forms import NewProjectForm, NumberField, ProjectForm, ScenarioForm
+from apps.projects.forms import NumberField, ProjectForm, ScenarioForm
+from apps.projects.quick_start import QuickStartForm
 from apps.sharing.forms import ShareLinkForm
 from apps.sweeps.forms import VariedInputForm
 from tests.factories import make_manager
@@ -29,7 +30,7 @@ def _forms() -> list[forms.BaseForm]:
         ScenarioForm(catalogue=Catalogue.load()),
         CostLineForm(),
         ProjectForm(owner=owner),
-        NewProjectForm(owner=owner),
+        QuickStartForm(),
         VariedInputForm(scenario_inputs={}),
         ShareLinkForm(),
     ]

@@ -6,7 +6,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from apps.projects.models import Project, Scenario
-from apps.projects.presets import PRESETS
+from apps.projects.presets import PRESETS, PRESETS_BY_SLUG
 from tests.factories import make_manager, make_project, make_scenario
 
 pytestmark = pytest.mark.django_db
@@ -76,15 +76,34 @@ def test_a_manager_creates_a_project_from_each_preset_and_sees_its_figures(clien
     assert "Build cost" in html and "Run cost" in html and "User speed" in html
 
 
-def test_project_form_errors_are_summarised_and_keep_what_was_typed(client, manager):
+def test_quick_start_errors_are_summarised_and_keep_what_was_typed(client, manager):
     response = client.post(
         "/projects/new/",
+        {
+            "preset": PRESETS[0].slug,
+            "requests_per_month": "lots",
+            "requests_in_a_year": "40,000",
+            "period_start": "2027-01-01",
+            "period_end": "2026-12-31",
+        },
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "There is a problem" in html
+    assert 'href="#id_requests_per_month"' in html and 'href="#id_period_end"' in html
+    assert 'value="lots"' in html and 'value="40,000"' in html
+    assert not Project.objects.exists()
+
+
+def test_settings_form_errors_are_summarised_and_keep_what_was_typed(client, manager):
+    project = make_project(manager)
+    response = client.post(
+        f"/projects/{project.pk}/edit/",
         {
             "title": "",
             "unit": "Section A",
             "currency": "USD",
             "classification": "public",
-            "preset": PRESETS[0].slug,
             "collaborators": "nobody-by-this-name",
         },
     )
@@ -93,7 +112,53 @@ def test_project_form_errors_are_summarised_and_keep_what_was_typed(client, mana
     assert "There is a problem" in html
     assert 'href="#id_title"' in html and 'href="#id_collaborators"' in html
     assert 'value="Section A"' in html and "nobody-by-this-name" in html
-    assert not Project.objects.exists()
+
+
+def test_quick_start_turns_its_answers_into_the_first_scenario(client, manager):
+    response = client.post(
+        "/projects/new/",
+        {
+            "preset": "translation-assistant",
+            "build": "none",
+            "requests_per_month": "10,000",
+            "requests_in_a_year": "40,000",
+            "runs_on": "own",
+            "period_start": "2027-01-01",
+            "period_end": "2028-12-31",
+        },
+    )
+    assert response.status_code == 302
+    project = Project.objects.get(owner=manager)
+    assert str(project.period_start) == "2027-01-01" and str(project.period_end) == "2028-12-31"
+    scenario = project.scenarios.get()
+    assert scenario.is_baseline and "training" not in scenario.inputs
+    inference = scenario.inputs["inference"]
+    assert inference["requests_per_month"] == 10_000 and inference["pricing_mode"] == "own"
+    # 10,000 × (1 + g)^12 = 40,000: g = 4^(1/12) − 1 = 0.122462…
+    assert inference["monthly_growth"] == pytest.approx(0.122462, abs=1e-6)
+    # The budget and the decision view are there at once.
+    assert client.get(f"/scenarios/{scenario.pk}/budget/").status_code == 200
+    assert client.get(f"/scenarios/{scenario.pk}/options/").status_code == 200
+
+
+def test_quick_start_can_serve_through_an_external_api_and_train_a_model(client, manager):
+    response = client.post(
+        "/projects/new/",
+        {"preset": "chat-service-rented", "build": "train", "runs_on": "external_api"},
+    )
+    assert response.status_code == 302
+    inputs = Project.objects.get(owner=manager).scenarios.get().inputs
+    assert inputs["training"] == PRESETS_BY_SLUG["pre-train-70b"].inputs["training"]
+    assert inputs["inference"] == {
+        "method": "external_api",
+        "api_model": "openai-gpt-4o-mini",
+        "input_tokens": 800,
+        "output_tokens": 400,
+        "requests_per_month": 2_000_000,
+        "monthly_growth": 0.1,
+        "months": 24,
+        "peak_to_average": 3,
+    }
 
 
 def test_seed_000_scenario_page_shows_8_33_accelerator_hours_a_month(client, manager):

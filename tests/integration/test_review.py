@@ -236,7 +236,7 @@ def test_the_live_preview_still_works_on_a_submitted_project(client, owner, subm
 def test_a_submitted_project_shows_why_and_offers_no_edits(client, owner, submitted):
     html = signed_in(client, owner).get(f"/projects/{submitted.pk}/").content.decode()
     assert "Submitted for review" in html and "By maria on" in html
-    assert "Add a scenario" not in html and "Edit project details" not in html
+    assert "Add a scenario" not in html and "Project settings" not in html
     assert "Submit for review</button>" not in html
     assert f'href="/reviews/{submitted.pk}/"' in html
     scenario = submitted.scenarios.get(name="Pilot")

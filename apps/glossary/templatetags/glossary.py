@@ -14,11 +14,21 @@ def term_link(slug: str) -> str:
     """`{% term_link "kv-cache" %}`: a "What is this?" link to /glossary/kv-cache/ whose
     accessible name also says which term it explains. An unknown slug is an error, so a link to a
     term that is gone fails the page's tests instead of leading to a 404."""
+    return _render("glossary/term_link.html", slug)
+
+
+@register.simple_tag
+def term_help(slug: str) -> str:
+    """`{% term_help "kv-cache" %}`: the same link as term_link, drawn as a compact "?" beside a
+    form field's label; its accessible name is still "What is this? (term)"."""
+    return _render("glossary/term_help.html", slug)
+
+
+def _render(template_name: str, slug: str) -> str:
     try:
         term = TERMS[slug]
     except KeyError:
         raise template.TemplateSyntaxError(f"No glossary term {slug!r}.") from None
     return render_to_string(
-        "glossary/term_link.html",
-        {"term": term, "url": reverse("glossary-term", args=[slug])},
+        template_name, {"term": term, "url": reverse("glossary-term", args=[slug])}
     )
