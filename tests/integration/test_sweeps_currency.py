@@ -165,7 +165,9 @@ def test_the_api_csv_and_page_say_euros_and_never_dollars(
     assert "$" not in results and "USD" not in results
 
 
-def test_a_dollar_projects_sweep_lists_no_rate(owner, api, queued, django_capture_on_commit_callbacks):
+def test_a_dollar_projects_sweep_lists_no_rate(
+    owner, api, queued, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True):
         sweep = _swept(owner, "USD", DEMAND)
     detail = api.get(f"/api/v1/sweeps/{sweep.pk}/").json()
