@@ -19,9 +19,7 @@ def _comparison(page: str) -> str:
     return page[start : page.index("</section>", start)]
 
 
-def test_a_dollar_version_shared_after_the_project_moved_to_euros_stays_in_dollars(
-    owner, client
-):
+def test_a_dollar_version_shared_after_the_project_moved_to_euros_stays_in_dollars(owner, client):
     load_ecb()
     project = make_project(owner, "Translation", rate_date=date(2025, 6, 2))
     scenario = make_scenario(project, is_baseline=True)
