@@ -1,13 +1,13 @@
 """API of exchange rates: the rate in force on a day, its date and source."""
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from apps.api.schema import error_response
 from apps.exchange.rates import RateUnavailable, cached_exchange_rate
 from apps.exchange.serializers import (
     ExchangeRateSerializer,
@@ -15,12 +15,19 @@ from apps.exchange.serializers import (
     exchange_rate_representation,
 )
 
+# DRF's answer for an error ({"detail": "…"}), under its own component name: apps.api.schema's
+# "Error" is another class of the same name, which drf-spectacular refuses to merge (and
+# apps.api imports this app, so this app does not import it).
+ERROR = inline_serializer("RateNotFound", {"detail": serializers.CharField()})
+
 
 @extend_schema(
     parameters=[RateQuerySerializer],
     responses={
         200: ExchangeRateSerializer,
-        404: error_response("No rate between the two currencies on or before that day."),
+        404: OpenApiResponse(
+            ERROR, description="No rate between the two currencies on or before that day."
+        ),
     },
     summary="The exchange rate in force on a day (the ECB's euro reference rates)",
 )

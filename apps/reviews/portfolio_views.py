@@ -25,6 +25,7 @@ from apps.reviews.portfolio import (
     portfolio_xlsx,
     table_lines,
 )
+from apps.words.currencies import rate_text
 
 
 class PortfolioFilterForm(forms.Form):
@@ -46,6 +47,21 @@ def _filters(request: HttpRequest) -> tuple[PortfolioFilterForm, dict]:
     return form, form.filters()
 
 
+def _projects_with_rates(item) -> list[tuple]:
+    """Each project of a currency's portfolio with the rate it was converted at in words (None
+    in US dollars), each distinct rate worded once: most projects share one."""
+    words: dict = {}
+    return [
+        (
+            project,
+            None
+            if project.exchange is None
+            else words.setdefault(project.exchange, rate_text(project.exchange)),
+        )
+        for project in item.projects
+    ]
+
+
 @login_required
 @require_GET
 def portfolio_page(request: HttpRequest) -> TemplateResponse:
@@ -56,7 +72,10 @@ def portfolio_page(request: HttpRequest) -> TemplateResponse:
         "reviews/portfolio.html",
         {
             "form": form,
-            "portfolios": [(item, table_lines(item.portfolio)) for item in portfolios],
+            "portfolios": [
+                (item, table_lines(item.portfolio), _projects_with_rates(item))
+                for item in portfolios
+            ],
             "query": request.GET.urlencode(),
         },
     )

@@ -8,7 +8,6 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from apps.words import formatting, units
-from apps.words.currencies import rate_text
 from apps.words.formatting import Figure
 from apps.words.numbers import decimal_text, exact_text
 
@@ -141,9 +140,3 @@ def _formatted(kind: str, value: float | Decimal | None, *args: str) -> Figure:
             f"figure: unknown kind {kind!r}; use one of {', '.join(_KINDS)}."
         )
     return _KINDS[kind](value, *args)
-
-
-@register.filter
-def rate_words(exchange) -> str:
-    """`{{ exchange|rate_words }}`: "1 USD = 0.8757 EUR (ECB reference rate of 2 June 2025)"."""
-    return rate_text(exchange)
