@@ -15,8 +15,10 @@ from apps.exchange.serializers import (
     exchange_rate_representation,
 )
 
-# DRF's answer for an error, as the schema names it everywhere (apps.api.schema's).
-ERROR = inline_serializer("Error", {"detail": serializers.CharField()})
+# DRF's answer for an error ({"detail": "…"}), under its own component name: apps.api.schema's
+# "Error" is another class of the same name, which drf-spectacular refuses to merge (and
+# apps.api imports this app, so this app does not import it).
+ERROR = inline_serializer("RateNotFound", {"detail": serializers.CharField()})
 
 
 @extend_schema(

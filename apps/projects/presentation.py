@@ -14,6 +14,9 @@ def comparison_context(
     (and the percentiles of its ranges, when it has some), with the rate its prices were
     converted at (`exchange`) in words."""
     return {
+        # The currency the figures are in: the version's pinned one for a version kept, which
+        # the project's may have changed from since.
+        "money_currency": currency,
         "rate_sentence": None if exchange is None or exchange.is_identity else rate_text(exchange),
         "range_lines": range_lines(ranges, currency),
         "range_notes": range_notes(ranges),

@@ -132,7 +132,8 @@ def saved_figures(
             kept.result,
             notes={},
             view=view,
-            currency=currency,
+            # The currency the version's prices were converted into, at its pinned rate.
+            currency=kept.exchange.to_currency if kept.exchange else "USD",
             ranges=kept.ranges,
             exchange=kept.exchange,
         )

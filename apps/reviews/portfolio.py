@@ -4,7 +4,8 @@ Each project counts with the budget frozen at its latest submission (ProjectSnap
 its baseline scenario's): the budget that was put forward, never drawn up again, so the sums
 read one JSON column per project in one query. The front office sees every project in review;
 anyone else the projects they own or collaborate on. Amounts in different currencies are never
-added: there is one portfolio per currency.
+added: there is one portfolio per currency, each listing its projects with their totals in it and
+the rate their catalogue prices (in US dollars) were converted at, as frozen with the submission.
 """
 
 import csv
@@ -23,6 +24,7 @@ from apps.budget.models import Category
 from apps.budget.presentation import CLASS_LABELS
 from apps.core.spreadsheet_text import formula_safe
 from apps.estimates.budget import Portfolio, portfolio
+from apps.estimates.currency import ExchangeRate
 from apps.exports.xlsx_export import put
 from apps.projects.models import Project, ProjectSnapshot
 from apps.projects.roles import can_review
@@ -71,30 +73,56 @@ def portfolio_units(user) -> list[str]:
 
 
 @dataclass(frozen=True)
+class ProjectTotal:
+    """One project of a portfolio: its budget's total over its period and its NPV, in the
+    currency it was submitted in, and the rate its prices were converted at (None: in US
+    dollars, not converted), as frozen with its latest submission."""
+
+    project_id: int
+    title: str
+    total: Decimal
+    npv: Decimal
+    exchange: ExchangeRate | None
+
+
+@dataclass(frozen=True)
 class CurrencyPortfolio:
     """The budgets of one currency summed; `without_budget`: projects whose latest submission
-    had no budget (no baseline, or it could not be drawn up), counted but not summed."""
+    had no budget (no baseline, or it could not be drawn up), counted but not summed;
+    `projects`: the projects summed, each with its total in the currency."""
 
     currency: str
     portfolio: Portfolio
     without_budget: int
+    projects: tuple[ProjectTotal, ...] = ()
 
 
 def budget_portfolio(user, *, status: str = "", unit: str = "") -> list[CurrencyPortfolio]:
     """The user's portfolio, one per currency (in alphabetical order); one query."""
     budgets: dict[str, list] = {}
+    projects: dict[str, list[ProjectTotal]] = {}
     missing: dict[str, int] = {}
     rows = portfolio_projects(user, status=status, unit=unit).values_list(
-        "currency", "latest_budget"
+        "pk", "title", "currency", "latest_budget"
     )
-    for currency, record in rows:
+    for pk, title, currency, record in rows:
         if record:
+            # The currency the budget was submitted in, which the project may have changed since.
             kept = kept_budget(record)
             budgets.setdefault(kept.currency, []).append(kept.budget)
+            summary = kept.budget.summary
+            projects.setdefault(kept.currency, []).append(
+                ProjectTotal(pk, title, summary.total, summary.npv, kept.exchange)
+            )
         else:
             missing[currency] = missing.get(currency, 0) + 1
     return [
-        CurrencyPortfolio(currency, portfolio(budgets.get(currency, [])), missing.get(currency, 0))
+        CurrencyPortfolio(
+            currency,
+            portfolio(budgets.get(currency, [])),
+            missing.get(currency, 0),
+            tuple(projects.get(currency, ())),
+        )
         for currency in sorted(budgets.keys() | missing.keys())
     ]
 

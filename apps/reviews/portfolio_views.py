@@ -6,7 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.permissions import IsAuthenticated
@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from apps.api.fields import MoneyField
 from apps.audit.services import Action, audit_event_create
 from apps.budget.models import BudgetClass
+from apps.exchange.serializers import ExchangeRateSerializer, exchange_rate_representation
 from apps.reviews.portfolio import (
     STATUSES,
     budget_portfolio,
@@ -24,6 +25,7 @@ from apps.reviews.portfolio import (
     portfolio_xlsx,
     table_lines,
 )
+from apps.words.currencies import rate_text
 
 
 class PortfolioFilterForm(forms.Form):
@@ -45,6 +47,21 @@ def _filters(request: HttpRequest) -> tuple[PortfolioFilterForm, dict]:
     return form, form.filters()
 
 
+def _projects_with_rates(item) -> list[tuple]:
+    """Each project of a currency's portfolio with the rate it was converted at in words (None
+    in US dollars), each distinct rate worded once: most projects share one."""
+    words: dict = {}
+    return [
+        (
+            project,
+            None
+            if project.exchange is None
+            else words.setdefault(project.exchange, rate_text(project.exchange)),
+        )
+        for project in item.projects
+    ]
+
+
 @login_required
 @require_GET
 def portfolio_page(request: HttpRequest) -> TemplateResponse:
@@ -55,7 +72,10 @@ def portfolio_page(request: HttpRequest) -> TemplateResponse:
         "reviews/portfolio.html",
         {
             "form": form,
-            "portfolios": [(item, table_lines(item.portfolio)) for item in portfolios],
+            "portfolios": [
+                (item, table_lines(item.portfolio), _projects_with_rates(item))
+                for item in portfolios
+            ],
             "query": request.GET.urlencode(),
         },
     )
@@ -121,6 +141,22 @@ def per_year(name: str, help_text: str) -> serializers.ListField:
     )
 
 
+class PortfolioProjectSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="project_id")
+    title = serializers.CharField()
+    total = MoneyField(help_text="The budget's total over its period, in the portfolio's currency.")
+    npv = MoneyField(help_text="The budget's net present value, in the portfolio's currency.")
+    exchange_rates = serializers.SerializerMethodField(
+        help_text="The rate the project's prices (in US dollars) were converted at, frozen with "
+        "its latest submission; empty in US dollars."
+    )
+
+    @extend_schema_field(ExchangeRateSerializer(many=True))
+    def get_exchange_rates(self, project) -> list[dict]:
+        exchange = project.exchange
+        return [] if exchange is None else [exchange_rate_representation(exchange)]
+
+
 class CurrencyPortfolioSerializer(serializers.Serializer):
     currency = serializers.CharField()
     budgets = serializers.IntegerField(source="portfolio.budgets", help_text="Budgets summed.")
@@ -135,6 +171,9 @@ class CurrencyPortfolioSerializer(serializers.Serializer):
     contingency_opex = per_year("contingency_opex", "Contingency on opex, per fiscal year.")
     indirect = per_year("indirect", "Indirect support costs, per fiscal year.")
     total = per_year("total", "Everything, per fiscal year.")
+    projects = PortfolioProjectSerializer(
+        many=True, help_text="The projects summed, each with its figures in this currency."
+    )
 
 
 class PortfolioSerializer(serializers.Serializer):

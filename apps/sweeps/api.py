@@ -24,7 +24,7 @@ from apps.sweeps import background, services
 from apps.sweeps.allowance import SweepLimitReached
 from apps.sweeps.definition import DefinitionError
 from apps.sweeps.export import csv_pieces
-from apps.sweeps.metrics import METRICS_BY_NAME
+from apps.sweeps.metrics import metrics_in
 from apps.sweeps.models import Sweep
 from apps.sweeps.selectors import sweep_for_user, sweep_rows, sweep_summary
 from apps.sweeps.serializers import (
@@ -221,8 +221,9 @@ def sweep_summary_view(request: Request, sweep_id: int) -> Response:
     summary = sweep_summary(sweep)
     if summary is None:
         return _no_results(sweep)
+    by_name = metrics_in(sweep.currency)
     figures = {
-        name: {"label": METRICS_BY_NAME[name].label, "unit": METRICS_BY_NAME[name].unit, **figure}
+        name: {"label": by_name[name].label, "unit": by_name[name].unit, **figure}
         for name, figure in summary.figures.items()
     }
     for figure in figures.values():

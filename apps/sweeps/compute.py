@@ -7,6 +7,7 @@ import numpy as np
 
 from apps.catalogue.resolve import Catalogue, estimate_input_from_request
 from apps.estimates import EstimateInput, Figures, evaluate
+from apps.estimates.currency import MONEY_FIELDS, ExchangeRate, price_in
 from apps.estimates.inputs import with_value
 from apps.sweeps.definition import Definition
 from apps.sweeps.metrics import METRICS
@@ -58,10 +59,25 @@ def names_used(requests: list[dict]) -> tuple[set[str], set[str]]:
     return accelerators, models
 
 
-def base_inputs(definition: Definition, request: dict, catalogue: Catalogue) -> list[EstimateInput]:
-    """Engine inputs per accelerator; raises EstimateInputError when the catalogue cannot serve."""
+def base_inputs(
+    definition: Definition,
+    request: dict,
+    catalogue: Catalogue,
+    exchange: ExchangeRate | None = None,
+) -> list[EstimateInput]:
+    """Engine inputs per accelerator, their prices converted at `exchange` as the scenario page
+    converts them; raises EstimateInputError when the catalogue cannot serve."""
     requests = requests_by_accelerator(definition, request)
-    return [estimate_input_from_request(r, catalogue)[0] for r in requests]
+    return [estimate_input_from_request(r, catalogue, exchange)[0] for r in requests]
+
+
+def varied_values(definition: Definition, exchange: ExchangeRate | None) -> list[np.ndarray]:
+    """The values of each varied input as the engine reads them: a price (given in US dollars,
+    as the scenario form takes it) converted at `exchange`, as the scenario's own prices are."""
+    return [
+        price_in(item.values, exchange) if item.spec.name in MONEY_FIELDS else item.values
+        for item in definition.inputs
+    ]
 
 
 def total_cost(training_cost: np.ndarray, inference_cost: np.ndarray) -> np.ndarray:
@@ -73,9 +89,15 @@ def total_cost(training_cost: np.ndarray, inference_cost: np.ndarray) -> np.ndar
 
 
 def evaluate_range(
-    definition: Definition, bases: list[EstimateInput], start: int, stop: int
+    definition: Definition,
+    bases: list[EstimateInput],
+    start: int,
+    stop: int,
+    exchange: ExchangeRate | None = None,
 ) -> dict[str, np.ndarray]:
-    """Every metric of points start … stop − 1, as float64 arrays of stop − start values."""
+    """Every metric of points start … stop − 1, as float64 arrays of stop − start values; with
+    `exchange` (the rate `bases` were converted at), varied prices are converted at it too."""
+    values = varied_values(definition, exchange)
     indices = np.arange(start, stop, dtype=np.int64)
     _, digits = definition.digits(indices)
     count = stop - start
@@ -83,8 +105,8 @@ def evaluate_range(
     # Accelerators and models are the slowest axes, so a chunk meets them in contiguous runs.
     for low, high, position in _runs(definition.bases(indices)):
         inputs = bases[position]
-        for item, digit in zip(definition.inputs, digits, strict=True):
-            inputs = with_value(inputs, item.spec.engine_path, item.values[digit[low:high]])
+        for item, known, digit in zip(definition.inputs, values, digits, strict=True):
+            inputs = with_value(inputs, item.spec.engine_path, known[digit[low:high]])
         figures = evaluate(inputs)
         for name in FIGURE_NAMES:
             columns[name][low:high] = getattr(figures, name)

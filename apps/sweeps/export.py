@@ -4,7 +4,8 @@ never localised; an empty cell is a figure that cannot be computed.
 
 The header is in the reader's language (the language the CSV was asked in, kept while it streams):
 words with units, "Inference: Requests in the first month", "Total cost (training + inference)
-[USD]". A varied input is written as the scenario form and the sweep page show it, so a percentage
+[EUR]" (amounts in the sweep's currency: its project's when it was made). A varied input is
+written as the scenario form and the sweep page show it, so a percentage
 (its header says "%") is in percent; each figure in the unit its header gives. Accelerators and
 models are their catalogue slugs. UTF-8 with a byte-order mark, as the scenario's CSV
 (apps.exports.csv_export), so that Excel reads the accents of a French header.
@@ -17,7 +18,7 @@ import numpy as np
 from django.utils import translation
 from django.utils.translation import gettext
 
-from apps.sweeps.metrics import METRICS
+from apps.sweeps.metrics import METRICS, metrics_in
 from apps.sweeps.models import Sweep
 from apps.sweeps.selectors import sweep_columns, sweep_definition
 
@@ -76,7 +77,8 @@ def header(sweep: Sweep) -> list[str]:
     if definition.models:
         names.append(gettext("Language model"))
     names += [str(item.spec.label) for item in definition.inputs]
-    names += [_with_unit(metric.label, metric.unit_words) for metric in METRICS]
+    by_name = metrics_in(sweep.currency)
+    names += [_with_unit(metric.label, by_name[metric.name].unit_words) for metric in METRICS]
     return [text_cell(name) for name in names]
 
 

@@ -1,6 +1,6 @@
 """The figures a sweep stores for every point: the engine's `Figures` and the total cost."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
@@ -123,6 +123,16 @@ METRICS = (
     ),
 )
 METRICS_BY_NAME = {metric.name: metric for metric in METRICS}
+
+
+def metrics_in(currency: str) -> dict[str, "Metric"]:
+    """Every metric by name, its amounts in `currency` (a sweep's: its project's when it was
+    made); the stored figures are already in it (apps.sweeps.compute converts the prices)."""
+    return {
+        name: replace(metric, unit=currency) if metric.kind == "money" else metric
+        for name, metric in METRICS_BY_NAME.items()
+    }
+
 
 # The figures the sweep page's table and charts offer; the API and the CSV carry all of them.
 TABLE_METRICS = (

@@ -1,12 +1,19 @@
 """A sweep, its stored chunks of results, and whether a scenario caught up with the catalogue."""
 
+from functools import cached_property
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from apps.estimates.currency import ExchangeRate
+from apps.estimates.record import load
 from apps.projects.models import Project, Scenario
+
+# The currency of prices not converted: the catalogue's.
+PRICE_CURRENCY = "USD"
 
 
 class SweepQuerySet(models.QuerySet):
@@ -50,6 +57,14 @@ class Sweep(models.Model):
     base_inputs = models.JSONField(
         _("scenario inputs"), help_text=_("The scenario's inputs when the sweep was made.")
     )
+    exchange = models.JSONField(
+        _("exchange rate"),
+        null=True,
+        blank=True,
+        help_text="The rate the scenario's prices (in US dollars) were converted into the "
+        "project's currency at, pinned when the sweep was made (apps.estimates.record); null: "
+        "in US dollars, not converted.",
+    )
     catalogue_keys = models.TextField(
         _("catalogue rows used"),
         help_text=_("The catalogue rows whose change makes the sweep stale."),
@@ -90,6 +105,18 @@ class Sweep(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("sweep-detail", args=[self.pk])
+
+    @cached_property
+    def exchange_rate(self) -> ExchangeRate | None:
+        """The rate the sweep's prices were converted at, pinned when it was made; None: not
+        converted (US dollars)."""
+        return None if self.exchange is None else load(self.exchange, ExchangeRate)
+
+    @property
+    def currency(self) -> str:
+        """The currency of every amount of the sweep: its project's when it was made."""
+        rate = self.exchange_rate
+        return PRICE_CURRENCY if rate is None else rate.to_currency
 
     @property
     def is_active(self) -> bool:

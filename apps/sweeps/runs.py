@@ -59,7 +59,7 @@ def _prepare(sweep: Sweep) -> _Prepared:
         # snapshot may lag a change by up to a minute where processes share no cache.
         accelerators, models = names_used(requests_by_accelerator(definition, sweep.base_inputs))
         catalogue = Catalogue.from_database(accelerators=accelerators, models=models)
-        bases = base_inputs(definition, sweep.base_inputs, catalogue)
+        bases = base_inputs(definition, sweep.base_inputs, catalogue, sweep.exchange_rate)
     except (ValueError, KeyError, TypeError) as error:
         message = "; ".join(m for ms in getattr(error, "errors", {}).values() for m in ms)
         raise SweepCannotRun(message or str(error)) from error
@@ -72,7 +72,7 @@ def _compute(sweep: Sweep, chunk_index: int) -> tuple[int, dict, dict, bytes]:
     definition, bases = prepared.definition, prepared.bases
     start = chunk_index * sweep.chunk_size
     stop = min(start + sweep.chunk_size, sweep.total_points)
-    columns = evaluate_range(definition, bases, start, stop)
+    columns = evaluate_range(definition, bases, start, stop, sweep.exchange_rate)
     summary = chunk_summary(columns, start)
     samples = chunk_samples(definition, columns, start)
     return stop - start, summary, samples, columns_encode(columns)

@@ -1,10 +1,12 @@
 """Serializers of the sweep API: the definition a client sends, and what it reads back."""
 
 from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from apps.api.fields import FiniteFloatField, StrictIntegerField
 from apps.api.serializers import MODEL_SLUG, StrictSerializer
+from apps.exchange.serializers import ExchangeRateSerializer, exchange_rate_representation
 from apps.sweeps.definition import MAX_ACCELERATORS, MAX_MODELS, MAX_POINTS, SECTIONS
 from apps.sweeps.inputs import SWEEPABLE
 from apps.sweeps.metrics import METRICS, RANKINGS
@@ -100,6 +102,15 @@ class SweepSerializer(serializers.ModelSerializer):
     has_results = serializers.BooleanField(
         read_only=True, help_text="Results of a completed run can be read (stale ones included)."
     )
+    currency = serializers.CharField(
+        read_only=True,
+        help_text="The currency of every amount of the sweep's figures: its project's when the "
+        "sweep was made (ISO 4217).",
+    )
+    exchange_rates = serializers.SerializerMethodField(
+        help_text="The rate prices were converted at, pinned when the sweep was made; empty in "
+        "US dollars. Varied prices are given in US dollars, as the scenario's inputs are."
+    )
     links = serializers.SerializerMethodField()
 
     class Meta:
@@ -107,9 +118,15 @@ class SweepSerializer(serializers.ModelSerializer):
         fields = (
             "id", "scenario", "name", "status", "definition", "total_points", "points_done",
             "total_chunks", "chunks_done", "percent_done", "chunk_size", "has_results",
-            "stale_since", "error", "created_at", "started_at", "finished_at", "links",
+            "stale_since", "error", "created_at", "started_at", "finished_at", "currency",
+            "exchange_rates", "links",
         )  # fmt: skip
         read_only_fields = fields
+
+    @extend_schema_field(ExchangeRateSerializer(many=True))
+    def get_exchange_rates(self, sweep: Sweep) -> list[dict]:
+        exchange = sweep.exchange_rate
+        return [] if exchange is None else [exchange_rate_representation(exchange)]
 
     def get_links(self, sweep: Sweep) -> dict[str, str]:
         """The sweep's page and its API endpoints."""

@@ -9,6 +9,9 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from apps.catalogue.resolve import DEFAULT_ENERGY_PROFILE, Catalogue, estimate_input_from_request
 from apps.estimates import EstimateInputError
+from apps.estimates.currency import ExchangeRate
+from apps.estimates.record import dump
+from apps.projects.currency import project_exchange
 from apps.projects.models import Scenario
 from apps.sweeps import background, tasks
 from apps.sweeps.allowance import sweep_allowance_check
@@ -88,6 +91,19 @@ def default_name(definition: Definition) -> str:
     return " × ".join(parts)[:200]
 
 
+def _pinned_exchange(scenario: Scenario) -> ExchangeRate | None:
+    """The rate the scenario's page converts its prices at (apps.projects.currency), pinned with
+    the sweep; None in US dollars. Raises DefinitionError when the project's currency has no
+    rate, as the scenario page refuses it."""
+    try:
+        exchange = project_exchange(scenario.project)
+    except EstimateInputError as error:
+        problems = " ".join(_messages(error))
+        message = gettext("The scenario needs attention first: %(problems)s")
+        raise DefinitionError({"non_field_errors": [message % {"problems": problems}]}) from None
+    return None if exchange.is_identity else exchange
+
+
 @transaction.atomic
 def sweep_create(
     *,
@@ -107,6 +123,7 @@ def sweep_create(
     errors = _catalogue_errors(parsed, scenario.inputs)
     if errors:
         raise DefinitionError(errors)
+    exchange = _pinned_exchange(scenario)
     chunk_size = chunk_size or chunk_size_for(parsed.total_points)
     sweep = Sweep(
         scenario=scenario,
@@ -114,6 +131,7 @@ def sweep_create(
         name=name.strip() or default_name(parsed),
         definition=parsed.as_dict(),
         base_inputs=scenario.inputs,
+        exchange=None if exchange is None else dump(exchange),
         catalogue_keys=catalogue_keys(parsed, scenario.inputs),
         total_points=parsed.total_points,
         chunk_size=chunk_size,

@@ -19,7 +19,7 @@ from apps.sweeps.allowance import SweepLimitReached
 from apps.sweeps.definition import DefinitionError, points_text
 from apps.sweeps.forms import SweepDefinitionForm, point_count
 from apps.sweeps.inputs import SECTION_LABELS, SWEEPABLE
-from apps.sweeps.metrics import CHART_METRICS, METRICS_BY_NAME, RANKING_LABELS, TABLE_METRICS
+from apps.sweeps.metrics import CHART_METRICS, RANKING_LABELS, TABLE_METRICS, metrics_in
 from apps.sweeps.models import ScenarioFreshness, Sweep
 from apps.sweeps.selectors import (
     accelerator_names,
@@ -30,6 +30,7 @@ from apps.sweeps.selectors import (
     sweep_rows,
     sweep_summary,
 )
+from apps.words.currencies import rate_text
 from apps.words.numbers import decimal_text, percent_text
 
 TABLE_ROWS = 50
@@ -136,22 +137,21 @@ def _results_context(request: HttpRequest, sweep: Sweep, accelerators: dict) -> 
     position = int(position) if position.isdigit() else 0
     summary = sweep_summary(sweep)
     names = list(accelerators.values())
+    by_name = metrics_in(sweep.currency)
     return {
         "heatmap_accelerator": names[min(position, len(names) - 1)] if names else "",
         "summary_figures": [
-            (METRICS_BY_NAME[name], figure)
-            for name, figure in summary.figures.items()
-            if figure["count"]
+            (by_name[name], figure) for name, figure in summary.figures.items() if figure["count"]
         ],
         "rankings": [
             (RANKING_LABELS[name], rows) for name, rows in summary.rankings.items() if rows
         ],
         "chart": sweep_chart(sweep, metric, position),
-        "chart_metric": METRICS_BY_NAME[metric],
-        "chart_metrics": [METRICS_BY_NAME[name] for name in CHART_METRICS],
+        "chart_metric": by_name[metric],
+        "chart_metrics": [by_name[name] for name in CHART_METRICS],
         "accelerator_position": position,
         "page": Paginator(_Rows(sweep), TABLE_ROWS).get_page(request.GET.get("page")),
-        "table_metrics": [METRICS_BY_NAME[name] for name in TABLE_METRICS],
+        "table_metrics": [by_name[name] for name in TABLE_METRICS],
     }
 
 
@@ -169,6 +169,8 @@ def _sweep_context(sweep: Sweep) -> dict:
         "accelerator_sections": [SECTION_LABELS[s] for s in definition.accelerator_sections],
         "milestone": milestone,
         "announcement": announcement,
+        # the rate the sweep's prices were converted at, pinned when it was made, in words
+        "rate_sentence": None if sweep.exchange_rate is None else rate_text(sweep.exchange_rate),
     }
 
 

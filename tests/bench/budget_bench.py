@@ -7,6 +7,8 @@ misses (wall and CPU, through the whole middleware) and the drawing-up's peak me
 Not a pytest file. Reuses tests/bench/http_bench.py's server, load generator and interleaved
 rounds; a throwaway SQLite database with the demo data and the real catalogue. `--strict` turns
 a missed target into exit status 1; a wrong answer (not 200, or no budget) always does.
+`--currency EUR` runs it all with the projects in that currency (the ECB's rates loaded from the
+installed package, the rate of 2 June 2025), so that conversion is in the path.
 """
 
 import argparse
@@ -55,7 +57,8 @@ from tests.factories import make_manager, make_project, make_scenario
 owner = make_manager("bench-owner")
 reviewer = make_manager("bench-reviewer")
 reviewer.groups.add(Group.objects.get_or_create(name=FRONT_OFFICE)[0])
-first = make_project(owner, "Bench 0", period_start=date(2026, 1, 1), period_end=date(2028, 12, 31))
+first = make_project(owner, "Bench 0", period_start=date(2026, 1, 1), period_end=date(2028, 12, 31),
+                     currency=CURRENCY, rate_date=date(2025, 6, 2))
 baseline = make_scenario(first, "Pilot", is_baseline=True)
 cost_line_create(scenario=baseline, fields={
     "name": "Engineer", "kind": "staff", "quantity": Decimal("2"), "unit": "FTE",
@@ -63,7 +66,8 @@ cost_line_create(scenario=baseline, fields={
     "end": date(2028, 12, 31), "category": 1, "basis": "2 FTE."})
 snapshot = project_submit(project=first, user=owner)
 projects = Project.objects.bulk_create([
-    Project(owner=owner, title=f"Bench {n}", unit=f"Unit {n % 20}", status="submitted")
+    Project(owner=owner, title=f"Bench {n}", unit=f"Unit {n % 20}", status="submitted",
+            currency=CURRENCY)
     for n in range(1, PROJECTS)])
 ProjectSnapshot.objects.bulk_create([
     ProjectSnapshot(project=p, number=1, total_cost=snapshot.total_cost, budget=snapshot.budget,
@@ -101,7 +105,8 @@ from apps.budget.services import cost_line_create
 from tests.factories import make_manager, make_project, make_scenario
 owner = make_manager("bench-ranges")
 project = make_project(owner, "Ranges", period_start=date(2026, 1, 1),
-                       period_end=date(2028, 12, 31), contingency_opex=Decimal("0.1"))
+                       period_end=date(2028, 12, 31), contingency_opex=Decimal("0.1"),
+                       currency=CURRENCY, rate_date=date(2025, 6, 2))
 inputs = {
     "training": {"method": "parameters_tokens", "accelerator": "nvidia-h100-sxm",
                  "parameters": 7e9, "tokens": 2e11, "accelerator_count": 64,
@@ -137,6 +142,7 @@ for run in range(RUNS + 1):
         walls.append(wall * 1000)
         cpus.append(cpu * 1000)
 body = response.json()
+assert body["currency"] == CURRENCY and (CURRENCY == "USD") != bool(body["exchange_rates"]), body
 figures = body["uncertainty"]["figures"]
 assert body["uncertainty"]["samples"] == SAMPLES and "totals.total.2" in figures
 scenario.refresh_from_db()
@@ -166,8 +172,8 @@ def _in_shell(env: dict[str, str], code: str, what: str) -> dict:
     return json.loads(completed.stdout.strip().splitlines()[-1])
 
 
-def bench_budget_ranges(env: dict[str, str]) -> dict:
-    code = f"SAMPLES = {RANGES_SAMPLES}\nRUNS = {RANGES_RUNS}\n{BUDGET_RANGES}"
+def bench_budget_ranges(env: dict[str, str], currency: str = "USD") -> dict:
+    code = f"CURRENCY = {currency!r}\nSAMPLES = {RANGES_SAMPLES}\nRUNS = {RANGES_RUNS}\n{BUDGET_RANGES}"
     result = _in_shell(env, code, "the budget ranges bench")
     say(
         f"  GET budget API with ranges ({RANGES_SAMPLES:,} samples, 5 inputs, {result['years']}"
@@ -181,8 +187,8 @@ def bench_budget_ranges(env: dict[str, str]) -> dict:
     return result
 
 
-def bench_portfolio(env: dict[str, str]) -> dict:
-    code = f"PROJECTS = {PORTFOLIO_PROJECTS}\nRUNS = {PORTFOLIO_RUNS}\n{PORTFOLIO}"
+def bench_portfolio(env: dict[str, str], currency: str = "USD") -> dict:
+    code = f"CURRENCY = {currency!r}\nPROJECTS = {PORTFOLIO_PROJECTS}\nRUNS = {PORTFOLIO_RUNS}\n{PORTFOLIO}"
     result = _in_shell(env, code, "the portfolio bench")
     say(
         f"  GET /portfolio/ ({PORTFOLIO_PROJECTS} projects, front office)"
@@ -194,10 +200,19 @@ def bench_portfolio(env: dict[str, str]) -> dict:
     return result
 
 
-def bench_budget() -> dict:
+# The demo projects moved into another currency, at the rate of a given day.
+IN_CURRENCY = """
+from datetime import date
+from apps.projects.models import Project
+Project.objects.update(currency=CURRENCY, rate_date=date(2025, 6, 2))
+print("{}")
+"""
+
+
+def bench_budget(currency: str = "USD") -> dict:
     say(
         "== Budget: the budget API against the empty view; the portfolio page; a budget with"
-        " ranges =="
+        f" ranges; in {currency} =="
     )
     with tempfile.TemporaryDirectory(prefix="compute-planner-budget-bench-") as data_dir:
         env = _server_env(data_dir)
@@ -205,6 +220,9 @@ def bench_budget() -> dict:
         _manage(env, "migrate", "--noinput")
         _manage(env, "load_catalogue")
         scenario_id, cookie = _signed_in_scenario(env)
+        if currency != "USD":
+            _manage(env, "load_ecb_rates")
+            _in_shell(env, f"CURRENCY = {currency!r}\n{IN_CURRENCY}", "the change of currency")
         port = _free_port()
         server = Server(env, port, os.path.join(data_dir, "gunicorn.log"))
         try:
@@ -213,7 +231,7 @@ def bench_budget() -> dict:
             path = f"/api/v1/scenarios/{scenario_id}/budget/"
             budget_request = build_request("GET", path, port, cookie=cookie)
             status, _, budget_body = http_request(port, budget_request)
-            if status != 200 or b'"fiscal_years"' not in budget_body:
+            if status != 200 or f'"currency":"{currency}"'.encode() not in budget_body:
                 raise RuntimeError(f"GET {path} answered {status}: {budget_body[:300]!r}")
             status, _, empty_body = http_request(port, empty_request)
             if status != 200:
@@ -234,8 +252,8 @@ def bench_budget() -> dict:
             f"   [target >= {TARGET_API_RATIO:.0%}:"
             f" {'PASS' if ratio >= TARGET_API_RATIO else 'MISS'}]"
         )
-        portfolio = bench_portfolio(env)
-        ranges = bench_budget_ranges(env)
+        portfolio = bench_portfolio(env, currency)
+        ranges = bench_budget_ranges(env, currency)
     return {
         "empty": empty,
         "budget_api": api,
@@ -250,8 +268,9 @@ def bench_budget() -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--strict", action="store_true", help="a missed target fails")
+    parser.add_argument("--currency", default="USD", help="the projects' currency (ISO 4217)")
     args = parser.parse_args()
-    result = bench_budget()
+    result = bench_budget(args.currency)
     if not result["ok"]:
         return 1
     return 1 if args.strict and not result["targets_met"] else 0

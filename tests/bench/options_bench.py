@@ -9,8 +9,11 @@ CPU time (best and median of the runs after one warm-up), the peak memory of one
 engine (scalar: an estimate or an unrounded evaluation; sampled: 10^5 samples at once); the same
 scenario without ranges beside it. No target is set; the estimate with ranges alone
 (uncertainty_bench.py) is the yardstick. Not a pytest file; a wrong answer is exit status 1.
+`--currency EUR` runs it with the project in that currency (the ECB's rates loaded from the
+installed package, the rate of 2 June 2025), so that conversion is in the path.
 """
 
+import argparse
 import json
 import os
 import subprocess
@@ -47,7 +50,8 @@ from apps.estimates import engine
 from tests.factories import make_manager, make_project, make_scenario
 owner = make_manager("bench-options")
 project = make_project(owner, "Bench options", period_start=date(2027, 1, 1),
-                       period_end=date(2029, 12, 31))
+                       period_end=date(2029, 12, 31), currency=CURRENCY,
+                       rate_date=date(2025, 6, 2))
 client = Client()
 client.force_login(owner)
 
@@ -77,6 +81,7 @@ def timed(inputs):
     }
 
 body, ranged = timed(INPUTS)
+assert body["currency"] == CURRENCY and (CURRENCY == "USD") != bool(body["exchange_rates"]), body
 assert body["uncertainty"]["samples"] == SAMPLES, body
 plain_body, plain = timed({key: INPUTS[key] for key in ("training", "inference")})
 assert "uncertainty" not in plain_body
@@ -89,10 +94,10 @@ print(json.dumps({
 """
 
 
-def bench_options() -> dict:
+def bench_options(currency: str = "USD") -> dict:
     say(
         f"== Options with ranges: GET /api/v1/scenarios/{{id}}/options/, ranges on"
-        f" {len(INPUTS['ranges'])} inputs, {SAMPLES:,} samples, in process =="
+        f" {len(INPUTS['ranges'])} inputs, {SAMPLES:,} samples, in process, in {currency} =="
     )
     load = os.getloadavg()
     say(f"  load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs")
@@ -102,7 +107,9 @@ def bench_options() -> dict:
         _manage(env, "migrate", "--noinput")
         _manage(env, "load_catalogue")
         _manage(env, "load_api_prices")
-        code = f"INPUTS = {INPUTS!r}\nRUNS = {RUNS}\nSAMPLES = {SAMPLES}\n{OPTIONS}"
+        if currency != "USD":
+            _manage(env, "load_ecb_rates")
+        code = f"CURRENCY = {currency!r}\nINPUTS = {INPUTS!r}\nRUNS = {RUNS}\nSAMPLES = {SAMPLES}\n{OPTIONS}"
         completed = subprocess.run(
             [PYTHON, "manage.py", "shell", "-c", code],
             cwd=ROOT,
@@ -134,7 +141,9 @@ def bench_options() -> dict:
 
 
 def main() -> int:
-    result = bench_options()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--currency", default="USD", help="the project's currency (ISO 4217)")
+    result = bench_options(parser.parse_args().currency)
     return 0 if abs(sum(result["cheapest_share"].values()) - 1) < 1e-9 else 1
 
 
