@@ -24,8 +24,10 @@ HEIGHT_BEFORE = {
     ("fr", 1280): 10327,
     ("fr", 390): 17827,
 }
-# "About half as tall": half at 1280 px; on a phone the comparison's figures stack under the form.
-SHARE_ALLOWED = {1280: 0.5, 390: 0.55}
+# "About half as tall": half at 1280 px, what the issue asks. On a phone the comparison's figures
+# stack under the form, and the footprint rows (embodied emissions, water) and the exchange-rate
+# sentence added since 6c62df0 lengthen that stack: 56 % measured after they landed.
+SHARE_ALLOWED = {1280: 0.5, 390: 0.6}
 LANGUAGES = ["en-gb", "fr"]
 
 
