@@ -379,6 +379,7 @@ SPECTACULAR_SETTINGS = {
         "FiscalYearLabelEnum": "apps.projects.models.FiscalYearLabel",
         "CostLineKindEnum": "apps.budget.models.Kind",
         "BudgetLineKindEnum": "apps.estimates.budget.KINDS",
+        "ActualsImportStatusEnum": "apps.actuals.models.ActualsImport.Status",
     },
 }
 

@@ -1,10 +1,12 @@
 """Test data builders shared by the integration tests."""
 
 import datetime
+from decimal import Decimal
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
+from apps.exchange.models import EcbRate
 from apps.projects.models import Project, Scenario
 from apps.projects.roles import FRONT_OFFICE, MANAGER
 from apps.projects.services import scenario_create
@@ -86,4 +88,19 @@ def make_translation_assistant(owner, *, inputs: dict | None = None, **project_f
     )
     return make_scenario(
         project, "Wider use", inputs=inputs or {"inference": TRANSLATION_INFERENCE}
+    )
+
+
+# The ECB's reference rates of those days (per euro), as its history file gives them.
+ECB = {
+    datetime.date(2025, 5, 30): {"USD": "1.1339", "CHF": "0.9341", "JPY": "162.96"},
+    datetime.date(2025, 6, 2): {"USD": "1.1419", "CHF": "0.9336", "JPY": "162.98"},
+}
+
+
+def load_ecb(rates: dict = ECB) -> None:
+    EcbRate.objects.bulk_create(
+        EcbRate(currency=currency, date=day, per_euro=Decimal(value))
+        for day, values in rates.items()
+        for currency, value in values.items()
     )

@@ -1,5 +1,6 @@
 """Serializers of the actuals API: imports, mapping rules, and plan against actual."""
 
+from django.utils.translation import gettext
 from rest_framework import serializers
 
 from apps.actuals.models import ActualsImport, MappingRule
@@ -76,7 +77,7 @@ class MappingRuleSerializer(StrictTypes, serializers.ModelSerializer):
     def validate_column(self, value: str) -> str:
         value = value.strip()
         if not value or value == "Tags.":
-            raise serializers.ValidationError("Name a FOCUS column or Tags.<key>.")
+            raise serializers.ValidationError(gettext("Name a FOCUS column or Tags.<key>."))
         return value
 
 

@@ -102,7 +102,12 @@ def _errors(request: HttpRequest, form) -> None:
     for field, errors in form.errors.items():
         label = form.fields[field].label if field in form.fields else ""
         for error in errors:
-            messages.error(request, f"{label}: {error}" if label else error)
+            messages.error(
+                request,
+                gettext("%(label)s: %(error)s") % {"label": label, "error": error}
+                if label
+                else error,
+            )
 
 
 @login_required

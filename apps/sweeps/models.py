@@ -61,9 +61,11 @@ class Sweep(models.Model):
         _("exchange rate"),
         null=True,
         blank=True,
-        help_text="The rate the scenario's prices (in US dollars) were converted into the "
-        "project's currency at, pinned when the sweep was made (apps.estimates.record); null: "
-        "in US dollars, not converted.",
+        help_text=_(
+            "The rate the scenario's prices (in US dollars) were converted into the "
+            "project's currency at, pinned when the sweep was made (apps.estimates.record); null: "
+            "in US dollars, not converted."
+        ),
     )
     catalogue_keys = models.TextField(
         _("catalogue rows used"),

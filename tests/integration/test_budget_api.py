@@ -178,6 +178,8 @@ def test_the_budget_has_exactly_the_issues_shape_with_money_as_decimal_strings(a
         "depreciation",
         "energy_kwh",
         "emissions_kg_co2e",
+        "embodied_kg_co2e",
+        "water_litres",
         "idle_commitment",
     }
     assert body["memo"]["idle_commitment"] is None  # no commitment

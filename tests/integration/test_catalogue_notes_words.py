@@ -86,7 +86,9 @@ def test_an_api_price_note_is_a_message_and_the_api_keeps_its_english(client):
         "output_tokens": 500,
         "requests_per_month": 1000,
     }
-    (note,) = resolved_notes({"inference": inference}, "fr")
+    # The price note, then the footprint's (EcoLogits' data on the model, or its absence).
+    note, footprint = resolved_notes({"inference": inference}, "fr")
+    assert "EcoLogits" in footprint
     assert note.startswith(f"{note.params['model']}: prices in force on ")
     with translation.override("fr"):
         assert message_text(note).startswith(f"{note.params['model']}\u00a0: prix en vigueur le")

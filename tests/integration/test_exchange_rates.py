@@ -17,24 +17,10 @@ from apps.exchange.models import EcbRate, OrganisationRate, RateTable
 from apps.exchange.rates import RateUnavailable, exchange_rate
 from apps.projects.versions import version_estimate
 from apps.sharing.services import share_link_create
-from tests.factories import SEED_000_TRAINING, make_project, make_scenario
+from tests.factories import SEED_000_TRAINING, load_ecb, make_project, make_scenario
 from tests.integration.test_api_projects import client_for
 
 pytestmark = pytest.mark.django_db
-
-# The ECB's reference rates of those days (per euro), as its history file gives them.
-ECB = {
-    date(2025, 5, 30): {"USD": "1.1339", "CHF": "0.9341", "JPY": "162.96"},
-    date(2025, 6, 2): {"USD": "1.1419", "CHF": "0.9336", "JPY": "162.98"},
-}
-
-
-def load_ecb(rates: dict = ECB) -> None:
-    EcbRate.objects.bulk_create(
-        EcbRate(currency=currency, date=day, per_euro=Decimal(value))
-        for day, values in rates.items()
-        for currency, value in values.items()
-    )
 
 
 @pytest.fixture

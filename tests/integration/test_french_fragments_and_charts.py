@@ -9,7 +9,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext
 
-from tests.factories import make_manager, make_project, make_scenario
+from tests.factories import load_ecb, make_manager, make_project, make_scenario
 from tests.integration.test_project_pages import scenario_post
 from tests.integration.test_scenario_page_ranges import RANGED_INPUTS
 
@@ -38,6 +38,7 @@ def _in_french(*english: str) -> list[str]:
 
 
 def test_the_live_preview_fragment_is_french(client, french):
+    load_ecb()
     scenario = make_scenario(make_project(french, currency="EUR"))
     response = client.post(
         f"/scenarios/{scenario.pk}/preview/?view=many",

@@ -64,7 +64,14 @@ DATA_TABLES = (
     "option-ranges-caption",  # the options' percentiles; the lines above link
 )
 # Tables by their caption's id, or by their own id (a sweep's best points, under a heading).
-COLUMN_TABLES = ("options-caption", "frozen-options-caption", "sweep-ranking-", "sweep-points-")
+COLUMN_TABLES = (
+    "options-caption",
+    "frozen-options-caption",
+    "options-footprint-caption",
+    "frozen-options-footprint-caption",
+    "sweep-ranking-",
+    "sweep-points-",
+)
 ROW_TABLES = ("compare-caption", "sweep-summary-caption")
 CAPTION_TABLES = ("heatmap-caption", "sweep-chart-table-caption")
 

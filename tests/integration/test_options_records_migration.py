@@ -18,7 +18,12 @@ from apps.options.kept import version_options
 from apps.options.representation import options_representation
 from apps.projects.models import ScenarioVersion
 from apps.sharing import services as sharing
-from tests.factories import TRANSLATION_INFERENCE, make_manager, make_project, make_scenario
+from tests.factories import (
+    TRANSLATION_INFERENCE,
+    make_manager,
+    make_project,
+    make_scenario,
+)
 from tests.integration.test_records_migration import first_difference, stable
 from tests.unit.estimates.test_record_codec import same_words
 
@@ -29,14 +34,14 @@ EXPORTED_AT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(\+00:00|Z
 
 @pytest.fixture
 def world(client):
-    """A project on October fiscal years in euros: a scenario compared with ranges (an API
+    """A project on October fiscal years (in dollars, as every record written before the
+    migration was): a scenario compared with ranges (an API
     option at the catalogue's price), one on L4s (which no catalogue price lets anyone own),
     and a share link to each one's version."""
     owner = make_manager("owner")
     project = make_project(
         owner,
         "Translation assistant",
-        currency="EUR",
         fiscal_year_start_month=10,
         fiscal_year_label="start_end",
         period_start=date(2027, 1, 1),

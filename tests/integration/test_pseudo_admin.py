@@ -20,6 +20,8 @@ no page shows (or a hidden one) is checked too.
 
 import json
 import re
+from datetime import date
+from decimal import Decimal
 
 import pytest
 from django.contrib import admin
@@ -28,6 +30,7 @@ from django.db import models
 from django.test import Client
 from django.utils import timezone, translation
 
+from apps.exchange.models import OrganisationRate, RateTable
 from apps.sweeps.models import ScenarioFreshness
 from tests.integration.pseudo_world import WORLD_DATA
 from tests.integration.test_langexports_pseudo_pages import catalogue_words
@@ -58,12 +61,22 @@ def project_admins() -> dict[type[models.Model], admin.ModelAdmin]:
 @pytest.fixture
 def superuser(world):  # noqa: F811 (the fixture imported above)
     """The world of every page (test_pseudo_every_page), with a scenario the catalogue no longer
-    serves, and a superuser who sees every model."""
+    serves, an organisation's rate table with one rate, and a superuser who sees every model."""
     ScenarioFreshness.objects.create(
         scenario_id=world["ids"]["owned"],
         version=1,
         checked_at=timezone.now(),
         problem="The accelerator left the catalogue.",
+    )
+    table = RateTable.objects.create(name="UN operational rates", source="treasury.un.org")
+    OrganisationRate.objects.create(
+        table=table,
+        base="USD",
+        quote="EUR",
+        valid_from=date(2025, 6, 1),
+        rate=Decimal("0.9"),
+        source="UN operational rates of exchange, June 2025",
+        as_of=date(2025, 6, 1),
     )
     return get_user_model().objects.create_superuser("admin-user", password="a-long-test-password")
 

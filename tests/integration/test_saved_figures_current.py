@@ -23,7 +23,7 @@ from apps.estimates import engine
 from apps.projects import versions
 from apps.projects.models import Project, ScenarioVersion
 from apps.projects.versions import current_version
-from tests.factories import make_manager, make_project, make_scenario
+from tests.factories import load_ecb, make_manager, make_project, make_scenario
 from tests.integration.test_budget_models import STAFF
 from tests.integration.test_one_save_one_computation import form_data
 from tests.integration.test_records_migration import first_difference, stable
@@ -130,7 +130,7 @@ def next_month(monkeypatch):
 CHANGES = {
     "the catalogue's rent price": lambda scenario, _: set_rent_price("9.99"),
     "a cost line outside the services": lambda scenario, _: cost_line_saved_elsewhere(scenario),
-    "the currency": lambda scenario, _: change_project(currency="EUR")(scenario),
+    "the currency": lambda scenario, _: (load_ecb(), change_project(currency="EUR")(scenario)),
     "the discount rate": lambda scenario, _: change_project(discount_rate=Decimal("0.09"))(
         scenario
     ),
