@@ -5,7 +5,7 @@ from django.core.validators import MinValueValidator, RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from apps.catalogue.sourced import Sourced
+from apps.catalogue.sourced import Sourced, optional_figure
 
 # Model slugs keep the version's dots ("llama-3.1-8b"), which a SlugField refuses.
 MODEL_SLUG_PATTERN = r"[a-z0-9][-a-z0-9_.]*"
@@ -23,12 +23,10 @@ validate_model_slug = RegexValidator(
 
 
 def _count_field(verbose_name: str, help_text: str = "", *, null: bool = False):
+    if null:
+        return optional_figure(verbose_name, 1, help_text, field=models.PositiveIntegerField)
     return models.PositiveIntegerField(
-        verbose_name,
-        null=null,
-        blank=null,
-        validators=[MinValueValidator(1)],
-        help_text=help_text,
+        verbose_name, validators=[MinValueValidator(1)], help_text=help_text
     )
 
 
@@ -121,12 +119,10 @@ class LanguageModel(Sourced):
         help_text=_("Used per token: what the FLOP count uses (the total for a dense model)."),
     )
     licence = models.CharField(_("licence"), max_length=120)
-    training_compute_flop = models.FloatField(
+    training_compute_flop = optional_figure(
         _("published training compute (FLOP)"),
-        null=True,
-        blank=True,
-        validators=[MinValueValidator(1)],
-        help_text=_(
+        1,
+        _(
             "As its developer published it; empty where not published. Compared with a "
             "fine-tune's compute under the EU guidelines' one-third rule."
         ),

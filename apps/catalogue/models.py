@@ -10,7 +10,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from apps.catalogue.language_models import LanguageModel
-from apps.catalogue.sourced import Sourced
+from apps.catalogue.sourced import Sourced, optional_figure
 
 # The precisions an estimate may compute in, each a dense peak the catalogue records (the engine
 # knows their bytes per parameter); FP4 only on the accelerators that have it (Blackwell, MI350…).
@@ -18,12 +18,10 @@ PRECISIONS = ("fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4")
 
 
 def _tflops_field(precision: str) -> models.FloatField:
-    return models.FloatField(
+    return optional_figure(
         format_lazy(_("dense peak {precision} (TFLOP/s)"), precision=precision.upper()),
-        null=True,
-        blank=True,
-        validators=[MinValueValidator(0.001)],
-        help_text=_("Dense (no structured sparsity); empty where the format is unsupported."),
+        0.001,
+        _("Dense (no structured sparsity); empty where the format is unsupported."),
     )
 
 
@@ -41,9 +39,7 @@ class Accelerator(Sourced):
     memory_bandwidth_tbps = models.FloatField(
         _("memory bandwidth (TB/s)"), validators=[MinValueValidator(0.001)]
     )
-    power_watts = models.FloatField(
-        _("maximum power (W)"), null=True, blank=True, validators=[MinValueValidator(1)]
-    )
+    power_watts = optional_figure(_("maximum power (W)"), 1)
     peak_tflops_fp32 = _tflops_field("fp32")
     peak_tflops_tf32 = _tflops_field("tf32")
     peak_tflops_bf16 = _tflops_field("bf16")
@@ -59,32 +55,26 @@ class Accelerator(Sourced):
             "interconnect below; the notes say which."
         ),
     )
-    interconnect_gb_per_second = models.FloatField(
+    interconnect_gb_per_second = optional_figure(
         _("interconnect inside a node (GB/s)"),
-        null=True,
-        blank=True,
-        validators=[MinValueValidator(0.001)],
-        help_text=_(
+        0.001,
+        _(
             "Per accelerator, both directions together, as the vendor quotes it (e.g. NVLink 4 "
             "on H100 SXM = 900); empty where not published."
         ),
     )
-    embodied_kg_co2e = models.FloatField(
+    embodied_kg_co2e = optional_figure(
         _("embodied emissions (kg CO2e)"),
-        null=True,
-        blank=True,
-        validators=[MinValueValidator(0.0)],
-        help_text=_(
+        0.0,
+        _(
             "Manufacturing one accelerator and its share of the server, cradle to gate; empty "
             "where no life-cycle source publishes it."
         ),
     )
-    embodied_lifetime_years = models.FloatField(
+    embodied_lifetime_years = optional_figure(
         _("service life behind the embodied figure (years)"),
-        null=True,
-        blank=True,
-        validators=[MinValueValidator(0.1)],
-        help_text=_("What a rented accelerator's embodied emissions are spread over."),
+        0.1,
+        _("What a rented accelerator's embodied emissions are spread over."),
     )
     embodied_source = models.TextField(
         _("source of the embodied emissions"),
@@ -133,28 +123,21 @@ class PriceOffer(Sourced):
     provider = models.CharField(_("provider"), max_length=80)
     region = models.CharField(_("region"), max_length=40, blank=True)
     description = models.CharField(_("description"), max_length=200, blank=True)
-    price_per_accelerator_hour = models.DecimalField(
+    price_per_accelerator_hour = optional_figure(
         _("price per accelerator-hour"),
+        Decimal("0"),
+        field=models.DecimalField,
         max_digits=12,
         decimal_places=4,
-        null=True,
-        blank=True,
-        validators=[MinValueValidator(Decimal("0"))],
     )
-    purchase_price = models.DecimalField(
+    purchase_price = optional_figure(
         _("purchase price per accelerator"),
+        Decimal("0"),
+        field=models.DecimalField,
         max_digits=14,
         decimal_places=2,
-        null=True,
-        blank=True,
-        validators=[MinValueValidator(Decimal("0"))],
     )
-    lifetime_years = models.FloatField(
-        _("depreciation lifetime (years)"),
-        null=True,
-        blank=True,
-        validators=[MinValueValidator(0.1)],
-    )
+    lifetime_years = optional_figure(_("depreciation lifetime (years)"), 0.1)
     currency = models.CharField(_("currency"), max_length=3, default="USD")
 
     class Meta:
@@ -187,34 +170,27 @@ class EnergyProfile(Sourced):
     kg_co2e_per_kwh = models.FloatField(
         _("grid intensity (kg CO2e/kWh)"), validators=[MinValueValidator(0.0)]
     )
-    wue_litres_per_kwh = models.FloatField(
+    wue_litres_per_kwh = optional_figure(
         _("on-site water (L per kWh of IT energy)"),
-        null=True,
-        blank=True,
-        validators=[MinValueValidator(0.0)],
-        help_text=_(
-            "The data centre's water usage effectiveness (WUE); empty where not published."
-        ),
+        0.0,
+        _("The data centre's water usage effectiveness (WUE); empty where not published."),
     )
-    grid_water_litres_per_kwh = models.FloatField(
+    grid_water_litres_per_kwh = optional_figure(
         _("grid water (L per kWh of electricity)"),
-        null=True,
-        blank=True,
-        validators=[MinValueValidator(0.0)],
-        help_text=_("Water consumed to generate the electricity; empty where not published."),
+        0.0,
+        _("Water consumed to generate the electricity; empty where not published."),
     )
     water_source = models.TextField(
         _("source of the water figures"),
         blank=True,
         help_text=_("The sources quoted and dated, or why a figure is missing."),
     )
-    electricity_price_per_kwh = models.DecimalField(
+    electricity_price_per_kwh = optional_figure(
         _("electricity price per kWh"),
+        Decimal("0"),
+        field=models.DecimalField,
         max_digits=8,
         decimal_places=4,
-        null=True,
-        blank=True,
-        validators=[MinValueValidator(Decimal("0"))],
     )
     currency = models.CharField(_("currency"), max_length=3, default="USD")
 

@@ -1,5 +1,6 @@
 """The evidence, source and date every catalogue row carries."""
 
+from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -9,6 +10,18 @@ class Evidence(models.TextChoices):
     SECONDARY = "S", _("Secondary (third party quoting a primary)")
     DERIVED = "D", _("Derived by arithmetic from sourced figures")
     UNVERIFIED = "U", _("Unverified or conflicting")
+
+
+def optional_figure(verbose_name, minimum, help_text="", *, field=models.FloatField, **options):
+    """A figure a source may not publish: empty allowed, never below `minimum`."""
+    return field(
+        verbose_name,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(minimum)],
+        help_text=help_text,
+        **options,
+    )
 
 
 class Sourced(models.Model):
