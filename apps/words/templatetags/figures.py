@@ -14,9 +14,22 @@ from apps.words.numbers import decimal_text, exact_text
 register = template.Library()
 
 
-@register.filter
-def flop(value: formatting.Number) -> str:
-    return formatting.flop(value).text
+def _unit_filter(
+    write: Callable[[formatting.Number], Figure],
+) -> Callable[[formatting.Number], str]:
+    def text(value: formatting.Number) -> str:
+        return write(value).text
+
+    return text
+
+
+flop = register.filter("flop", _unit_filter(formatting.flop))
+kwh = register.filter("kwh", _unit_filter(formatting.energy_kwh))
+co2e = register.filter("co2e", _unit_filter(formatting.emissions_kg))
+water = register.filter("water", _unit_filter(formatting.water_litres))
+seconds = register.filter("seconds", _unit_filter(formatting.seconds))
+months = register.filter("months", _unit_filter(formatting.months))
+percent = register.filter("percent", _unit_filter(formatting.percent))
 
 
 @register.filter
@@ -29,36 +42,6 @@ def hours(value: formatting.Number, unit: str = "accelerator-hours") -> str:
 def money(value: formatting.Number, currency: str = "USD") -> str:
     """`{{ cost|money:project.currency }}`."""
     return formatting.money(value, currency or "USD").text
-
-
-@register.filter
-def kwh(value: formatting.Number) -> str:
-    return formatting.energy_kwh(value).text
-
-
-@register.filter
-def co2e(value: formatting.Number) -> str:
-    return formatting.emissions_kg(value).text
-
-
-@register.filter
-def water(value: formatting.Number) -> str:
-    return formatting.water_litres(value).text
-
-
-@register.filter
-def seconds(value: formatting.Number) -> str:
-    return formatting.seconds(value).text
-
-
-@register.filter
-def months(value: formatting.Number) -> str:
-    return formatting.months(value).text
-
-
-@register.filter
-def percent(value: formatting.Number) -> str:
-    return formatting.percent(value).text
 
 
 @register.filter
