@@ -22,12 +22,18 @@ DATA = Path(__file__).resolve().parent / "data"
 CATALOGUE_FILE = DATA / "catalogue.json"
 MODELS_FILE = DATA / "models.json"
 SOURCE_KEYS = ("evidence", "source", "as_of", "notes")
-# Every figure of a language model row in models.json: all of them are required (null if none).
-MODEL_FIGURES = tuple(
-    field.name
-    for field in LanguageModel._meta.concrete_fields
-    if field.name not in {"id", "slug", "updated_at", *SOURCE_KEYS}
-)
+
+
+def _figure_names(model, besides=()) -> tuple[str, ...]:
+    """Every figure of a row of `model` in the files: all of them are required (null if none)."""
+    unlisted = {"id", "slug", "updated_at", *SOURCE_KEYS, *besides}
+    return tuple(field.name for field in model._meta.concrete_fields if field.name not in unlisted)
+
+
+MODEL_FIGURES = _figure_names(LanguageModel)
+ACCELERATOR_FIGURES = _figure_names(Accelerator, [f"peak_tflops_{p}" for p in PRECISIONS])
+ENERGY_FIGURES = _figure_names(EnergyProfile)
+THRESHOLD_FIGURES = _figure_names(ComputeThreshold)
 
 
 @dataclass
@@ -55,6 +61,11 @@ def _sourced(row: dict) -> dict:
     return {key: row.get(key, "") for key in SOURCE_KEYS}
 
 
+def _figures(row: dict, keys) -> dict:
+    """The row's figures under `keys`, with its source, evidence, date and notes."""
+    return {**{key: row[key] for key in keys}, **_sourced(row)}
+
+
 def _peaks(row: dict) -> dict:
     """The row's dense peaks as model fields; a format the catalogue does not know is an error."""
     unknown = set(row["peak_tflops"]) - set(PRECISIONS)
@@ -79,6 +90,11 @@ def _upsert(model, lookup: dict, values: dict, *, overwrite: bool, report: LoadR
     else:
         report.unchanged += 1
     return instance
+
+
+def _upsert_by_slug(model, row: dict, keys, *, overwrite: bool, report: LoadReport, **values):
+    lookup, values = {"slug": row["slug"]}, {**_figures(row, keys), **values}
+    return _upsert(model, lookup, values, overwrite=overwrite, report=report)
 
 
 def _apply_corrections(corrections: dict, notes: dict[str, str], *, report: LoadReport) -> None:
@@ -116,14 +132,7 @@ def _load_models(path: Path, *, overwrite: bool, report: LoadReport) -> None:
         missing = set(MODEL_FIGURES) - set(row)
         if missing:
             raise ValueError(f"{row['slug']}: missing {sorted(missing)} (write null if none)")
-        values = {name: row[name] for name in MODEL_FIGURES}
-        _upsert(
-            LanguageModel,
-            {"slug": row["slug"]},
-            {**values, **_sourced(row)},
-            overwrite=overwrite,
-            report=report,
-        )
+        _upsert_by_slug(LanguageModel, row, MODEL_FIGURES, overwrite=overwrite, report=report)
 
 
 # One event for a load, by its command, rather than one for each of thousands of rows.
@@ -140,23 +149,8 @@ def catalogue_load(
     report = LoadReport()
     accelerators = {}
     for row in data["accelerators"]:
-        values = {
-            "vendor": row["vendor"],
-            "name": row["name"],
-            "year": row["year"],
-            "memory_gb": row["memory_gb"],
-            "memory_bandwidth_tbps": row["memory_bandwidth_tbps"],
-            "power_watts": row["power_watts"],
-            "accelerators_per_node": row["accelerators_per_node"],
-            "interconnect_gb_per_second": row["interconnect_gb_per_second"],
-            "embodied_kg_co2e": row["embodied_kg_co2e"],
-            "embodied_lifetime_years": row["embodied_lifetime_years"],
-            "embodied_source": row["embodied_source"],
-            **_peaks(row),
-            **_sourced(row),
-        }
-        accelerators[row["slug"]] = _upsert(
-            Accelerator, {"slug": row["slug"]}, values, overwrite=overwrite, report=report
+        accelerators[row["slug"]] = _upsert_by_slug(
+            Accelerator, row, ACCELERATOR_FIGURES, overwrite=overwrite, report=report, **_peaks(row)
         )
     for row in data["price_offers"]:
         lookup = {
@@ -175,45 +169,18 @@ def catalogue_load(
         }
         _upsert(PriceOffer, lookup, values, overwrite=overwrite, report=report)
     for row in data["energy_profiles"]:
-        values = {
-            key: row[key]
-            for key in (
-                "name",
-                "pue",
-                "kg_co2e_per_kwh",
-                "wue_litres_per_kwh",
-                "grid_water_litres_per_kwh",
-                "water_source",
-                "electricity_price_per_kwh",
-                "currency",
-            )
-        }
-        _upsert(
-            EnergyProfile,
-            {"slug": row["slug"]},
-            {**values, **_sourced(row)},
-            overwrite=overwrite,
-            report=report,
-        )
+        _upsert_by_slug(EnergyProfile, row, ENERGY_FIGURES, overwrite=overwrite, report=report)
     for row in data["commitment_discounts"]:
         _upsert(
             CommitmentDiscount,
             {key: row[key] for key in ("provider", "term_years", "payment")},
-            {
-                **{key: row[key] for key in ("program", "applies_to", "discount")},
-                **_sourced(row),
-            },
+            _figures(row, ("program", "applies_to", "discount")),
             overwrite=overwrite,
             report=report,
         )
     for row in data["thresholds"]:
-        values = {key: row[key] for key in ("name", "jurisdiction", "flop", "status")}
-        _upsert(
-            ComputeThreshold,
-            {"slug": row["slug"]},
-            {**values, **_sourced(row)},
-            overwrite=overwrite,
-            report=report,
+        _upsert_by_slug(
+            ComputeThreshold, row, THRESHOLD_FIGURES, overwrite=overwrite, report=report
         )
     notes = {row["slug"]: row.get("notes", "") for row in data["accelerators"]}
     _apply_corrections(data.get("corrections", {}), notes, report=report)
