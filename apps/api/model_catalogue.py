@@ -1,8 +1,9 @@
 """The language model catalogue in the API: architectures with their sources, read-only."""
 
-from rest_framework import serializers, viewsets
+from rest_framework import serializers
 
 from apps.api.serializers import SourcesField
+from apps.api.views import CatalogueViewSet
 from apps.catalogue.language_models import MODEL_SLUG_PATTERN, LanguageModel
 
 
@@ -44,12 +45,10 @@ class LanguageModelSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class LanguageModelViewSet(viewsets.ReadOnlyModelViewSet):
+class LanguageModelViewSet(CatalogueViewSet):
     """Open-weight language models: layers, widths, heads, experts, MLA widths, parameters."""
 
     queryset = LanguageModel.objects.all()
     serializer_class = LanguageModelSerializer
-    lookup_field = "slug"
     # Anything else in a slug's place is a 404 from the URL resolver, before any lookup.
     lookup_value_regex = MODEL_SLUG_PATTERN
-    pagination_class = None

@@ -77,34 +77,33 @@ def estimate_view(request: Request) -> Response:
     return Response(estimate_response(body, exchange))
 
 
-class AcceleratorViewSet(viewsets.ReadOnlyModelViewSet):
+class CatalogueViewSet(viewsets.ReadOnlyModelViewSet):
+    """Catalogue rows, all in one page, each found by its slug."""
+
+    lookup_field = "slug"
+    lookup_value_regex = SLUG_PATTERN
+    pagination_class = None
+
+
+class AcceleratorViewSet(CatalogueViewSet):
     """Accelerators with dense peak TFLOP/s per precision, memory, power, prices and sources."""
 
     queryset = Accelerator.objects.with_offers()
     serializer_class = AcceleratorSerializer
-    lookup_field = "slug"
-    lookup_value_regex = SLUG_PATTERN
-    pagination_class = None
 
 
-class ThresholdViewSet(viewsets.ReadOnlyModelViewSet):
+class ThresholdViewSet(CatalogueViewSet):
     """Compute thresholds in law and policy, with their status and sources."""
 
     queryset = ComputeThreshold.objects.all()
     serializer_class = ThresholdSerializer
-    lookup_field = "slug"
-    lookup_value_regex = SLUG_PATTERN
-    pagination_class = None
 
 
-class EnergyProfileViewSet(viewsets.ReadOnlyModelViewSet):
+class EnergyProfileViewSet(CatalogueViewSet):
     """Energy profiles: PUE, grid carbon intensity and electricity price, with sources."""
 
     queryset = EnergyProfile.objects.all()
     serializer_class = EnergyProfileSerializer
-    lookup_field = "slug"
-    lookup_value_regex = SLUG_PATTERN
-    pagination_class = None
 
 
 class CommitmentDiscountViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
