@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from apps.catalogue.models import (
+    PRECISIONS,
     Accelerator,
     CommitmentDiscount,
     ComputeThreshold,
@@ -40,20 +41,7 @@ class AcceleratorAdmin(admin.ModelAdmin):
         (None, {"fields": ("slug", "vendor", "name", "year")}),
         (_("Memory and power"), {"fields": ("memory_gb", "memory_bandwidth_tbps", "power_watts")}),
         (_("Node"), {"fields": ("accelerators_per_node", "interconnect_gb_per_second")}),
-        (
-            _("Dense peak TFLOP/s"),
-            {
-                "fields": (
-                    "peak_tflops_fp32",
-                    "peak_tflops_tf32",
-                    "peak_tflops_bf16",
-                    "peak_tflops_fp16",
-                    "peak_tflops_fp8",
-                    "peak_tflops_int8",
-                    "peak_tflops_fp4",
-                )
-            },
-        ),
+        (_("Dense peak TFLOP/s"), {"fields": tuple(f"peak_tflops_{p}" for p in PRECISIONS)}),
         (_("Source"), {"fields": SOURCE_FIELDS}),
     )
 
