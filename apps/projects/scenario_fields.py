@@ -47,6 +47,13 @@ def _pricing_fields(section: str) -> tuple[FieldSpec, ...]:
     )
 
 
+def _tokens_field(name: str, label, hint, default=None, *, scale=1.0, integer=False) -> FieldSpec:
+    """An input of serving a model given by its size and tokens (the "tokens" method)."""
+    return FieldSpec(
+        I, name, label, hint, default, scale=scale, integer=integer, methods=("tokens",)
+    )
+
+
 T, I = "training", "inference"  # noqa: E741
 NUMBER_FIELDS = (
     FieldSpec(
@@ -132,22 +139,17 @@ NUMBER_FIELDS = (
         ),
         methods=("accelerator_seconds",),
     ),
-    FieldSpec(
-        I,
+    _tokens_field(
         "parameters",
         _("Model size (active parameters)"),
         _("Parameters used for each token; 7e9 for a 7B model."),
-        methods=("tokens",),
     ),
-    FieldSpec(
-        I,
+    _tokens_field(
         "input_tokens",
         _("Input tokens per request"),
         _("Prompt length; a page of text is about 500 tokens."),
-        methods=("tokens",),
     ),
-    FieldSpec(
-        I,
+    _tokens_field(
         "cached_input_tokens",
         _("Cached input tokens per request"),
         _(
@@ -155,202 +157,146 @@ NUMBER_FIELDS = (
             "request: an API bills it at its cached rate; your own server skips reading it again "
             "but keeps it in memory. At most the input tokens; leave empty for none."
         ),
-        methods=("tokens",),
     ),
-    FieldSpec(
-        I,
+    _tokens_field(
         "output_tokens",
         _("Output tokens per request"),
         _("Answer length; a paragraph is about 100–200 tokens."),
-        methods=("tokens",),
     ),
-    FieldSpec(
-        I,
+    _tokens_field(
         "reasoning_tokens",
         _("Reasoning tokens per request"),
         _(
             "Hidden thinking a reasoning model writes before its answer, billed and computed "
             "as output; often 2–10 times the answer, 0 for other models. Leave empty for none."
         ),
-        methods=("tokens",),
     ),
-    FieldSpec(
-        I,
+    _tokens_field(
         "utilization",
         _("Serving efficiency (%)"),
         _("Share of peak speed achieved while serving; typical 20–50%."),
         0.3,
         scale=100,
-        methods=("tokens",),
     ),
-    *(
-        FieldSpec(I, name, label, hint, default, scale=scale, integer=integer, methods=("tokens",))
-        for name, label, hint, default, scale, integer in (
-            (
-                "total_parameters",
-                _("All parameters held in memory"),
-                _(
-                    "A mixture of experts holds every expert but runs a few; leave empty for a "
-                    "dense model (the same as the active parameters)."
-                ),
-                None,
-                1.0,
-                False,
-            ),
-            (
-                "layers",
-                _("Layers"),
-                _("Transformer layers, from the model's config; 32 for Llama 3.1 8B."),
-                None,
-                1.0,
-                True,
-            ),
-            (
-                "kv_heads",
-                _("Key/value heads"),
-                _("8 for Llama 3 (grouped-query attention); as many as the query heads without."),
-                None,
-                1.0,
-                True,
-            ),
-            (
-                "head_dim",
-                _("Head dimension"),
-                _("Width of one attention head; usually 128."),
-                None,
-                1.0,
-                True,
-            ),
-            (
-                "query_heads",
-                _("Query heads"),
-                _("Attention heads, from the model's config; 32 for Llama 3.1 8B."),
-                None,
-                1.0,
-                True,
-            ),
-            (
-                "hidden_size",
-                _("Hidden size"),
-                _("Width of the model, from its config; 4096 for Llama 3.1 8B."),
-                None,
-                1.0,
-                True,
-            ),
-            (
-                "kv_latent_width",
-                _("Latent KV width"),
-                _(
-                    "Only for latent attention (DeepSeek): cache width per layer, latent plus "
-                    "rotary part; 576 for DeepSeek-V3. Leave empty otherwise."
-                ),
-                None,
-                1.0,
-                True,
-            ),
-            (
-                "experts_total",
-                _("Experts in total"),
-                _("Only for a mixture of experts: routed experts per layer; 256 for DeepSeek-V3."),
-                None,
-                1.0,
-                True,
-            ),
-            (
-                "experts_active",
-                _("Active experts per token"),
-                _(
-                    "Only for a mixture of experts: routed experts each token uses; 8 for "
-                    "DeepSeek-V3."
-                ),
-                None,
-                1.0,
-                True,
-            ),
-            (
-                "sliding_window",
-                _("Sliding window (tokens)"),
-                _("Only when some layers keep just the last tokens; 4096 for Gemma 2."),
-                None,
-                1.0,
-                True,
-            ),
-            (
-                "sliding_window_layers",
-                _("Layers with a sliding window"),
-                _("How many of the layers keep only the window; 21 of 42 for Gemma 2 9B."),
-                None,
-                1.0,
-                True,
-            ),
-            (
-                "kv_cache_bytes_per_token",
-                _("KV cache per token (bytes)"),
-                _("Leave empty to work it out from the layers, heads and head dimension."),
-                None,
-                1.0,
-                False,
-            ),
-            (
-                "kv_cache_bytes_per_element",
-                _("KV cache bytes per number"),
-                _("2 for a BF16 cache (the default, whatever the number format), 1 for FP8."),
-                2,
-                1.0,
-                False,
-            ),
-            (
-                "bytes_per_parameter",
-                _("Bytes per weight"),
-                _("Leave empty to follow the number format; 0.5 for 4-bit weights."),
-                None,
-                1.0,
-                False,
-            ),
-            (
-                "accelerators_per_replica",
-                _("Accelerators per copy of the model"),
-                _(
-                    "Leave empty to let the planner choose: the size that needs the fewest "
-                    "accelerators at peak while meeting the latency targets."
-                ),
-                None,
-                1.0,
-                True,
-            ),
-            (
-                "ttft_target_seconds",
-                _("Target time to first token (s)"),
-                _("How long a user may wait for the answer to start; e.g. 1 s. Optional."),
-                None,
-                1.0,
-                False,
-            ),
-            (
-                "tpot_target_seconds",
-                _("Target time per output token (s)"),
-                _("0.05 s is 20 tokens a second, faster than people read. Optional."),
-                None,
-                1.0,
-                False,
-            ),
-            (
-                "memory_utilization",
-                _("Usable share of accelerator memory (%)"),
-                _("What the serving software may fill; typical 85–95%."),
-                0.9,
-                100.0,
-                False,
-            ),
-            (
-                "memory_efficiency",
-                _("Memory bandwidth achieved (%)"),
-                _("Share of the accelerator's memory speed reached; typical 55–80%."),
-                0.7,
-                100.0,
-                False,
-            ),
-        )
+    _tokens_field(
+        "total_parameters",
+        _("All parameters held in memory"),
+        _(
+            "A mixture of experts holds every expert but runs a few; leave empty for a "
+            "dense model (the same as the active parameters)."
+        ),
+    ),
+    _tokens_field(
+        "layers",
+        _("Layers"),
+        _("Transformer layers, from the model's config; 32 for Llama 3.1 8B."),
+        integer=True,
+    ),
+    _tokens_field(
+        "kv_heads",
+        _("Key/value heads"),
+        _("8 for Llama 3 (grouped-query attention); as many as the query heads without."),
+        integer=True,
+    ),
+    _tokens_field(
+        "head_dim",
+        _("Head dimension"),
+        _("Width of one attention head; usually 128."),
+        integer=True,
+    ),
+    _tokens_field(
+        "query_heads",
+        _("Query heads"),
+        _("Attention heads, from the model's config; 32 for Llama 3.1 8B."),
+        integer=True,
+    ),
+    _tokens_field(
+        "hidden_size",
+        _("Hidden size"),
+        _("Width of the model, from its config; 4096 for Llama 3.1 8B."),
+        integer=True,
+    ),
+    _tokens_field(
+        "kv_latent_width",
+        _("Latent KV width"),
+        _(
+            "Only for latent attention (DeepSeek): cache width per layer, latent plus "
+            "rotary part; 576 for DeepSeek-V3. Leave empty otherwise."
+        ),
+        integer=True,
+    ),
+    _tokens_field(
+        "experts_total",
+        _("Experts in total"),
+        _("Only for a mixture of experts: routed experts per layer; 256 for DeepSeek-V3."),
+        integer=True,
+    ),
+    _tokens_field(
+        "experts_active",
+        _("Active experts per token"),
+        _("Only for a mixture of experts: routed experts each token uses; 8 for DeepSeek-V3."),
+        integer=True,
+    ),
+    _tokens_field(
+        "sliding_window",
+        _("Sliding window (tokens)"),
+        _("Only when some layers keep just the last tokens; 4096 for Gemma 2."),
+        integer=True,
+    ),
+    _tokens_field(
+        "sliding_window_layers",
+        _("Layers with a sliding window"),
+        _("How many of the layers keep only the window; 21 of 42 for Gemma 2 9B."),
+        integer=True,
+    ),
+    _tokens_field(
+        "kv_cache_bytes_per_token",
+        _("KV cache per token (bytes)"),
+        _("Leave empty to work it out from the layers, heads and head dimension."),
+    ),
+    _tokens_field(
+        "kv_cache_bytes_per_element",
+        _("KV cache bytes per number"),
+        _("2 for a BF16 cache (the default, whatever the number format), 1 for FP8."),
+        2,
+    ),
+    _tokens_field(
+        "bytes_per_parameter",
+        _("Bytes per weight"),
+        _("Leave empty to follow the number format; 0.5 for 4-bit weights."),
+    ),
+    _tokens_field(
+        "accelerators_per_replica",
+        _("Accelerators per copy of the model"),
+        _(
+            "Leave empty to let the planner choose: the size that needs the fewest "
+            "accelerators at peak while meeting the latency targets."
+        ),
+        integer=True,
+    ),
+    _tokens_field(
+        "ttft_target_seconds",
+        _("Target time to first token (s)"),
+        _("How long a user may wait for the answer to start; e.g. 1 s. Optional."),
+    ),
+    _tokens_field(
+        "tpot_target_seconds",
+        _("Target time per output token (s)"),
+        _("0.05 s is 20 tokens a second, faster than people read. Optional."),
+    ),
+    _tokens_field(
+        "memory_utilization",
+        _("Usable share of accelerator memory (%)"),
+        _("What the serving software may fill; typical 85–95%."),
+        0.9,
+        scale=100.0,
+    ),
+    _tokens_field(
+        "memory_efficiency",
+        _("Memory bandwidth achieved (%)"),
+        _("Share of the accelerator's memory speed reached; typical 55–80%."),
+        0.7,
+        scale=100.0,
     ),
     FieldSpec(
         I,
