@@ -36,12 +36,13 @@ def _name(user) -> str:
     return user.get_username() if user else ""
 
 
+def _subject(model, delivery: Delivery, *related: str):
+    """What the delivery is about, with `related`; None once it is deleted."""
+    return model.objects.select_related("project", *related).filter(pk=delivery.object_id).first()
+
+
 def _status_change(delivery: Delivery) -> dict | None:
-    change = (
-        StatusChange.objects.select_related("project", "changed_by")
-        .filter(pk=delivery.object_id)
-        .first()
-    )
+    change = _subject(StatusChange, delivery, "changed_by")
     if change is None:
         return None
     page = "review-detail" if delivery.kind == Delivery.Kind.SUBMITTED else "project-detail"
@@ -54,11 +55,7 @@ def _status_change(delivery: Delivery) -> dict | None:
 
 
 def _comment(delivery: Delivery) -> dict | None:
-    comment = (
-        ReviewComment.objects.select_related("project", "author")
-        .filter(pk=delivery.object_id)
-        .first()
-    )
+    comment = _subject(ReviewComment, delivery, "author")
     if comment is None:
         return None
     return {
@@ -70,7 +67,7 @@ def _comment(delivery: Delivery) -> dict | None:
 
 
 def _share_expiring(delivery: Delivery) -> dict | None:
-    link = ShareLink.objects.select_related("project").filter(pk=delivery.object_id).first()
+    link = _subject(ShareLink, delivery)
     if link is None or not link.is_active:  # revoked or run out since: nothing to warn of
         return None
     return {
@@ -82,11 +79,7 @@ def _share_expiring(delivery: Delivery) -> dict | None:
 
 
 def _invitation(delivery: Delivery) -> dict | None:
-    invitation = (
-        Invitation.objects.select_related("project", "invited_by")
-        .filter(pk=delivery.object_id)
-        .first()
-    )
+    invitation = _subject(Invitation, delivery, "invited_by")
     if invitation is None:
         return None
     context = {"project": invitation.project, "actor": _name(invitation.invited_by)}
