@@ -10,6 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from apps.apiprices.loading import PRICES_FILE, api_prices_load
 from apps.apiprices.models import ApiModel, ApiPrice
+from apps.audit.models import Action, AuditEvent
 
 pytestmark = pytest.mark.django_db
 
@@ -91,6 +92,15 @@ def test_a_second_load_keeps_edits_and_overwrite_resets_them():
     api_prices_load(overwrite=True)
     reloaded = ApiModel.objects.get(slug="openai-gpt-4o").prices.order_by("pk").last()
     assert reloaded.output == original
+
+
+def test_the_load_command_reports_and_logs_one_event(capsys):
+    ApiPrice.objects.filter(api_model__slug="openai-gpt-4o").update(output="99")
+    call_command("load_api_prices", "--overwrite")
+    assert capsys.readouterr().out.startswith(f"API prices: 0 created, {ApiModel.objects.count()}")
+    event = AuditEvent.objects.filter(action_name=Action.DATA_IMPORTED).latest("pk")
+    assert event.object_repr == "API prices" and event.actor is None
+    assert event.changes == {"updated": [None, ApiModel.objects.count()]}
 
 
 def test_the_price_in_force_changes_on_the_day_of_the_change(api_client, repriced):
