@@ -42,6 +42,10 @@ class AcceleratorAdmin(admin.ModelAdmin):
         (_("Memory and power"), {"fields": ("memory_gb", "memory_bandwidth_tbps", "power_watts")}),
         (_("Node"), {"fields": ("accelerators_per_node", "interconnect_gb_per_second")}),
         (_("Dense peak TFLOP/s"), {"fields": tuple(f"peak_tflops_{p}" for p in PRECISIONS)}),
+        (
+            _("Embodied emissions"),
+            {"fields": ("embodied_kg_co2e", "embodied_lifetime_years", "embodied_source")},
+        ),
         (_("Source"), {"fields": SOURCE_FIELDS}),
     )
 

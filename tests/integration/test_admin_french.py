@@ -53,6 +53,9 @@ def test_an_accelerators_form_is_labelled_in_french(client):
         "Crête dense FP8 (TFLOP/s)",
         "Dense (sans parcimonie structurée) ; vide si le format n’est pas pris en charge.",
         "Accélérateurs par nœud",
+        # the embodied-emissions fieldset, so that catalogue editors can keep the figure sourced
+        "Émissions intrinsèques",
+        "Émissions intrinsèques (kg CO2e)",
         "par exemple nvidia-h100-sxm",
         "Niveau de preuve",
         "Secondaire (tiers citant une source primaire)",
