@@ -126,20 +126,41 @@ _FIGURES = {
     "variance_share": serializers.FloatField(allow_null=True),
     "forecast": serializers.CharField(),
 }
+_TOKENS = {name: serializers.IntegerField() for name in ("input", "cached", "output")}
+_USAGE = {
+    "accelerator_hours": inline_serializer(
+        "VarianceHours",
+        {
+            "plan": serializers.FloatField(allow_null=True),
+            "actual": serializers.FloatField(),
+        },
+    ),
+    "tokens": inline_serializer(
+        "VarianceTokens",
+        {
+            "plan": inline_serializer("VarianceTokensPlanned", _TOKENS, allow_null=True),
+            "actual": inline_serializer("VarianceTokensActual", _TOKENS),
+        },
+    ),
+}
 VARIANCE = inline_serializer(
     "Variance",
     {
         "currency": serializers.CharField(),
         "through": serializers.CharField(allow_null=True),
         "plan_unavailable": serializers.CharField(allow_null=True),
+        "planned_model": serializers.CharField(
+            allow_null=True, help_text="The external API model the planned tokens are for."
+        ),
         "kinds": serializers.ListField(child=serializers.CharField()),
         "fiscal_years": inline_serializer(
             "VarianceYear",
             {
                 **_FIGURES,
+                **_USAGE,
                 "forecast_run_rate": serializers.CharField(allow_null=True),
                 "budget_runs_out": serializers.CharField(allow_null=True),
-                "months": inline_serializer("VarianceMonth", _FIGURES, many=True),
+                "months": inline_serializer("VarianceMonth", {**_FIGURES, **_USAGE}, many=True),
             },
             many=True,
         ),
@@ -157,5 +178,7 @@ def variance_view(request: Request, project_id: int) -> Response:
     project = project_for_variance(request.user, project_id)
     plan, variance = project_variance(project)
     return Response(
-        variance_json(project.currency, variance, plan.unavailable, usage_by_model(project))
+        variance_json(
+            project.currency, variance, plan.unavailable, usage_by_model(project), plan.model
+        )
     )

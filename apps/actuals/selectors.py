@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from apps.actuals.models import ActualAmount, ActualsImport, Alert, MappingRule
-from apps.actuals.variance import Variance, plan_against_actual
+from apps.actuals.variance import Variance, plan_against_actual, tokens_per_request
 from apps.budget.selectors import (
     BudgetUnavailable,
     baseline_of,
@@ -61,13 +61,17 @@ def can_import(user, project: Project) -> bool:
 @dataclass(frozen=True)
 class Plan:
     """The baseline's budget by month: money per (month_index, kind), accelerator-hours per
-    month (None where the estimate has none), the fiscal years; `unavailable` says why there is
-    no plan (no baseline, or its budget cannot be drawn up)."""
+    month (None where the estimate has none), tokens per (month_index, token type) (None where
+    the plan counts no tokens) and the model they are planned on (an external API's, else ""),
+    the fiscal years; `unavailable` says why there is no plan (no baseline, or its budget
+    cannot be drawn up)."""
 
     years: tuple[FiscalYear, ...]
     money: dict[tuple[int, str], Decimal]
     accelerator_hours: dict[int, float] | None
     unavailable: str = ""
+    tokens: dict[tuple[int, str], float] | None = None
+    model: str = ""
 
 
 def project_plan(project: Project, catalogue: Catalogue | None = None) -> Plan:
@@ -114,7 +118,24 @@ def project_plan(project: Project, catalogue: Catalogue | None = None) -> Plan:
             if month_index(day) in period:
                 money[month_index(day), line.kind] += amount
     training_start = scenario.training_start or start
-    return Plan(years, dict(money), _planned_hours(scenario, result, period, training_start))
+    tokens = _planned_tokens(scenario, inp.inference, result, period, training_start)
+    inference_data = scenario.inputs.get("inference") or {}
+    return Plan(
+        years,
+        dict(money),
+        _planned_hours(scenario, result, period, training_start),
+        tokens=tokens,
+        model=str(inference_data.get("api_model") or "") if tokens is not None else "",
+    )
+
+
+def _service_months(scenario, result, training_start) -> int | None:
+    """The month_index of the service's first month, as compute_lines places inference."""
+    training = result.training
+    service = scenario.service_start or default_service_start(
+        training_start, None if training is None else training.wall_clock_hours
+    )
+    return None if service is None else month_index(service)
 
 
 def _planned_hours(scenario, result, period: PeriodMonths, training_start) -> dict | None:
@@ -131,16 +152,35 @@ def _planned_hours(scenario, result, period: PeriodMonths, training_start) -> di
         known = True
     inference = result.inference
     if inference is not None and inference.monthly:
-        service = scenario.service_start or default_service_start(
-            training_start, None if training is None else training.wall_clock_hours
-        )
-        if service is not None:
-            first = month_index(service)
+        first = _service_months(scenario, result, training_start)
+        if first is not None:
             for offset, month in enumerate(inference.monthly):
                 if month.accelerator_hours is not None and first + offset in period:
                     hours[first + offset] += month.accelerator_hours
                     known = True
     return dict(hours) if known else None
+
+
+def _planned_tokens(
+    scenario, inference_input, result, period: PeriodMonths, training_start
+) -> dict[tuple[int, str], float] | None:
+    """Tokens planned by (month_index, token type): each month's requests (the estimate's
+    demand, from the service start as compute_lines places inference) × the tokens of one
+    request by type (apps.actuals.variance.tokens_per_request). None where the plan counts
+    none."""
+    per_request = tokens_per_request(inference_input)
+    inference = result.inference
+    if per_request is None or inference is None or not inference.monthly:
+        return None
+    first = _service_months(scenario, result, training_start)
+    if first is None:
+        return None
+    tokens: dict[tuple[int, str], float] = {}
+    for offset, month in enumerate(inference.monthly):
+        if first + offset in period:
+            for token_type, count in per_request.items():
+                tokens[first + offset, token_type] = month.requests * count
+    return tokens
 
 
 def actual_cells(project: Project):
@@ -173,6 +213,7 @@ def project_variance(project: Project, catalogue: Catalogue | None = None) -> tu
         hours=hours,
         tokens=tokens,
         kinds_order=KINDS,
+        tokens_plan=plan.tokens,
     )
     return plan, variance
 
