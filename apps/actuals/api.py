@@ -3,6 +3,7 @@ on their projects' actuals; the front office reads the variance of workplans in 
 cleared; everyone else gets 404."""
 
 from django.http import Http404
+from django.utils import timezone
 from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -29,7 +30,9 @@ from apps.actuals.serializers import (
     variance_json,
 )
 from apps.api.schema import error_response
+from apps.projects.models import ProjectFrozen
 from apps.projects.selectors import project_for_user
+from apps.projects.serializers import ScenarioSerializer
 
 NOT_FOUND = error_response("No project (or import, or rule) of yours has this number.")
 
@@ -182,3 +185,33 @@ def variance_view(request: Request, project_id: int) -> Response:
             project.currency, variance, plan.unavailable, usage_by_model(project), plan.model
         )
     )
+
+
+@extend_schema(
+    request=None,
+    responses={
+        201: ScenarioSerializer,
+        400: error_response("No baseline serving requests, or no usage billed in a full month."),
+        404: NOT_FOUND,
+        409: error_response("The project is submitted or cleared: nothing can be added."),
+    },
+    summary="Re-plan from actuals: a new scenario whose demand starts from the usage measured",
+    description="Requests per month in the latest full month of the actuals (tokens billed ÷ "
+    "a planned request's tokens, else inference accelerator-hours billed ÷ a planned "
+    "request's), growing by the geometric mean of the last three month-on-month ratios; the "
+    "rest copied from the baseline.",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def replan_view(request: Request, project_id: int) -> Response:
+    project = project_for_user(request.user, project_id)
+    try:
+        scenario = services.scenario_replan(
+            project=project, user=request.user, today=timezone.localdate()
+        )
+    except services.ReplanRefused as refused:
+        return Response({"detail": str(refused)}, status=status.HTTP_400_BAD_REQUEST)
+    except ProjectFrozen as frozen:
+        return Response({"detail": str(frozen)}, status=status.HTTP_409_CONFLICT)
+    answer = ScenarioSerializer(scenario, context={"request": request})
+    return Response(answer.data, status=status.HTTP_201_CREATED)

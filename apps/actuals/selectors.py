@@ -3,6 +3,7 @@ variance the page and the API show, and who may see them."""
 
 from collections import defaultdict
 from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal
 
 from django.db.models import Sum
@@ -12,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from apps.actuals.models import ActualAmount, ActualsImport, Alert, MappingRule
+from apps.actuals.replan import ACCELERATOR_HOURS, TOKENS, MeasuredDemand, measured_demand
 from apps.actuals.variance import Variance, plan_against_actual, tokens_per_request
 from apps.budget.selectors import (
     BudgetUnavailable,
@@ -41,6 +43,7 @@ from apps.projects.models import Project
 from apps.projects.roles import can_review
 from apps.projects.selectors import is_member
 
+SECONDS_PER_HOUR = 3600
 # The front office reads plan against actual of workplans in review or cleared.
 REVIEWED = (Project.Status.SUBMITTED, Project.Status.CLEARED)
 
@@ -72,6 +75,10 @@ class Plan:
     unavailable: str = ""
     tokens: dict[tuple[int, str], float] | None = None
     model: str = ""
+    # What one planned request uses: tokens of every type together, busy accelerator-hours
+    # (None where the plan does not count it), for measuring requests from actuals.
+    request_tokens: float | None = None
+    request_accelerator_hours: float | None = None
 
 
 def project_plan(project: Project, catalogue: Catalogue | None = None) -> Plan:
@@ -120,12 +127,16 @@ def project_plan(project: Project, catalogue: Catalogue | None = None) -> Plan:
     training_start = scenario.training_start or start
     tokens = _planned_tokens(scenario, inp.inference, result, period, training_start)
     inference_data = scenario.inputs.get("inference") or {}
+    per_request = tokens_per_request(inp.inference)
+    seconds = None if result.inference is None else result.inference.per_request.accelerator_seconds
     return Plan(
         years,
         dict(money),
         _planned_hours(scenario, result, period, training_start),
         tokens=tokens,
         model=str(inference_data.get("api_model") or "") if tokens is not None else "",
+        request_tokens=None if per_request is None else sum(per_request.values()),
+        request_accelerator_hours=None if not seconds else seconds / SECONDS_PER_HOUR,
     )
 
 
@@ -216,6 +227,33 @@ def project_variance(project: Project, catalogue: Catalogue | None = None) -> tu
         tokens_plan=plan.tokens,
     )
     return plan, variance
+
+
+def measured_demand_of(project: Project, plan: Plan, today: date) -> MeasuredDemand | None:
+    """The demand measured from the project's actuals (apps.actuals.replan) up to the last full
+    month before `today`'s: from the tokens billed where the plan counts tokens and some were
+    billed, else from the inference accelerator-hours billed."""
+    before = month_index(today)
+    matched = ActualAmount.objects.filter(project=project).exclude(kind="")
+    if plan.request_tokens:
+        tokens = {
+            month_index(row["month"]): float(row["tokens"] or 0)
+            for row in matched.values("month").annotate(tokens=Sum("tokens"))
+        }
+        demand = measured_demand(tokens, plan.request_tokens, before=before, basis=TOKENS)
+        if demand is not None:
+            return demand
+    if plan.request_accelerator_hours:
+        hours = {
+            month_index(row["month"]): row["hours"] or 0.0
+            for row in matched.filter(kind="inference_compute")
+            .values("month")
+            .annotate(hours=Sum("accelerator_hours"))
+        }
+        return measured_demand(
+            hours, plan.request_accelerator_hours, before=before, basis=ACCELERATOR_HOURS
+        )
+    return None
 
 
 def usage_by_model(project: Project) -> list[dict]:
