@@ -2,6 +2,7 @@
 variance the page and the API show, and who may see them."""
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -14,7 +15,13 @@ from django.utils.translation import gettext
 
 from apps.actuals.models import ActualAmount, ActualsImport, Alert, MappingRule
 from apps.actuals.replan import ACCELERATOR_HOURS, TOKENS, MeasuredDemand, measured_demand
-from apps.actuals.variance import Variance, plan_against_actual, tokens_per_request
+from apps.actuals.variance import (
+    Variance,
+    YearSum,
+    plan_against_actual,
+    summed_years,
+    tokens_per_request,
+)
 from apps.budget.selectors import (
     BudgetUnavailable,
     baseline_of,
@@ -192,6 +199,46 @@ def _planned_tokens(
             for token_type, count in per_request.items():
                 tokens[first + offset, token_type] = month.requests * count
     return tokens
+
+
+@dataclass(frozen=True)
+class CurrencyVariance:
+    """Plan against actual by fiscal year summed over the projects with actuals in one
+    currency (never mixed with another), and those projects."""
+
+    currency: str
+    years: tuple[YearSum, ...]
+    projects: tuple[Project, ...]
+
+
+def portfolio_variance(projects: Iterable[Project]) -> list[CurrencyVariance]:
+    """Plan against actual of the projects that have actuals, summed per currency (the
+    project's, which its actuals are counted in), currencies in alphabetical order. The
+    caller chooses the projects (the portfolio's, for its user)."""
+    projects = list(projects)
+    billed = set(
+        ActualAmount.objects.filter(project__in=projects)
+        .values_list("project_id", flat=True)
+        .distinct()
+    )
+    catalogue = Catalogue.load()
+    by_currency: dict[str, list] = defaultdict(list)
+    for project in projects:
+        if project.pk in billed:
+            by_currency[project.currency].append((project, project_variance(project, catalogue)[1]))
+    return [
+        CurrencyVariance(
+            currency,
+            summed_years([variance for _, variance in rows]),
+            tuple(project for project, _ in rows),
+        )
+        for currency, rows in sorted(by_currency.items())
+    ]
+
+
+def has_actuals(project: Project) -> bool:
+    """Whether anything was billed to the project (matched to a kind of line or not)."""
+    return ActualAmount.objects.filter(project=project).exists()
 
 
 def actual_cells(project: Project):

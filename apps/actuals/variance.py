@@ -209,3 +209,38 @@ def plan_against_actual(
         kinds=kinds,
         through=None if through is None else month_start(through),
     )
+
+
+@dataclass(frozen=True)
+class YearSum:
+    """One fiscal year's plan against actual summed over several projects in one currency."""
+
+    label: str
+    start: date
+    total: Figures
+    projects: int  # how many of the projects have this fiscal year
+
+
+def summed_years(variances: Sequence[Variance]) -> tuple[YearSum, ...]:
+    """Each fiscal year's plan, actual and forecast (by plan) summed over the variances of
+    projects in one currency, by the year's label, in the order of the years' starts;
+    variance and its share worked out from the sums."""
+    sums: dict[str, list] = {}
+    for variance in variances:
+        for year in variance.years:
+            plan, actual, forecast, start, count = sums.get(
+                year.label, (ZERO, ZERO, ZERO, year.start, 0)
+            )
+            sums[year.label] = [
+                plan + year.total.plan,
+                actual + year.total.actual,
+                forecast + year.total.forecast,
+                min(start, year.start),
+                count + 1,
+            ]
+    return tuple(
+        YearSum(label, start, _figures(plan, actual, forecast), count)
+        for label, (plan, actual, forecast, start, count) in sorted(
+            sums.items(), key=lambda item: (item[1][3], item[0])
+        )
+    )

@@ -20,7 +20,9 @@ def test_growth_is_the_geometric_mean_of_the_last_three_ratios():
 
 
 def test_growth_uses_fewer_ratios_after_a_gap_and_none_with_one_month():
-    assert fitted_growth({5: 10.0, 7: 1_000.0, 8: 1_100.0, 9: 1_210.0}, 9) == pytest.approx((0.1, 2))
+    assert fitted_growth({5: 10.0, 7: 1_000.0, 8: 1_100.0, 9: 1_210.0}, 9) == pytest.approx(
+        (0.1, 2)
+    )
     assert fitted_growth({5: 800.0, 7: 1_000.0}, 7) == (0.0, 0)
 
 
