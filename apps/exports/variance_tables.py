@@ -43,7 +43,7 @@ def _money_columns(first: str, currency: str) -> tuple[Column, ...]:
         Column("plan", _("Plan"), currency, True),
         Column("actual", _("Actual"), currency, True),
         Column("variance", _("Variance"), currency, True),
-        Column("variance_share", _("Variance (%)"), ""),
+        Column("variance_share", _("Variance as a share of plan"), "%"),
         Column("forecast", _("Forecast"), currency, True),
     )
 

@@ -58,7 +58,7 @@ def test_the_csv_has_the_variance_cells(owner, project):
     assert by_figure[money, f"{january}: Plan"]["value"] == "250.00"
     assert by_figure[money, f"{january}: Actual"]["value"] == "300.00"
     assert by_figure[money, f"{january}: Variance"]["value"] == "50.00"
-    assert by_figure[money, f"{january}: Variance (%)"]["value"] == "20.0"
+    assert by_figure[money, f"{january}: Variance as a share of plan"]["value"] == "20.0"
     usage = "Accelerator-hours and tokens by month, planned and used"
     # 1,000 requests × (1,000 − 200) input tokens planned; 812,000 used.
     assert by_figure[usage, "2026-01: Tokens planned, input"]["value"] == "800000"
