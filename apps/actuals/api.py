@@ -21,6 +21,7 @@ from apps.actuals.selectors import (
     project_variance,
     rules_of,
     usage_by_model,
+    variance_key,
 )
 from apps.actuals.serializers import (
     ImportQueuedSerializer,
@@ -30,6 +31,7 @@ from apps.actuals.serializers import (
     variance_json,
 )
 from apps.api.schema import error_response
+from apps.core.fragments import cached_fragment
 from apps.projects.models import ProjectFrozen
 from apps.projects.selectors import project_for_user
 from apps.projects.serializers import ScenarioSerializer
@@ -179,12 +181,14 @@ VARIANCE = inline_serializer(
 @permission_classes([IsAuthenticated])
 def variance_view(request: Request, project_id: int) -> Response:
     project = project_for_variance(request.user, project_id)
-    plan, variance = project_variance(project)
-    return Response(
-        variance_json(
+
+    def answer() -> dict:
+        plan, variance = project_variance(project)
+        return variance_json(
             project.currency, variance, plan.unavailable, usage_by_model(project), plan.model
         )
-    )
+
+    return Response(cached_fragment(variance_key(project), answer))
 
 
 @extend_schema(

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from django.db.models import Sum
+from django.db.models import Count, Max, Sum
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -26,12 +26,14 @@ from apps.budget.selectors import (
     BudgetUnavailable,
     baseline_of,
     budget_rules,
+    budget_stamp,
     cost_line_input,
     cost_lines_of,
     planning_period,
 )
 from apps.catalogue.resolve import estimate_input_from_request
 from apps.catalogue.snapshot import Catalogue
+from apps.core.fragments import fragment_key
 from apps.estimates import EstimateInputError, estimate
 from apps.estimates.budget import (
     KINDS,
@@ -301,6 +303,33 @@ def measured_demand_of(project: Project, plan: Plan, today: date) -> MeasuredDem
             hours, plan.request_accelerator_hours, before=before, basis=ACCELERATOR_HOURS
         )
     return None
+
+
+def variance_key(project: Project) -> str:
+    """The cache key of the project's variance answer: a digest of everything it is drawn
+    from — the project's currency, fiscal calendar and period, its baseline (its version,
+    when it or a cost line was last saved, its budget's settings: apps.budget.selectors.
+    budget_stamp), the actuals (their rows' count, last id and sums: an import or an entry
+    replaces rows, so each gives new ids), the catalogue, this month and the language."""
+    scenario = baseline_of(project)
+    actuals = ActualAmount.objects.filter(project=project).aggregate(
+        rows=Count("pk"),
+        last=Max("pk"),
+        amount=Sum("amount"),
+        tokens=Sum("tokens"),
+        hours=Sum("accelerator_hours"),
+    )
+    return fragment_key(
+        "variance",
+        project.pk,
+        project.currency,
+        project.fiscal_year_start_month,
+        str(project.fiscal_year_label),
+        None if scenario is None else [scenario.pk, scenario.version, *budget_stamp(scenario)],
+        {name: str(value) for name, value in actuals.items()},
+        Catalogue.load().digest,
+        timezone.localdate().strftime("%Y-%m"),
+    )
 
 
 def usage_by_model(project: Project) -> list[dict]:

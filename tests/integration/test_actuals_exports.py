@@ -7,7 +7,6 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
-from django.utils import translation
 from openpyxl import load_workbook
 
 from apps.actuals.models import ActualAmount
@@ -16,6 +15,7 @@ from apps.budget.services import cost_line_create
 from tests.factories import make_project, make_scenario
 from tests.integration.test_actuals_planned_usage import INFERENCE
 from tests.integration.test_actuals_replan import STORAGE
+from tests.integration.test_api_projects import client_for
 from tests.integration.test_exports import csv_rows, download
 from tests.pdf import pdf_text
 
@@ -68,8 +68,14 @@ def test_the_csv_has_the_variance_cells(owner, project):
 
 
 def test_the_workbook_has_a_variance_sheet_in_french(owner, project):
-    with translation.override("fr"):
-        content = download(owner, "project", project, "xlsx", "api")
+    client = client_for(owner)
+    answer = client.get(
+        f"/api/v1/projects/{project.pk}/export/",
+        {"format": "xlsx"},
+        headers={"accept-language": "fr"},
+    )
+    assert answer.status_code == 200
+    content = answer.content
     workbook = load_workbook(io.BytesIO(content))
     sheet = workbook["Prévu et réalisé"]
     cells = [[cell.value for cell in row] for row in sheet.iter_rows()]

@@ -2,15 +2,29 @@
 by type, summed per fiscal year, in the variance API and on the actuals page."""
 
 from datetime import date
+from decimal import Decimal
 
 import pytest
 
 from apps.actuals.models import ActualAmount
 from apps.actuals.services import actual_enter
+from apps.budget.services import cost_line_create
 from tests.factories import make_project, make_scenario
 from tests.integration.test_api_projects import client_for
 
 pytestmark = pytest.mark.django_db
+
+STORAGE = {
+    "name": "Object storage",
+    "kind": "storage",
+    "quantity": Decimal(10),
+    "unit": "TB-month",
+    "unit_price": Decimal("25.00"),
+    "recurrence": "monthly",
+    "start": date(2026, 1, 1),
+    "end": None,
+    "category": 4,
+}
 
 # 1,000 requests in the first month, growing 10 % a month; 1,000 tokens in of which 200 read
 # from a cache, 300 out and 100 of hidden reasoning (billed as output).
@@ -89,3 +103,18 @@ def test_the_page_shows_planned_tokens_beside_the_actual(client, owner, project)
     page = client.get(f"/projects/{project.pk}/actuals/").content.decode()
     assert "Tokens planned" in page
     assert "800,000" in page
+
+
+def test_the_variance_follows_a_new_actual_and_a_new_cost_line(owner, project):
+    url = f"/api/v1/projects/{project.pk}/variance/"
+    api = client_for(owner)
+    year = api.get(url).json()["fiscal_years"][0]
+    assert year["actual"] == "0.00"
+    actual_enter(project=project, month=date(2026, 2, 1), kind="storage", amount=120)
+    after = api.get(url).json()["fiscal_years"][0]
+    assert after["actual"] == "120.00"
+    cost_line_create(scenario=project.scenarios.get(is_baseline=True), fields=STORAGE)
+    # 10 TB × 25.00 a month, 12 months more planned.
+    assert Decimal(api.get(url).json()["fiscal_years"][0]["plan"]) == Decimal(
+        after["plan"]
+    ) + Decimal("3000.00")
