@@ -41,6 +41,7 @@ bench: $(VENV)/.installed
 	$(BIN)/python tests/bench/preview_bench.py
 	$(BIN)/python tests/bench/load_bench.py
 	$(BIN)/python tests/bench/actuals_bench.py
+	$(BIN)/python tests/bench/variance_bench.py
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .

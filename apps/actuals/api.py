@@ -2,13 +2,15 @@
 on their projects' actuals; the front office reads the variance of workplans in review or
 cleared; everyone else gets 404."""
 
-from django.http import Http404
+from django.http import Http404, HttpResponse
+from django.utils import timezone
 from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view, parser_classes, permission_classes
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -20,6 +22,7 @@ from apps.actuals.selectors import (
     project_variance,
     rules_of,
     usage_by_model,
+    variance_stamp,
 )
 from apps.actuals.serializers import (
     ImportQueuedSerializer,
@@ -29,7 +32,11 @@ from apps.actuals.serializers import (
     variance_json,
 )
 from apps.api.schema import error_response
+from apps.catalogue.snapshot import Catalogue
+from apps.core.fragments import cached_fragment, fragment_key
+from apps.projects.models import ProjectFrozen
 from apps.projects.selectors import project_for_user
+from apps.projects.serializers import ScenarioSerializer
 
 NOT_FOUND = error_response("No project (or import, or rule) of yours has this number.")
 
@@ -126,20 +133,41 @@ _FIGURES = {
     "variance_share": serializers.FloatField(allow_null=True),
     "forecast": serializers.CharField(),
 }
+_TOKENS = {name: serializers.IntegerField() for name in ("input", "cached", "output")}
+_USAGE = {
+    "accelerator_hours": inline_serializer(
+        "VarianceHours",
+        {
+            "plan": serializers.FloatField(allow_null=True),
+            "actual": serializers.FloatField(),
+        },
+    ),
+    "tokens": inline_serializer(
+        "VarianceTokens",
+        {
+            "plan": inline_serializer("VarianceTokensPlanned", _TOKENS, allow_null=True),
+            "actual": inline_serializer("VarianceTokensActual", _TOKENS),
+        },
+    ),
+}
 VARIANCE = inline_serializer(
     "Variance",
     {
         "currency": serializers.CharField(),
         "through": serializers.CharField(allow_null=True),
         "plan_unavailable": serializers.CharField(allow_null=True),
+        "planned_model": serializers.CharField(
+            allow_null=True, help_text="The external API model the planned tokens are for."
+        ),
         "kinds": serializers.ListField(child=serializers.CharField()),
         "fiscal_years": inline_serializer(
             "VarianceYear",
             {
                 **_FIGURES,
+                **_USAGE,
                 "forecast_run_rate": serializers.CharField(allow_null=True),
                 "budget_runs_out": serializers.CharField(allow_null=True),
-                "months": inline_serializer("VarianceMonth", _FIGURES, many=True),
+                "months": inline_serializer("VarianceMonth", {**_FIGURES, **_USAGE}, many=True),
             },
             many=True,
         ),
@@ -153,9 +181,52 @@ VARIANCE = inline_serializer(
 )
 @api_view(["GET"])
 @permission_classes([IsAuthenticated])
-def variance_view(request: Request, project_id: int) -> Response:
-    project = project_for_variance(request.user, project_id)
-    plan, variance = project_variance(project)
-    return Response(
-        variance_json(project.currency, variance, plan.unavailable, usage_by_model(project))
-    )
+def variance_view(request: Request, project_id: int) -> Response | HttpResponse:
+    """The JSON bytes straight from the cache while nothing the variance is drawn from has
+    changed (one light query and a cache read), else drawn up and rendered."""
+    stamp = variance_stamp(request.user, project_id)
+    if stamp is None:
+        raise Http404(gettext("No project of yours has this number."))
+
+    def answer() -> dict:
+        project = project_for_variance(request.user, project_id)
+        plan, variance = project_variance(project)
+        return variance_json(
+            project.currency, variance, plan.unavailable, usage_by_model(project), plan.model
+        )
+
+    if request.accepted_renderer.format != "json":  # the browsable API: the usual way
+        return Response(answer())
+    key = fragment_key("variance-json", *stamp, Catalogue.load().digest)
+    rendered = cached_fragment(key, lambda: JSONRenderer().render(answer()))
+    return HttpResponse(rendered, content_type="application/json")
+
+
+@extend_schema(
+    request=None,
+    responses={
+        201: ScenarioSerializer,
+        400: error_response("No baseline serving requests, or no usage billed in a full month."),
+        404: NOT_FOUND,
+        409: error_response("The project is submitted or cleared: nothing can be added."),
+    },
+    summary="Re-plan from actuals: a new scenario whose demand starts from the usage measured",
+    description="Requests per month in the latest full month of the actuals (tokens billed ÷ "
+    "a planned request's tokens, else inference accelerator-hours billed ÷ a planned "
+    "request's), growing by the geometric mean of the last three month-on-month ratios; the "
+    "rest copied from the baseline.",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def replan_view(request: Request, project_id: int) -> Response:
+    project = project_for_user(request.user, project_id)
+    try:
+        scenario = services.scenario_replan(
+            project=project, user=request.user, today=timezone.localdate()
+        )
+    except services.ReplanRefused as refused:
+        return Response({"detail": str(refused)}, status=status.HTTP_400_BAD_REQUEST)
+    except ProjectFrozen as frozen:
+        return Response({"detail": str(frozen)}, status=status.HTTP_409_CONFLICT)
+    answer = ScenarioSerializer(scenario, context={"request": request})
+    return Response(answer.data, status=status.HTTP_201_CREATED)

@@ -17,5 +17,6 @@ urlpatterns = [
         api.rule_view,
         name="actuals-rule",
     ),
+    path("projects/<id:project_id>/actuals/replan/", api.replan_view, name="actuals-replan"),
     path("projects/<id:project_id>/variance/", api.variance_view, name="project-variance"),
 ]

@@ -2,9 +2,12 @@
 variance the page and the API show, and who may see them."""
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal
 
+from django.db import connection
 from django.db.models import Sum
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -12,7 +15,14 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from apps.actuals.models import ActualAmount, ActualsImport, Alert, MappingRule
-from apps.actuals.variance import Variance, plan_against_actual
+from apps.actuals.replan import ACCELERATOR_HOURS, TOKENS, MeasuredDemand, measured_demand
+from apps.actuals.variance import (
+    Variance,
+    YearSum,
+    plan_against_actual,
+    summed_years,
+    tokens_per_request,
+)
 from apps.budget.selectors import (
     BudgetUnavailable,
     baseline_of,
@@ -37,10 +47,11 @@ from apps.estimates.budget import (
 from apps.estimates.budget.fiscal import FiscalYear, PeriodMonths, month_index
 from apps.estimates.budget.lines import decimal
 from apps.estimates.budget.months import training_hours_by_month
-from apps.projects.models import Project
+from apps.projects.models import Project, Scenario
 from apps.projects.roles import can_review
-from apps.projects.selectors import is_member
+from apps.projects.selectors import is_member, is_member_of
 
+SECONDS_PER_HOUR = 3600
 # The front office reads plan against actual of workplans in review or cleared.
 REVIEWED = (Project.Status.SUBMITTED, Project.Status.CLEARED)
 
@@ -61,13 +72,21 @@ def can_import(user, project: Project) -> bool:
 @dataclass(frozen=True)
 class Plan:
     """The baseline's budget by month: money per (month_index, kind), accelerator-hours per
-    month (None where the estimate has none), the fiscal years; `unavailable` says why there is
-    no plan (no baseline, or its budget cannot be drawn up)."""
+    month (None where the estimate has none), tokens per (month_index, token type) (None where
+    the plan counts no tokens) and the model they are planned on (an external API's, else ""),
+    the fiscal years; `unavailable` says why there is no plan (no baseline, or its budget
+    cannot be drawn up)."""
 
     years: tuple[FiscalYear, ...]
     money: dict[tuple[int, str], Decimal]
     accelerator_hours: dict[int, float] | None
     unavailable: str = ""
+    tokens: dict[tuple[int, str], float] | None = None
+    model: str = ""
+    # What one planned request uses: tokens of every type together, busy accelerator-hours
+    # (None where the plan does not count it), for measuring requests from actuals.
+    request_tokens: float | None = None
+    request_accelerator_hours: float | None = None
 
 
 def project_plan(project: Project, catalogue: Catalogue | None = None) -> Plan:
@@ -114,7 +133,28 @@ def project_plan(project: Project, catalogue: Catalogue | None = None) -> Plan:
             if month_index(day) in period:
                 money[month_index(day), line.kind] += amount
     training_start = scenario.training_start or start
-    return Plan(years, dict(money), _planned_hours(scenario, result, period, training_start))
+    tokens = _planned_tokens(scenario, inp.inference, result, period, training_start)
+    inference_data = scenario.inputs.get("inference") or {}
+    per_request = tokens_per_request(inp.inference)
+    seconds = None if result.inference is None else result.inference.per_request.accelerator_seconds
+    return Plan(
+        years,
+        dict(money),
+        _planned_hours(scenario, result, period, training_start),
+        tokens=tokens,
+        model=str(inference_data.get("api_model") or "") if tokens is not None else "",
+        request_tokens=None if per_request is None else sum(per_request.values()),
+        request_accelerator_hours=None if not seconds else seconds / SECONDS_PER_HOUR,
+    )
+
+
+def _service_months(scenario, result, training_start) -> int | None:
+    """The month_index of the service's first month, as compute_lines places inference."""
+    training = result.training
+    service = scenario.service_start or default_service_start(
+        training_start, None if training is None else training.wall_clock_hours
+    )
+    return None if service is None else month_index(service)
 
 
 def _planned_hours(scenario, result, period: PeriodMonths, training_start) -> dict | None:
@@ -131,16 +171,75 @@ def _planned_hours(scenario, result, period: PeriodMonths, training_start) -> di
         known = True
     inference = result.inference
     if inference is not None and inference.monthly:
-        service = scenario.service_start or default_service_start(
-            training_start, None if training is None else training.wall_clock_hours
-        )
-        if service is not None:
-            first = month_index(service)
+        first = _service_months(scenario, result, training_start)
+        if first is not None:
             for offset, month in enumerate(inference.monthly):
                 if month.accelerator_hours is not None and first + offset in period:
                     hours[first + offset] += month.accelerator_hours
                     known = True
     return dict(hours) if known else None
+
+
+def _planned_tokens(
+    scenario, inference_input, result, period: PeriodMonths, training_start
+) -> dict[tuple[int, str], float] | None:
+    """Tokens planned by (month_index, token type): each month's requests (the estimate's
+    demand, from the service start as compute_lines places inference) × the tokens of one
+    request by type (apps.actuals.variance.tokens_per_request). None where the plan counts
+    none."""
+    per_request = tokens_per_request(inference_input)
+    inference = result.inference
+    if per_request is None or inference is None or not inference.monthly:
+        return None
+    first = _service_months(scenario, result, training_start)
+    if first is None:
+        return None
+    tokens: dict[tuple[int, str], float] = {}
+    for offset, month in enumerate(inference.monthly):
+        if first + offset in period:
+            for token_type, count in per_request.items():
+                tokens[first + offset, token_type] = month.requests * count
+    return tokens
+
+
+@dataclass(frozen=True)
+class CurrencyVariance:
+    """Plan against actual by fiscal year summed over the projects with actuals in one
+    currency (never mixed with another), and those projects."""
+
+    currency: str
+    years: tuple[YearSum, ...]
+    projects: tuple[Project, ...]
+
+
+def portfolio_variance(projects: Iterable[Project]) -> list[CurrencyVariance]:
+    """Plan against actual of the projects that have actuals, summed per currency (the
+    project's, which its actuals are counted in), currencies in alphabetical order. The
+    caller chooses the projects (the portfolio's, for its user)."""
+    projects = list(projects)
+    billed = set(
+        ActualAmount.objects.filter(project__in=projects)
+        .values_list("project_id", flat=True)
+        .distinct()
+    )
+    catalogue = Catalogue.load()
+    by_currency: dict[str, list] = defaultdict(list)
+    for project in projects:
+        if project.pk in billed:
+            by_currency[project.currency].append((project, project_variance(project, catalogue)[1]))
+    return [
+        CurrencyVariance(
+            currency,
+            summed_years([variance for _, variance in rows]),
+            tuple(project for project, _ in rows),
+        )
+        for currency, rows in sorted(by_currency.items())
+    ]
+
+
+def has_actuals(project: Project) -> bool:
+    """Whether anything was billed to the project (matched to a kind of line or not)."""
+    return ActualAmount.objects.filter(project=project).exists()
 
 
 def actual_cells(project: Project):
@@ -173,8 +272,69 @@ def project_variance(project: Project, catalogue: Catalogue | None = None) -> tu
         hours=hours,
         tokens=tokens,
         kinds_order=KINDS,
+        tokens_plan=plan.tokens,
     )
     return plan, variance
+
+
+def measured_demand_of(project: Project, plan: Plan, today: date) -> MeasuredDemand | None:
+    """The demand measured from the project's actuals (apps.actuals.replan) up to the last full
+    month before `today`'s: from the tokens billed where the plan counts tokens and some were
+    billed, else from the inference accelerator-hours billed."""
+    before = month_index(today)
+    matched = ActualAmount.objects.filter(project=project).exclude(kind="")
+    if plan.request_tokens:
+        tokens = {
+            month_index(row["month"]): float(row["tokens"] or 0)
+            for row in matched.values("month").annotate(tokens=Sum("tokens"))
+        }
+        demand = measured_demand(tokens, plan.request_tokens, before=before, basis=TOKENS)
+        if demand is not None:
+            return demand
+    if plan.request_accelerator_hours:
+        hours = {
+            month_index(row["month"]): row["hours"] or 0.0
+            for row in matched.filter(kind="inference_compute")
+            .values("month")
+            .annotate(hours=Sum("accelerator_hours"))
+        }
+        return measured_demand(
+            hours, plan.request_accelerator_hours, before=before, basis=ACCELERATOR_HOURS
+        )
+    return None
+
+
+_STAMP_SQL = (
+    "SELECT p.owner_id, p.status, p.updated_at, s.id, s.version, s.updated_at,"
+    " a.rows, a.last, a.amount, a.tokens, a.hours"
+    f" FROM {Project._meta.db_table} p"
+    f" LEFT JOIN {Scenario._meta.db_table} s ON s.project_id = p.id AND s.is_baseline = %s,"
+    " (SELECT COUNT(*) AS rows, MAX(id) AS last, SUM(amount) AS amount, SUM(tokens) AS tokens,"
+    f" SUM(accelerator_hours) AS hours FROM {ActualAmount._meta.db_table}"
+    " WHERE project_id = %s) a"
+    " WHERE p.id = %s"
+)
+
+
+def variance_stamp(user, project_id: int) -> list | None:
+    """What says whether a project's variance may have changed, read in one light query: when
+    the project was last saved (its currency, fiscal calendar, period and budget settings),
+    its baseline's id, version and when it was last saved (a cost line saved or deleted marks
+    it: apps.budget.signals), what its actuals add up to (an import or an entry replaces rows,
+    so each changes their count or last id), and this month. None when the user may not see
+    the project (project_for_variance's rule)."""
+    # Raw SQL, as the budget API's stamp: the ORM's compilation costs more than the query on
+    # this hot endpoint; the tables are the models' own.
+    with connection.cursor() as cursor:
+        cursor.execute(_STAMP_SQL, [True, project_id, project_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    owner_id, status, *changed = row
+    member = is_member_of(user, owner_id=owner_id, project_id=project_id)
+    if not member and not (can_review(user) and status in REVIEWED):
+        return None
+    return [project_id, *(str(value) for value in changed), timezone.localdate().strftime("%Y-%m")]
 
 
 def usage_by_model(project: Project) -> list[dict]:

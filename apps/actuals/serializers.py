@@ -107,7 +107,10 @@ def period_json(period: Period) -> dict:
             "plan": usage.accelerator_hours_plan,
             "actual": usage.accelerator_hours_actual,
         },
-        "tokens": {"plan": None, "actual": dict(usage.tokens_actual)},
+        "tokens": {
+            "plan": None if usage.tokens_plan is None else dict(usage.tokens_plan),
+            "actual": dict(usage.tokens_actual),
+        },
     }
     if period.forecast is not None:
         outturn = period.forecast
@@ -122,9 +125,12 @@ def period_json(period: Period) -> dict:
     return answer
 
 
-def variance_json(currency: str, variance: Variance, unavailable: str, usage: list[dict]) -> dict:
+def variance_json(
+    currency: str, variance: Variance, unavailable: str, usage: list[dict], planned_model: str = ""
+) -> dict:
     return {
         "currency": currency,
+        "planned_model": planned_model or None,
         "through": None if variance.through is None else variance.through.strftime("%Y-%m"),
         "plan_unavailable": unavailable or None,
         "kinds": list(variance.kinds),

@@ -15,7 +15,14 @@ from django.utils.translation import gettext
 
 from apps.actuals import tasks
 from apps.actuals.models import MANUAL_SOURCE, ActualAmount, ActualsImport, MappingRule
-from apps.projects.models import Project
+from apps.actuals.replan import TOKENS, MeasuredDemand
+from apps.actuals.selectors import measured_demand_of, project_plan
+from apps.budget.selectors import baseline_of
+from apps.estimates.budget.fiscal import month_start
+from apps.estimates.messages import Day, Message, Number, _
+from apps.projects.models import Project, Scenario
+from apps.projects.origin import origin_record
+from apps.projects.services import scenario_create
 
 logger = logging.getLogger(__name__)
 
@@ -106,4 +113,90 @@ def actual_enter(*, project: Project, month: date, kind: str, amount: Decimal) -
         kind=kind,
         amount=amount,
         rows=1,
+    )
+
+
+class ReplanRefused(ValueError):
+    """No scenario can be re-planned from the actuals; the message says why."""
+
+
+def _origin(demand: MeasuredDemand, baseline: Scenario, today: date) -> Message:
+    basis = (
+        _("tokens billed") if demand.basis == TOKENS else _("inference accelerator-hours billed")
+    )
+    common = {
+        "day": Day(today),
+        "requests": Number(round(demand.requests_per_month), "whole"),
+        "month": Day(month_start(demand.month), "month"),
+        "basis": basis,
+        "baseline": baseline.name,
+    }
+    if demand.ratios == 0:
+        return _(
+            "Re-planned from the actuals on %(day)s: %(requests)s requests in %(month)s, the "
+            "latest full month, measured from the %(basis)s; no growth, as only that month "
+            "has usage. Everything else is copied from the baseline “%(baseline)s”.",
+            **common,
+        )
+    return _(
+        "Re-planned from the actuals on %(day)s: %(requests)s requests in %(month)s, the "
+        "latest full month, measured from the %(basis)s, growing %(growth)s a month (the "
+        "geometric mean of the last %(ratios)s month-on-month ratios). Everything else is "
+        "copied from the baseline “%(baseline)s”.",
+        growth=Number(demand.monthly_growth, "signed_percent"),
+        ratios=Number(demand.ratios, "whole"),
+        **common,
+    )
+
+
+@transaction.atomic
+def scenario_replan(*, project: Project, user, today: date) -> Scenario:
+    """A new scenario whose demand starts from the usage measured in the actuals
+    (apps.actuals.replan), its service starting the month after the latest full month; its
+    inputs, training start and cost lines copied from the baseline. Refused (ReplanRefused)
+    without a baseline that serves requests, or without usage billed in a full month."""
+    baseline = baseline_of(project)
+    if baseline is None:
+        raise ReplanRefused(gettext("This project has no baseline scenario."))
+    if not (baseline.inputs or {}).get("inference"):
+        raise ReplanRefused(
+            gettext("The baseline serves no requests: there is no demand to re-plan.")
+        )
+    demand = measured_demand_of(project, project_plan(project), today)
+    if demand is None:
+        raise ReplanRefused(
+            gettext(
+                "No full month of the actuals has tokens or inference accelerator-hours billed: "
+                "there is no usage to re-plan from."
+            )
+        )
+    inputs = {**baseline.inputs}
+    inputs["inference"] = {
+        **inputs["inference"],
+        "requests_per_month": round(demand.requests_per_month, 2),
+        "monthly_growth": round(demand.monthly_growth, 6),
+    }
+    label = month_start(demand.month).strftime("%Y-%m")
+    name = gettext("%(name)s, re-planned from actuals to %(month)s") % {
+        "name": baseline.name,
+        "month": label,
+    }
+
+    def copy_lines(scenario: Scenario) -> None:
+        lines = list(baseline.cost_lines.all())
+        for line in lines:
+            line.pk, line.scenario = None, scenario
+        scenario.cost_lines.model.objects.bulk_create(lines)
+
+    return scenario_create(
+        project=project,
+        name=name[:200],
+        inputs=inputs,
+        user=user,
+        timing={
+            "training_start": baseline.training_start,
+            "service_start": month_start(demand.month + 1),
+        },
+        parts=copy_lines,
+        origin=origin_record(_origin(demand, baseline, today)),
     )

@@ -15,6 +15,16 @@ urlpatterns = [
     ),
     path("projects/<int:project_id>/actuals/enter/", views.actual_add, name="actuals-enter"),
     path(
+        "projects/<int:project_id>/actuals/replan/",
+        views.replan_confirm,
+        name="actuals-replan",
+    ),
+    path(
+        "projects/<int:project_id>/actuals/replan/create/",
+        views.replan,
+        name="actuals-replan-create",
+    ),
+    path(
         "actuals/template-<str:language>.csv",
         views.actuals_template,
         name="actuals-template",

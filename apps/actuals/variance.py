@@ -9,6 +9,7 @@ from decimal import Decimal
 
 from apps.actuals.forecast import ZERO, YearForecast, variance_share, year_forecast
 from apps.estimates.budget.fiscal import FiscalYear, month_end, month_index, month_start
+from apps.estimates.inputs import InferenceInput
 from apps.estimates.money import to_money
 
 
@@ -25,14 +26,18 @@ class Figures:
     forecast: Decimal
 
 
+TOKEN_TYPES = ("input", "cached", "output")
+
+
 @dataclass(frozen=True)
 class Usage:
-    """Accelerator-hours and tokens (input, cached, output), planned (None: not planned in
-    this unit) and actual."""
+    """Accelerator-hours and tokens (input not read from a cache, cached input, output with
+    any reasoning), planned (None: not planned in this unit) and actual."""
 
     accelerator_hours_plan: float | None
     accelerator_hours_actual: float
     tokens_actual: Mapping[str, int]
+    tokens_plan: Mapping[str, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -81,22 +86,44 @@ def _sum(cells: ByKind, months: Sequence[int], kind: str | None = None) -> Decim
     )
 
 
+def tokens_per_request(inference: InferenceInput | None) -> dict[str, float] | None:
+    """The tokens one planned request uses, by the types bills count them in: input not read
+    from a cache (input − cached input), cached input, and output (visible answer + hidden
+    reasoning, both billed as output). None where the plan does not count tokens (an
+    inference given in accelerator-seconds per request, or no inference)."""
+    if inference is None or inference.input_tokens is None or inference.output_tokens is None:
+        return None
+    cached = float(inference.cached_input_tokens or 0.0)
+    return {
+        "input": float(inference.input_tokens) - cached,
+        "cached": cached,
+        "output": float(inference.output_tokens) + float(inference.reasoning_tokens or 0.0),
+    }
+
+
+def _token_totals(tokens: Mapping[tuple[int, str], float], months: Sequence[int]) -> dict:
+    """Tokens of `months` by type, each summed then rounded to a whole token."""
+    totals = dict.fromkeys(TOKEN_TYPES, 0.0)
+    for (month, token_type), count in tokens.items():
+        if month in months and token_type in totals:
+            totals[token_type] += count
+    return {token_type: round(count) for token_type, count in totals.items()}
+
+
 def _usage(
     months: Sequence[int],
     hours_plan: Mapping[int, float] | None,
     hours: Mapping[int, float],
     tokens: Mapping[tuple[int, str], int],
+    tokens_plan: Mapping[tuple[int, str], float] | None,
 ) -> Usage:
-    totals = {"input": 0, "cached": 0, "output": 0}
-    for (month, token_type), count in tokens.items():
-        if month in months and token_type in totals:
-            totals[token_type] += count
     return Usage(
         accelerator_hours_plan=None
         if hours_plan is None
         else sum(hours_plan.get(m, 0.0) for m in months),
         accelerator_hours_actual=sum(hours.get(m, 0.0) for m in months),
-        tokens_actual=totals,
+        tokens_actual=_token_totals(tokens, months),
+        tokens_plan=None if tokens_plan is None else _token_totals(tokens_plan, months),
     )
 
 
@@ -109,9 +136,11 @@ def plan_against_actual(
     hours: Mapping[int, float],
     tokens: Mapping[tuple[int, str], int],
     kinds_order: Sequence[str],
+    tokens_plan: Mapping[tuple[int, str], float] | None = None,
 ) -> Variance:
     """Each fiscal year and month of the plan's period with plan, actual, variance and forecast,
-    in total and per kind of line (the kinds planned or billed, in `kinds_order`)."""
+    in total and per kind of line (the kinds planned or billed, in `kinds_order`); usage in
+    accelerator-hours and tokens, planned (None: the plan has none in that unit) and actual."""
     used = {kind for _, kind in plan} | {kind for _, kind in actual}
     kinds = tuple(kind for kind in kinds_order if kind in used)
     actual_months = sorted({month for month, _ in actual})
@@ -138,7 +167,7 @@ def plan_against_actual(
             end=month_end(month),
             total=_figures(p, a, a if passed else p),
             kinds=by_kind,
-            usage=_usage((month,), hours_plan, hours, tokens),
+            usage=_usage((month,), hours_plan, hours, tokens, tokens_plan),
         )
 
     rows = []
@@ -170,7 +199,7 @@ def plan_against_actual(
                 end=year.end,
                 total=_figures(budget, _sum(actual, months), outturn.by_plan),
                 kinds=by_kind,
-                usage=_usage(months, hours_plan, hours, tokens),
+                usage=_usage(months, hours_plan, hours, tokens, tokens_plan),
                 forecast=outturn,
                 months=tuple(month_row(m) for m in months),
             )
@@ -179,4 +208,39 @@ def plan_against_actual(
         years=tuple(rows),
         kinds=kinds,
         through=None if through is None else month_start(through),
+    )
+
+
+@dataclass(frozen=True)
+class YearSum:
+    """One fiscal year's plan against actual summed over several projects in one currency."""
+
+    label: str
+    start: date
+    total: Figures
+    projects: int  # how many of the projects have this fiscal year
+
+
+def summed_years(variances: Sequence[Variance]) -> tuple[YearSum, ...]:
+    """Each fiscal year's plan, actual and forecast (by plan) summed over the variances of
+    projects in one currency, by the year's label, in the order of the years' starts;
+    variance and its share worked out from the sums."""
+    sums: dict[str, list] = {}
+    for variance in variances:
+        for year in variance.years:
+            plan, actual, forecast, start, count = sums.get(
+                year.label, (ZERO, ZERO, ZERO, year.start, 0)
+            )
+            sums[year.label] = [
+                plan + year.total.plan,
+                actual + year.total.actual,
+                forecast + year.total.forecast,
+                min(start, year.start),
+                count + 1,
+            ]
+    return tuple(
+        YearSum(label, start, _figures(plan, actual, forecast), count)
+        for label, (plan, actual, forecast, start, count) in sorted(
+            sums.items(), key=lambda item: (item[1][3], item[0])
+        )
     )

@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
@@ -22,12 +23,16 @@ from apps.actuals.selectors import (
     can_import,
     import_of,
     imports_of,
+    measured_demand_of,
     project_for_variance,
+    project_plan,
     project_variance,
     rules_of,
     unmatched_of,
     usage_by_model,
 )
+from apps.estimates.budget.fiscal import month_start
+from apps.projects.guards import refuses_frozen_projects
 from apps.projects.selectors import project_for_user
 
 
@@ -163,6 +168,39 @@ def actual_add(request: HttpRequest, project_id: int) -> HttpResponse:
     else:
         _errors(request, form)
     return _page(project.pk, "#by-hand")
+
+
+@login_required
+@require_GET
+def replan_confirm(request: HttpRequest, project_id: int) -> TemplateResponse:
+    """What re-planning from the actuals would create, and the button that creates it."""
+    project = project_for_user(request.user, project_id)
+    demand = measured_demand_of(project, project_plan(project), timezone.localdate())
+    return TemplateResponse(
+        request,
+        "actuals/replan.html",
+        {
+            "project": project,
+            "demand": demand,
+            "month": None if demand is None else month_start(demand.month),
+        },
+    )
+
+
+@login_required
+@require_POST
+@refuses_frozen_projects
+def replan(request: HttpRequest, project_id: int) -> HttpResponse:
+    project = project_for_user(request.user, project_id)
+    try:
+        scenario = services.scenario_replan(
+            project=project, user=request.user, today=timezone.localdate()
+        )
+    except services.ReplanRefused as refused:
+        messages.error(request, str(refused))
+        return redirect("actuals-replan", project_id=project.pk)
+    messages.success(request, gettext("Scenario re-planned from the actuals."))
+    return redirect(scenario.get_absolute_url())
 
 
 TEMPLATE_HEADERS = {

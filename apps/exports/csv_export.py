@@ -147,11 +147,29 @@ def headers() -> list[str]:
     return [pgettext("CSV column", name) for name in Row._fields]
 
 
+def _variance_rows(report: Report) -> list[Row]:
+    """The plan against actual, one row per cell (the figure names the period, the kind of
+    line where there is one, and the column); empty cells out."""
+    rows = []
+    for table in report.variance:
+        words = 2 if table.columns[1].key == "kind" else 1
+        for number, values in enumerate(table.rows):
+            label = " — ".join(str(value) for value in values[:words])
+            for column, value in zip(table.columns[words:], values[words:], strict=True):
+                if value is None:
+                    continue
+                figure = f"{label}: {column.label}"
+                field = f"{table.field}.{number}.{column.key}"
+                rows.append(Row("", table.title, figure, value, column.unit, field=field))
+    return rows
+
+
 def project_csv(report: Report) -> bytes:
     rows = [
         Row("", gettext("Project"), label, text, field=f"project.{key}")
         for key, label, text in report.facts()
     ]
+    rows += _variance_rows(report)
     for scenario in report.scenarios:
         rows += _scenario_rows(scenario)
     buffer = io.StringIO()

@@ -53,6 +53,7 @@ from apps.exports.pdf_tables import (
     inputs_table,
     options_story,
     series_table,
+    variance_story,
 )
 from apps.exports.range_rows import range_story
 from apps.exports.report import Report, ScenarioReport
@@ -186,6 +187,8 @@ def project_pdf(report: Report) -> bytes:
         paragraph(_("Scenarios"), H2),
         _summary(report, currency),
     ]
+    if report.variance:
+        story += [PageBreak(), *variance_story(report.variance)]
     for scenario in report.scenarios:
         story += [PageBreak(), *_scenario(scenario, project.title)]
     buffer = io.BytesIO()

@@ -82,6 +82,18 @@ def budget_story(report: ScenarioReport) -> list:
     return story
 
 
+def variance_story(tables: tuple[FigureTable, ...]) -> list:
+    """The plan against actual: each table under its title, money per period and kind of line,
+    then accelerator-hours and tokens per period."""
+    story: list = [paragraph(_("Plan against actual"), H2)]
+    for table in tables:
+        indexes = list(range(len(table.columns)))
+        words = 2 if table.columns[1].key == "kind" else 1
+        fixed = [22 * mm, 44 * mm] if words == 2 else [22 * mm]
+        story += [paragraph(table.title, H3), columns_grid(table, indexes, fixed, words=words)]
+    return story
+
+
 def options_story(report: ScenarioReport) -> list:
     """The decision view: the options' totals, what each assumes, their opex per fiscal year
     (three tables, so that each fits the page's width), then the headline in words and the

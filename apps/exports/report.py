@@ -22,8 +22,9 @@ from apps.catalogue.resolve import Catalogue
 from apps.estimates import EstimateInputError
 from apps.estimates.kept import KeptEstimate, KeptOptions
 from apps.exports.errors import error_lines
-from apps.exports.figures import FigureRow, figure_rows
+from apps.exports.figures import FigureRow, Table, figure_rows
 from apps.exports.range_rows import uncertainty_rows
+from apps.exports.variance_tables import project_variance_tables
 from apps.options.kept import scenario_kept_options
 from apps.options.representation import options_representation
 from apps.projects.currency import project_exchange
@@ -73,6 +74,8 @@ class Report:
     exported_by: str
     filename: str  # without extension
     language: str  # the words of CSV, XLSX and PDF files are in this language (JSON has none)
+    # A project's plan against actual (apps.exports.variance_tables); none without actuals.
+    variance: tuple[Table, ...] = ()
 
     def _rates(self) -> list[tuple[str, str, str]]:
         """The rates the scenarios' prices were converted at, each once, in words."""
@@ -172,7 +175,9 @@ def _filename(text: str, fallback: str) -> str:
     return slugify(text)[:80].strip("-") or fallback
 
 
-def _report(project: Project, scenarios: list[Scenario], user, filename: str) -> Report:
+def _report(
+    project: Project, scenarios: list[Scenario], user, filename: str, variance=()
+) -> Report:
     catalogue = Catalogue.load()
     for scenario in scenarios:
         scenario.project = project
@@ -183,6 +188,7 @@ def _report(project: Project, scenarios: list[Scenario], user, filename: str) ->
         exported_by=user.get_username(),
         filename=filename,
         language=translation.get_language() or settings.LANGUAGE_CODE,
+        variance=tuple(variance),
     )
 
 
@@ -191,7 +197,8 @@ def project_report(project: Project, *, user) -> Report:
     scenarios = list(
         project.scenarios.prefetch_related(_LINES).order_by("-is_baseline", "name", "pk")
     )
-    return _report(project, scenarios, user, _filename(project.title, f"project-{project.pk}"))
+    name = _filename(project.title, f"project-{project.pk}")
+    return _report(project, scenarios, user, name, project_variance_tables(project))
 
 
 def scenario_report(scenario: Scenario, *, user) -> Report:

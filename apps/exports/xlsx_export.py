@@ -211,6 +211,21 @@ def _options(sheet: Worksheet, row: int, report: ScenarioReport) -> int:
     return row
 
 
+def _variance_title(titles: list[str], summary: str) -> str:
+    return sheet_titles([gettext("Plan against actual")], {summary, *titles})[0]
+
+
+def _variance(sheet: Worksheet, report: Report) -> None:
+    """The plan against actual: money by fiscal year and by month, per kind of line, then
+    accelerator-hours and tokens."""
+    put(sheet, 1, 1, gettext("Plan against actual"))
+    sheet["A1"].font = Font(bold=True, size=14)
+    row = 3
+    for table in report.variance:
+        row = _table(sheet, row, table)
+    _widths(sheet, (16, 40, *([18] * 9)))
+
+
 def project_xlsx(report: Report) -> bytes:
     workbook = Workbook()
     summary = workbook.active
@@ -219,6 +234,8 @@ def project_xlsx(report: Report) -> bytes:
     _summary(summary, report, titles)
     for scenario, title in zip(report.scenarios, titles, strict=True):
         _scenario(workbook.create_sheet(title), scenario, report.project.title)
+    if report.variance:
+        _variance(workbook.create_sheet(_variance_title(titles, summary.title)), report)
     workbook.properties.title = printable(report.project.title)
     workbook.properties.creator = "Compute Planner"
     buffer = io.BytesIO()

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.core.planning_dates import PlanningDateValidator
 from apps.exchange.models import RateTable
+from apps.projects.origin import origin_text
 
 
 class Classification(models.TextChoices):
@@ -315,6 +316,9 @@ class Scenario(models.Model):
         default=0,
         help_text=_("The number of the latest saved version; every save adds one."),
     )
+    # Where the figures came from when an app made the scenario (re-planned from actuals): a
+    # record (apps.projects.origin), {} for a scenario a person made.
+    origin = models.JSONField(_("origin"), default=dict, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
@@ -335,6 +339,11 @@ class Scenario(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("scenario-detail", args=[self.pk])
+
+    @property
+    def origin_text(self) -> str:
+        """Where its figures came from, in the active language ("" if a person made it)."""
+        return origin_text(self.origin)
 
 
 class ScenarioVersion(models.Model):

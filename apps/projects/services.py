@@ -141,8 +141,10 @@ def scenario_create(
     user=None,
     timing: dict | None = None,
     parts: Callable[[Scenario], object] | None = None,
+    origin: dict | None = None,
 ) -> Scenario:
-    """A new scenario, saved as its version 1. `timing`: training_start, service_start.
+    """A new scenario, saved as its version 1. `timing`: training_start, service_start;
+    `origin`: where its figures came from (apps.projects.origin), when an app made it.
 
     `parts` makes what belongs to the new scenario (its cost lines: apps.budget.services)
     before version 1 is recorded, so that the version holds them too."""
@@ -155,6 +157,7 @@ def scenario_create(
         inputs=with_seed(inputs),
         is_baseline=is_baseline,
         version=1,
+        origin=origin or {},
         **_timing(timing),
     )
     scenario.full_clean()

@@ -13,6 +13,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apps.actuals.selectors import portfolio_variance
 from apps.api.fields import MoneyField
 from apps.audit.services import Action, audit_event_create
 from apps.budget.models import BudgetClass
@@ -21,6 +22,7 @@ from apps.reviews.portfolio import (
     STATUSES,
     budget_portfolio,
     portfolio_csv,
+    portfolio_projects,
     portfolio_units,
     portfolio_xlsx,
     table_lines,
@@ -77,6 +79,7 @@ def portfolio_page(request: HttpRequest) -> TemplateResponse:
                 for item in portfolios
             ],
             "query": request.GET.urlencode(),
+            "variances": portfolio_variance(portfolio_projects(request.user, **filters)),
         },
     )
 

@@ -11,6 +11,7 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
+from apps.actuals.selectors import has_actuals, project_variance
 from apps.budget.kept import budget_changes
 from apps.projects.models import Project, StatusChangeRefused
 from apps.projects.selectors import project_for_user
@@ -102,8 +103,16 @@ def _review_page(request: HttpRequest, project: Project, **forms) -> TemplateRes
         "comment_form": forms.get("comment_form") or CommentForm(),
         "return_form": forms.get("return_form") or ReturnForm(),
         "clear_form": forms.get("clear_form") or ClearForm(),
+        "variance": _cleared_variance(project),
     }
     return TemplateResponse(request, "reviews/review.html", context)
+
+
+def _cleared_variance(project: Project):
+    """A cleared workplan's plan against actual, once it has actuals; else None."""
+    if project.status != Project.Status.CLEARED or not has_actuals(project):
+        return None
+    return project_variance(project)[1]
 
 
 @login_required

@@ -624,6 +624,7 @@ def world(db, generous_limits, connection_kept_across_requests):
                 for method in ("PATCH", "DELETE")
             },
             f"GET {API}/projects/{{project_id}}/variance/": by_id("project_id", projects),
+            f"POST {API}/projects/{{project_id}}/actuals/replan/": by_id("project_id", projects),
             **{
                 f"{method} {API}/sweeps/{{sweep_id}}/{tail}": by_id("sweep_id", sweeps)
                 for method, tail in (

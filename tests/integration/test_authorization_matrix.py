@@ -35,7 +35,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from apps.accounts.models import ApiToken
 from apps.accounts.services import api_token_create
-from apps.actuals.models import ActualsImport, MappingRule
+from apps.actuals.models import ActualAmount, ActualsImport, MappingRule
 from apps.apiprices.models import ApiModel
 from apps.audit.models import AuditEvent
 from apps.budget.models import CostLine
@@ -206,6 +206,16 @@ def build_world() -> World:
     sweep.refresh_from_db()
     line = cost_line_create(scenario=scenario, fields=COST_LINE_MODEL, user=owner)
     scenario.refresh_from_db()
+    # A month of inference billed, for re-planning from actuals.
+    ActualAmount.objects.create(
+        project=project,
+        source="bill",
+        billing_period=date(2026, 1, 1),
+        month=date(2026, 1, 1),
+        kind="inference_compute",
+        amount=1,
+        accelerator_hours=10,
+    )
     link, share_token = share_link_create(
         subject=scenario.versions.get(number=scenario.version), user=owner, label="Board"
     )
@@ -508,6 +518,8 @@ ROUTES: dict[str, Row] = {
         sees=TEAM,
         body={"POST": _constant({"month": "2026-03", "kind": "staff", "amount": "10"})},
     ),
+    "projects/<int:project_id>/actuals/replan/": Row({"GET": 200}, sees=TEAM),
+    "projects/<int:project_id>/actuals/replan/create/": Row({"POST": 302}, sees=TEAM),
     "actuals/template-<str:language>.csv": Row(
         {"GET": 200}, public=True, values=_constant({"language": "fr"})
     ),
@@ -666,6 +678,7 @@ ROUTES: dict[str, Row] = {
     "api/v1/projects/<id:project_id>/actuals/rules/<id:rule_id>/": Row(
         {"PATCH": 200, "DELETE": 204}, sees=TEAM, body={"PATCH": _constant({"value": "S3"})}
     ),
+    "api/v1/projects/<id:project_id>/actuals/replan/": Row({"POST": 201}, sees=TEAM),
     "api/v1/projects/<id:project_id>/variance/": Row(
         {"GET": 200}, sees=REVIEW_READERS, values=_submitted
     ),
