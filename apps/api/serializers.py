@@ -234,6 +234,24 @@ class EstimateRequestSerializer(StrictSerializer):
 # Responses: read from the engine's result dataclasses by attribute.
 
 
+def footprint_fields() -> tuple[serializers.FloatField, serializers.FloatField]:
+    """`embodied_kg_co2e` and `water_litres` of a result, fresh fields for each serializer that
+    has them: declared where this is called, they keep their place among its fields."""
+    return (
+        serializers.FloatField(
+            allow_null=True,
+            help_text="Manufacturing the hardware, spread over these accelerator-hours (owned: "
+            "over its busy life; rented: by the hours used); null: not published for the "
+            "accelerator.",
+        ),
+        serializers.FloatField(
+            allow_null=True,
+            help_text="Water on site (WUE) and consumed generating the electricity; null: not "
+            "published for the energy profile.",
+        ),
+    )
+
+
 class ThresholdResultSerializer(serializers.Serializer):
     name = serializers.CharField()
     flop = serializers.FloatField()
@@ -271,16 +289,7 @@ class TrainingResultSerializer(serializers.Serializer):
     )
     energy_kwh = serializers.FloatField(allow_null=True)
     emissions_kg_co2e = serializers.FloatField(allow_null=True)
-    embodied_kg_co2e = serializers.FloatField(
-        allow_null=True,
-        help_text="Manufacturing the hardware, spread over these accelerator-hours (owned: over "
-        "its busy life; rented: by the hours used); null: not published for the accelerator.",
-    )
-    water_litres = serializers.FloatField(
-        allow_null=True,
-        help_text="Water on site (WUE) and consumed generating the electricity; null: not "
-        "published for the energy profile.",
-    )
+    embodied_kg_co2e, water_litres = footprint_fields()
     thresholds = ThresholdResultSerializer(many=True)
     assumptions = serializers.ListField(child=serializers.CharField())
     cost_note = serializers.CharField(
@@ -320,16 +329,7 @@ class PerRequestSerializer(serializers.Serializer):
     cost = MoneyFigureField(allow_null=True)
     cost_per_1000 = MoneyFigureField(allow_null=True)
     energy_kwh = serializers.FloatField(allow_null=True)
-    embodied_kg_co2e = serializers.FloatField(
-        allow_null=True,
-        help_text="Manufacturing the hardware, spread over these accelerator-hours (owned: over "
-        "its busy life; rented: by the hours used); null: not published for the accelerator.",
-    )
-    water_litres = serializers.FloatField(
-        allow_null=True,
-        help_text="Water on site (WUE) and consumed generating the electricity; null: not "
-        "published for the energy profile.",
-    )
+    embodied_kg_co2e, water_litres = footprint_fields()
     output_tokens = serializers.FloatField(
         allow_null=True, help_text="The visible answer's tokens; null with accelerator-seconds."
     )
@@ -362,16 +362,7 @@ class InferenceTotalSerializer(serializers.Serializer):
     always_on_cost = MoneyFigureField(allow_null=True)
     energy_kwh = serializers.FloatField(allow_null=True)
     emissions_kg_co2e = serializers.FloatField(allow_null=True)
-    embodied_kg_co2e = serializers.FloatField(
-        allow_null=True,
-        help_text="Manufacturing the hardware, spread over these accelerator-hours (owned: over "
-        "its busy life; rented: by the hours used); null: not published for the accelerator.",
-    )
-    water_litres = serializers.FloatField(
-        allow_null=True,
-        help_text="Water on site (WUE) and consumed generating the electricity; null: not "
-        "published for the energy profile.",
-    )
+    embodied_kg_co2e, water_litres = footprint_fields()
 
 
 class ReplicaChoiceSerializer(serializers.Serializer):
