@@ -5,12 +5,15 @@ breaks. Chunks run here by calling the service the Celery task calls."""
 
 import csv
 import io
+import math
 import re
 from html import unescape
 
 import numpy as np
 import pytest
 from django.test import Client
+from ecologits.tracers.utils import llm_impacts
+from ecologits.utils.range_value import RangeValue
 from rest_framework.test import APIClient
 
 from apps.catalogue.resolve import estimate_input_from_request
@@ -21,6 +24,7 @@ from apps.sweeps.charts import chunk_samples
 from apps.sweeps.models import Sweep, SweepChunk
 from apps.sweeps.selectors import sweep_definition
 from apps.sweeps.storage import chunk_summary, columns_decode, columns_encode
+from tests.factories import make_project, make_scenario
 
 pytestmark = pytest.mark.django_db
 
@@ -234,3 +238,46 @@ def test_the_sweep_page_shows_the_footprint_in_both_languages(sweep, owner, lang
         headers={"accept-language": language},
     )
     assert f'data-unit="{label} (L)"' in unescape(chart.content.decode())
+
+
+def test_a_sweep_of_an_external_api_stores_the_footprint_ecologits_computes(owner):
+    """GPT-4o, 1,000 input and 400 + 100 reasoning tokens a request, swept over demand: each
+    point's inference footprint is its requests × the middle of EcoLogits' own range for the
+    500 generated tokens."""
+    inference = {
+        "method": "external_api",
+        "api_model": "openai-gpt-4o",
+        "input_tokens": 1000,
+        "output_tokens": 400,
+        "reasoning_tokens": 100,
+        "requests_per_month": 10_000,
+    }
+    scenario = make_scenario(make_project(owner, "API"), "GPT-4o", inputs={"inference": inference})
+    demand = {"field": "inference.requests_per_month", "kind": "list", "values": [10_000, 50_000]}
+    sweep = services.sweep_create(
+        scenario=scenario, created_by=owner, definition={"inputs": [demand]}
+    )
+    runs.sweep_chunk_store(sweep_id=sweep.pk, run=sweep.run, chunk_index=0)
+    impacts = llm_impacts(
+        provider="openai", model_name="gpt-4o", output_token_count=500, request_latency=math.inf
+    )
+
+    def middle(value) -> float:
+        low, high = (value.min, value.max) if isinstance(value, RangeValue) else (value, value)
+        return (low + high) / 2
+
+    for row, requests in zip(points(api(owner), sweep), (120_000, 600_000), strict=True):
+        figures = row["figures"]  # twelve months of 10,000 and of 50,000 requests
+        assert figures["inference_energy_kwh"] == pytest.approx(
+            requests * middle(impacts.energy.value)
+        )
+        assert figures["inference_emissions_kg_co2e"] == pytest.approx(
+            requests * middle(impacts.usage.gwp.value)
+        )
+        assert figures["inference_embodied_kg_co2e"] == pytest.approx(
+            requests * middle(impacts.embodied.gwp.value)
+        )
+        assert figures["inference_water_litres"] == pytest.approx(
+            requests * middle(impacts.usage.wcf.value)
+        )
+        assert figures["training_embodied_kg_co2e"] is None  # no training in this scenario
