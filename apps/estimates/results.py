@@ -229,7 +229,9 @@ class Figures:
     """Headline figures of `evaluate`, each a float or an array of the inputs' broadcast shape.
 
     NaN where a figure cannot be computed: its section is absent, FLOP is unknown, power or grid
-    intensity is unknown, or (break_even_months only) inference never catches up. The serving_
+    intensity is unknown, the hardware's life-cycle figure or the energy profile's water is not
+    published (embodied_kg_co2e, water_litres: apps.estimates.footprint), or (break_even_months
+    only) inference never catches up. The serving_
     figures (per copy of the model, replicas at peak) are NaN without a serving plan (method
     "tokens" without the KV cache per token) and where the model does not fit.
     """
@@ -240,12 +242,17 @@ class Figures:
     training_cost: Quantity
     training_energy_kwh: Quantity
     training_emissions_kg_co2e: Quantity
+    training_embodied_kg_co2e: Quantity  # NaN: not published (apps.estimates.footprint)
+    training_water_litres: Quantity
     inference_accelerator_seconds_per_request: Quantity
     inference_latency_seconds: Quantity
     inference_total_requests: Quantity
     inference_accelerator_hours: Quantity
     inference_cost: Quantity
     inference_energy_kwh: Quantity
+    inference_emissions_kg_co2e: Quantity
+    inference_embodied_kg_co2e: Quantity
+    inference_water_litres: Quantity
     peak_accelerators: Quantity
     cost_per_request: Quantity
     break_even_months: Quantity

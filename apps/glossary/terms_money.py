@@ -305,7 +305,9 @@ TERMS = (
             "models (July 2025), whoever fine-tunes or otherwise changes someone else's model "
             "becomes the provider of a new model, with the duties that brings, when the change "
             "uses more than a third of the compute that trained the original. Where the "
-            "original's compute is not published, a third of 10^23 FLOP stands in for it."
+            "original's compute is not published, a third of 10^23 FLOP stands in for it, or a "
+            "third of 10^25 FLOP when the original is a general-purpose AI model with systemic "
+            "risk."
         ),
         example=_(
             "Fine-tuning a model trained with 3.8 × 10^25 FLOP using 10^22 FLOP is 0.026 "

@@ -52,10 +52,11 @@ def chunk_samples(definition: Definition, columns: dict[str, np.ndarray], start:
 
 
 def samples_merge(samples: list[dict], metric: str) -> dict[int, float | None]:
-    """Point index → figure, over every chunk's samples."""
+    """Point index → figure, over every chunk's samples (none from a chunk stored before the
+    figure was added)."""
     merged = {}
     for sample in samples:
-        if sample:
+        if sample and metric in sample["figures"]:
             merged.update(zip(sample["indices"], sample["figures"][metric], strict=True))
     return merged
 

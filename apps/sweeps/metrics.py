@@ -1,4 +1,8 @@
-"""The figures a sweep stores for every point: the engine's `Figures` and the total cost."""
+"""The figures a sweep stores for every point: the engine's `Figures` and the total cost.
+
+Sweeps computed before a figure was added have no column for it: readers take it as not computed
+(apps.sweeps.selectors), never as a figure that cannot be computed.
+"""
 
 from dataclasses import dataclass, replace
 
@@ -50,6 +54,14 @@ METRICS = (
     Metric("training_energy_kwh", _("Training energy"), "kwh", "kWh", "energy"),
     Metric("training_emissions_kg_co2e", _("Training emissions"), "co2e", "kg CO2e", "emissions"),
     Metric(
+        "training_embodied_kg_co2e",
+        _("Training embodied emissions"),
+        "embodied",
+        "kg CO2e",
+        "embodied-emissions",
+    ),
+    Metric("training_water_litres", _("Training water"), "water", "L", "water"),
+    Metric(
         "inference_accelerator_seconds_per_request",
         _("Accelerator time per request"),
         "seconds",
@@ -75,6 +87,21 @@ METRICS = (
     ),
     Metric("inference_cost", _("Inference cost over the horizon"), "money", "USD", "horizon"),
     Metric("inference_energy_kwh", _("Inference energy over the horizon"), "kwh", "kWh", "energy"),
+    Metric(
+        "inference_emissions_kg_co2e",
+        _("Inference emissions over the horizon"),
+        "co2e",
+        "kg CO2e",
+        "emissions",
+    ),
+    Metric(
+        "inference_embodied_kg_co2e",
+        _("Inference embodied emissions over the horizon"),
+        "embodied",
+        "kg CO2e",
+        "embodied-emissions",
+    ),
+    Metric("inference_water_litres", _("Inference water over the horizon"), "water", "L", "water"),
     Metric(
         "peak_accelerators",
         _("Accelerators needed at peak"),
@@ -154,6 +181,9 @@ CHART_METRICS = (
     "inference_accelerator_hours",
     "training_wall_clock_hours",
     "inference_energy_kwh",
+    "inference_emissions_kg_co2e",
+    "inference_embodied_kg_co2e",
+    "inference_water_litres",
     "break_even_months",
 )
 

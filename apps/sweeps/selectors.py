@@ -55,9 +55,20 @@ def _known(value: float) -> float | None:
     return value if math.isfinite(value) else None
 
 
+def _with_every_metric(columns: dict[str, np.ndarray], count: int) -> dict[str, np.ndarray]:
+    """`columns` with NaN for each figure a chunk stored before that figure was added (a sweep's
+    pages say which are not computed: `Summary.not_computed`)."""
+    missing = [name for name in METRIC_NAMES if name not in columns]
+    if not missing:
+        return columns
+    nothing = np.broadcast_to(np.float64(np.nan), (count,))
+    return {**columns, **dict.fromkeys(missing, nothing)}
+
+
 def _rows(definition: Definition, columns: dict, indices: np.ndarray) -> list[Row]:
     inputs = definition.input_columns(indices)
     accelerator, model, _ = definition.positions(indices)
+    columns = _with_every_metric(columns, len(indices))
     lists = {name: values.tolist() for name, values in columns.items()}
     rows = []
     for position, index in enumerate(indices.tolist()):
@@ -84,8 +95,9 @@ def sweep_rows(sweep: Sweep, start: int, stop: int, names=METRIC_NAMES) -> list[
     for chunk in _result_chunks(sweep).filter(index__range=(first, last)).order_by("index"):
         low = max(start - chunk.index * sweep.chunk_size, 0)
         high = min(stop - chunk.index * sweep.chunk_size, chunk.point_count)
-        for name, values in columns_decode(chunk.results, names).items():
-            parts[name].append(values[low:high])
+        stored = _with_every_metric(columns_decode(chunk.results, names), chunk.point_count)
+        for name in names:
+            parts[name].append(stored[name][low:high])
     columns = {name: np.concatenate(values) for name, values in parts.items()}
     return _rows(definition, columns, np.arange(start, stop, dtype=np.int64))
 
@@ -98,14 +110,17 @@ def sweep_columns(sweep: Sweep) -> Iterator[tuple[np.ndarray, dict[str, np.ndarr
         start = index * sweep.chunk_size
         yield (
             np.arange(start, start + chunk.point_count, dtype=np.int64),
-            columns_decode(chunk.results),
+            _with_every_metric(columns_decode(chunk.results), chunk.point_count),
         )
 
 
 @dataclass(frozen=True)
 class Summary:
-    figures: dict  # per metric name: count, missing, min, mean, max, min_at, max_at
+    figures: dict  # per metric name: count, missing, min, mean, max, min_at, max_at, computed
     rankings: dict  # per ranking: [Row, …], best first
+    # Figures added since the sweep was computed, which its stored chunks do not hold (defining
+    # the sweep again computes them), in the order of METRICS.
+    not_computed: tuple[str, ...] = ()
 
 
 def sweep_summary(sweep: Sweep) -> Summary | None:
@@ -114,6 +129,14 @@ def sweep_summary(sweep: Sweep) -> Summary | None:
         return None
     summaries = list(_result_chunks(sweep).values_list("summary", flat=True))
     merged = summary_merge(summaries, sweep.total_points)
+    # Every chunk summary names every column its chunk stored, NaN throughout or not.
+    not_computed = tuple(name for name in METRIC_NAMES if name not in merged["figures"])
+    for name in METRIC_NAMES:
+        figure = merged["figures"].setdefault(
+            name, {"count": 0, "mean": None, "missing": sweep.total_points}
+        )
+        figure["computed"] = name not in not_computed
+    merged["figures"] = {name: merged["figures"][name] for name in METRIC_NAMES}
     definition = sweep_definition(sweep)
     for figure in merged["figures"].values():
         for side in ("min", "max"):
@@ -128,6 +151,7 @@ def sweep_summary(sweep: Sweep) -> Summary | None:
         rankings={
             name: [rows[row[0]] for row in ranked] for name, ranked in merged["rankings"].items()
         },
+        not_computed=not_computed,
     )
 
 

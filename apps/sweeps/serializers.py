@@ -150,7 +150,8 @@ class PointSerializer(ConfigurationSerializer):
     figures = serializers.DictField(
         child=serializers.FloatField(allow_null=True),
         help_text="Every figure by name (see the summary for labels and units); null where it "
-        "cannot be computed.",
+        "cannot be computed (an embodied_kg_co2e or water_litres figure: not published for "
+        "the hardware or the energy profile), or was not computed (the summary's `computed`).",
     )
 
 
@@ -175,6 +176,11 @@ class FigureSummarySerializer(serializers.Serializer):
     max = serializers.FloatField(allow_null=True)
     min_at = ConfigurationSerializer(allow_null=True)
     max_at = ConfigurationSerializer(allow_null=True)
+    computed = serializers.BooleanField(
+        help_text="False: the sweep was computed before this figure was added, so its points "
+        "hold none (null in the results, an empty CSV cell); define the sweep again to compute "
+        "it."
+    )
 
 
 class SummarySerializer(serializers.Serializer):

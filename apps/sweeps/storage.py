@@ -7,6 +7,10 @@ repetition in the sign and exponent bytes. Each of its eight byte planes is comp
 level 1, which is fast and nearly as small as higher ones, or kept as it is where a sample of
 it does not compress ("shuffle-planes"; blobs written before hold each shuffled column
 compressed whole, "shuffle-zlib", and still read).
+
+The header names the columns, so a chunk holds the figures there were when it was computed: a
+chunk from before embodied emissions and water were added has none of their columns, and its
+readers (apps.sweeps.selectors) take them as not computed.
 """
 
 import json

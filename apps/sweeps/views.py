@@ -131,24 +131,29 @@ class _Rows:
 def _results_context(request: HttpRequest, sweep: Sweep, accelerators: dict) -> dict:
     if not sweep.has_results:
         return {}
+    summary = sweep_summary(sweep)
+    # A sweep computed before a figure was added charts the figures it has.
+    charted = [name for name in CHART_METRICS if name not in summary.not_computed]
     metric = request.GET.get("metric")
-    metric = metric if metric in CHART_METRICS else CHART_METRICS[0]
+    metric = metric if metric in charted else charted[0]
     position = request.GET.get("accelerator", "0")
     position = int(position) if position.isdigit() else 0
-    summary = sweep_summary(sweep)
     names = list(accelerators.values())
     by_name = metrics_in(sweep.currency)
     return {
         "heatmap_accelerator": names[min(position, len(names) - 1)] if names else "",
         "summary_figures": [
-            (by_name[name], figure) for name, figure in summary.figures.items() if figure["count"]
+            (by_name[name], figure)
+            for name, figure in summary.figures.items()
+            if figure["count"] or not figure["computed"]
         ],
+        "not_computed": [by_name[name].label for name in summary.not_computed],
         "rankings": [
             (RANKING_LABELS[name], rows) for name, rows in summary.rankings.items() if rows
         ],
         "chart": sweep_chart(sweep, metric, position),
         "chart_metric": by_name[metric],
-        "chart_metrics": [by_name[name] for name in CHART_METRICS],
+        "chart_metrics": [by_name[name] for name in charted],
         "accelerator_position": position,
         "page": Paginator(_Rows(sweep), TABLE_ROWS).get_page(request.GET.get("page")),
         "table_metrics": [by_name[name] for name in TABLE_METRICS],

@@ -74,6 +74,21 @@ def _common_columns(rng: np.random.Generator, n: int) -> dict[str, np.ndarray]:
         "accelerator_count": np.round(_log_uniform(rng, 1, 16_384, n)),
         "mfu": rng.uniform(0.2, 0.6, n),
         "goodput": rng.uniform(0.8, 1.0, n),
+        **_footprint_columns(n),
+    }
+
+
+def _footprint_columns(n: int) -> dict[str, np.ndarray]:
+    """Life cycle and water, from a generator of their own: the other columns are drawn as
+    they were before the footprint was added."""
+    rng = np.random.default_rng([SEED, 27])
+    return {
+        # Cradle-to-gate kg CO2e of an accelerator and its share of the server, over a life of
+        # 3 to 6 years; on-site WUE and the grid's water, litres per kWh.
+        "embodied": rng.uniform(500.0, 5_000.0, n),
+        "embodied_lifetime": rng.uniform(3.0, 6.0, n),
+        "wue": rng.uniform(0.0, 2.0, n),
+        "grid_water": rng.uniform(0.5, 5.0, n),
     }
 
 
@@ -95,12 +110,18 @@ def _hardware(v) -> Hardware:
         peak_flops_per_second=v("peak"),
         memory_bandwidth_bytes_per_second=v("bandwidth"),
         power_watts=v("power"),
+        embodied_kg_co2e=v("embodied"),
+        embodied_lifetime_years=v("embodied_lifetime"),
     )
 
 
 def _energy(v) -> EnergyProfile:
     return EnergyProfile(
-        pue=v("pue"), kg_co2e_per_kwh=v("kg_co2e"), electricity_price_per_kwh=v("electricity")
+        pue=v("pue"),
+        kg_co2e_per_kwh=v("kg_co2e"),
+        electricity_price_per_kwh=v("electricity"),
+        wue_litres_per_kwh=v("wue"),
+        grid_water_litres_per_kwh=v("grid_water"),
     )
 
 
@@ -230,6 +251,8 @@ def _build_serve(v) -> EstimateInput:
         memory_bytes=v("memory"),
         accelerators_per_node=v("per_node"),
         interconnect_bytes_per_second=v("interconnect"),
+        embodied_kg_co2e=v("embodied"),
+        embodied_lifetime_years=v("embodied_lifetime"),
     )
     return EstimateInput(
         training=_build_rent(v).training,
@@ -293,6 +316,8 @@ ESTIMATE_FIELDS = {
     "training_cost": ("training.cost", True),
     "training_energy_kwh": ("training.energy_kwh", False),
     "training_emissions_kg_co2e": ("training.emissions_kg_co2e", False),
+    "training_embodied_kg_co2e": ("training.embodied_kg_co2e", False),
+    "training_water_litres": ("training.water_litres", False),
     "inference_accelerator_seconds_per_request": (
         "inference.per_request.accelerator_seconds",
         False,
@@ -302,6 +327,9 @@ ESTIMATE_FIELDS = {
     "inference_accelerator_hours": ("inference.total.accelerator_hours", False),
     "inference_cost": ("inference.total.cost", True),
     "inference_energy_kwh": ("inference.total.energy_kwh", False),
+    "inference_emissions_kg_co2e": ("inference.total.emissions_kg_co2e", False),
+    "inference_embodied_kg_co2e": ("inference.total.embodied_kg_co2e", False),
+    "inference_water_litres": ("inference.total.water_litres", False),
     "peak_accelerators": ("inference.peak_accelerators", False),
     "cost_per_request": ("inference.per_request.cost", True),
     "break_even_months": ("comparison.break_even_months", False),
@@ -317,6 +345,9 @@ REPLICA_FIGURES = frozenset(
         "inference_accelerator_hours",
         "inference_cost",
         "inference_energy_kwh",
+        "inference_emissions_kg_co2e",
+        "inference_embodied_kg_co2e",
+        "inference_water_litres",
         "peak_accelerators",
         "cost_per_request",
         "training_share",

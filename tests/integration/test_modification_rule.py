@@ -3,6 +3,7 @@ and the exports: a fine-tune of a catalogue model (training.base_model) above an
 third of the original's published training compute, and the fallback where none is published."""
 
 import json
+from html import unescape
 
 import pytest
 from django.utils import translation
@@ -110,3 +111,32 @@ def test_the_exports_carry_the_rule():
     assert rows["training.modification.exceeded"].value == "yes"
     assert rows["training.modification.share"].value == pytest.approx(0.34211, rel=1e-4)
     assert "more than one third" in rows["training.modification.summary"].value
+
+
+@pytest.mark.parametrize(
+    ("language", "heading"),
+    [("en-gb", "What the guidelines say"), ("fr", "Ce que disent les lignes directrices")],
+)
+def test_the_scenario_page_quotes_the_guidelines_and_their_fallback(client, language, heading):
+    owner = make_manager("amina")
+    project = make_project(owner, "Fine-tune")
+    published = make_scenario(
+        project,
+        "Of 405B",
+        inputs={"training": fine_tune(1.52e23), "inference": seed_000_inference(1)},
+    )
+    unpublished = make_scenario(
+        project, "Of 8B", inputs={"training": fine_tune(3.4e22, "llama-3.1-8b"), "inference": seed_000_inference(1)}
+    )  # fmt: skip
+    client.force_login(owner)
+    headers = {"accept-language": language}
+    rule = "greater than a third of the training compute of the original model"
+    fallback = "Otherwise, it should be replaced with a third of the threshold for a model being"
+    html = client.get(f"/scenarios/{published.pk}/", headers=headers).content.decode()
+    text = unescape(html)
+    assert f"<summary>{heading}</summary>" in text
+    assert '<blockquote lang="en">' in text and rule in text and fallback not in text
+    assert "C(2025) 5045 final, Brussels, 18 July 2025" in text
+    text = unescape(client.get(f"/scenarios/{unpublished.pk}/", headers=headers).content.decode())
+    assert rule in text and fallback in text
+    assert "currently 10^23 FLOP, see Section 2.1" in text

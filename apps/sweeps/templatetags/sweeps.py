@@ -29,6 +29,8 @@ _WITHOUT_UNIT = {
     "flop": formatting.flop,
     "kwh": formatting.energy_kwh,
     "co2e": formatting.emissions_kg,
+    "embodied": formatting.embodied_kg,
+    "water": formatting.water_litres,
     "seconds": formatting.seconds,
     "months": formatting.months,
     "percent": formatting.percent,
