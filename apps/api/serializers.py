@@ -269,7 +269,8 @@ class ModificationResultSerializer(serializers.Serializer):
     )
     threshold_flop = serializers.FloatField(
         help_text="FLOP above which the modifier becomes a provider: a third of the base "
-        "model's, or, not published, a third of 10^23."
+        "model's, or, not published, a third of 10^23 (of 10^25 for an original with "
+        "systemic risk)."
     )
     fallback = serializers.BooleanField(
         help_text="True: the base model's compute is not published, the fallback applies."
