@@ -209,7 +209,7 @@ def scenario_budget(
         drawn_up = budget(fiscal, rules, line_inputs, computed, prices_as_of(resolution))
         uncertainty = None
         if sampling is not None:
-            engine_ranges, samples, seed = sampling
+            engine_ranges, samples, seed, rate = sampling
             uncertainty = with_request_paths(
                 budget_uncertainty(
                     inp,
@@ -220,6 +220,7 @@ def scenario_budget(
                     samples=samples,
                     seed=seed,
                     result=result,
+                    rate=rate,
                     **timing,
                 )
             )

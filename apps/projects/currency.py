@@ -2,6 +2,7 @@
 from the catalogue's US dollars to the project's currency, of its rate date (else the date of
 the catalogue's prices)."""
 
+from dataclasses import replace
 from datetime import date
 
 from django.utils import timezone
@@ -36,18 +37,21 @@ def rate_date(project: Project, catalogue: Catalogue) -> date:
 
 def project_exchange(project: Project, catalogue: Catalogue | None = None) -> ExchangeRate:
     """1 US dollar in the project's currency, at its table's rate of its rate date (one cache
-    read once known); raises EstimateInputError (on "currency") when no rate is found on or
-    before that day."""
+    read once known), with the manager's 90 % range of it when given; raises
+    EstimateInputError (on "currency") when no rate is found on or before that day."""
     if project.currency == PRICE_CURRENCY:
         return identity(PRICE_CURRENCY)
     catalogue = catalogue or Catalogue.load()
     try:
-        return cached_exchange_rate(
+        exchange = cached_exchange_rate(
             PRICE_CURRENCY, project.currency, rate_date(project, catalogue), project.rate_table_id
         )
     except RateUnavailable as error:
         # Refused as any input the estimate cannot use, never converted at zero.
         raise EstimateInputError({"currency": [error.message]}) from None
+    if project.rate_low is None or project.rate_high is None:
+        return exchange
+    return replace(exchange, low=project.rate_low.normalize(), high=project.rate_high.normalize())
 
 
 def exchange_key(project: Project, catalogue: Catalogue) -> str:
@@ -57,4 +61,7 @@ def exchange_key(project: Project, catalogue: Catalogue) -> str:
         exchange = project_exchange(project, catalogue)
     except EstimateInputError as error:
         return repr(error.errors)
-    return f"{exchange.rate}:{exchange.date}:{exchange.source}:{exchange.to_currency}"
+    return (
+        f"{exchange.rate}:{exchange.date}:{exchange.source}:{exchange.to_currency}:"
+        f"{exchange.low}:{exchange.high}"
+    )

@@ -490,6 +490,8 @@ class ProjectForm(BudgetSettingsFields):
             "currency",
             "rate_table",
             "rate_date",
+            "rate_low",
+            "rate_high",
             "classification",
             "period_start",
             "period_end",
@@ -507,6 +509,8 @@ class ProjectForm(BudgetSettingsFields):
             "currency": _("Currency"),
             "rate_table": _("Exchange rates"),
             "rate_date": _("Exchange rate date"),
+            "rate_low": _("Exchange rate: I am 90 % sure 1 US dollar is between"),
+            "rate_high": _("and (in the project's currency)"),
             "period_start": _("Period start"),
             "period_end": _("Period end"),
         }
@@ -519,6 +523,10 @@ class ProjectForm(BudgetSettingsFields):
             ),
             "rate_date": _(
                 "The day whose rate converts prices; left empty, the date of the prices."
+            ),
+            "rate_low": _(
+                "Optional: a range the ranges' percentiles sample, to show what a currency "
+                "swing does to the budget. Leave both ends empty to keep the rate fixed."
             ),
         }
 

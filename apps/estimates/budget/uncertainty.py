@@ -253,17 +253,20 @@ def budget_uncertainty(
     training_start: date | None = None,
     service_start: date | None = None,
     result: EstimateResult | None = None,
+    rate: Range | None = None,
 ) -> UncertaintyResult:
     """Percentiles (P5, P50, P95) and mean of the budget's figures (see `figure_paths`) when the
     inputs at `ranges`' engine paths are 90 % intervals, money as Decimal; with the clipping
     and shared drivers of the draws. `lines`, `training_start` and `service_start` as for
-    `budget` and `compute_lines`; `result` is `estimate(inp)` when the caller has it.
+    `budget` and `compute_lines`; `result` is `estimate(inp)` when the caller has it; `rate`
+    the factor an exchange rate's range moves every price by (`draw_inputs`), which the lines
+    people add, in the budget's own currency, do not follow.
 
     Raises as `draw_inputs` does for the ranges, and as `budget` for the calendar, rules and
     lines.
     """
     result = estimate(inp) if result is None else result
-    drawn = draw_inputs(inp, ranges, samples, seed)
+    drawn = draw_inputs(inp, ranges, samples, seed, rate=rate)
     fixed = budget(calendar, rules, lines)  # the lines people add: no range, every sample
     points = _Points(calendar)
     computed = _computed(
