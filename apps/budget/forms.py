@@ -8,8 +8,10 @@ from django.utils.translation import gettext_lazy as _
 from apps.budget.line_templates import LINE_TEMPLATES
 from apps.budget.models import AMOUNT_DIGITS, AMOUNT_PLACES, CostLine, Kind
 from apps.core.planning_dates import PlanningDateInput
+from apps.exchange.rates import has_any_rate, no_rate_message
 from apps.projects.budget_settings import DecimalText, PercentField
 from apps.projects.field_terms import COST_LINE_TERMS, attach_terms
+from apps.words.currencies import currency_choices
 
 
 class VersionForm(forms.Form):
@@ -37,7 +39,15 @@ class CostLineForm(forms.ModelForm):
         max_digits=AMOUNT_DIGITS,
         decimal_places=AMOUNT_PLACES,
         min_value=Decimal(0),
-        help_text=_("Per unit, in the project's currency; per month or year if it recurs."),
+        help_text=_("Per unit, in the line's currency; per month or year if it recurs."),
+    )
+    currency = forms.ChoiceField(
+        label=_("Currency of the unit price"),
+        required=False,
+        help_text=_(
+            "Leave it to the project's currency, or choose the one the price is quoted in: it "
+            "is converted at the project's exchange rate, which the budget shows beside it."
+        ),
     )
     annual_escalation = PercentField(
         label=_("Annual escalation (%)"),
@@ -55,8 +65,8 @@ class CostLineForm(forms.ModelForm):
     class Meta:
         model = CostLine
         fields = [
-            "kind", "name", "quantity", "unit", "unit_price", "recurrence", "start", "end",
-            "annual_escalation", "budget_class", "category", "basis",
+            "kind", "name", "quantity", "unit", "unit_price", "currency", "recurrence", "start",
+            "end", "annual_escalation", "budget_class", "category", "basis",
         ]  # fmt: skip
         widgets = {
             "kind": forms.HiddenInput,
@@ -66,9 +76,15 @@ class CostLineForm(forms.ModelForm):
         }
         labels = {"budget_class": _("Class"), "basis": _("Basis and source")}
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args, project=None, **kwargs) -> None:
         kwargs.setdefault("auto_id", "cost-line-%s")  # unique beside the scenario form's ids
         super().__init__(*args, **kwargs)
+        self.project = project
+        own = project.currency if project is not None else ""
+        self.fields["currency"].choices = [
+            ("", _("The project's currency (%(currency)s)") % {"currency": own} if own else "—"),
+            *(choice for choice in currency_choices() if choice[0] != own),
+        ]
         self.fields["budget_class"].choices = [
             ("", _("By the capitalisation threshold")),
             *self.fields["budget_class"].choices[1:],
@@ -93,6 +109,14 @@ class CostLineForm(forms.ModelForm):
     def line_fields(self) -> dict:
         """The cleaned line's own fields (not the version it was based on)."""
         return {name: value for name, value in self.cleaned_data.items() if name != "version"}
+
+    def clean_currency(self) -> str:
+        currency = self.cleaned_data.get("currency") or ""
+        if self.project is None or currency in ("", self.project.currency):
+            return ""
+        if not has_any_rate(currency, self.project.rate_table):
+            raise forms.ValidationError(no_rate_message(currency))
+        return currency
 
     def clean_annual_escalation(self) -> Decimal:
         return self.cleaned_data["annual_escalation"] or Decimal(0)

@@ -104,7 +104,9 @@ def cost_line_new(request: HttpRequest, scenario_id: int) -> HttpResponse:
     origin = _origin(request)
     action = reverse("cost-line-new", args=[scenario.pk])
     if request.method == "POST":
-        form = CostLineForm(request.POST, instance=CostLine(scenario=scenario))
+        form = CostLineForm(
+            request.POST, instance=CostLine(scenario=scenario), project=scenario.project
+        )
         if form.is_valid():
             line = services.cost_line_create(
                 scenario=scenario, fields=form.line_fields(), user=request.user
@@ -112,7 +114,7 @@ def cost_line_new(request: HttpRequest, scenario_id: int) -> HttpResponse:
             message = _("“%(name)s” added; the budget includes it.") % {"name": line.name}
             return _saved(request, scenario, origin, message)
     else:
-        form = CostLineForm.for_kind(request.GET.get("kind", ""))
+        form = CostLineForm.for_kind(request.GET.get("kind", ""), project=scenario.project)
     return _line_form_page(request, scenario, form, origin=origin, action=action)
 
 
@@ -128,7 +130,12 @@ def cost_line_edit(request: HttpRequest, scenario_id: int, line_id: int) -> Http
     scenario.project.check_can_edit()
     origin = _origin(request)
     action = reverse("cost-line-edit", args=[scenario.pk, line.pk])
-    form = CostLineForm(request.POST or None, instance=line, initial={"version": scenario.version})
+    form = CostLineForm(
+        request.POST or None,
+        instance=line,
+        initial={"version": scenario.version},
+        project=scenario.project,
+    )
     conflict = None
     if request.method == "POST" and form.is_valid():
         try:

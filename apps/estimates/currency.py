@@ -25,6 +25,8 @@ from apps.estimates.uncertainty_draws import PRICE_FIELDS, Range
 # the ECB's rate of the euro.
 ECB = "ecb"
 SAME = "same"
+# The rate the project's manager gives a fiscal year (ExchangeRate.fiscal_year says which).
+FISCAL_YEAR = "fiscal_year"
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,9 @@ class ExchangeRate:
     # None: the rate is taken as fixed.
     low: Decimal | None = None
     high: Decimal | None = None
+    # The label of the fiscal year whose amounts the rate converts ("FY2028"), when the manager
+    # gave that year a rate of its own (source FISCAL_YEAR); None: every year without one.
+    fiscal_year: str | None = None
 
     @property
     def fell_back(self) -> bool:

@@ -40,6 +40,11 @@ class ExchangeRateSerializer(serializers.Serializer):
         required=False,
         help_text="Only with `low`: the high end of the rate's 90 % range.",
     )
+    fiscal_year = serializers.CharField(
+        required=False,
+        help_text='Only for a rate the project gives one fiscal year (source "fiscal_year"): '
+        'the label of the year it converts ("FY2028").',
+    )
 
     def get_fields(self):
         fields = super().get_fields()
@@ -62,6 +67,7 @@ def exchange_rate_representation(exchange: ExchangeRate) -> dict:
             if exchange.low is None or exchange.high is None
             else {"low": str(exchange.low), "high": str(exchange.high)}
         ),
+        **({} if exchange.fiscal_year is None else {"fiscal_year": exchange.fiscal_year}),
     }
 
 

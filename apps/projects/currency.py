@@ -4,12 +4,13 @@ the catalogue's prices)."""
 
 from dataclasses import replace
 from datetime import date
+from decimal import Decimal
 
 from django.utils import timezone
 
 from apps.catalogue.snapshot import Catalogue
 from apps.estimates import EstimateInputError
-from apps.estimates.currency import ExchangeRate, identity
+from apps.estimates.currency import FISCAL_YEAR, ExchangeRate, identity
 from apps.exchange.rates import RateUnavailable, cached_exchange_rate
 from apps.projects.models import Project
 
@@ -63,5 +64,37 @@ def exchange_key(project: Project, catalogue: Catalogue) -> str:
         return repr(error.errors)
     return (
         f"{exchange.rate}:{exchange.date}:{exchange.source}:{exchange.to_currency}:"
-        f"{exchange.low}:{exchange.high}"
+        f"{exchange.low}:{exchange.high}:{sorted((project.fiscal_year_rates or {}).items())}"
+    )
+
+
+def currency_exchange(project: Project, currency: str, catalogue: Catalogue) -> ExchangeRate:
+    """1 unit of `currency` (a cost line's) in the project's currency, at its table's rate of
+    its rate date; raises EstimateInputError (on "currency") when there is none."""
+    try:
+        return cached_exchange_rate(
+            currency, project.currency, rate_date(project, catalogue), project.rate_table_id
+        )
+    except RateUnavailable as error:
+        raise EstimateInputError({"currency": [error.message]}) from None
+
+
+def year_exchanges(project: Project, labels: list[str]) -> tuple[ExchangeRate, ...]:
+    """The rate the manager gives each of the fiscal years `labels` that has one of its own,
+    in their order: 1 US dollar in the project's currency that year."""
+    given = project.fiscal_year_rates or {}
+    if project.currency == PRICE_CURRENCY:
+        return ()
+    return tuple(
+        ExchangeRate(
+            from_currency=PRICE_CURRENCY,
+            to_currency=project.currency,
+            rate=Decimal(given[label]).normalize(),
+            date=None,
+            asked=None,
+            source=FISCAL_YEAR,
+            fiscal_year=label,
+        )
+        for label in labels
+        if label in given
     )

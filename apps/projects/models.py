@@ -83,9 +83,7 @@ RATE_DIGITS = 20
 RATE_PLACES = 10
 
 
-def rate_range_errors(
-    currency: str, low: Decimal | None, high: Decimal | None
-) -> dict[str, str]:
+def rate_range_errors(currency: str, low: Decimal | None, high: Decimal | None) -> dict[str, str]:
     """Why (low, high) cannot be the 90 % range of the exchange rate of a project in `currency`,
     by field name; empty when it can (both empty: no range)."""
     if low is None and high is None:
@@ -108,6 +106,26 @@ def rate_range_errors(
     if low > high:
         return {"rate_high": _("The high end is below the low end.")}
     return {}
+
+
+FISCAL_YEAR_LABEL_LENGTH = 20
+
+
+def fiscal_year_rates_record(currency: str, rates: dict) -> dict[str, str]:
+    """Rates by fiscal year label as the project keeps them (decimal strings, empty rates
+    left out); raises ValidationError for a project in US dollars or a label too long."""
+    kept = {str(label): str(rate) for label, rate in rates.items() if rate not in (None, "")}
+    if kept and currency == "USD":
+        raise ValidationError(
+            {
+                "fiscal_year_rates": _(
+                    "The project is in US dollars, the prices' own currency: no rate converts them."
+                )
+            }
+        )
+    if any(len(label) > FISCAL_YEAR_LABEL_LENGTH for label in kept):
+        raise ValidationError({"fiscal_year_rates": _("A fiscal year's label is too long.")})
+    return kept
 
 
 class ProjectQuerySet(models.QuerySet):
@@ -163,6 +181,11 @@ class Project(models.Model):
         null=True,
         blank=True,
         validators=[MinValueValidator(Decimal(0))],
+    )
+    # A rate of the catalogue's currency per fiscal year, by the year's label ({"FY2028":
+    # "0.95"}), for the years the manager gives one; every other year uses the rate date's.
+    fiscal_year_rates = models.JSONField(
+        _("exchange rate per fiscal year"), default=dict, blank=True
     )
     period_start = models.DateField(
         _("planning period starts"), null=True, blank=True, validators=[PlanningDateValidator()]

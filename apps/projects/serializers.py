@@ -1,7 +1,10 @@
 """Serializers of the project and scenario API: a project's details, and a scenario whose inputs
 are an estimate request that both the request serializer and the engine accept."""
 
+from decimal import Decimal
+
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.plumbing import append_meta
@@ -23,6 +26,7 @@ from apps.projects.models import (
     FiscalYearLabel,
     Project,
     Scenario,
+    fiscal_year_rates_record,
     rate_range_errors,
 )
 from apps.projects.presets import DEFAULT_PRESET, PRESETS
@@ -145,6 +149,18 @@ class ProjectSerializer(StrictTypes, BudgetSettingsSerializer, serializers.Model
         required=False,
         help_text="The high end of the rate's 90 % range (see `rate_low`).",
     )
+    fiscal_year_rates = serializers.DictField(
+        child=serializers.DecimalField(
+            max_digits=RATE_DIGITS,
+            decimal_places=RATE_PLACES,
+            min_value=Decimal("0.0000000001"),
+            coerce_to_string=True,
+        ),
+        required=False,
+        help_text="A rate of its own for some fiscal years, by the year's label "
+        '({"FY2028": "0.95"}: 1 US dollar in the project\'s currency that year); every other '
+        "year uses the rate of `rate_date`. {} [the default]: none.",
+    )
     owner = serializers.SlugRelatedField(slug_field="username", read_only=True)
     collaborators = SafeSlugRelatedField(
         slug_field="username",
@@ -163,7 +179,7 @@ class ProjectSerializer(StrictTypes, BudgetSettingsSerializer, serializers.Model
         model = Project
         fields = (
             "id", "title", "unit", "description", "currency", "rate_table", "rate_date",
-            "rate_low", "rate_high", "classification", "status",
+            "rate_low", "rate_high", "fiscal_year_rates", "classification", "status",
             "owner", "collaborators", "period_start", "period_end", "fiscal_year_start_month",
             "fiscal_year_label", "capitalisation_threshold", "discount_rate", "contingency_capex",
             "contingency_opex", "indirect_rate", "hosting_warning",
@@ -193,6 +209,13 @@ class ProjectSerializer(StrictTypes, BudgetSettingsSerializer, serializers.Model
         )
         if errors:
             raise serializers.ValidationError(errors)
+        if "fiscal_year_rates" in attrs:
+            try:
+                attrs["fiscal_year_rates"] = fiscal_year_rates_record(
+                    currency, attrs["fiscal_year_rates"]
+                )
+            except DjangoValidationError as error:
+                raise serializers.ValidationError(error.message_dict) from None
         return attrs
 
 

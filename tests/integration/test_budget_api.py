@@ -31,7 +31,7 @@ LINE = {
 }
 LINE_NAMES = {
     "id", "name", "kind", "quantity", "unit", "unit_price", "recurrence", "start", "end",
-    "annual_escalation", "budget_class", "category", "basis",
+    "annual_escalation", "budget_class", "category", "basis", "currency",
 }  # fmt: skip
 
 
@@ -64,7 +64,11 @@ def test_a_cost_line_is_created_read_changed_and_deleted_with_the_issues_names(a
     assert created.status_code == 201, created.json()
     body = created.json()
     assert set(body) == LINE_NAMES
-    assert {k: v for k, v in body.items() if k != "id"} == {**LINE, "unit_price": "1200.0000"}
+    assert {k: v for k, v in body.items() if k != "id"} == {
+        **LINE,
+        "unit_price": "1200.0000",
+        "currency": "USD",  # the project's, by default
+    }
     url = f"{lines_url(scenario)}{body['id']}/"
     assert api.get(url).json() == body
     assert api.get(lines_url(scenario)).json() == [body]
