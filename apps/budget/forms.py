@@ -5,12 +5,14 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from apps.budget.fiscal_labels import fiscal_year_text
 from apps.budget.line_templates import LINE_TEMPLATES
 from apps.budget.models import AMOUNT_DIGITS, AMOUNT_PLACES, CostLine, Kind
 from apps.core.planning_dates import PlanningDateInput
 from apps.exchange.rates import has_any_rate, no_rate_message
 from apps.projects.budget_settings import DecimalText, PercentField
 from apps.projects.field_terms import COST_LINE_TERMS, attach_terms
+from apps.projects.models import RATE_DIGITS, RATE_PLACES, fiscal_year_rates_record
 from apps.words.currencies import currency_choices
 
 
@@ -120,3 +122,37 @@ class CostLineForm(forms.ModelForm):
 
     def clean_annual_escalation(self) -> Decimal:
         return self.cleaned_data["annual_escalation"] or Decimal(0)
+
+
+class FiscalYearRatesForm(forms.Form):
+    """A rate of its own for some of the project's fiscal years: one field per year of the
+    budget, labelled in the reader's words, left empty for the rate date's rate."""
+
+    def __init__(self, *args, labels: list[str], project, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.labels = dict(zip((f"year_{i}" for i in range(len(labels))), labels, strict=True))
+        given = project.fiscal_year_rates or {}
+        for name, label in self.labels.items():
+            self.fields[name] = DecimalText(
+                label=_("1 US dollar in %(currency)s in %(year)s")
+                % {"currency": project.currency, "year": fiscal_year_text(label)},
+                max_digits=RATE_DIGITS,
+                decimal_places=RATE_PLACES,
+                min_value=Decimal("0.0000000001"),
+                required=False,
+                initial=Decimal(given[label]) if label in given else None,
+            )
+
+    def rates(self, project) -> dict[str, str]:
+        """The project's rates by fiscal year label, these years' as given (others kept)."""
+        kept = {
+            label: rate
+            for label, rate in (project.fiscal_year_rates or {}).items()
+            if label not in self.labels.values()
+        }
+        given = {
+            label: self.cleaned_data[name]
+            for name, label in self.labels.items()
+            if self.cleaned_data.get(name) is not None
+        }
+        return fiscal_year_rates_record(project.currency, {**kept, **given})

@@ -173,7 +173,10 @@ def test_the_budget_has_exactly_the_issues_shape_with_money_as_decimal_strings(a
         "staff",
     ]
     staff = body["lines"][2]
-    assert set(staff) == {"name", "kind", "budget_class", "category", "basis", "amounts", "total"}
+    assert set(staff) == {
+        "name", "kind", "budget_class", "category", "basis", "amounts", "total", "currency",
+    }  # fmt: skip
+    assert staff["currency"] is None  # in the budget's own
     assert staff["amounts"] == ["135000.00", "135000.00"]
     assert (staff["total"], staff["budget_class"], staff["category"]) == ("270000.00", "opex", 1)
     assert set(body["totals"]) == {"capex", "opex", "contingency", "indirect", "total"}

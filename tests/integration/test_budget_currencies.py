@@ -111,7 +111,9 @@ def test_a_fiscal_years_own_rate_converts_that_years_dollars_and_the_npv_follows
 
 def test_the_estimates_compute_follows_each_fiscal_years_rate(ecb, owner):
     plain = make_scenario(_euro_project(owner), is_baseline=True)
-    own = make_scenario(_euro_project(owner, fiscal_year_rates={"FY2027": "0.95"}), is_baseline=True)
+    own = make_scenario(
+        _euro_project(owner, fiscal_year_rates={"FY2027": "0.95"}), is_baseline=True
+    )
     before, after = _budget(owner, plain), _budget(owner, own)
     assert after["totals"]["total"][0] == before["totals"]["total"][0]
     expected = Decimal(before["totals"]["total"][1]) * Decimal("0.95") / USD_EUR
