@@ -509,8 +509,8 @@ class ProjectForm(BudgetSettingsFields):
             "currency": _("Currency"),
             "rate_table": _("Exchange rates"),
             "rate_date": _("Exchange rate date"),
-            "rate_low": _("Exchange rate: I am 90 % sure 1 US dollar is between"),
-            "rate_high": _("and (in the project's currency)"),
+            "rate_low": _("Exchange rate range (90 %), low end: 1 US dollar in the currency"),
+            "rate_high": _("Exchange rate range (90 %), high end: 1 US dollar in the currency"),
             "period_start": _("Period start"),
             "period_end": _("Period end"),
         }
@@ -525,8 +525,9 @@ class ProjectForm(BudgetSettingsFields):
                 "The day whose rate converts prices; left empty, the date of the prices."
             ),
             "rate_low": _(
-                "Optional: a range the ranges' percentiles sample, to show what a currency "
-                "swing does to the budget. Leave both ends empty to keep the rate fixed."
+                "Optional: give both ends (nine chances in ten the rate lies between them) and "
+                "the ranges' percentiles show what a currency swing does to the budget. Leave "
+                "both empty to keep the rate fixed."
             ),
         }
 
