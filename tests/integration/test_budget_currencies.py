@@ -168,7 +168,7 @@ def test_the_project_api_takes_rates_per_fiscal_year_and_refuses_them_in_dollars
     )
     assert answer.status_code == 200, answer.json()
     project.refresh_from_db()
-    assert project.fiscal_year_rates == {"FY2027": "0.9500000000"}
+    assert project.fiscal_year_rates == {"FY2027": "0.95"}
     dollars = make_project(owner, "Dollars")
     refused = api.patch(
         f"/api/v1/projects/{dollars.pk}/", {"fiscal_year_rates": {"FY2027": "1.1"}}, format="json"

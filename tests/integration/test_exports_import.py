@@ -3,6 +3,7 @@
 import copy
 import datetime
 import json
+from decimal import Decimal
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -330,6 +331,13 @@ def test_a_cost_line_in_another_currency_keeps_it_through_export_and_import(
     owner, importer, project
 ):
     load_ecb()
+    Project.objects.filter(pk=project.pk).update(
+        currency="EUR",
+        rate_date=datetime.date(2025, 6, 2),
+        rate_low=Decimal("0.8"),
+        rate_high=Decimal("0.95"),
+        fiscal_year_rates={"FY2027": "0.95"},
+    )
     pilot = project.scenarios.get(name="Pilot")
     CostLine.objects.create(
         scenario=pilot,
@@ -353,4 +361,7 @@ def test_a_cost_line_in_another_currency_keeps_it_through_export_and_import(
     imported = Project.objects.get(pk=response.json()["id"])
     line = CostLine.objects.get(scenario__project=imported)
     assert line.currency == "CHF"
+    assert (imported.currency, imported.rate_date) == ("EUR", datetime.date(2025, 6, 2))
+    assert (imported.rate_low, imported.rate_high) == (Decimal("0.8"), Decimal("0.95"))
+    assert imported.fiscal_year_rates == {"FY2027": "0.95"}
     assert without_source(export(importer, imported)) == without_source(original)
