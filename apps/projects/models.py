@@ -113,7 +113,8 @@ FISCAL_YEAR_LABEL_LENGTH = 20
 
 def fiscal_year_rates_record(currency: str, rates: dict) -> dict[str, str]:
     """Rates by fiscal year label as the project keeps them (decimal strings without trailing
-    zeros, empty rates left out); raises ValidationError for a project in US dollars or a label too long."""
+    zeros, empty rates left out); raises ValidationError for a project in US dollars or a
+    label too long."""
     kept = {
         str(label): format(Decimal(str(rate)).normalize(), "f")
         for label, rate in rates.items()
