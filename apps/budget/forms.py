@@ -5,11 +5,15 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from apps.budget.fiscal_labels import fiscal_year_text
 from apps.budget.line_templates import LINE_TEMPLATES
 from apps.budget.models import AMOUNT_DIGITS, AMOUNT_PLACES, CostLine, Kind
 from apps.core.planning_dates import PlanningDateInput
+from apps.exchange.rates import has_any_rate, no_rate_message
 from apps.projects.budget_settings import DecimalText, PercentField
 from apps.projects.field_terms import COST_LINE_TERMS, attach_terms
+from apps.projects.models import RATE_DIGITS, RATE_PLACES, fiscal_year_rates_record
+from apps.words.currencies import currency_choices
 
 
 class VersionForm(forms.Form):
@@ -37,7 +41,15 @@ class CostLineForm(forms.ModelForm):
         max_digits=AMOUNT_DIGITS,
         decimal_places=AMOUNT_PLACES,
         min_value=Decimal(0),
-        help_text=_("Per unit, in the project's currency; per month or year if it recurs."),
+        help_text=_("Per unit, in the line's currency; per month or year if it recurs."),
+    )
+    currency = forms.ChoiceField(
+        label=_("Currency of the unit price"),
+        required=False,
+        help_text=_(
+            "Leave it to the project's currency, or choose the one the price is quoted in: it "
+            "is converted at the project's exchange rate, which the budget shows beside it."
+        ),
     )
     annual_escalation = PercentField(
         label=_("Annual escalation (%)"),
@@ -55,8 +67,8 @@ class CostLineForm(forms.ModelForm):
     class Meta:
         model = CostLine
         fields = [
-            "kind", "name", "quantity", "unit", "unit_price", "recurrence", "start", "end",
-            "annual_escalation", "budget_class", "category", "basis",
+            "kind", "name", "quantity", "unit", "unit_price", "currency", "recurrence", "start",
+            "end", "annual_escalation", "budget_class", "category", "basis",
         ]  # fmt: skip
         widgets = {
             "kind": forms.HiddenInput,
@@ -66,9 +78,15 @@ class CostLineForm(forms.ModelForm):
         }
         labels = {"budget_class": _("Class"), "basis": _("Basis and source")}
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args, project=None, **kwargs) -> None:
         kwargs.setdefault("auto_id", "cost-line-%s")  # unique beside the scenario form's ids
         super().__init__(*args, **kwargs)
+        self.project = project
+        own = project.currency if project is not None else ""
+        self.fields["currency"].choices = [
+            ("", _("The project's currency (%(currency)s)") % {"currency": own} if own else "—"),
+            *(choice for choice in currency_choices() if choice[0] != own),
+        ]
         self.fields["budget_class"].choices = [
             ("", _("By the capitalisation threshold")),
             *self.fields["budget_class"].choices[1:],
@@ -94,5 +112,47 @@ class CostLineForm(forms.ModelForm):
         """The cleaned line's own fields (not the version it was based on)."""
         return {name: value for name, value in self.cleaned_data.items() if name != "version"}
 
+    def clean_currency(self) -> str:
+        currency = self.cleaned_data.get("currency") or ""
+        if self.project is None or currency in ("", self.project.currency):
+            return ""
+        if not has_any_rate(currency, self.project.rate_table):
+            raise forms.ValidationError(no_rate_message(currency))
+        return currency
+
     def clean_annual_escalation(self) -> Decimal:
         return self.cleaned_data["annual_escalation"] or Decimal(0)
+
+
+class FiscalYearRatesForm(forms.Form):
+    """A rate of its own for some of the project's fiscal years: one field per year of the
+    budget, labelled in the reader's words, left empty for the rate date's rate."""
+
+    def __init__(self, *args, labels: list[str], project, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.labels = dict(zip((f"year_{i}" for i in range(len(labels))), labels, strict=True))
+        given = project.fiscal_year_rates or {}
+        for name, label in self.labels.items():
+            self.fields[name] = DecimalText(
+                label=_("1 US dollar in %(currency)s in %(year)s")
+                % {"currency": project.currency, "year": fiscal_year_text(label)},
+                max_digits=RATE_DIGITS,
+                decimal_places=RATE_PLACES,
+                min_value=Decimal("0.0000000001"),
+                required=False,
+                initial=Decimal(given[label]) if label in given else None,
+            )
+
+    def rates(self, project) -> dict[str, str]:
+        """The project's rates by fiscal year label, these years' as given (others kept)."""
+        kept = {
+            label: rate
+            for label, rate in (project.fiscal_year_rates or {}).items()
+            if label not in self.labels.values()
+        }
+        given = {
+            label: self.cleaned_data[name]
+            for name, label in self.labels.items()
+            if self.cleaned_data.get(name) is not None
+        }
+        return fiscal_year_rates_record(project.currency, {**kept, **given})

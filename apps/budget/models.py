@@ -76,8 +76,11 @@ class CostLine(models.Model):
         max_digits=AMOUNT_DIGITS,
         decimal_places=AMOUNT_PLACES,
         validators=[MinValueValidator(Decimal(0))],
-        help_text=_("In the project's currency, per unit (per month or per year if recurring)."),
+        help_text=_("Per unit (per month or per year if recurring), in the line's currency."),
     )
+    # Empty: the project's currency. Another ISO 4217 code: the unit price is in it, converted
+    # at the project's rate date (apps.estimates.budget.conversion).
+    currency = models.CharField(_("currency"), max_length=3, blank=True, default="")
     recurrence = models.CharField(
         _("recurrence"), max_length=10, choices=Recurrence, default=Recurrence.ONE_OFF
     )

@@ -15,6 +15,7 @@ from apps.budget.ranges import budget_ranges, chart_range
 from apps.budget.selectors import BudgetUnavailable, ScenarioBudget, cost_lines_of, scenario_budget
 from apps.catalogue.snapshot import Catalogue
 from apps.projects.models import Scenario, ScenarioVersion
+from apps.words.currencies import rate_text
 from apps.words.messages import message_text, message_texts
 
 COMPUTED_KIND_LABELS = {
@@ -39,6 +40,41 @@ class Row:
     category: str = ""  # its UNDG number and name
     basis: str = ""
     kind: str = ""  # "line", "subtotal", "total"
+    entered: str = ""  # a line entered in another currency: which, and the rate it is at
+
+
+def rates_by_currency(drawn_up: ScenarioBudget) -> dict[str, str]:
+    """The sentence of the rate each currency a line may be entered in is converted at, by
+    its code: the prices' rate for US dollars, each other currency's rate."""
+    rates = (
+        {} if drawn_up.exchange is None else {drawn_up.exchange.from_currency: drawn_up.exchange}
+    )
+    rates.update({rate.from_currency: rate for rate in drawn_up.rates if rate.fiscal_year is None})
+    return {code: rate_text(rate) for code, rate in rates.items()}
+
+
+def rate_sentences(drawn_up: ScenarioBudget) -> list[str]:
+    """Every rate the budget's amounts were converted at, as the page says them: the prices'
+    rate, each fiscal year's own ("FY2028: 1 USD = 0.9500 EUR (…)"), each line currency's."""
+    sentences = [] if drawn_up.exchange is None else [rate_text(drawn_up.exchange)]
+    for rate in drawn_up.rates:
+        if rate.fiscal_year is None:
+            sentences.append(rate_text(rate))
+        else:
+            sentences.append(
+                _("%(year)s: %(rate)s")
+                % {"year": fiscal_year_text(rate.fiscal_year), "rate": rate_text(rate)}
+            )
+    return sentences
+
+
+def _entered(currency: str | None, rates: dict[str, str]) -> str:
+    if currency is None:
+        return ""
+    return _("Entered in %(currency)s: %(rate)s") % {
+        "currency": currency,
+        "rate": rates.get(currency, ""),
+    }
 
 
 def _share(amount: Decimal, grand_total: Decimal) -> float | None:
@@ -49,6 +85,7 @@ def table(drawn_up: ScenarioBudget) -> dict:
     """The rows of the budget table: lines grouped by kind, then the rows below them."""
     budget = drawn_up.budget
     grand_total = budget.summary.total
+    rates = rates_by_currency(drawn_up)
     groups = []
     for kind, lines in groupby(budget.lines, key=lambda line: line.kind):
         groups.append(
@@ -65,6 +102,7 @@ def table(drawn_up: ScenarioBudget) -> dict:
                         category=Category(line.category).label,
                         basis=message_text(line.basis) if line.computed else line.basis,
                         kind="line",
+                        entered=_entered(line.currency, rates),
                     )
                     for line in lines
                 ],
@@ -88,6 +126,7 @@ def table(drawn_up: ScenarioBudget) -> dict:
     return {
         "groups": groups,
         "below": below,
+        "rates": rate_sentences(drawn_up),
         "notes": message_texts(budget.notes),
         "memo": {
             "depreciation": memo.depreciation,
@@ -195,6 +234,10 @@ def budget_section(
     except BudgetUnavailable as error:
         context["budget_error"] = error.reason()
         return context
+    rates = rates_by_currency(drawn_up)
+    for line in lines:
+        # Beside a price quoted in its own currency, the rate it is converted at.
+        line.rate_sentence = rates.get(line.currency, "") if line.currency else ""
     context.update(
         budget=drawn_up,
         table=table(drawn_up),

@@ -4,7 +4,7 @@ from apps.budget.models import CostLine
 
 LINE_FIELDS = (
     "name", "kind", "quantity", "unit", "unit_price", "recurrence", "start", "end",
-    "annual_escalation", "budget_class", "category", "basis",
+    "annual_escalation", "budget_class", "category", "basis", "currency",
 )  # fmt: skip
 
 

@@ -26,18 +26,26 @@ from apps.estimates.budget import (
     BudgetInputError,
     BudgetRules,
     CalendarError,
+    Conversion,
     CostLineInput,
     FiscalCalendar,
     budget,
     compute_lines,
     default_service_start,
+    fiscal_years,
     training_end,
 )
 from apps.estimates.budget.uncertainty import budget_uncertainty
 from apps.estimates.currency import ExchangeRate
 from apps.estimates.messages import Day, Message, _
 from apps.estimates.uncertainty import UncertaintyResult
-from apps.projects.currency import exchange_key, project_exchange
+from apps.projects.currency import (
+    PRICE_CURRENCY,
+    currency_exchange,
+    exchange_key,
+    project_exchange,
+    year_exchanges,
+)
 from apps.projects.models import BUDGET_SETTINGS, Project, Scenario
 from apps.words.messages import messages_text
 
@@ -89,6 +97,8 @@ class ScenarioBudget:
     # in the budget API's answer ("summary.total", "totals.total.0"); None without ranges.
     ranges: UncertaintyResult | None = None
     exchange: ExchangeRate | None = None  # the rate prices were converted at; None: dollars
+    # The other rates used: each fiscal year's own rate, each cost line's currency's.
+    rates: tuple[ExchangeRate, ...] = ()
 
 
 def cost_lines_of(scenario: Scenario) -> list[CostLine]:
@@ -96,10 +106,53 @@ def cost_lines_of(scenario: Scenario) -> list[CostLine]:
     return list(CostLine.objects.filter(scenario=scenario).order_by("kind", "name", "pk"))
 
 
-def cost_line_input(line: CostLine) -> CostLineInput:
-    """The line as the engine takes it: its fields of the same names (no class: the rule's)."""
+def line_currency(line: CostLine, project: Project | None) -> str | None:
+    """The currency the line was entered in when not the project's own; else None (and None
+    without the project: the line's amounts taken as they are)."""
+    if project is None or line.currency in ("", project.currency):
+        return None
+    return line.currency
+
+
+def cost_line_input(line: CostLine, project: Project | None = None) -> CostLineInput:
+    """The line as the engine takes it: its fields of the same names (no class: the rule's;
+    no currency: the project's; without `project`, its amounts as entered)."""
     given = {name: getattr(line, name) for name in LINE_FIELDS}
-    return CostLineInput(**{**given, "budget_class": line.budget_class or None})
+    return CostLineInput(
+        **{
+            **given,
+            "budget_class": line.budget_class or None,
+            "currency": line_currency(line, project),
+        }
+    )
+
+
+def conversion_of(
+    project: Project,
+    catalogue: Catalogue,
+    exchange: ExchangeRate,
+    lines: list[CostLineInput],
+    calendar: FiscalCalendar,
+) -> tuple[Conversion | None, tuple[ExchangeRate, ...]]:
+    """How the budget converts its cost lines in other currencies and its fiscal years with a
+    rate of their own, and those rates (each year's, then each currency's); (None, ()) when
+    there is nothing to convert. Raises EstimateInputError for a currency without a rate."""
+    labels = [year.label for year in fiscal_years(calendar)]
+    years = year_exchanges(project, labels)
+    # A line in the prices' currency is converted at the prices' rate, listed once already.
+    currencies = sorted({line.currency for line in lines} - {None, PRICE_CURRENCY})
+    by_currency = tuple(currency_exchange(project, code, catalogue) for code in currencies)
+    if not years and not any(line.currency is not None for line in lines):
+        return None, ()
+    conversion = Conversion(
+        price_currency=PRICE_CURRENCY,
+        rates={
+            PRICE_CURRENCY: exchange.rate,
+            **{rate.from_currency: rate.rate for rate in by_currency},
+        },
+        year_rates={rate.fiscal_year: rate.rate for rate in years},
+    )
+    return conversion, (*years, *by_currency)
 
 
 def budget_rules(project: Project) -> BudgetRules:
@@ -190,7 +243,7 @@ def scenario_budget(
     lines = cost_lines_of(scenario) if lines is None else lines
     inp, result, resolution = _estimate(scenario, catalogue, result)
     rules = budget_rules(project)
-    line_inputs = [cost_line_input(line) for line in lines]
+    line_inputs = [cost_line_input(line, project) for line in lines]
     timing = {"training_start": scenario.training_start, "service_start": scenario.service_start}
     # Known once the estimate is (it raised otherwise): a cache read.
     exchange = project_exchange(project, catalogue)
@@ -206,10 +259,13 @@ def scenario_budget(
             period_end=end,
         )
         computed = compute_lines(inp, result, fiscal, **timing)
-        drawn_up = budget(fiscal, rules, line_inputs, computed, prices_as_of(resolution))
+        conversion, rates = conversion_of(project, catalogue, exchange, line_inputs, fiscal)
+        drawn_up = budget(
+            fiscal, rules, line_inputs, computed, prices_as_of(resolution), conversion
+        )
         uncertainty = None
         if sampling is not None:
-            engine_ranges, samples, seed = sampling
+            engine_ranges, samples, seed, rate = sampling
             uncertainty = with_request_paths(
                 budget_uncertainty(
                     inp,
@@ -220,6 +276,8 @@ def scenario_budget(
                     samples=samples,
                     seed=seed,
                     result=result,
+                    rate=rate,
+                    conversion=conversion,
                     **timing,
                 )
             )
@@ -238,6 +296,7 @@ def scenario_budget(
         period_is_default=defaulted,
         ranges=uncertainty,
         exchange=None if exchange.is_identity else exchange,
+        rates=rates,
     )
 
 

@@ -10,7 +10,9 @@ from apps.api.strict import StrictTypes
 from apps.budget.models import AMOUNT_DIGITS, AMOUNT_PLACES, BudgetClass, Category, CostLine
 from apps.core.planning_dates import PlanningDateField
 from apps.estimates.budget import KINDS
+from apps.exchange.rates import has_any_rate, no_rate_message
 from apps.exchange.serializers import ExchangeRateSerializer, exchange_rate_representation
+from apps.words.currencies import active_currencies
 
 
 class CostLineSerializer(StrictTypes, serializers.ModelSerializer):
@@ -44,24 +46,38 @@ class CostLineSerializer(StrictTypes, serializers.ModelSerializer):
         help_text="Last month of a recurring line (null: to the end of the planning period); "
         "null for a one-off line.",
     )
+    currency = serializers.ChoiceField(
+        choices=active_currencies(),
+        required=False,
+        help_text="ISO 4217 code the unit price is in [the project's currency]. Another "
+        "currency is converted at the project's rate date (a fiscal year's own rate for US "
+        "dollars), and the budget's `exchange_rates` lists the rate.",
+    )
 
     class Meta:
         model = CostLine
         fields = (
             "id", "name", "kind", "quantity", "unit", "unit_price", "recurrence", "start", "end",
-            "annual_escalation", "budget_class", "category", "basis",
+            "annual_escalation", "budget_class", "category", "basis", "currency",
         )  # fmt: skip
 
     def to_representation(self, line: CostLine) -> dict:
         data = super().to_representation(line)
         data["budget_class"] = line.budget_class or None
+        scenario = self.context.get("scenario") or line.scenario
+        data["currency"] = line.currency or scenario.project.currency
         return data
 
     def validate(self, attrs: dict) -> dict:
         """The model's own checks (full_clean), on the line as it would be saved."""
         if "budget_class" in attrs:
             attrs["budget_class"] = attrs["budget_class"] or ""
-        line = CostLine(scenario=self.context.get("scenario"))
+        scenario = self.context.get("scenario")
+        currency = attrs.get("currency")
+        foreign = scenario is not None and currency and currency != scenario.project.currency
+        if foreign and not has_any_rate(currency, scenario.project.rate_table):
+            raise serializers.ValidationError({"currency": no_rate_message(currency)})
+        line = CostLine(scenario=scenario)
         if self.instance is not None:
             for name in self.Meta.fields:
                 setattr(line, name, getattr(self.instance, name))
@@ -96,6 +112,11 @@ class BudgetLineSerializer(serializers.Serializer):
     basis = serializers.CharField(help_text="How the figures were arrived at, in words.")
     amounts = per_year("One amount per fiscal year.")
     total = MoneyField()
+    currency = serializers.CharField(
+        allow_null=True,
+        help_text="The currency a line people add was entered in when not the budget's (its "
+        "amounts here are converted, at the rate `exchange_rates` lists); null: the budget's.",
+    )
 
 
 class BudgetTotalsSerializer(serializers.Serializer):
@@ -171,7 +192,10 @@ class BudgetSerializer(serializers.Serializer):
 
     currency = serializers.CharField()
     exchange_rates = serializers.SerializerMethodField(
-        help_text="The rates prices were converted at; empty in US dollars."
+        help_text="The rates amounts were converted at: the prices' rate (of every fiscal year "
+        "without one of its own), then one entry per fiscal year with a rate of its own "
+        "(`fiscal_year` names it), then one per other currency a cost line is entered in; "
+        "empty when nothing was converted."
     )
     fiscal_years = FiscalYearSerializer(many=True, source="budget.fiscal_years")
     lines = BudgetLineSerializer(many=True, source="budget.lines")
@@ -193,7 +217,8 @@ class BudgetSerializer(serializers.Serializer):
     @extend_schema_field(ExchangeRateSerializer(many=True))
     def get_exchange_rates(self, drawn_up) -> list[dict]:
         exchange = getattr(drawn_up, "exchange", None)
-        return [] if exchange is None else [exchange_rate_representation(exchange)]
+        rates = (*([] if exchange is None else [exchange]), *getattr(drawn_up, "rates", ()))
+        return [exchange_rate_representation(rate) for rate in rates]
 
     def to_representation(self, instance) -> dict:
         data = super().to_representation(instance)

@@ -10,6 +10,11 @@ urlpatterns = [
         views.scenario_budget_page,
         name="scenario-budget-page",
     ),
+    path(
+        "scenarios/<int:scenario_id>/fiscal-year-rates/",
+        views.fiscal_year_rates,
+        name="fiscal-year-rates",
+    ),
     path("scenarios/<int:scenario_id>/cost-lines/new/", views.cost_line_new, name="cost-line-new"),
     path(
         "scenarios/<int:scenario_id>/cost-lines/<int:line_id>/edit/",

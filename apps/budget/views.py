@@ -6,6 +6,7 @@ alone (the page's `budget_section` partial), so the budget changes without a rel
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
@@ -15,15 +16,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from apps.budget import services
-from apps.budget.forms import CostLineForm, VersionForm
+from apps.budget.forms import CostLineForm, FiscalYearRatesForm, VersionForm
 from apps.budget.line_templates import LINE_TEMPLATES
 from apps.budget.models import CostLine, Kind
 from apps.budget.presentation import budget_section
+from apps.budget.selectors import BudgetUnavailable, scenario_budget
 from apps.projects.guards import refuses_frozen_projects
 from apps.projects.models import Scenario
 from apps.projects.selectors import scenario_for_user
-from apps.projects.services import ScenarioConflict
+from apps.projects.services import ScenarioConflict, project_update
 from apps.projects.version_diff import edit_conflict
+from apps.words.currencies import rate_text
 
 ORIGINS = {"scenario", "budget"}
 
@@ -104,7 +107,9 @@ def cost_line_new(request: HttpRequest, scenario_id: int) -> HttpResponse:
     origin = _origin(request)
     action = reverse("cost-line-new", args=[scenario.pk])
     if request.method == "POST":
-        form = CostLineForm(request.POST, instance=CostLine(scenario=scenario))
+        form = CostLineForm(
+            request.POST, instance=CostLine(scenario=scenario), project=scenario.project
+        )
         if form.is_valid():
             line = services.cost_line_create(
                 scenario=scenario, fields=form.line_fields(), user=request.user
@@ -112,7 +117,7 @@ def cost_line_new(request: HttpRequest, scenario_id: int) -> HttpResponse:
             message = _("“%(name)s” added; the budget includes it.") % {"name": line.name}
             return _saved(request, scenario, origin, message)
     else:
-        form = CostLineForm.for_kind(request.GET.get("kind", ""))
+        form = CostLineForm.for_kind(request.GET.get("kind", ""), project=scenario.project)
     return _line_form_page(request, scenario, form, origin=origin, action=action)
 
 
@@ -128,7 +133,12 @@ def cost_line_edit(request: HttpRequest, scenario_id: int, line_id: int) -> Http
     scenario.project.check_can_edit()
     origin = _origin(request)
     action = reverse("cost-line-edit", args=[scenario.pk, line.pk])
-    form = CostLineForm(request.POST or None, instance=line, initial={"version": scenario.version})
+    form = CostLineForm(
+        request.POST or None,
+        instance=line,
+        initial={"version": scenario.version},
+        project=scenario.project,
+    )
     conflict = None
     if request.method == "POST" and form.is_valid():
         try:
@@ -187,3 +197,39 @@ def _delete_refused(
     response = TemplateResponse(request, "budget/budget.html", context, status=409)
     patch_vary_headers(response, ["HX-Request"])
     return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@refuses_frozen_projects
+def fiscal_year_rates(request: HttpRequest, scenario_id: int) -> HttpResponse:
+    """The project's rate per fiscal year, for the years of this scenario's budget: the owner
+    changes it, as the project's other settings."""
+    scenario = scenario_for_user(request.user, scenario_id)
+    project = scenario.project
+    if project.owner_id != request.user.pk:
+        raise PermissionDenied(_("Only the project's owner changes its settings."))
+    project.check_can_edit()
+    context = {"scenario": scenario, "project": project}
+    try:
+        drawn_up = scenario_budget(scenario, ranges=False)
+    except BudgetUnavailable as error:
+        return TemplateResponse(
+            request, "budget/fiscal_year_rates.html", {**context, "budget_error": error.reason()}
+        )
+    labels = [year.label for year in drawn_up.budget.fiscal_years]
+    form = FiscalYearRatesForm(request.POST or None, labels=labels, project=project)
+    if request.method == "POST" and form.is_valid():
+        try:
+            project_update(
+                project=project,
+                fields={"fiscal_year_rates": form.rates(project)},
+                collaborators=list(project.collaborators.all()),
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("Exchange rates per fiscal year saved."))
+            return redirect("scenario-budget-page", scenario_id=scenario.pk)
+    context.update(form=form, rate=drawn_up.exchange and rate_text(drawn_up.exchange))
+    return TemplateResponse(request, "budget/fiscal_year_rates.html", context)

@@ -99,17 +99,20 @@ def check_request_ranges(request: dict, catalogue: Catalogue | None = None) -> N
 
 def request_sampling(
     request: dict, exchange: ExchangeRate | None = None
-) -> tuple[dict[str, Range], int, int] | None:
+) -> tuple[dict[str, Range], int, int, Range | None] | None:
     """A request's ranges by engine path (those of prices converted at `exchange`), its sample
-    count and its seed; None without ranges."""
-    if not request.get("ranges"):
+    count, its seed and the factor the exchange rate's range moves every price by (None
+    without one); None when neither the request nor the rate carries a range."""
+    rate = None if exchange is None else exchange.factor_range
+    if not request.get("ranges") and rate is None:
         return None
     settings = request.get("uncertainty") or {}
-    ranges = _engine_ranges(request)
+    ranges = _engine_ranges(request) if request.get("ranges") else {}
     return (
         ranges if exchange is None else converted_ranges(ranges, exchange),
         settings.get("samples", DEFAULT_SAMPLES),
         settings.get("seed", 0),
+        rate,
     )
 
 
@@ -136,9 +139,9 @@ def uncertainty_from_request(
     if sampling is None:
         return None
     inputs, _ = estimate_input_from_request(request, catalogue, exchange)
-    ranges, samples, seed = sampling
+    ranges, samples, seed, rate = sampling
     try:
-        result = sample(inputs, ranges, samples=samples, seed=seed, fan=fan)
+        result = sample(inputs, ranges, samples=samples, seed=seed, fan=fan, rate=rate)
     except EstimateInputError as error:
         raise _by_request_path(error) from None
     return with_request_paths(result)

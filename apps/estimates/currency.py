@@ -18,13 +18,15 @@ from apps.estimates.inputs import (
     Pricing,
     TrainingInput,
 )
-from apps.estimates.uncertainty_draws import Range
+from apps.estimates.uncertainty_draws import PRICE_FIELDS, Range
 
 # The source of a rate: the European Central Bank's euro reference rates, or an organisation's
 # own table (its name is the source). PEGGED: a currency fixed to the euro by treaty, derived from
 # the ECB's rate of the euro.
 ECB = "ecb"
 SAME = "same"
+# The rate the project's manager gives a fiscal year (ExchangeRate.fiscal_year says which).
+FISCAL_YEAR = "fiscal_year"
 
 
 @dataclass(frozen=True)
@@ -41,11 +43,26 @@ class ExchangeRate:
     asked: date | None
     source: str
     pegged: tuple[str, ...] = ()
+    # The manager's 90 % range of the rate ("90 % sure 1 USD is between 0.85 and 1.00 EUR");
+    # None: the rate is taken as fixed.
+    low: Decimal | None = None
+    high: Decimal | None = None
+    # The label of the fiscal year whose amounts the rate converts ("FY2028"), when the manager
+    # gave that year a rate of its own (source FISCAL_YEAR); None: every year without one.
+    fiscal_year: str | None = None
 
     @property
     def fell_back(self) -> bool:
         """Whether the rate is of an earlier date than the one asked for."""
         return self.date is not None and self.asked is not None and self.date < self.asked
+
+    @property
+    def factor_range(self) -> Range | None:
+        """The range as a 90 % interval of the factor it moves every converted price by
+        (low / rate to high / rate); None without a range."""
+        if self.low is None or self.high is None or self.is_identity or not self.rate:
+            return None
+        return Range(float(self.low / self.rate), float(self.high / self.rate))
 
     @property
     def is_identity(self) -> bool:
@@ -124,18 +141,7 @@ def converted(inputs: EstimateInput, exchange: ExchangeRate) -> EstimateInput:
     )
 
 
-MONEY_FIELDS = frozenset(
-    {
-        "price_per_accelerator_hour",
-        "purchase_price",
-        "price_per_million_training_tokens",
-        "revenue_per_request",
-        "price_per_million_input_tokens",
-        "price_per_million_cached_input_tokens",
-        "price_per_million_output_tokens",
-        "electricity_price_per_kwh",
-    }
-)
+MONEY_FIELDS = PRICE_FIELDS
 
 
 def converted_ranges(ranges: dict[str, Range], exchange: ExchangeRate) -> dict[str, Range]:

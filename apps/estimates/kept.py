@@ -35,6 +35,8 @@ class KeptBudget:
     period_is_default: bool
     ranges: UncertaintyResult | None = None
     exchange: ExchangeRate | None = None  # the rate prices were converted at, pinned
+    # The other rates used, pinned: each fiscal year's own rate, each cost line's currency's.
+    rates: tuple[ExchangeRate, ...] = ()
 
 
 @dataclass(frozen=True)

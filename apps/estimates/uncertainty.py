@@ -134,15 +134,17 @@ def sample(
     seed: int = 0,
     *,
     fan: bool = False,
+    rate: Range | None = None,
 ) -> UncertaintyResult:
     """Percentiles of every figure when the inputs at `ranges`' paths ("training.mfu",
     "training.pricing.price_per_accelerator_hour", "energy.pue") are 90 % intervals.
 
     Raises EstimateInputError keyed by input path for a range the inputs cannot take, and as
     `evaluate` does for the inputs themselves. With `fan`, the result also holds the
-    cumulative inference cost's percentiles month by month.
+    cumulative inference cost's percentiles month by month. `rate`: the factor an exchange
+    rate's range moves every price by, as `draw_inputs` takes it.
     """
-    drawn = draw_inputs(inp, ranges, samples, seed)
+    drawn = draw_inputs(inp, ranges, samples, seed, rate=rate)
     horizon = None if inp.inference is None else float(inp.inference.months)
     columns, months = _figure_samples(drawn.inputs, samples, fan)
     figures = {}

@@ -41,6 +41,23 @@ SHIFT = {"monthly_growth": 1.0}
 SHARED_PRICING = ("price_per_accelerator_hour", "purchase_price", "lifetime_years")
 
 CACHED = "inference.cached_input_tokens"
+# Every price of the inputs (money per unit): what an exchange rate converts
+# (apps.estimates.currency), and what a sampled rate moves in every sample.
+PRICE_PATHS = (
+    "training.pricing.price_per_accelerator_hour",
+    "training.pricing.purchase_price",
+    "training.price_per_million_training_tokens",
+    "inference.pricing.price_per_accelerator_hour",
+    "inference.pricing.purchase_price",
+    "inference.revenue_per_request",
+    "inference.price_per_million_input_tokens",
+    "inference.price_per_million_cached_input_tokens",
+    "inference.price_per_million_output_tokens",
+    "energy.electricity_price_per_kwh",
+)
+PRICE_FIELDS = frozenset(path.rpartition(".")[2] for path in PRICE_PATHS)
+# The stream of an exchange rate's draws: one driver of every price.
+RATE_KEY = "exchange.rate"
 METHOD_NUMBERS = {EXTERNAL_API: EXTERNAL_API_NUMBERS, API_FINE_TUNE: API_FINE_TUNE_NUMBERS}
 
 
@@ -209,13 +226,43 @@ class DrawnInputs:
     shared: tuple[tuple[str, ...], ...]  # input paths sampled as one driver
 
 
+def _rate_factors(rate: Range, samples: int, seed: int) -> np.ndarray:
+    """Draws of the factor an exchange rate moves every price by: the rate's lognormal draws
+    between `rate.low` and `rate.high` (a 90 % interval of the factor) from their own stream."""
+    log_low, log_high = math.log(rate.low), math.log(rate.high)
+    mu, sigma = (log_low + log_high) / 2, (log_high - log_low) / (2 * Z_95)
+    values = _stream(seed, RATE_KEY).standard_normal(samples)
+    return np.exp(mu + sigma * values)
+
+
+def _at_rate(sampled: EstimateInput, factors: np.ndarray) -> EstimateInput:
+    """Every price of the inputs (sampled or fixed) times its sample's factor."""
+    for path in PRICE_PATHS:
+        value: object = sampled
+        for part in path.split("."):
+            value = getattr(value, part, None)
+        if value is not None:
+            moved = np.asarray(value, dtype=np.float64) * factors
+            sampled = with_value(sampled, tuple(path.split(".")), moved)
+    return sampled
+
+
 def draw_inputs(
-    inp: EstimateInput, ranges: dict[str, Range], samples: int, seed: int
+    inp: EstimateInput,
+    ranges: dict[str, Range],
+    samples: int,
+    seed: int,
+    *,
+    rate: Range | None = None,
 ) -> DrawnInputs:
     """The inputs with `samples` draws at each of `ranges`' paths, each driver from its own
     stream (common random numbers: the same seed and path give the same draws, whatever else is
     ranged). Raises ValueError on a bad sample count or seed, EstimateInputError keyed by input
-    path for a range the inputs cannot take. `sample` and the budget's ranges both draw here."""
+    path for a range the inputs cannot take. `sample` and the budget's ranges both draw here.
+
+    `rate`: a 90 % interval of the factor every price is multiplied by (an exchange rate's
+    range over its central rate, which the prices are converted at already): one driver,
+    drawn once, so that a currency swing moves every price of a sample together."""
     if type(samples) is not int or samples < MIN_SAMPLES:
         raise ValueError(f"samples must be a whole number of at least {MIN_SAMPLES}.")
     if type(seed) is not int or seed < 0:
@@ -232,6 +279,8 @@ def draw_inputs(
             if share:
                 clipped[path] = float(share)
     sampled = _cached_within_input(sampled, clipped)
+    if rate is not None and rate.low != rate.high:
+        sampled = _at_rate(sampled, _rate_factors(rate, samples, seed))
     return DrawnInputs(
         inputs=sampled,
         clipped=clipped,

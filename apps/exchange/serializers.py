@@ -25,6 +25,26 @@ class ExchangeRateSerializer(serializers.Serializer):
         child=serializers.CharField(),
         help_text="Currencies fixed to the euro by treaty whose parity the rate includes.",
     )
+    low = serializers.DecimalField(
+        max_digits=30,
+        decimal_places=10,
+        coerce_to_string=True,
+        required=False,
+        help_text="Only when the project gives the rate a range: the low end of its 90 % range, "
+        "which the ranges' percentiles sample.",
+    )
+    high = serializers.DecimalField(
+        max_digits=30,
+        decimal_places=10,
+        coerce_to_string=True,
+        required=False,
+        help_text="Only with `low`: the high end of the rate's 90 % range.",
+    )
+    fiscal_year = serializers.CharField(
+        required=False,
+        help_text='Only for a rate the project gives one fiscal year (source "fiscal_year"): '
+        'the label of the year it converts ("FY2028").',
+    )
 
     def get_fields(self):
         fields = super().get_fields()
@@ -42,6 +62,12 @@ def exchange_rate_representation(exchange: ExchangeRate) -> dict:
         "asked": None if exchange.asked is None else exchange.asked.isoformat(),
         "source": exchange.source,
         "pegged": list(exchange.pegged),
+        **(
+            {}
+            if exchange.low is None or exchange.high is None
+            else {"low": str(exchange.low), "high": str(exchange.high)}
+        ),
+        **({} if exchange.fiscal_year is None else {"fiscal_year": exchange.fiscal_year}),
     }
 
 

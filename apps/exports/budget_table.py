@@ -37,6 +37,10 @@ def _words(line: dict) -> tuple[str, str]:
     estimate adds (the API answers them in English), a person's own as they wrote them."""
     if line["kind"] in COMPUTED_KINDS:
         return message_text(line["name"]), message_text(line["basis"])
+    if line.get("currency"):
+        # Converted: the rate is among the export's exchange rates.
+        entered = _("Entered in %(currency)s") % {"currency": line["currency"]}
+        return line["name"], f"{line['basis']} ({entered})" if line["basis"] else entered
     return line["name"], line["basis"]
 
 

@@ -67,6 +67,10 @@ def project_document(report: Report) -> dict:
             "unit": project.unit,
             "description": project.description,
             "currency": project.currency,
+            "rate_date": _iso(project.rate_date),
+            "rate_low": _decimal(project.rate_low),
+            "rate_high": _decimal(project.rate_high),
+            "fiscal_year_rates": dict(project.fiscal_year_rates or {}),
             "classification": project.classification,
             "period_start": _iso(project.period_start),
             "period_end": _iso(project.period_end),
@@ -96,6 +100,10 @@ def project_document(report: Report) -> dict:
             ],
         },
     }
+
+
+def _decimal(value) -> str | None:
+    return None if value is None else str(value)
 
 
 def _names(scenarios: list[dict]) -> str:

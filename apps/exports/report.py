@@ -15,11 +15,13 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.renderers import JSONRenderer
 
 from apps.api.estimate import estimate_kept, kept_estimate_representation
+from apps.budget.fiscal_labels import fiscal_year_text
 from apps.budget.models import CostLine
 from apps.budget.selectors import BudgetUnavailable, scenario_budget
 from apps.budget.serializers import BudgetSerializer
 from apps.catalogue.resolve import Catalogue
 from apps.estimates import EstimateInputError
+from apps.estimates.currency import ExchangeRate
 from apps.estimates.kept import KeptEstimate, KeptOptions
 from apps.exports.errors import error_lines
 from apps.exports.figures import FigureRow, Table, figure_rows
@@ -41,6 +43,8 @@ class ScenarioReport:
     budget: dict | None = None  # as GET /api/v1/scenarios/{id}/budget/ answers; None: none
     budget_error: str = ""  # why there is no budget
     options: KeptOptions | None = None  # the decision view (GET …/options/); None: none
+    # The budget's other rates: each fiscal year's own, each cost line currency's.
+    budget_rates: tuple[ExchangeRate, ...] = ()
 
     @cached_property
     def response(self) -> dict | None:
@@ -84,9 +88,15 @@ class Report:
             for report in self.scenarios
             if report.kept is not None and report.kept.exchange is not None
         }
+        others = {rate for report in self.scenarios for rate in report.budget_rates}
         return [
             ("exchange_rate", gettext("Exchange rate"), rate_text(exchange))
             for exchange in sorted(rates, key=lambda rate: (rate.to_currency, str(rate.date)))
+        ] + [
+            ("exchange_rate", gettext("Exchange rate"), _rate_words(rate))
+            for rate in sorted(
+                others, key=lambda rate: (rate.fiscal_year or "", rate.from_currency)
+            )
         ]
 
     def facts(self, day=None, moment=None) -> list[tuple[str, str, str]]:
@@ -125,6 +135,16 @@ class Report:
 _LINES = Prefetch("cost_lines", queryset=CostLine.objects.order_by("kind", "name", "pk"))
 
 
+def _rate_words(rate: ExchangeRate) -> str:
+    """A rate's sentence, a fiscal year's own rate with the year it converts."""
+    if rate.fiscal_year is None:
+        return rate_text(rate)
+    return gettext("%(year)s: %(rate)s") % {
+        "year": fiscal_year_text(rate.fiscal_year),
+        "rate": rate_text(rate),
+    }
+
+
 def _iso(value) -> str:
     return value.isoformat() if value else ""
 
@@ -136,7 +156,7 @@ def _day(write, value) -> str:
 def scenario_estimate(scenario: Scenario, catalogue: Catalogue | None = None) -> ScenarioReport:
     """The scenario's estimate response and budget, or why its stored inputs no longer give
     them. The scenario comes with its project (select_related) and cost lines (prefetched)."""
-    budget, budget_error = _budget(scenario, catalogue)
+    budget, budget_error, budget_rates = _budget(scenario, catalogue)
     try:
         exchange = project_exchange(scenario.project, catalogue)
         return ScenarioReport(
@@ -146,6 +166,7 @@ def scenario_estimate(scenario: Scenario, catalogue: Catalogue | None = None) ->
             budget,
             budget_error,
             options=scenario_kept_options(scenario),
+            budget_rates=budget_rates,
         )
     except ValidationError as error:
         return ScenarioReport(scenario, None, " ".join(error_lines(error.detail)))
@@ -153,22 +174,24 @@ def scenario_estimate(scenario: Scenario, catalogue: Catalogue | None = None) ->
         return ScenarioReport(scenario, None, " ".join(error_lines(error_texts(error.errors))))
 
 
-def _budget(scenario: Scenario, catalogue: Catalogue | None) -> tuple[dict | None, str]:
+def _budget(
+    scenario: Scenario, catalogue: Catalogue | None
+) -> tuple[dict | None, str, tuple[ExchangeRate, ...]]:
     """The budget as the API answers it (through the same selector and serializer), its
-    sentences kept as the engine's Messages."""
+    sentences kept as the engine's Messages, and its rates besides the prices'."""
     try:
         drawn_up = scenario_budget(
             scenario, catalogue=catalogue, lines=list(scenario.cost_lines.all())
         )
     except BudgetUnavailable as error:
-        return None, error.reason()
+        return None, error.reason(), ()
     answer = json.loads(JSONRenderer().render(BudgetSerializer(drawn_up).data))
     # The engine's words as the Messages they are, so that every language words them (JSON
     # writes a Message as its English, as the API does).
     for line, kept in zip(answer["lines"], drawn_up.budget.lines, strict=True):
         line["name"], line["basis"] = kept.name, kept.basis
     answer["notes"] = list(drawn_up.budget.notes)
-    return answer, ""
+    return answer, "", drawn_up.rates
 
 
 def _filename(text: str, fallback: str) -> str:

@@ -7,6 +7,9 @@ scenario API takes it, and its cost lines as the cost line API takes them. Resul
 options and "source" are read-only: an import ignores them and works them out again.
 """
 
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -18,7 +21,13 @@ from apps.budget.serializers import BudgetSerializer, CostLineSerializer
 from apps.core.planning_dates import PlanningDateField
 from apps.exchange.rates import has_any_rate, no_rate_message
 from apps.options.serializers import OptionsResponseSerializer
-from apps.projects.models import Classification
+from apps.projects.models import (
+    RATE_DIGITS,
+    RATE_PLACES,
+    Classification,
+    fiscal_year_rates_record,
+    rate_range_errors,
+)
 from apps.projects.serializers import (
     BudgetSettingsSerializer,
     EstimateRequestField,
@@ -139,6 +148,32 @@ class ProjectDetailsSerializer(BudgetSettingsSerializer, StrictSerializer):
         default="USD",
         help_text="Any active ISO 4217 code; one no exchange rate converts into is refused.",
     )
+    rate_date = PlanningDateField(
+        allow_null=True,
+        default=None,
+        help_text="The day whose rate converts prices; null: the date of the catalogue's prices.",
+    )
+    rate_low = serializers.DecimalField(
+        max_digits=RATE_DIGITS,
+        decimal_places=RATE_PLACES,
+        allow_null=True,
+        default=None,
+        help_text="The low end of the rate's 90 % range, as the project API gives it.",
+    )
+    rate_high = serializers.DecimalField(
+        max_digits=RATE_DIGITS,
+        decimal_places=RATE_PLACES,
+        allow_null=True,
+        default=None,
+        help_text="The high end of the rate's 90 % range, as the project API gives it.",
+    )
+    fiscal_year_rates = serializers.DictField(
+        child=serializers.DecimalField(
+            max_digits=RATE_DIGITS, decimal_places=RATE_PLACES, min_value=Decimal("0.0000000001")
+        ),
+        default=dict,
+        help_text="A rate of its own for some fiscal years, by label, as the project API gives it.",
+    )
     classification = serializers.ChoiceField(
         choices=Classification.choices, default=Classification.PUBLIC
     )
@@ -157,8 +192,18 @@ class ProjectDetailsSerializer(BudgetSettingsSerializer, StrictSerializer):
             raise serializers.ValidationError(
                 {"period_end": gettext("The end of the planning period is before its start.")}
             )
-        if not has_any_rate(attrs.get("currency", "USD")):
+        currency = attrs.get("currency", "USD")
+        if not has_any_rate(currency):
             raise serializers.ValidationError({"currency": no_rate_message(attrs["currency"])})
+        errors = rate_range_errors(currency, attrs.get("rate_low"), attrs.get("rate_high"))
+        if errors:
+            raise serializers.ValidationError(errors)
+        try:
+            attrs["fiscal_year_rates"] = fiscal_year_rates_record(
+                currency, attrs.get("fiscal_year_rates") or {}
+            )
+        except DjangoValidationError as error:
+            raise serializers.ValidationError(error.message_dict) from None
         return attrs
 
 

@@ -122,12 +122,11 @@ def cheapest_share_sentences(kept: KeptOptions) -> list[str]:
     return sentences
 
 
-def chart_description(chart) -> list[str]:
-    """The chart in words, from its figures: the cheapest at the smallest and largest volume
-    drawn, and between which volumes the cheapest changes."""
+def chart_description(chart, currency: str) -> list[str]:
+    """The chart in words, from its figures (in `currency`, the project's): the cheapest at the
+    smallest and largest volume drawn, and between which volumes the cheapest changes."""
     if not chart.rows:
         return []
-    currency = "USD"
 
     def cheapest(costs) -> str:
         return chart.keys[min(range(len(costs)), key=lambda i: costs[i])]

@@ -61,7 +61,7 @@ def scenario_options_page(request: HttpRequest, scenario_id: int) -> TemplateRes
                 condition=condition_text(compared.comparison),
                 cheapest_shares=cheapest_share_sentences(kept),
                 chart=(chart := options_chart(list(compared.inputs), compared.comparison)),
-                chart_description=chart_description(chart),
+                chart_description=chart_description(chart, scenario.project.currency),
                 api_model=form.cleaned_data.get("api_model", "") if form.is_bound else "",
                 api_price_tier=(
                     form.cleaned_data.get("api_price_tier", "") if form.is_bound else ""

@@ -490,6 +490,8 @@ class ProjectForm(BudgetSettingsFields):
             "currency",
             "rate_table",
             "rate_date",
+            "rate_low",
+            "rate_high",
             "classification",
             "period_start",
             "period_end",
@@ -507,6 +509,8 @@ class ProjectForm(BudgetSettingsFields):
             "currency": _("Currency"),
             "rate_table": _("Exchange rates"),
             "rate_date": _("Exchange rate date"),
+            "rate_low": _("Exchange rate range (90 %), low end: 1 US dollar in the currency"),
+            "rate_high": _("Exchange rate range (90 %), high end: 1 US dollar in the currency"),
             "period_start": _("Period start"),
             "period_end": _("Period end"),
         }
@@ -519,6 +523,11 @@ class ProjectForm(BudgetSettingsFields):
             ),
             "rate_date": _(
                 "The day whose rate converts prices; left empty, the date of the prices."
+            ),
+            "rate_low": _(
+                "Optional: give both ends (nine chances in ten the rate lies between them) and "
+                "the ranges' percentiles show what a currency swing does to the budget. Leave "
+                "both empty to keep the rate fixed."
             ),
         }
 

@@ -3,6 +3,7 @@
 from decimal import Decimal
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -79,6 +80,60 @@ BUDGET_SETTINGS = (
 )
 
 
+RATE_DIGITS = 20
+RATE_PLACES = 10
+
+
+def rate_range_errors(currency: str, low: Decimal | None, high: Decimal | None) -> dict[str, str]:
+    """Why (low, high) cannot be the 90 % range of the exchange rate of a project in `currency`,
+    by field name; empty when it can (both empty: no range)."""
+    if low is None and high is None:
+        return {}
+    if currency == "USD":
+        return {
+            "rate_low": _(
+                "The project is in US dollars, the prices' own currency: no rate converts them, "
+                "so it can carry no range."
+            )
+        }
+    if low is None or high is None:
+        return {
+            "rate_low" if low is None else "rate_high": _(
+                "Give both ends of the rate's range, or neither."
+            )
+        }
+    if low <= 0:
+        return {"rate_low": _("The low end must be more than 0.")}
+    if low > high:
+        return {"rate_high": _("The high end is below the low end.")}
+    return {}
+
+
+FISCAL_YEAR_LABEL_LENGTH = 20
+
+
+def fiscal_year_rates_record(currency: str, rates: dict) -> dict[str, str]:
+    """Rates by fiscal year label as the project keeps them (decimal strings without trailing
+    zeros, empty rates left out); raises ValidationError for a project in US dollars or a
+    label too long."""
+    kept = {
+        str(label): format(Decimal(str(rate)).normalize(), "f")
+        for label, rate in rates.items()
+        if rate not in (None, "")
+    }
+    if kept and currency == "USD":
+        raise ValidationError(
+            {
+                "fiscal_year_rates": _(
+                    "The project is in US dollars, the prices' own currency: no rate converts them."
+                )
+            }
+        )
+    if any(len(label) > FISCAL_YEAR_LABEL_LENGTH for label in kept):
+        raise ValidationError({"fiscal_year_rates": _("A fiscal year's label is too long.")})
+    return kept
+
+
 class ProjectQuerySet(models.QuerySet):
     def for_user(self, user) -> "ProjectQuerySet":
         """Projects this user owns or collaborates on; nobody else's."""
@@ -114,6 +169,29 @@ class Project(models.Model):
     )
     rate_date = models.DateField(
         _("exchange rate date"), null=True, blank=True, validators=[PlanningDateValidator()]
+    )
+    # The manager's 90 % range of the rate (1 unit of the catalogue's currency in the project's),
+    # which the ranges sample as one driver of every converted price; null: the rate is fixed.
+    rate_low = models.DecimalField(
+        _("exchange rate, low end"),
+        max_digits=RATE_DIGITS,
+        decimal_places=RATE_PLACES,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal(0))],
+    )
+    rate_high = models.DecimalField(
+        _("exchange rate, high end"),
+        max_digits=RATE_DIGITS,
+        decimal_places=RATE_PLACES,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal(0))],
+    )
+    # A rate of the catalogue's currency per fiscal year, by the year's label ({"FY2028":
+    # "0.95"}), for the years the manager gives one; every other year uses the rate date's.
+    fiscal_year_rates = models.JSONField(
+        _("exchange rate per fiscal year"), default=dict, blank=True
     )
     period_start = models.DateField(
         _("planning period starts"), null=True, blank=True, validators=[PlanningDateValidator()]
@@ -193,6 +271,11 @@ class Project(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("project-detail", args=[self.pk])
+
+    def clean(self) -> None:
+        errors = rate_range_errors(self.currency, self.rate_low, self.rate_high)
+        if errors:
+            raise ValidationError(errors)
 
     @property
     def is_editable(self) -> bool:

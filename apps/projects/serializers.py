@@ -1,7 +1,10 @@
 """Serializers of the project and scenario API: a project's details, and a scenario whose inputs
 are an estimate request that both the request serializer and the engine accept."""
 
+from decimal import Decimal
+
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.plumbing import append_meta
@@ -17,7 +20,15 @@ from apps.core.planning_dates import PlanningDateField
 from apps.estimates import EstimateInputError
 from apps.exchange.rates import has_any_rate, no_rate_message
 from apps.exchange.serializers import RateTableField
-from apps.projects.models import FiscalYearLabel, Project, Scenario
+from apps.projects.models import (
+    RATE_DIGITS,
+    RATE_PLACES,
+    FiscalYearLabel,
+    Project,
+    Scenario,
+    fiscal_year_rates_record,
+    rate_range_errors,
+)
 from apps.projects.presets import DEFAULT_PRESET, PRESETS
 from apps.words.currencies import active_currencies
 from apps.words.messages import error_texts
@@ -122,6 +133,34 @@ class ProjectSerializer(StrictTypes, BudgetSettingsSerializer, serializers.Model
         required=False,
         help_text="The day whose rate converts prices; null: the date of the catalogue's prices.",
     )
+    rate_low = serializers.DecimalField(
+        max_digits=RATE_DIGITS,
+        decimal_places=RATE_PLACES,
+        allow_null=True,
+        required=False,
+        help_text="Optional 90 % range of the rate, its low end: 1 US dollar in the project's "
+        "currency, as a decimal string; the ranges' percentiles sample it as one driver of every "
+        "converted price. Null (both ends): the rate is fixed.",
+    )
+    rate_high = serializers.DecimalField(
+        max_digits=RATE_DIGITS,
+        decimal_places=RATE_PLACES,
+        allow_null=True,
+        required=False,
+        help_text="The high end of the rate's 90 % range (see `rate_low`).",
+    )
+    fiscal_year_rates = serializers.DictField(
+        child=serializers.DecimalField(
+            max_digits=RATE_DIGITS,
+            decimal_places=RATE_PLACES,
+            min_value=Decimal("0.0000000001"),
+            coerce_to_string=True,
+        ),
+        required=False,
+        help_text="A rate of its own for some fiscal years, by the year's label "
+        '({"FY2028": "0.95"}: 1 US dollar in the project\'s currency that year); every other '
+        "year uses the rate of `rate_date`. {} [the default]: none.",
+    )
     owner = serializers.SlugRelatedField(slug_field="username", read_only=True)
     collaborators = SafeSlugRelatedField(
         slug_field="username",
@@ -140,7 +179,7 @@ class ProjectSerializer(StrictTypes, BudgetSettingsSerializer, serializers.Model
         model = Project
         fields = (
             "id", "title", "unit", "description", "currency", "rate_table", "rate_date",
-            "classification", "status",
+            "rate_low", "rate_high", "fiscal_year_rates", "classification", "status",
             "owner", "collaborators", "period_start", "period_end", "fiscal_year_start_month",
             "fiscal_year_label", "capitalisation_threshold", "discount_rate", "contingency_capex",
             "contingency_opex", "indirect_rate", "hosting_warning",
@@ -163,6 +202,20 @@ class ProjectSerializer(StrictTypes, BudgetSettingsSerializer, serializers.Model
         table = attrs.get("rate_table", getattr(self.instance, "rate_table", None))
         if not has_any_rate(currency, table):
             raise serializers.ValidationError({"currency": no_rate_message(currency)})
+        errors = rate_range_errors(
+            currency,
+            attrs.get("rate_low", getattr(self.instance, "rate_low", None)),
+            attrs.get("rate_high", getattr(self.instance, "rate_high", None)),
+        )
+        if errors:
+            raise serializers.ValidationError(errors)
+        if "fiscal_year_rates" in attrs:
+            try:
+                attrs["fiscal_year_rates"] = fiscal_year_rates_record(
+                    currency, attrs["fiscal_year_rates"]
+                )
+            except DjangoValidationError as error:
+                raise serializers.ValidationError(error.message_dict) from None
         return attrs
 
 

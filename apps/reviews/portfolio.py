@@ -10,10 +10,12 @@ the rate their catalogue prices (in US dollars) were converted at, as frozen wit
 
 import csv
 import io
+from collections import OrderedDict
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 
-from django.db.models import JSONField, OuterRef, QuerySet, Subquery
+from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 from openpyxl import Workbook
@@ -25,6 +27,7 @@ from apps.budget.presentation import CLASS_LABELS
 from apps.core.spreadsheet_text import formula_safe
 from apps.estimates.budget import Portfolio, portfolio
 from apps.estimates.currency import ExchangeRate
+from apps.estimates.kept import KeptBudget
 from apps.exports.xlsx_export import put
 from apps.projects.models import Project, ProjectSnapshot
 from apps.projects.roles import can_review
@@ -50,7 +53,8 @@ CSV_COLUMNS = (
 
 
 def portfolio_projects(user, *, status: str = "", unit: str = "") -> QuerySet[Project]:
-    """The projects this user's portfolio sums, with their latest submission's budget."""
+    """The projects this user's portfolio sums, with their latest submission (its id and when
+    it was made: `latest_snapshot`, `latest_snapshot_at`; None without one)."""
     projects = Project.objects.reviewable()
     if not can_review(user):
         projects = Project.objects.for_user(user).reviewable()
@@ -62,7 +66,8 @@ def portfolio_projects(user, *, status: str = "", unit: str = "") -> QuerySet[Pr
         projects = projects.filter(unit=unit)
     latest = ProjectSnapshot.objects.filter(project=OuterRef("pk")).order_by("-number")
     return projects.annotate(
-        latest_budget=Subquery(latest.values("budget")[:1], output_field=JSONField())
+        latest_snapshot=Subquery(latest.values("pk")[:1]),
+        latest_snapshot_at=Subquery(latest.values("created_at")[:1]),
     ).order_by("pk")
 
 
@@ -97,18 +102,46 @@ class CurrencyPortfolio:
     projects: tuple[ProjectTotal, ...] = ()
 
 
+# Budgets kept with submissions, read back, by (snapshot id, when it was made): a submission is
+# frozen, never changed, so what its record reads back to is kept in the process for the next
+# portfolio rather than read again from its JSON (most of a portfolio's time).
+_KEPT: OrderedDict[tuple[int, datetime], KeptBudget | None] = OrderedDict()
+KEPT_HELD = 5_000
+
+
+def _kept_budgets(keys: list[tuple[int, datetime]]) -> dict[tuple, KeptBudget | None]:
+    """The budget kept with each of these submissions (None: it had none): those read before
+    from the process's memory, the others in one query."""
+    missing = {pk: at for pk, at in keys if (pk, at) not in _KEPT}
+    if missing:
+        rows = ProjectSnapshot.objects.filter(pk__in=missing).values_list("pk", "budget")
+        for pk, record in rows:
+            _KEPT[(pk, missing[pk])] = kept_budget(record) if record else None
+    found = {}
+    for key in keys:
+        _KEPT.move_to_end(key)
+        found[key] = _KEPT[key]
+    while len(_KEPT) > KEPT_HELD:
+        _KEPT.popitem(last=False)
+    return found
+
+
 def budget_portfolio(user, *, status: str = "", unit: str = "") -> list[CurrencyPortfolio]:
-    """The user's portfolio, one per currency (in alphabetical order); one query."""
+    """The user's portfolio, one per currency (in alphabetical order); one query, and one
+    more for the submissions whose budget this process has not read yet."""
     budgets: dict[str, list] = {}
     projects: dict[str, list[ProjectTotal]] = {}
     missing: dict[str, int] = {}
-    rows = portfolio_projects(user, status=status, unit=unit).values_list(
-        "pk", "title", "currency", "latest_budget"
+    rows = list(
+        portfolio_projects(user, status=status, unit=unit).values_list(
+            "pk", "title", "currency", "latest_snapshot", "latest_snapshot_at"
+        )
     )
-    for pk, title, currency, record in rows:
-        if record:
+    kept_by_key = _kept_budgets([(row[3], row[4]) for row in rows if row[3] is not None])
+    for pk, title, currency, snapshot, made_at in rows:
+        kept = None if snapshot is None else kept_by_key[(snapshot, made_at)]
+        if kept is not None:
             # The currency the budget was submitted in, which the project may have changed since.
-            kept = kept_budget(record)
             budgets.setdefault(kept.currency, []).append(kept.budget)
             summary = kept.budget.summary
             projects.setdefault(kept.currency, []).append(

@@ -8,7 +8,7 @@ from babel.core import get_global
 from babel.numbers import get_currency_name, get_currency_precision
 from django.utils.translation import gettext
 
-from apps.estimates.currency import ECB, ExchangeRate
+from apps.estimates.currency import ECB, FISCAL_YEAR, ExchangeRate
 from apps.words import numbers
 from apps.words.dates import date_text
 from apps.words.numbers import decimal_text
@@ -62,6 +62,8 @@ def rate_text(exchange: ExchangeRate) -> str:
     }
     if exchange.source == ECB:
         source = gettext("ECB reference rate of %(date)s") % parts
+    elif exchange.source == FISCAL_YEAR:
+        source = gettext("the project's rate for this fiscal year")
     else:
         source = gettext("%(source)s, rate of %(date)s") % parts
     if exchange.fell_back:

@@ -75,8 +75,14 @@ def compact_text(number: Decimal) -> str:
 
 
 def _currency_locale() -> Locale:
-    locale = number_locale()
-    return Locale.parse(_CURRENCY_LOCALES.get(str(locale), str(locale)))
+    return _currency_babel_locale(translation.get_language() or settings.LANGUAGE_CODE)
+
+
+@functools.cache
+def _currency_babel_locale(language: str) -> Locale:
+    """Parsed once per language, as `_babel_locale`: a page writes hundreds of amounts."""
+    locale = str(_babel_locale(language))
+    return Locale.parse(_CURRENCY_LOCALES.get(locale, locale))
 
 
 def currency_text(digits: str, currency: str) -> str:

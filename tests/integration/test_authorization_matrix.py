@@ -439,6 +439,14 @@ ROUTES: dict[str, Row] = {
     "scenarios/<int:scenario_id>/versions/compare/": Row({"GET": 200}, sees=TEAM),
     # Budgets and cost lines
     "scenarios/<int:scenario_id>/budget/": Row({"GET": 200}, sees=TEAM),
+    # A rate per fiscal year: a setting of the project, which only its owner changes. Posted
+    # empty in this world, the owner gets the page again (200), not a redirect.
+    "scenarios/<int:scenario_id>/fiscal-year-rates/": Row(
+        {"GET": 200, "POST": 200},
+        sees=TEAM,
+        may=_all(("GET", "POST"), ONLY_OWNER),
+        body={"POST": _constant({})},
+    ),
     "scenarios/<int:scenario_id>/cost-lines/new/": Row(
         {"GET": 200, "POST": 302}, sees=TEAM, body={"POST": _constant(COST_LINE_FORM)}
     ),

@@ -31,7 +31,7 @@ LINE = {
 }
 LINE_NAMES = {
     "id", "name", "kind", "quantity", "unit", "unit_price", "recurrence", "start", "end",
-    "annual_escalation", "budget_class", "category", "basis",
+    "annual_escalation", "budget_class", "category", "basis", "currency",
 }  # fmt: skip
 
 
@@ -64,7 +64,11 @@ def test_a_cost_line_is_created_read_changed_and_deleted_with_the_issues_names(a
     assert created.status_code == 201, created.json()
     body = created.json()
     assert set(body) == LINE_NAMES
-    assert {k: v for k, v in body.items() if k != "id"} == {**LINE, "unit_price": "1200.0000"}
+    assert {k: v for k, v in body.items() if k != "id"} == {
+        **LINE,
+        "unit_price": "1200.0000",
+        "currency": "USD",  # the project's, by default
+    }
     url = f"{lines_url(scenario)}{body['id']}/"
     assert api.get(url).json() == body
     assert api.get(lines_url(scenario)).json() == [body]
@@ -169,7 +173,10 @@ def test_the_budget_has_exactly_the_issues_shape_with_money_as_decimal_strings(a
         "staff",
     ]
     staff = body["lines"][2]
-    assert set(staff) == {"name", "kind", "budget_class", "category", "basis", "amounts", "total"}
+    assert set(staff) == {
+        "name", "kind", "budget_class", "category", "basis", "amounts", "total", "currency",
+    }  # fmt: skip
+    assert staff["currency"] is None  # in the budget's own
     assert staff["amounts"] == ["135000.00", "135000.00"]
     assert (staff["total"], staff["budget_class"], staff["category"]) == ("270000.00", "opex", 1)
     assert set(body["totals"]) == {"capex", "opex", "contingency", "indirect", "total"}

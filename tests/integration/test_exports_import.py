@@ -3,17 +3,20 @@
 import copy
 import datetime
 import json
+from decimal import Decimal
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
+from apps.budget.models import CostLine
 from apps.exports.json_export import MAX_IMPORT_BYTES
 from apps.projects.models import Project
 from apps.projects.presets import PRESETS_BY_SLUG
 from tests.factories import (
     SEED_000_TRAINING,
+    load_ecb,
     make_manager,
     make_project,
     make_scenario,
@@ -322,3 +325,43 @@ def test_the_import_page_is_for_managers_and_signed_in_users_only(client):
     client.force_login(get_user_model().objects.create_user("reader"))
     assert client.get("/projects/import/").status_code == 403
     assert client.post("/projects/import/", upload(b"{}")).status_code == 403
+
+
+def test_a_cost_line_in_another_currency_keeps_it_through_export_and_import(
+    owner, importer, project
+):
+    load_ecb()
+    Project.objects.filter(pk=project.pk).update(
+        currency="EUR",
+        rate_date=datetime.date(2025, 6, 2),
+        rate_low=Decimal("0.8"),
+        rate_high=Decimal("0.95"),
+        fiscal_year_rates={"FY2027": "0.95"},
+    )
+    pilot = project.scenarios.get(name="Pilot")
+    CostLine.objects.create(
+        scenario=pilot,
+        name="Swiss licence",
+        kind="licence",
+        quantity=1,
+        unit="seat",
+        unit_price=1200,
+        currency="CHF",
+        recurrence="monthly",
+        start=datetime.date(2026, 1, 1),
+        category=7,
+    )
+    original = export(owner, project)
+    [exported] = next(s for s in original["project"]["scenarios"] if s["name"] == "Pilot")[
+        "cost_lines"
+    ]
+    assert exported["currency"] == "CHF"
+    response = post(importer, original)
+    assert response.status_code == 201, response.content
+    imported = Project.objects.get(pk=response.json()["id"])
+    line = CostLine.objects.get(scenario__project=imported)
+    assert line.currency == "CHF"
+    assert (imported.currency, imported.rate_date) == ("EUR", datetime.date(2025, 6, 2))
+    assert (imported.rate_low, imported.rate_high) == (Decimal("0.8"), Decimal("0.95"))
+    assert imported.fiscal_year_rates == {"FY2027": "0.95"}
+    assert without_source(export(importer, imported)) == without_source(original)

@@ -9,6 +9,7 @@ from apps.estimates.budget.compare import (
     portfolio,
 )
 from apps.estimates.budget.compute import compute_lines
+from apps.estimates.budget.conversion import Conversion
 from apps.estimates.budget.fiscal import (
     LABEL_RULES,
     CalendarError,
@@ -59,6 +60,7 @@ __all__ = [
     "CalendarError",
     "ChangedRow",
     "ComputedLines",
+    "Conversion",
     "CostLineInput",
     "FiscalCalendar",
     "FiscalYear",

@@ -81,6 +81,8 @@ class CostLineInput:
     budget_class: "capex" or "opex"; None applies the capitalisation threshold rule (see
     `budget_class_of`). category: UNDG harmonised budget category 1–7 (see `CATEGORIES`).
     basis: how the figures were arrived at and their source, in words.
+    currency: the ISO 4217 code the unit price is in when not the budget's own (None); the
+    budget converts its months at the rate its `Conversion` gives (budget.conversion).
     """
 
     name: str
@@ -95,6 +97,7 @@ class CostLineInput:
     budget_class: str | None = None
     category: int = 7
     basis: str = ""
+    currency: str | None = None
 
 
 @dataclass(frozen=True)

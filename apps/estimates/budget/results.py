@@ -14,7 +14,8 @@ class BudgetLine:
     amounts: one per fiscal year, each the sum of the line's monthly amounts (rounded to the
     cent per month) within that year; total: the sum of `amounts`, exactly. share: total as a
     fraction of the budget's total (contingency and indirect costs included), None when that
-    total is zero. computed: True for the lines the estimate adds.
+    total is zero. computed: True for the lines the estimate adds. currency: the currency a
+    line people add was entered in when not the budget's own (its amounts here are converted).
     """
 
     name: str
@@ -26,6 +27,7 @@ class BudgetLine:
     total: Decimal
     share: float | None
     computed: bool
+    currency: str | None = None
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,11 @@ from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 
+from apps.estimates.budget.conversion import (
+    Conversion,
+    computed_at_year_rates,
+    converted_lines,
+)
 from apps.estimates.budget.fiscal import (
     FiscalCalendar,
     PeriodMonths,
@@ -36,12 +41,26 @@ from apps.estimates.money import to_money
 ZERO = Decimal("0.00")
 
 
-def _validate(calendar: FiscalCalendar, rules: BudgetRules, lines: Sequence[CostLineInput]):
+def _validate(
+    calendar: FiscalCalendar,
+    rules: BudgetRules,
+    lines: Sequence[CostLineInput],
+    conversion: Conversion | None,
+):
     errors = {}
     for prefix, found in (("calendar", calendar_errors(calendar)), ("rules", rules_errors(rules))):
         errors.update({f"{prefix}.{key}": messages for key, messages in found.items()})
     for index, line in enumerate(lines):
         errors.update({f"lines.{index}.{k}": m for k, m in line_errors(line).items()})
+        if line.currency is not None and (
+            conversion is None or line.currency not in conversion.rates
+        ):
+            errors[f"lines.{index}.currency"] = [
+                _(
+                    "No exchange rate converts %(currency)s into the budget's currency.",
+                    currency=line.currency,
+                )
+            ]
     if errors:
         raise BudgetInputError(errors)
 
@@ -181,6 +200,15 @@ def _annual_run_rate(
     return opex if months >= 12 else to_money(opex * 12 / months)
 
 
+def _threshold_in(
+    line: CostLineInput, threshold: Decimal, conversion: Conversion | None
+) -> Decimal:
+    """The capitalisation threshold in the line's currency, at the rate date's rate."""
+    if line.currency is None or conversion is None:
+        return threshold
+    return threshold / conversion.rates[line.currency]
+
+
 def _npv(totals: Sequence[Decimal], rate: Decimal) -> Decimal:
     return to_money(sum((total / (1 + rate) ** k for k, total in enumerate(totals)), ZERO))
 
@@ -191,21 +219,31 @@ def budget(
     lines: Sequence[CostLineInput] = (),
     computed: ComputedLines | None = None,
     prices_as_of: date | None = None,
+    conversion: Conversion | None = None,
 ) -> Budget:
     """The budget of a scenario: its lines people add and the lines its estimate adds.
 
     Every line becomes cash per month (rounded to the cent per month, see `ScheduledLine`),
     months outside the planning period are dropped (with a note), and the months are summed
     into fiscal years; every other figure is a sum or a rate of those cells, each rounded to the
-    cent, so that every total equals the sum of the cells shown. Raises BudgetInputError.
+    cent, so that every total equals the sum of the cells shown. With a `conversion`, lines
+    entered in another currency and the fiscal years with a rate of their own are converted
+    month by month (budget.conversion). Raises BudgetInputError.
     """
-    _validate(calendar, rules, lines)
+    _validate(calendar, rules, lines, conversion)
     computed = ComputedLines() if computed is None else computed
     years = fiscal_years(calendar)
     period = PeriodMonths(years)
     threshold = decimal(rules.capitalisation_threshold)
-    scheduled = [schedule(line, threshold, calendar.period_end) for line in lines]
+    scheduled = [
+        schedule(line, _threshold_in(line, threshold, conversion), calendar.period_end)
+        for line in lines
+    ]
     computed_lines, class_notes = _classed(computed.lines, threshold)
+    if conversion is not None:
+        scheduled = converted_lines(scheduled, [line.currency for line in lines], years, conversion)
+        computed_lines = computed_at_year_rates(computed_lines, years, conversion)
+    currency_of = {id(line): given.currency for line, given in zip(scheduled, lines, strict=True)}
     rows = sorted(
         [(line, True) for line in computed_lines] + [(line, False) for line in scheduled],
         key=lambda row: KINDS.index(row[0].kind),
@@ -242,6 +280,7 @@ def budget(
                 total=sum(amounts, ZERO),
                 share=float(sum(amounts, ZERO) / grand_total) if grand_total else None,
                 computed=is_computed,
+                currency=None if is_computed else currency_of[id(line)],
             )
             for (line, is_computed), amounts in zip(rows, cells, strict=True)
         ),

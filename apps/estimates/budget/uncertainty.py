@@ -24,6 +24,7 @@ from datetime import date, datetime, timedelta
 import numpy as np
 
 from apps.estimates import formulas as f
+from apps.estimates.budget.conversion import Conversion
 from apps.estimates.budget.fiscal import (
     FiscalCalendar,
     PeriodMonths,
@@ -253,18 +254,24 @@ def budget_uncertainty(
     training_start: date | None = None,
     service_start: date | None = None,
     result: EstimateResult | None = None,
+    rate: Range | None = None,
+    conversion: Conversion | None = None,
 ) -> UncertaintyResult:
     """Percentiles (P5, P50, P95) and mean of the budget's figures (see `figure_paths`) when the
     inputs at `ranges`' engine paths are 90 % intervals, money as Decimal; with the clipping
     and shared drivers of the draws. `lines`, `training_start` and `service_start` as for
-    `budget` and `compute_lines`; `result` is `estimate(inp)` when the caller has it.
+    `budget` and `compute_lines`; `result` is `estimate(inp)` when the caller has it; `rate`
+    the factor an exchange rate's range moves every price by (`draw_inputs`), which the lines
+    people add, in the budget's own currency, do not follow; `conversion` as for `budget`: a
+    fiscal year's own rate scales the year's compute (and the run-rate the last year's).
 
     Raises as `draw_inputs` does for the ranges, and as `budget` for the calendar, rules and
     lines.
     """
     result = estimate(inp) if result is None else result
-    drawn = draw_inputs(inp, ranges, samples, seed)
-    fixed = budget(calendar, rules, lines)  # the lines people add: no range, every sample
+    drawn = draw_inputs(inp, ranges, samples, seed, rate=rate)
+    # The lines people add: no range, every sample.
+    fixed = budget(calendar, rules, lines, conversion=conversion)
     points = _Points(calendar)
     computed = _computed(
         inp,
@@ -278,6 +285,11 @@ def budget_uncertainty(
     )
     computed_capex, _ = points.spans(computed.capex)
     computed_opex, run_rate = points.spans(computed.opex)
+    if conversion is not None and conversion.year_rates:
+        factors = [float(conversion.computed_factor(year.label)) for year in fixed.fiscal_years]
+        computed_capex = computed_capex * np.array(factors)[:, None]
+        computed_opex = computed_opex * np.array(factors)[:, None]
+        run_rate = run_rate * factors[-1]
 
     def rate(value) -> float:
         return float(decimal(value))
