@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('projects', '0012_exchange_rates'),
+        ('projects', '0013_scenario_origin'),
     ]
 
     operations = [
