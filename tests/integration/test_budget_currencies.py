@@ -7,11 +7,13 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 
 from apps.budget.kept import version_budget
 from apps.budget.models import CostLine
 from apps.exchange.models import EcbRate
-from tests.factories import load_ecb, make_project, make_scenario
+from tests.factories import load_ecb, make_manager, make_project, make_scenario
 from tests.integration.test_api_projects import client_for
 
 pytestmark = pytest.mark.django_db
@@ -174,3 +176,21 @@ def test_the_project_api_takes_rates_per_fiscal_year_and_refuses_them_in_dollars
         f"/api/v1/projects/{dollars.pk}/", {"fiscal_year_rates": {"FY2027": "1.1"}}, format="json"
     )
     assert refused.status_code == 400 and "fiscal_year_rates" in refused.json()
+
+
+def test_only_the_owner_is_offered_the_fiscal_years_rates(ecb, owner):
+    """The page that gives a fiscal year its own rate is the owner's, as the project's other
+    settings: a collaborator reading the budget is not sent to a page that refuses them."""
+    project = _euro_project(owner)
+    scenario = make_scenario(project)
+    colleague = make_manager("colleague")
+    project.collaborators.add(colleague)
+    link = reverse("fiscal-year-rates", args=[scenario.pk])
+    page = reverse("scenario-budget-page", kwargs={"scenario_id": scenario.pk})
+    for user, offered in ((owner, True), (colleague, False)):
+        client = Client()
+        client.force_login(user)
+        answer = client.get(page)
+        assert answer.status_code == 200
+        assert (link in answer.content.decode()) is offered
+        assert client.get(link).status_code == (200 if offered else 403)
