@@ -17,5 +17,10 @@ urlpatterns = [
         api.rule_view,
         name="actuals-rule",
     ),
+    path(
+        "projects/<id:project_id>/actuals/thresholds/",
+        api.thresholds_view,
+        name="actuals-thresholds",
+    ),
     path("projects/<id:project_id>/variance/", api.variance_view, name="project-variance"),
 ]

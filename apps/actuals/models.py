@@ -1,6 +1,7 @@
 """Actual costs and usage of a project: imports of billing files, their sums, mapping rules."""
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.files.storage import FileSystemStorage
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -126,6 +127,25 @@ def default_percentages() -> list[int]:
     return list(DEFAULT_PERCENTAGES)
 
 
+def validate_percentages(value: object) -> None:
+    """One to MAX_THRESHOLDS whole percentages, each from 1 to MAX_PERCENTAGE."""
+    if not isinstance(value, list) or not 1 <= len(value) <= MAX_THRESHOLDS:
+        raise ValidationError(
+            _("Give from one to %(count)s thresholds."),
+            code="count",
+            params={"count": MAX_THRESHOLDS},
+        )
+    for share in value:
+        if isinstance(share, bool) or not isinstance(share, int):
+            raise ValidationError(_("Each threshold is a whole percentage."), code="whole")
+        if not 1 <= share <= MAX_PERCENTAGE:
+            raise ValidationError(
+                _("Each threshold is from 1 %% to %(most)s %% of the year’s budget."),
+                code="range",
+                params={"most": MAX_PERCENTAGE},
+            )
+
+
 class AlertThresholds(models.Model):
     """When a project's budget alerts are raised: a fiscal year's actual, its forecast outturn
     or both reaching each percentage of the year's budget. A project without a row has the
@@ -135,7 +155,9 @@ class AlertThresholds(models.Model):
         "projects.Project", on_delete=models.CASCADE, related_name="alert_thresholds"
     )
     percentages = models.JSONField(
-        _("thresholds (% of the year’s budget)"), default=default_percentages
+        _("thresholds (% of the year’s budget)"),
+        default=default_percentages,
+        validators=[validate_percentages],
     )
     on_actual = models.BooleanField(_("on actual spending"), default=True)
     on_forecast = models.BooleanField(_("on the forecast outturn"), default=True)

@@ -15,6 +15,11 @@ urlpatterns = [
     ),
     path("projects/<int:project_id>/actuals/enter/", views.actual_add, name="actuals-enter"),
     path(
+        "projects/<int:project_id>/actuals/thresholds/",
+        views.thresholds_save,
+        name="actuals-thresholds",
+    ),
+    path(
         "actuals/template-<str:language>.csv",
         views.actuals_template,
         name="actuals-template",
