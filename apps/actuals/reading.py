@@ -483,38 +483,23 @@ def _usage(cells: dict[str, str], details_cache: dict[str, dict]) -> Usage:
 
 
 def _read_focus(rows, header, reading, currency, rules, words, progress) -> None:
-    """The FOCUS rows summed. The loop is the import's cost per row (10^6 rows in seconds):
-    what the cells say is parsed once per different text and looked up after, a row's cells
-    taken by C-level itemgetters, its sums kept by key in a dict."""
+    """The FOCUS rows summed. The loop is the import's cost per row (10^6 rows in seconds): the
+    cells that decide where a row goes (its dates, category, currency, the cells the rules and
+    its usage read) are taken by one C-level itemgetter, and what they decide is worked out
+    once per different combination (`_Sorter`) and looked up after, down to the sum the row
+    adds to; a row then costs its amount's Decimal and its quantity's float."""
     missing = [name for name in FOCUS_REQUIRED if name not in header]
     if missing:
         raise FileRefused(missing=missing)
     columns = {name: index for index, name in enumerate(header)}
-    cost, billing_currency, period, category, charged = (columns[n] for n in FOCUS_REQUIRED)
+    cost = columns["BilledCost"]
     quantity_at = columns.get("ConsumedQuantity")
-    describe = _cells(columns, ("ServiceName", "SkuId"))
-    usage_cells = _cells(columns, USAGE_CELLS)
-    usage_names = [name for name in USAGE_CELLS if name in columns]
-    matcher = _Matcher(rules, columns)
-    days: dict[str, tuple[date, date] | bool] = {}
-    categories: dict[str, bool] = {}
-    usages: dict[tuple, Usage] = {}
-    descriptions: dict[tuple, str] = {}
-    details_cache: dict[str, dict] = {}
-    totals, billed = reading.totals, reading.billed
+    sorter = _Sorter(columns, reading, currency, rules, words)
+    places = sorter.places
     width = len(header)
     number = 1
     rows_read = matched = unmatched = 0
     isfinite = math.isfinite
-
-    def dated(text: str) -> tuple[date, date] | bool:
-        found = days.get(text)
-        if found is None:
-            found = _day(text) or False
-            if len(days) < MAX_CACHED:
-                days[text] = found
-        return found
-
     for row in rows:
         number += 1
         if len(row) != width:
@@ -533,46 +518,15 @@ def _read_focus(rows, header, reading, currency, rules, words, progress) -> None
         if amount is None or not amount.is_finite():
             reading.error(number, words.bad_amount % {"column": "BilledCost"})
             continue
-        billing_period = dated(row[period])
-        charge = dated(row[charged])
-        if not billing_period or not charge:
-            column = "ChargePeriodStart" if billing_period else "BillingPeriodStart"
-            reading.error(number, words.bad_month % {"column": column})
-            continue
-        charge_category = row[category]
-        known = categories.get(charge_category)
-        if known is None:
-            known = categories[charge_category] = (
-                charge_category.strip().lower() in CHARGE_CATEGORIES
-            )
-        if not known:
-            reading.error(number, words.bad_category % {"value": charge_category})
+        place = places.get(sorter.cells(row)) or sorter.place(row)
+        if place.error:
+            reading.error(number, place.error)
             continue
         if not reading.first_source:
             reading.first_source = _source(row, columns)
-        kind = matcher.kind(row)
-        if not kind:
-            unmatched += 1
-            cells = (*describe(row), charge_category)
-            text = descriptions.get(cells)
-            if text is None:
-                text = " · ".join(part for part in cells if part)
-                if len(descriptions) < MAX_UNMATCHED_GROUPS:
-                    descriptions[cells] = text
-            key = (billing_period[0], charge[0], "", "", text, "")
-            if key not in totals and len(totals) >= MAX_UNMATCHED_GROUPS:
-                key = (billing_period[0], charge[0], "", "", "…", "")
-            hours, tokens = 0.0, 0
-        else:
-            cells = usage_cells(row)
-            usage = usages.get(cells)
-            if usage is None:
-                usage = _usage(dict(zip(usage_names, cells, strict=True)), details_cache)
-                if len(usages) < MAX_CACHED:
-                    usages[cells] = usage
-            accelerator, model, token_kind, counts, per_instance = usage
+        quantity = 0.0
+        if place.matched:
             quantity_text = row[quantity_at] if quantity_at is not None else ""
-            quantity = 0.0
             if quantity_text:
                 try:
                     quantity = float(quantity_text)
@@ -582,32 +536,147 @@ def _read_focus(rows, header, reading, currency, rules, words, progress) -> None
                     reading.error(number, words.bad_quantity % {"column": "ConsumedQuantity"})
                     continue
             matched += 1
-            hours, tokens = 0.0, 0
-            if counts == 1 and quantity:
-                hours = quantity * per_instance
-            elif counts == 2 and quantity:
-                tokens = int(quantity)
-            else:
-                accelerator = model = token_kind = ""
-            key = (billing_period[0], charge[0], kind, accelerator, model, token_kind)
-            text = ""
-        row_currency = row[billing_currency]
-        if row_currency == currency:
-            total = totals.get(key)
-            if total is None:
-                total = totals[key] = Total(first_row=number, description=text)
         else:
-            foreign = (key, row_currency.strip().upper(), charge[1])
-            total = billed.get(foreign)
-            if total is None:
-                total = billed[foreign] = Total(first_row=number, description=text)
+            unmatched += 1
+        if quantity and place.counts:
+            total = place.used or sorter.total(place, number, used=True)
+            if place.counts == 1:
+                total.accelerator_hours += quantity * place.per_instance
+            else:
+                total.tokens += int(quantity)
+        else:
+            total = place.plain or sorter.total(place, number, used=False)
         total.amount += amount
-        total.accelerator_hours += hours
-        total.tokens += tokens
         total.rows += 1
     reading.rows_read += rows_read
     reading.rows_matched += matched
     reading.rows_unmatched += unmatched
+
+
+@dataclass(slots=True)
+class _Place:
+    """Where the rows of one combination of deciding cells go: an error, or the keys of their
+    sums (`key_used` when the row has a quantity of usage that counts, accelerator-hours or
+    tokens; `key_plain` otherwise) in the project's currency or, `foreign`, in theirs on
+    their charge day; the sums themselves once made."""
+
+    error: str = ""
+    matched: bool = False
+    key_plain: tuple = ()
+    key_used: tuple = ()
+    foreign: bool = False
+    counts: int = 0  # 0: the quantity does not count, 1: instance-hours, 2: tokens
+    per_instance: int = 0
+    description: str = ""
+    plain: Total | None = None
+    used: Total | None = None
+
+
+class _Sorter:
+    """Works out where a row goes from the cells that decide it, once per different
+    combination of them (at most MAX_CACHED kept)."""
+
+    def __init__(self, columns, reading, currency, rules, words) -> None:
+        self.columns = columns
+        self.reading = reading
+        self.currency = currency
+        self.words = words
+        self.period, self.charged, self.category, self.billing_currency = (
+            columns[name]
+            for name in (
+                "BillingPeriodStart",
+                "ChargePeriodStart",
+                "ChargeCategory",
+                "BillingCurrency",
+            )
+        )
+        self.matcher = _Matcher(rules, columns)
+        rule_columns = sorted(
+            {
+                "Tags" if rule.column.startswith("Tags.") else rule.column
+                for rule in rules
+                if ("Tags" if rule.column.startswith("Tags.") else rule.column) in columns
+            }
+        )
+        self.usage_names = [name for name in USAGE_CELLS if name in columns]
+        self.describe = _cells(columns, ("ServiceName", "SkuId"))
+        deciding = (
+            "BillingPeriodStart",
+            "ChargePeriodStart",
+            "ChargeCategory",
+            "BillingCurrency",
+            *rule_columns,
+            *self.usage_names,
+            "ServiceName",
+            "SkuId",
+        )
+        self.cells = _cells(columns, list(dict.fromkeys(deciding)))
+        self.usage_cells = _cells(columns, self.usage_names)
+        self.places: dict[tuple, _Place] = {}
+        self.days: dict[str, tuple[date, date] | bool] = {}
+        self.details: dict[str, dict] = {}
+
+    def _dated(self, text: str) -> tuple[date, date] | bool:
+        found = self.days.get(text)
+        if found is None:
+            found = _day(text) or False
+            if len(self.days) < MAX_CACHED:
+                self.days[text] = found
+        return found
+
+    def place(self, row: Sequence[str]) -> _Place:
+        place = self._place(row)
+        if len(self.places) < MAX_CACHED:
+            self.places[self.cells(row)] = place
+        return place
+
+    def _place(self, row: Sequence[str]) -> _Place:
+        words = self.words
+        billing_period, charge = self._dated(row[self.period]), self._dated(row[self.charged])
+        if not billing_period or not charge:
+            column = "ChargePeriodStart" if billing_period else "BillingPeriodStart"
+            return _Place(error=words.bad_month % {"column": column})
+        category = row[self.category]
+        if category.strip().lower() not in CHARGE_CATEGORIES:
+            return _Place(error=words.bad_category % {"value": category})
+        row_currency = row[self.billing_currency]
+        foreign = row_currency != self.currency
+
+        def keyed(key: tuple) -> tuple:
+            return (key, row_currency.strip().upper(), charge[1]) if foreign else key
+
+        kind = self.matcher.kind(row)
+        if not kind:
+            text = " · ".join(part for part in (*self.describe(row), category) if part)
+            key = (billing_period[0], charge[0], "", "", text, "")
+            if key not in self.reading.totals and len(self.reading.totals) >= MAX_UNMATCHED_GROUPS:
+                key = (billing_period[0], charge[0], "", "", "…", "")
+            return _Place(key_plain=keyed(key), foreign=foreign, description=text)
+        cells = dict(zip(self.usage_names, self.usage_cells(row), strict=True))
+        accelerator, model, token_kind, counts, per_instance = _usage(cells, self.details)
+        plain = (billing_period[0], charge[0], kind, "", "", "")
+        used = (billing_period[0], charge[0], kind, accelerator, model, token_kind)
+        return _Place(
+            matched=True,
+            key_plain=keyed(plain),
+            key_used=keyed(used),
+            foreign=foreign,
+            counts=counts,
+            per_instance=per_instance,
+        )
+
+    def total(self, place: _Place, number: int, *, used: bool) -> Total:
+        """The sum the rows of `place` add to, made at its first row."""
+        key = place.key_used if used else place.key_plain
+        sums = self.reading.billed if place.foreign else self.reading.totals
+        total = sums.get(key)
+        if total is None:
+            total = sums[key] = Total(first_row=number, description=place.description)
+        if used:
+            place.used = total
+        else:
+            place.plain = total
+        return total
 
 
 def _source(row: Sequence[str], columns: dict[str, int]) -> str:
