@@ -1,29 +1,30 @@
-"""Alerts: a fiscal year's actual, or its forecast, crossing 80 % or 100 % of the year's
-budget raises one alert per crossing, shown on the plan-against-actual page and emailed (after
-the commit) to the project's owner and collaborators and, for a cleared workplan, the front
-office, each in their own language."""
+"""Alerts: a fiscal year's actual, or its forecast, crossing one of the project's thresholds
+(by default 80 % and 100 % of the year's budget, on both) raises one alert per crossing, shown
+on the plan-against-actual page and emailed through apps.notifications (one delivery per
+crossing and recipient, queued when the transaction commits, retried when the mail server is
+away) to the project's owner and collaborators and, for a cleared workplan, the front office,
+each in their own language."""
 
-import logging
 from decimal import Decimal
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.mail import send_mail
 from django.db import transaction
-from django.utils import translation
+from django.urls import reverse
 from django.utils.translation import gettext
 
-from apps.accounts.language import language_preference
 from apps.actuals.models import Alert
-from apps.actuals.selectors import project_variance
+from apps.actuals.selectors import alert_thresholds, project_variance
 from apps.budget.fiscal_labels import fiscal_year_text
+from apps.notifications.deliveries import deliveries_create
+from apps.notifications.links import absolute
+from apps.notifications.models import Delivery
+from apps.notifications.tasks import send_on_commit
 from apps.projects.models import Project
 from apps.projects.roles import FRONT_OFFICE
 from apps.words.formatting import money
 
-logger = logging.getLogger(__name__)
-
-THRESHOLDS = (Decimal("0.80"), Decimal("1.00"))
+HUNDRED = Decimal(100)
+CENT = Decimal("0.01")
 
 
 def recipients(project: Project) -> list:
@@ -35,33 +36,54 @@ def recipients(project: Project) -> list:
 
 @transaction.atomic
 def alerts_raise(*, project: Project) -> list[Alert]:
-    """The alerts the project's actuals and forecasts newly cross (none twice), emailed once
-    the transaction commits."""
+    """The alerts the project's actuals and forecasts newly cross (none twice), each emailed
+    once to each recipient when the transaction commits."""
+    settings = alert_thresholds(project)
+    bases = [
+        basis
+        for basis, wanted in (
+            (Alert.Basis.ACTUAL, settings.on_actual),
+            (Alert.Basis.FORECAST, settings.on_forecast),
+        )
+        if wanted
+    ]
+    if not bases:
+        return []
+    thresholds = [(Decimal(share) / HUNDRED).quantize(CENT) for share in settings.percentages]
     _, variance = project_variance(project)
     raised = []
     for year in variance.years:
         budget = year.total.plan
         if budget <= 0 or year.forecast is None:
             continue
-        for basis, amount in (
-            (Alert.Basis.ACTUAL, year.total.actual),
-            (Alert.Basis.FORECAST, year.forecast.by_plan),
-        ):
-            for threshold in THRESHOLDS:
-                if amount < threshold * budget:
+        amounts = {
+            Alert.Basis.ACTUAL: year.total.actual,
+            Alert.Basis.FORECAST: year.forecast.by_plan,
+        }
+        for basis in bases:
+            for threshold in thresholds:
+                if amounts[basis] < threshold * budget:
                     continue
                 alert, created = Alert.objects.get_or_create(
                     project=project,
                     fiscal_year=year.label,
                     threshold=threshold,
                     basis=basis,
-                    defaults={"amount": amount, "budget": budget},
+                    defaults={"amount": amounts[basis], "budget": budget},
                 )
                 if created:
                     raised.append(alert)
     if raised:
         people = recipients(project)
-        transaction.on_commit(lambda: _email(project, raised, people), robust=True)
+        for alert in raised:
+            send_on_commit(
+                deliveries_create(
+                    kind=Delivery.Kind.BUDGET_ALERT,
+                    event=f"budget-alert:{alert.pk}",
+                    object_id=alert.pk,
+                    recipients=people,
+                )
+            )
     return raised
 
 
@@ -90,12 +112,15 @@ def alert_text(alert: Alert, currency: str) -> str:
     )
 
 
-def _email(project: Project, alerts: list[Alert], people: list) -> None:
-    for user in people:
-        with translation.override(language_preference(user) or settings.LANGUAGE_CODE):
-            subject = gettext("Budget alert: %(title)s") % {"title": project.title}
-            body = "\n".join(alert_text(alert, project.currency) for alert in alerts)
-            try:
-                send_mail(subject, body, None, [user.email])
-            except OSError:
-                logger.exception("Budget alert for project %s not sent to %s", project.pk, user.pk)
+def alert_email(delivery: Delivery) -> dict | None:
+    """The context of a budget alert's email (notifications/email/budget_alert.html), in the
+    active language; None when the alert is gone."""
+    alert = Alert.objects.select_related("project").filter(pk=delivery.object_id).first()
+    if alert is None:
+        return None
+    project = alert.project
+    return {
+        "project": project,
+        "alert": alert_text(alert, project.currency),
+        "link": absolute(reverse("project-actuals", args=[project.pk])),
+    }

@@ -1,6 +1,6 @@
-"""API of actuals: imports of billing files, mapping rules, plan against actual. Managers work
-on their projects' actuals; the front office reads the variance of workplans in review or
-cleared; everyone else gets 404."""
+"""API of actuals: imports of billing files, mapping rules, alert thresholds, plan against
+actual. Managers work on their projects' actuals; the front office reads the variance of
+workplans in review or cleared; everyone else gets 404."""
 
 from django.http import Http404, HttpResponse
 from django.utils import timezone
@@ -15,8 +15,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apps.actuals import services
+from apps.actuals.alerts import alerts_raise
 from apps.actuals.models import MappingRule
 from apps.actuals.selectors import (
+    alert_thresholds,
     import_of,
     project_for_variance,
     project_variance,
@@ -29,6 +31,7 @@ from apps.actuals.serializers import (
     ImportSerializer,
     ImportUploadSerializer,
     MappingRuleSerializer,
+    ThresholdsSerializer,
     variance_json,
 )
 from apps.api.schema import error_response
@@ -123,6 +126,34 @@ def rule_view(request: Request, project_id: int, rule_id: int) -> Response:
     given.is_valid(raise_exception=True)
     rule = services.mapping_rule_update(rule=rule, fields=given.validated_data)
     return Response(MappingRuleSerializer(rule).data)
+
+
+@extend_schema(
+    methods=["GET"],
+    responses={200: ThresholdsSerializer, 404: NOT_FOUND},
+    summary="When a project's budget alerts are raised",
+)
+@extend_schema(
+    methods=["PATCH"],
+    request=ThresholdsSerializer,
+    responses={200: ThresholdsSerializer, 404: NOT_FOUND},
+    summary="Change the alert thresholds (alerts they newly cross are raised at once)",
+)
+@api_view(["GET", "PATCH"])
+@permission_classes([IsAuthenticated])
+def thresholds_view(request: Request, project_id: int) -> Response:
+    project = project_for_user(request.user, project_id)
+    thresholds = alert_thresholds(project)
+    if request.method == "GET":
+        return Response(ThresholdsSerializer(thresholds).data)
+    given = ThresholdsSerializer(thresholds, data=request.data, partial=True)
+    given.is_valid(raise_exception=True)
+    fields = {name: getattr(thresholds, name) for name in ThresholdsSerializer.Meta.fields}
+    thresholds = services.alert_thresholds_update(
+        project=project, **(fields | given.validated_data)
+    )
+    alerts_raise(project=project)
+    return Response(ThresholdsSerializer(thresholds).data)
 
 
 _FIGURES = {

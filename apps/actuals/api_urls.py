@@ -18,5 +18,10 @@ urlpatterns = [
         name="actuals-rule",
     ),
     path("projects/<id:project_id>/actuals/replan/", api.replan_view, name="actuals-replan"),
+    path(
+        "projects/<id:project_id>/actuals/thresholds/",
+        api.thresholds_view,
+        name="actuals-thresholds",
+    ),
     path("projects/<id:project_id>/variance/", api.variance_view, name="project-variance"),
 ]

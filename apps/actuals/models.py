@@ -1,6 +1,7 @@
 """Actual costs and usage of a project: imports of billing files, their sums, mapping rules."""
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.files.storage import FileSystemStorage
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -72,6 +73,8 @@ class ActualsImport(models.Model):
     unchanged = models.BooleanField(default=False)  # the same file as an earlier import
     period_start = models.DateField(null=True, blank=True)
     period_end = models.DateField(null=True, blank=True)
+    # The rates amounts in another currency were converted at (apps.actuals.currency's record).
+    exchange_rates = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -113,6 +116,54 @@ class ActualAmount(models.Model):
 
     def __str__(self) -> str:
         return f"{self.month:%Y-%m} {self.kind} {self.amount}"
+
+
+DEFAULT_PERCENTAGES = (80, 100)
+MAX_THRESHOLDS = 5
+MAX_PERCENTAGE = 500
+
+
+def default_percentages() -> list[int]:
+    return list(DEFAULT_PERCENTAGES)
+
+
+def validate_percentages(value: object) -> None:
+    """One to MAX_THRESHOLDS whole percentages, each from 1 to MAX_PERCENTAGE."""
+    if not isinstance(value, list) or not 1 <= len(value) <= MAX_THRESHOLDS:
+        raise ValidationError(
+            _("Give from one to %(count)s thresholds."),
+            code="count",
+            params={"count": MAX_THRESHOLDS},
+        )
+    for share in value:
+        if isinstance(share, bool) or not isinstance(share, int):
+            raise ValidationError(_("Each threshold is a whole percentage."), code="whole")
+        if not 1 <= share <= MAX_PERCENTAGE:
+            raise ValidationError(
+                _("Each threshold is from 1 %% to %(most)s %% of the year’s budget."),
+                code="range",
+                params={"most": MAX_PERCENTAGE},
+            )
+
+
+class AlertThresholds(models.Model):
+    """When a project's budget alerts are raised: a fiscal year's actual, its forecast outturn
+    or both reaching each percentage of the year's budget. A project without a row has the
+    defaults: 80 % and 100 %, on both."""
+
+    project = models.OneToOneField(
+        "projects.Project", on_delete=models.CASCADE, related_name="alert_thresholds"
+    )
+    percentages = models.JSONField(
+        _("thresholds (% of the year’s budget)"),
+        default=default_percentages,
+        validators=[validate_percentages],
+    )
+    on_actual = models.BooleanField(_("on actual spending"), default=True)
+    on_forecast = models.BooleanField(_("on the forecast outturn"), default=True)
+
+    def __str__(self) -> str:
+        return ", ".join(f"{p} %" for p in self.percentages)
 
 
 class Alert(models.Model):

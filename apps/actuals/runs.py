@@ -6,7 +6,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from apps.actuals.alerts import alerts_raise
-from apps.actuals.currency import to_project_currency
+from apps.actuals.currency import project_rates, rates_record
 from apps.actuals.models import MANUAL_SOURCE, ActualAmount, ActualsImport, MappingRule
 from apps.actuals.reading import FileRefused, Reading, Rule, Words, read_billing
 from apps.estimates.budget import KINDS
@@ -72,7 +72,7 @@ def _refusal(refused: FileRefused) -> str:
         return gettext(
             "This file is neither a FOCUS export nor the plain CSV: columns missing: %(columns)s."
         ) % {"columns": ", ".join(refused.missing)}
-    return gettext("This file cannot be read as CSV (UTF-8, or gzipped): %(reason)s") % {
+    return gettext("This file cannot be read as CSV (UTF-8, or gzipped) or Parquet: %(reason)s") % {
         "reason": refused.reason or gettext("it is empty")
     }
 
@@ -86,7 +86,7 @@ def _read_and_store(record: ActualsImport) -> None:
                 currency=project.currency,
                 rules=project_rules(project),
                 kinds=KINDS,
-                convert=to_project_currency,
+                convert=project_rates(project),
                 words=_words(),
                 progress=lambda rows: ActualsImport.objects.filter(pk=record.pk).update(
                     rows_read=rows
@@ -124,6 +124,7 @@ def _store(record: ActualsImport, reading: Reading) -> None:
     months = reading.months
     record.period_start = months[0] if months else None
     record.period_end = months[-1] if months else None
+    record.exchange_rates = rates_record(reading.exchange_rates)
     record.unchanged = (
         ActualsImport.objects.filter(
             project=project,

@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from apps.actuals.models import ActualAmount, ActualsImport, Alert, MappingRule
+from apps.actuals.models import ActualAmount, ActualsImport, Alert, AlertThresholds, MappingRule
 from apps.actuals.replan import ACCELERATOR_HOURS, TOKENS, MeasuredDemand, measured_demand
 from apps.actuals.variance import (
     Variance,
@@ -371,3 +371,9 @@ def imports_of(project: Project, limit: int = 10) -> list[ActualsImport]:
 
 def alerts_of(project: Project) -> list[Alert]:
     return list(Alert.objects.filter(project=project).order_by("-created_at", "-pk")[:20])
+
+
+def alert_thresholds(project: Project) -> AlertThresholds:
+    """The project's alert thresholds; the defaults (unsaved) when it never set them."""
+    found = AlertThresholds.objects.filter(project=project).first()
+    return found or AlertThresholds(project=project)

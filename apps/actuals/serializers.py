@@ -1,17 +1,26 @@
 """Serializers of the actuals API: imports, mapping rules, and plan against actual."""
 
 from django.utils.translation import gettext
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from apps.actuals.models import ActualsImport, MappingRule
+from apps.actuals.currency import rates_of
+from apps.actuals.models import (
+    MAX_PERCENTAGE,
+    MAX_THRESHOLDS,
+    ActualsImport,
+    AlertThresholds,
+    MappingRule,
+)
 from apps.actuals.variance import Figures, Period, Variance
 from apps.api.strict import StrictTypes
 from apps.estimates.budget import KINDS
+from apps.exchange.serializers import ExchangeRateSerializer, exchange_rate_representation
 
 
 class ImportUploadSerializer(serializers.Serializer):
     file = serializers.FileField(
-        help_text="A FOCUS 1.0–1.4 export (CSV or gzipped CSV) or the plain CSV."
+        help_text="A FOCUS 1.0–1.4 export (CSV, gzipped CSV or Parquet) or the plain CSV."
     )
     source = serializers.CharField(
         max_length=200,
@@ -39,6 +48,10 @@ class ImportSerializer(serializers.ModelSerializer):
         max_digits=20, decimal_places=2, coerce_to_string=True
     )
     errors = ImportErrorSerializer(many=True)
+    exchange_rates = serializers.SerializerMethodField(
+        help_text="The rates amounts in another currency were converted at, one per currency "
+        "and charge day (a day without a rate, a weekend, takes the newest before it)."
+    )
 
     class Meta:
         model = ActualsImport
@@ -57,8 +70,13 @@ class ImportSerializer(serializers.ModelSerializer):
             "unchanged",
             "period_start",
             "period_end",
+            "exchange_rates",
         ]
         read_only_fields = fields
+
+    @extend_schema_field(ExchangeRateSerializer(many=True))
+    def get_exchange_rates(self, record: ActualsImport) -> list[dict]:
+        return [exchange_rate_representation(rate) for rate in rates_of(record.exchange_rates)]
 
 
 class MappingRuleSerializer(StrictTypes, serializers.ModelSerializer):
@@ -79,6 +97,28 @@ class MappingRuleSerializer(StrictTypes, serializers.ModelSerializer):
         if not value or value == "Tags.":
             raise serializers.ValidationError(gettext("Name a FOCUS column or Tags.<key>."))
         return value
+
+
+class ThresholdsSerializer(StrictTypes, serializers.ModelSerializer):
+    percentages = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=MAX_PERCENTAGE),
+        min_length=1,
+        max_length=MAX_THRESHOLDS,
+        help_text="Whole percentages of a fiscal year's budget whose crossing raises an alert "
+        "(once each, sorted); default [80, 100].",
+    )
+    on_actual = serializers.BooleanField(help_text="Alert when the year's actual reaches one.")
+    on_forecast = serializers.BooleanField(
+        help_text="Alert when the year's forecast outturn (actual + the plan for the months "
+        "left) reaches one."
+    )
+
+    class Meta:
+        model = AlertThresholds
+        fields = ["percentages", "on_actual", "on_forecast"]
+
+    def validate_percentages(self, value: list[int]) -> list[int]:
+        return sorted(set(value))
 
 
 def _money(value) -> str | None:

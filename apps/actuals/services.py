@@ -14,7 +14,13 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from apps.actuals import tasks
-from apps.actuals.models import MANUAL_SOURCE, ActualAmount, ActualsImport, MappingRule
+from apps.actuals.models import (
+    MANUAL_SOURCE,
+    ActualAmount,
+    ActualsImport,
+    AlertThresholds,
+    MappingRule,
+)
 from apps.actuals.replan import TOKENS, MeasuredDemand
 from apps.actuals.selectors import measured_demand_of, project_plan
 from apps.budget.selectors import baseline_of
@@ -95,6 +101,22 @@ def mapping_rule_update(*, rule: MappingRule, fields: dict) -> MappingRule:
 @transaction.atomic
 def mapping_rule_delete(*, rule: MappingRule) -> None:
     rule.delete()
+
+
+@transaction.atomic
+def alert_thresholds_update(
+    *, project: Project, percentages: list[int], on_actual: bool, on_forecast: bool
+) -> AlertThresholds:
+    """Set when the project's budget alerts are raised: each percentage once, in order."""
+    thresholds = AlertThresholds.objects.filter(project=project).first() or AlertThresholds(
+        project=project
+    )
+    thresholds.percentages = sorted(set(percentages))
+    thresholds.on_actual = on_actual
+    thresholds.on_forecast = on_forecast
+    thresholds.full_clean()
+    thresholds.save()
+    return thresholds
 
 
 @transaction.atomic

@@ -25,6 +25,11 @@ urlpatterns = [
         name="actuals-replan-create",
     ),
     path(
+        "projects/<int:project_id>/actuals/thresholds/",
+        views.thresholds_save,
+        name="actuals-thresholds",
+    ),
+    path(
         "actuals/template-<str:language>.csv",
         views.actuals_template,
         name="actuals-template",

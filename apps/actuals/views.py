@@ -14,11 +14,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from apps.actuals import services
 from apps.actuals.alerts import alert_text, alerts_raise
-from apps.actuals.forms import ActualForm, RuleForm, UploadForm
+from apps.actuals.currency import rates_of
+from apps.actuals.forms import ActualForm, RuleForm, ThresholdsForm, UploadForm
 from apps.actuals.kinds import kind_name
 from apps.actuals.models import MappingRule
 from apps.actuals.reading import PLAIN_UNITS, template_csv
 from apps.actuals.selectors import (
+    alert_thresholds,
     alerts_of,
     can_import,
     import_of,
@@ -34,6 +36,7 @@ from apps.actuals.selectors import (
 from apps.estimates.budget.fiscal import month_start
 from apps.projects.guards import refuses_frozen_projects
 from apps.projects.selectors import project_for_user
+from apps.words.currencies import rate_text
 
 
 def _chart(variance, currency: str) -> tuple[dict, list[dict]]:
@@ -68,12 +71,20 @@ def _chart(variance, currency: str) -> tuple[dict, list[dict]]:
 @require_GET
 def actuals_page(request: HttpRequest, project_id: int) -> TemplateResponse:
     project = project_for_variance(request.user, project_id)
+    return _actuals(request, project)
+
+
+def _actuals(
+    request: HttpRequest, project, thresholds_form: ThresholdsForm | None = None, status=200
+) -> TemplateResponse:
+    """The page; `thresholds_form` bound and in error after a refused change."""
     plan, variance = project_variance(project)
     chart, chart_rows = _chart(variance, project.currency)
     team = can_import(request.user, project)
     shown_import = None
     if team and request.GET.get("import", "").isdigit():
         shown_import = import_of(project, int(request.GET["import"]))
+    thresholds = alert_thresholds(project)
     return TemplateResponse(
         request,
         "actuals/actuals.html",
@@ -87,15 +98,21 @@ def actuals_page(request: HttpRequest, project_id: int) -> TemplateResponse:
             "chart_last": next((r for r in reversed(chart_rows) if r["actual"] is not None), None),
             "team": team,
             "shown_import": shown_import,
+            "shown_rates": [
+                rate_text(rate) for rate in rates_of(shown_import and shown_import.exchange_rates)
+            ],
             "imports": imports_of(project) if team else [],
             "rules": rules_of(project) if team else [],
             "unmatched": unmatched_of(project) if team else [],
             "usage": usage_by_model(project),
             "alerts": [alert_text(alert, project.currency) for alert in alerts_of(project)],
+            "thresholds": thresholds,
+            "thresholds_form": thresholds_form or ThresholdsForm.of(thresholds),
             "upload_form": UploadForm(),
             "rule_form": RuleForm(),
             "actual_form": ActualForm(),
         },
+        status=status,
     )
 
 
@@ -201,6 +218,21 @@ def replan(request: HttpRequest, project_id: int) -> HttpResponse:
         return redirect("actuals-replan", project_id=project.pk)
     messages.success(request, gettext("Scenario re-planned from the actuals."))
     return redirect(scenario.get_absolute_url())
+
+
+@login_required
+@require_POST
+def thresholds_save(request: HttpRequest, project_id: int) -> HttpResponse:
+    """Change when alerts are raised; a refused change shows the page again, each error beside
+    its field."""
+    project = project_for_user(request.user, project_id)
+    form = ThresholdsForm(request.POST)
+    if not form.is_valid():
+        return _actuals(request, project, thresholds_form=form, status=400)
+    services.alert_thresholds_update(project=project, **form.cleaned_data)
+    alerts_raise(project=project)
+    messages.success(request, gettext("Alert thresholds saved."))
+    return _page(project.pk, "#thresholds")
 
 
 TEMPLATE_HEADERS = {

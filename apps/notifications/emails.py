@@ -120,6 +120,13 @@ CONTEXTS: dict[str, Callable[[Delivery], dict | None]] = {
 }
 
 
+def email_register(kind: str, context: Callable[[Delivery], dict | None]) -> None:
+    """Let an app above this one write the emails of its kind of delivery (from its
+    AppConfig.ready): `context` gives the template notifications/email/<kind>.html its
+    context, with "project" and "link", or None when there is nothing to say any more."""
+    CONTEXTS[kind] = context
+
+
 def message_id(delivery: Delivery) -> str:
     """The same Message-ID each time a delivery is written, so that a mail client shows a
     message sent again after a lost acknowledgement once."""

@@ -29,6 +29,7 @@ class Delivery(models.Model):
         INVITED = "invited", _("Invitation to a new account")
         ADDED = "added", _("Added to a project")
         PASSWORD_RESET = "password_reset", _("Password reset")
+        BUDGET_ALERT = "budget_alert", _("Budget alert")
 
     kind = models.CharField(_("kind"), max_length=20, choices=Kind)
     event = models.CharField(

@@ -1,6 +1,7 @@
 """Plan against actual in headless Chromium, in English and French: a manager uploads a bill by
-the page's form, sees it imported and the variance, adds a rule and a month by hand; the page has
-no horizontal overflow and axe finds no WCAG 2.2 AA violation at 1280 and 390 px."""
+the page's form, sees it imported and the variance, adds a rule and a month by hand, and sets
+the alert thresholds (a refused value shown beside its field); the page has no horizontal
+overflow and axe finds no WCAG 2.2 AA violation at 1280 and 390 px."""
 
 import re
 from datetime import date
@@ -25,11 +26,17 @@ LANGUAGES = {
 WORDS = {
     "en": {"file": "Billing file", "import": "Import", "done": "Done: 2 rows read",
            "column": "Column", "value": "Value", "add": "Add rule", "month": "Month",
-           "amount": "Amount", "save": "Save actual", "saved": "Actual saved."},
+           "amount": "Amount", "save": "Save actual", "saved": "Actual saved.",
+           "thresholds": "Alert thresholds", "save_thresholds": "Save thresholds",
+           "bad_threshold": "Each threshold is from 1 % to 500 %",
+           "thresholds_saved": "Alert thresholds saved."},
     "fr": {"file": "Fichier de facturation", "import": "Importer",
            "done": "Terminé : 2 lignes lues", "column": "Colonne", "value": "Valeur",
            "add": "Ajouter la règle", "month": "Mois", "amount": "Montant",
-           "save": "Enregistrer le réalisé", "saved": "Réalisé enregistré."},
+           "save": "Enregistrer le réalisé", "saved": "Réalisé enregistré.",
+           "thresholds": "Seuils d’alerte", "save_thresholds": "Enregistrer les seuils",
+           "bad_threshold": "Chaque seuil va de 1\u00a0% à 500\u00a0%",
+           "thresholds_saved": "Seuils d’alerte enregistrés."},
 }  # fmt: skip
 BILL = b"month,kind,amount,currency\n2026-01,storage,300,USD\n2026-02,storage,200,USD\n"
 
@@ -89,3 +96,17 @@ def test_a_manager_imports_a_bill_and_reads_plan_against_actual(
     by_hand.get_by_role("button", name=words["save"]).click()
     expect(page.get_by_text(words["saved"])).to_be_visible()
     checked(page, f"plan against actual with a rule and a month by hand ({language})", language)
+
+    thresholds = page.locator("#thresholds form")
+    thresholds.get_by_label(words["thresholds"]).fill("0, 80")
+    thresholds.get_by_role("button", name=words["save_thresholds"]).click()
+    field = page.locator("#thresholds .form-field-error")
+    expect(field).to_contain_text(words["bad_threshold"])
+    expect(field.get_by_label(words["thresholds"])).to_have_value("0, 80")
+    checked(page, f"alert thresholds refused ({language})", language)
+    page.locator("#thresholds form").get_by_label(words["thresholds"]).fill("75, 100")
+    page.locator("#thresholds form").get_by_role("button", name=words["save_thresholds"]).click()
+    expect(page.get_by_text(words["thresholds_saved"])).to_be_visible()
+    expect(page.locator("#thresholds form").get_by_label(words["thresholds"])).to_have_value(
+        "75, 100"
+    )

@@ -623,6 +623,10 @@ def world(db, generous_limits, connection_kept_across_requests):
                 ]
                 for method in ("PATCH", "DELETE")
             },
+            f"GET {API}/projects/{{project_id}}/actuals/thresholds/": by_id("project_id", projects),
+            f"PATCH {API}/projects/{{project_id}}/actuals/thresholds/": by_id(
+                "project_id", projects, {"percentages": [75, 100], "on_actual": True}
+            ),
             f"GET {API}/projects/{{project_id}}/variance/": by_id("project_id", projects),
             f"POST {API}/projects/{{project_id}}/actuals/replan/": by_id("project_id", projects),
             **{

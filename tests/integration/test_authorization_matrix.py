@@ -521,6 +521,11 @@ ROUTES: dict[str, Row] = {
         {"POST": 302}, sees=TEAM, body={"POST": _constant(RULE)}
     ),
     "projects/<int:project_id>/actuals/rules/<int:rule_id>/delete/": Row({"POST": 302}, sees=TEAM),
+    "projects/<int:project_id>/actuals/thresholds/": Row(
+        {"POST": 302},
+        sees=TEAM,
+        body={"POST": _constant({"percentages": "75, 100", "on_actual": "on"})},
+    ),
     "projects/<int:project_id>/actuals/enter/": Row(
         {"POST": 302},
         sees=TEAM,
@@ -687,6 +692,11 @@ ROUTES: dict[str, Row] = {
         {"PATCH": 200, "DELETE": 204}, sees=TEAM, body={"PATCH": _constant({"value": "S3"})}
     ),
     "api/v1/projects/<id:project_id>/actuals/replan/": Row({"POST": 201}, sees=TEAM),
+    "api/v1/projects/<id:project_id>/actuals/thresholds/": Row(
+        {"GET": 200, "PATCH": 200},
+        sees=TEAM,
+        body={"PATCH": _constant({"percentages": [90, 100], "on_forecast": False})},
+    ),
     "api/v1/projects/<id:project_id>/variance/": Row(
         {"GET": 200}, sees=REVIEW_READERS, values=_submitted
     ),

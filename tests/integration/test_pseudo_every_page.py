@@ -244,6 +244,10 @@ PAGES: dict[str, tuple[Case, ...]] = {
     "projects/<int:project_id>/actuals/rules/<int:rule_id>/delete/": (
         post(f"{P}/actuals/rules/999999/delete/"),
     ),
+    "projects/<int:project_id>/actuals/thresholds/": (
+        post(f"{P}/actuals/thresholds/", {"percentages": "0, x"}, status=400),  # the errors
+        post(f"{P}/actuals/thresholds/", {"percentages": "80, 100", "on_actual": "on"}),
+    ),
     "projects/<int:project_id>/actuals/enter/": (
         post(f"{P}/actuals/enter/", {"month": "2026-03", "kind": "staff", "amount": "10"}),
         post(f"{P}/actuals/enter/", {"month": "March", "kind": "staff", "amount": "x"}),

@@ -19,7 +19,7 @@ def read(content: bytes, rules=()):
         currency="USD",
         rules=rules,
         kinds=("storage",),
-        convert=lambda amount, *rest: amount,
+        convert=lambda currency, day: None,
         words=WORDS,
     )
 
