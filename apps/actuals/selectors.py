@@ -27,6 +27,7 @@ from apps.budget.selectors import (
     BudgetUnavailable,
     baseline_of,
     budget_rules,
+    conversion_of,
     cost_line_input,
     cost_lines_of,
     planning_period,
@@ -42,11 +43,11 @@ from apps.estimates.budget import (
     compute_lines,
     default_service_start,
     fiscal_years,
-    schedule,
+    monthly_lines,
 )
 from apps.estimates.budget.fiscal import FiscalYear, PeriodMonths, month_index
-from apps.estimates.budget.lines import decimal
 from apps.estimates.budget.months import training_hours_by_month
+from apps.projects.currency import project_exchange
 from apps.projects.models import Project, Scenario
 from apps.projects.roles import can_review
 from apps.projects.selectors import is_member, is_member_of
@@ -99,7 +100,8 @@ def project_plan(project: Project, catalogue: Catalogue | None = None) -> Plan:
     catalogue = catalogue or Catalogue.load()
     try:
         try:
-            inp, _ = estimate_input_from_request(scenario.inputs, catalogue)
+            exchange = project_exchange(project, catalogue)
+            inp, _ = estimate_input_from_request(scenario.inputs, catalogue, exchange)
             result = estimate(inp)
         except EstimateInputError as error:
             raise BudgetUnavailable(error.errors) from None
@@ -118,17 +120,20 @@ def project_plan(project: Project, catalogue: Catalogue | None = None) -> Plan:
             training_start=scenario.training_start,
             service_start=scenario.service_start,
         )
-        threshold = decimal(budget_rules(project).capitalisation_threshold)
-        lines = [
-            schedule(cost_line_input(line), threshold, end) for line in cost_lines_of(scenario)
-        ]
-    except (BudgetInputError, CalendarError) as error:
+        # The budget's own months: the lines in another currency and the fiscal years with a
+        # rate of their own converted as the budget converts them.
+        line_inputs = [cost_line_input(line, project) for line in cost_lines_of(scenario)]
+        conversion, _ = conversion_of(project, catalogue, exchange, line_inputs, calendar)
+        added, computed_lines, _ = monthly_lines(
+            calendar, budget_rules(project), line_inputs, computed, conversion
+        )
+    except (BudgetInputError, CalendarError, EstimateInputError) as error:
         return Plan((), {}, None, BudgetUnavailable(error.errors).reason())
     except BudgetUnavailable as error:
         return Plan((), {}, None, error.reason())
     period = PeriodMonths(years)
     money: dict[tuple[int, str], Decimal] = defaultdict(Decimal)
-    for line in (*computed.lines, *lines):
+    for line in (*computed_lines, *added):
         for day, amount in line.monthly:
             if month_index(day) in period:
                 money[month_index(day), line.kind] += amount

@@ -14,7 +14,13 @@ from apps.actuals.services import actual_enter
 from apps.budget.selectors import scenario_budget
 from apps.budget.services import cost_line_create
 from apps.reviews.services import project_submit
-from tests.factories import make_front_office, make_manager, make_project, make_scenario
+from tests.factories import (
+    load_ecb,
+    make_front_office,
+    make_manager,
+    make_project,
+    make_scenario,
+)
 from tests.integration.test_api_projects import client_for
 
 pytestmark = pytest.mark.django_db
@@ -145,3 +151,34 @@ def test_an_import_that_cannot_be_queued_says_so(owner, project, monkeypatch):
     services._enqueue(record.pk)
     record.refresh_from_db()
     assert record.status == "failed" and "queued" in record.errors[0]["message"]
+
+
+def test_a_euro_projects_plan_is_its_budget_converted_as_the_budget_converts_it(owner):
+    """The plan the actuals are compared with is the budget the page shows: the estimate's
+    dollar prices converted at the project's rate, a line entered in francs at its own, a fiscal
+    year with a rate of its own at that rate; never dollars beside euros."""
+    load_ecb()
+    project = make_project(
+        owner,
+        "Traduction",
+        currency="EUR",
+        rate_date=date(2025, 6, 2),
+        period_start=date(2026, 1, 1),
+        period_end=date(2027, 12, 31),
+        fiscal_year_rates={"FY2027": "0.95"},
+    )
+    scenario = make_scenario(project, "Pilote", is_baseline=True)
+    cost_line_create(scenario=scenario, fields={**STORAGE, "currency": "CHF"}, user=owner)
+    body = client_for(owner).get(f"/api/v1/projects/{project.pk}/variance/").json()
+    assert body["currency"] == "EUR"
+    budget = scenario_budget(project.scenarios.get(is_baseline=True)).budget
+    assert [y["label"] for y in body["fiscal_years"]] == ["FY2026", "FY2027"]
+    for position, year in enumerate(body["fiscal_years"]):
+        for kind in year["kinds"]:
+            planned = sum(
+                line.amounts[position] for line in budget.lines if line.kind == kind["kind"]
+            )
+            assert Decimal(kind["plan"]) == planned, (year["label"], kind["kind"])
+    storage = next(k for k in body["fiscal_years"][0]["kinds"] if k["kind"] == "storage")
+    # 250.00 CHF a month at 1.0711225364 EUR (the ECB's of 2 June 2025: 1 / 0.9336), a cent each.
+    assert storage["plan"] == str(Decimal("267.78") * 12)

@@ -40,7 +40,7 @@ from apps.estimates.budget.lines import (
 )
 from apps.estimates.budget.months import default_service_start, spread, training_end
 from apps.estimates.budget.results import Budget, BudgetLine, Memo, Summary, Totals
-from apps.estimates.budget.table import budget
+from apps.estimates.budget.table import budget, monthly_lines
 
 __all__ = [
     "BUDGET_CLASSES",
@@ -77,6 +77,7 @@ __all__ = [
     "default_service_start",
     "fiscal_years",
     "line_errors",
+    "monthly_lines",
     "portfolio",
     "rules_errors",
     "schedule",

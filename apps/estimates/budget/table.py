@@ -213,6 +213,31 @@ def _npv(totals: Sequence[Decimal], rate: Decimal) -> Decimal:
     return to_money(sum((total / (1 + rate) ** k for k, total in enumerate(totals)), ZERO))
 
 
+def monthly_lines(
+    calendar: FiscalCalendar,
+    rules: BudgetRules,
+    lines: Sequence[CostLineInput],
+    computed: ComputedLines,
+    conversion: Conversion | None = None,
+) -> tuple[list[ScheduledLine], list[ScheduledLine], list]:
+    """Every line as cash per month in the budget's currency, as the budget sums them: the
+    lines people add scheduled (in their order), the estimate's lines classed by the
+    capitalisation threshold, both converted month by month with a `conversion`; and the notes
+    the classing gives. Raises BudgetInputError."""
+    _validate(calendar, rules, lines, conversion)
+    years = fiscal_years(calendar)
+    threshold = decimal(rules.capitalisation_threshold)
+    scheduled = [
+        schedule(line, _threshold_in(line, threshold, conversion), calendar.period_end)
+        for line in lines
+    ]
+    computed_lines, class_notes = _classed(computed.lines, threshold)
+    if conversion is not None:
+        scheduled = converted_lines(scheduled, [line.currency for line in lines], years, conversion)
+        computed_lines = computed_at_year_rates(computed_lines, years, conversion)
+    return scheduled, computed_lines, class_notes
+
+
 def budget(
     calendar: FiscalCalendar,
     rules: BudgetRules,
@@ -230,19 +255,12 @@ def budget(
     entered in another currency and the fiscal years with a rate of their own are converted
     month by month (budget.conversion). Raises BudgetInputError.
     """
-    _validate(calendar, rules, lines, conversion)
     computed = ComputedLines() if computed is None else computed
     years = fiscal_years(calendar)
     period = PeriodMonths(years)
-    threshold = decimal(rules.capitalisation_threshold)
-    scheduled = [
-        schedule(line, _threshold_in(line, threshold, conversion), calendar.period_end)
-        for line in lines
-    ]
-    computed_lines, class_notes = _classed(computed.lines, threshold)
-    if conversion is not None:
-        scheduled = converted_lines(scheduled, [line.currency for line in lines], years, conversion)
-        computed_lines = computed_at_year_rates(computed_lines, years, conversion)
+    scheduled, computed_lines, class_notes = monthly_lines(
+        calendar, rules, lines, computed, conversion
+    )
     currency_of = {id(line): given.currency for line, given in zip(scheduled, lines, strict=True)}
     rows = sorted(
         [(line, True) for line in computed_lines] + [(line, False) for line in scheduled],
