@@ -55,7 +55,10 @@ VIEWPORTS = {
     "desktop": {"width": 1280, "height": 900},
     "phone": {"width": 390, "height": 844},
 }
-# Usage: @BOTH_VIEWPORTS on a test that uses `page` (ids: desktop-1280x900, phone-390x844).
+# Usage: @BOTH_VIEWPORTS on a test that uses `page` (ids: desktop-1280x900, phone-390x844), for
+# what a person does differently at each width (the keyboard, what is in view). A test that only
+# audits a page at both widths loads it once and calls assert_no_axe_violations_at_each_width
+# (each run of a test costs its set-up, its sign-in and its page loads again).
 BOTH_VIEWPORTS = pytest.mark.parametrize(
     "viewport",
     list(VIEWPORTS),
