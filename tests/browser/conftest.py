@@ -6,6 +6,7 @@ database with the real catalogue, set back to the suite's starting rows after it
 (tests/starting_data.py).
 """
 
+import contextlib
 import datetime
 import os
 import threading
@@ -18,6 +19,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.urls import Resolver404, resolve
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from apps.apiprices.loading import api_prices_load
 from apps.projects.models import Project, Scenario
@@ -53,13 +55,31 @@ VIEWPORTS = {
     "desktop": {"width": 1280, "height": 900},
     "phone": {"width": 390, "height": 844},
 }
-# Usage: @BOTH_VIEWPORTS on a test that uses `page` (ids: desktop-1280x900, phone-390x844).
+# Usage: @BOTH_VIEWPORTS on a test that uses `page` (ids: desktop-1280x900, phone-390x844), for
+# what a person does differently at each width (the keyboard, what is in view). A test that only
+# audits a page at both widths loads it once and calls assert_no_axe_violations_at_each_width
+# (each run of a test costs its set-up, its sign-in and its page loads again).
 BOTH_VIEWPORTS = pytest.mark.parametrize(
     "viewport",
     list(VIEWPORTS),
     ids=[f"{name}-{size['width']}x{size['height']}" for name, size in VIEWPORTS.items()],
     indirect=True,
 )
+
+
+def languages_each_at_a_width(first: str, second: str):
+    """Parametrizes `language` and `viewport` together: `first` at 1280 px, `second` at 390 px.
+
+    For a flow whose every step works in both languages at both widths: each language clicks
+    through it at one width, and audits each page at both (assert_no_axe_violations_at_each_width),
+    where BOTH_VIEWPORTS times two languages ran the whole flow four times."""
+    return pytest.mark.parametrize(
+        ("language", "viewport"),
+        [(first, "desktop"), (second, "phone")],
+        ids=[f"{first}-desktop-1280x900", f"{second}-phone-390x844"],
+        indirect=["viewport"],
+    )
+
 
 # Where `login` signs in: LOGIN_PATH when the URLconf serves it (the app's own page, served by
 # apps.accounts since it landed), otherwise the Django admin's form, which only accepts staff.
@@ -305,6 +325,79 @@ def assert_no_axe_violations(page: Page, context_label: str) -> None:
             f"({page.url}):\n{format_axe_violations(violations)}",
             pytrace=False,
         )
+
+
+def at_each_width(page: Page) -> Iterator[str]:
+    """The page at each width of VIEWPORTS in turn (1280 then 390 px), resized in place rather
+    than loaded again: yields "1280x900", then "390x844"; the page's own size is put back after.
+
+    The layout is CSS's (no script of the app reads the window's width), so a resized page is
+    the page loaded at that width, for axe and for what fits: one page load, and one test's
+    set-up, audit both widths where a test parametrized by BOTH_VIEWPORTS needed two."""
+    own = page.viewport_size
+    try:
+        for size in VIEWPORTS.values():
+            page.set_viewport_size(size)
+            _settled(page)
+            yield f"{size['width']}x{size['height']}"
+    finally:
+        if own:
+            page.set_viewport_size(own)
+            _settled(page)
+
+
+# True once the document is no wider than the window (what a page loaded at this width shows).
+_FITS = "() => document.documentElement.scrollWidth <= window.innerWidth"
+
+
+def _settled(page: Page) -> None:
+    """Wait for a resized page to lay itself out again, as it would have loaded at this width.
+
+    CSS lays the page out at once; Chart.js redraws its canvases from a ResizeObserver, which a
+    headless page under load may run late or (seen on the scenario page) not at all before the
+    test looks, leaving a 1280 px canvas in a 390 px window. So the charts are asked to fit their
+    boxes now (what the observer would do), then two animation frames, then, for up to two
+    seconds, the document no wider than the window. A page that still does not fit is reported
+    by assert_fits_the_screen."""
+    page.evaluate(_CHARTS_RESIZED)
+    with contextlib.suppress(PlaywrightTimeoutError):
+        page.wait_for_function(_FITS, timeout=2_000)
+
+
+_CHARTS_RESIZED = """() => new Promise((done) => {
+    for (const chart of Object.values(window.Chart?.instances ?? {})) chart.resize();
+    requestAnimationFrame(() => requestAnimationFrame(done));
+})"""
+
+
+def assert_fits_the_screen(page: Page, context_label: str) -> None:
+    """Fail if the page scrolls sideways at its present width."""
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, (
+        f"{context_label} is {overflow} px wider than the screen ({page.url}); reaching past it: "
+        + page.evaluate(_PAST_THE_EDGE)
+    )
+
+
+# The first elements whose right edge is past the window's, named as a selector would.
+_PAST_THE_EDGE = """() => [...document.querySelectorAll('body *')]
+    .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1)
+    .slice(0, 5)
+    .map((element) => element.tagName.toLowerCase() + (element.id ? '#' + element.id : '')
+        + (element.classList.length ? '.' + [...element.classList].join('.') : '')
+        + ' ' + Math.round(element.getBoundingClientRect().width) + 'px')
+    .join(', ')"""
+
+
+def assert_no_axe_violations_at_each_width(
+    page: Page, context_label: str, *, fits: bool = False
+) -> None:
+    """assert_no_axe_violations at 1280 and at 390 px (at_each_width); with fits=True the page
+    must also fit the screen at both."""
+    for size in at_each_width(page):
+        assert_no_axe_violations(page, f"{context_label} at {size}")
+        if fits:
+            assert_fits_the_screen(page, f"{context_label} at {size}")
 
 
 OPTIONS_PASSWORD = "a-long-test-password"

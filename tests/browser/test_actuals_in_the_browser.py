@@ -12,7 +12,11 @@ from playwright.sync_api import Page, expect
 from apps.actuals import tasks
 from apps.actuals.runs import actuals_import_run
 from apps.budget.services import cost_line_create
-from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations, login
+from tests.browser.conftest import (
+    assert_no_axe_violations_at_each_width,
+    languages_each_at_a_width,
+    login,
+)
 from tests.factories import make_manager, make_project, make_scenario
 from tests.integration.test_actuals_api import STORAGE
 
@@ -59,13 +63,10 @@ def project(settings, monkeypatch):
 
 def checked(page: Page, where: str, language: str) -> None:
     expect(page.locator("html")).to_have_attribute("lang", re.compile(rf"^{language}"))
-    assert_no_axe_violations(page, where)
-    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-    assert overflow <= 0, f"{where} is {overflow} px wider than the screen"
+    assert_no_axe_violations_at_each_width(page, where, fits=True)
 
 
-@BOTH_VIEWPORTS
-@pytest.mark.parametrize("language", ["en", "fr"])
+@languages_each_at_a_width("en", "fr")
 def test_a_manager_imports_a_bill_and_reads_plan_against_actual(
     new_page, live_server, project, language, viewport
 ):

@@ -4,9 +4,13 @@ live and after saving, and gets an error beside a bad range; axe-clean at 1280 a
 
 import re
 
+import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations, login
+from tests.browser.conftest import (
+    assert_no_axe_violations_at_each_width,
+    login,
+)
 from tests.browser.test_ranges import lines, open_range, range_group, range_summary
 from tests.browser.test_scenario_api_method_in_the_browser import (  # noqa: F401 - fixture
     PASSWORD,
@@ -22,7 +26,6 @@ def open_with_the_api(page: Page, live_server, scenario) -> None:  # noqa: F811
     choose_the_api(page)
 
 
-@BOTH_VIEWPORTS
 def test_ranges_on_the_apis_price_and_tokens_show_live_and_after_saving(
     page: Page,
     viewport: dict,
@@ -42,7 +45,7 @@ def test_ranges_on_the_apis_price_and_tokens_show_live_and_after_saving(
     tokens.get_by_label("High").fill("800")
     expect(lines(page)).to_contain_text("Inference cost over the horizon")
     expect(lines(page)).to_contain_text("9 in 10 chance between")
-    assert_no_axe_violations(page, f"external API with ranges, live, {viewport['width']}px")
+    assert_no_axe_violations_at_each_width(page, "external API with ranges, live")
     with page.expect_navigation():
         page.get_by_role("button", name="Save scenario").click()
     expect(page.get_by_text("Scenario saved.")).to_be_visible()
@@ -51,7 +54,7 @@ def test_ranges_on_the_apis_price_and_tokens_show_live_and_after_saving(
     expect(range_summary(page, OUTPUT_PRICE)).to_have_text(
         f"Range for {OUTPUT_PRICE}: between $0.30 and $1.20"
     )
-    assert_no_axe_violations(page, f"saved external API with ranges, {viewport['width']}px")
+    assert_no_axe_violations_at_each_width(page, "saved external API with ranges")
     scenario.refresh_from_db()
     assert scenario.inputs["ranges"] == {
         "inference.output_tokens": {"low": 300, "high": 800},
@@ -59,7 +62,7 @@ def test_ranges_on_the_apis_price_and_tokens_show_live_and_after_saving(
     }
 
 
-@BOTH_VIEWPORTS
+@pytest.mark.parametrize("viewport", ["phone"], indirect=True, ids=["phone-390x844"])
 def test_a_bad_range_on_the_apis_price_is_an_error_beside_it(
     page: Page,
     viewport: dict,
@@ -77,6 +80,6 @@ def test_a_bad_range_on_the_apis_price_is_an_error_beside_it(
     expect(low).to_have_value("1.2")  # nothing typed is lost
     error = page.locator("#id_inference_price_per_million_output_tokens_low_error")
     expect(error).to_contain_text("is above the high end")
-    assert_no_axe_violations(page, f"external API range error, {viewport['width']}px")
+    assert_no_axe_violations_at_each_width(page, "external API range error")
     page.get_by_role("link", name=re.compile("low: The low end")).click()
     expect(low).to_be_focused()

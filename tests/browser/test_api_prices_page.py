@@ -4,7 +4,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from apps.apiprices.loading import api_prices_load
-from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations
+from tests.browser.conftest import (
+    assert_no_axe_violations_at_each_width,
+)
 
 
 @pytest.fixture
@@ -27,26 +29,23 @@ def test_a_reader_filters_the_prices_by_provider_and_day(
     expect(page.get_by_label("Provider")).to_have_value("deepseek")
 
 
-@BOTH_VIEWPORTS
 def test_the_price_page_has_no_axe_violations(page: Page, viewport: dict, api_prices, live_server):
     page.goto(f"{live_server.url}/catalogue/api-prices/?provider=openai")
-    assert_no_axe_violations(page, f"API prices at {viewport['width']}x{viewport['height']}")
+    assert_no_axe_violations_at_each_width(page, "API prices")
 
 
-@BOTH_VIEWPORTS
 @pytest.mark.parametrize(
     ("language", "tier"),
     [("en", "Off-peak discount (off_peak)"), ("fr", "Remise heures creuses (off_peak)")],
 )
 def test_the_price_tiers_are_listed_and_axe_clean_in_both_languages(
-    new_page, viewport: dict, language: str, tier: str, api_prices, live_server
+    new_page, language: str, tier: str, api_prices, live_server
 ):
+    """Loaded once in each language, audited at 1280 and at 390 px (resized in place)."""
     page = new_page(locale=language, extra_http_headers={"Accept-Language": language})
     page.goto(f"{live_server.url}/catalogue/api-prices/?provider=deepseek&at=2025-06-01")
     table = page.get_by_role("table")
     row = table.get_by_role("row").filter(has=page.locator("code", has_text="deepseek-chat"))
     expect(row.first).to_contain_text(tier)
     expect(row.first).to_contain_text("0.135 / 0.035 / 0.55")
-    assert_no_axe_violations(
-        page, f"API price tiers, {language}, {viewport['width']}x{viewport['height']}"
-    )
+    assert_no_axe_violations_at_each_width(page, f"API price tiers, {language}")

@@ -10,7 +10,10 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from apps.budget.models import CostLine
-from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations, login
+from tests.browser.conftest import (
+    assert_no_axe_violations_at_each_width,
+    login,
+)
 from tests.browser.test_workplans import PASSWORD, USERNAME, field, manager  # noqa: F401
 from tests.factories import make_project, make_scenario
 
@@ -126,13 +129,12 @@ def test_a_bad_value_is_shown_beside_its_field_and_nothing_typed_is_lost(
     assert not CostLine.objects.exists()
 
 
-@BOTH_VIEWPORTS
+@pytest.mark.parametrize("viewport", ["phone"], indirect=True, ids=["phone-390x844"])
 def test_the_budget_pages_and_states_have_no_axe_violations(
     page: Page, live_server, scenario, viewport: dict
 ):
-    size = f"{viewport['width']}x{viewport['height']}"
     login(page, live_server, USERNAME, PASSWORD, next_path=f"/scenarios/{scenario.pk}/budget/")
-    assert_no_axe_violations(page, f"budget page, no lines, at {size}")
+    assert_no_axe_violations_at_each_width(page, "budget page, no lines")
     add_line(
         page,
         "Staff",
@@ -140,17 +142,17 @@ def test_the_budget_pages_and_states_have_no_axe_violations(
         javascript=True,
     )
     expect(page.locator(".budget-table tr", has_text="Analyst")).to_be_visible()
-    assert_no_axe_violations(page, f"budget page with a line at {size}")
+    assert_no_axe_violations_at_each_width(page, "budget page with a line")
     page.get_by_role("link", name="Edit Analyst").click()
     form = page.locator("form.cost-line-form")
     expect(form.get_by_label(re.compile(r"^Name:?$"))).to_be_focused()  # the swap has settled
     form.get_by_label(re.compile(r"^Quantity:?$")).fill("x")
     form.get_by_role("button", name="Save line").click()
     expect(page.locator(".error-summary")).to_be_visible(timeout=15_000)
-    assert_no_axe_violations(page, f"line form with an error at {size}")
+    assert_no_axe_violations_at_each_width(page, "line form with an error")
     for path in (f"/scenarios/{scenario.pk}/", f"/projects/{scenario.project_id}/"):
         page.goto(path)
         expect(page.locator("#budget")).to_be_visible()
-        assert_no_axe_violations(page, f"{path} at {size}")
+        assert_no_axe_violations_at_each_width(page, f"{path}")
     page.goto(f"/scenarios/{scenario.pk}/cost-lines/new/?kind=licence")
-    assert_no_axe_violations(page, f"the line form's own page at {size}")
+    assert_no_axe_violations_at_each_width(page, "the line form's own page")

@@ -10,7 +10,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from apps.budget.services import cost_line_create
-from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations, login
+from tests.browser.conftest import (
+    assert_no_axe_violations_at_each_width,
+    login,
+)
 from tests.browser.test_workplans import PASSWORD, USERNAME, manager  # noqa: F401
 from tests.factories import make_project, make_scenario
 from tests.integration.test_budget_models import STAFF
@@ -52,11 +55,9 @@ def chart_state(page: Page) -> dict:
     )
 
 
-@BOTH_VIEWPORTS
 def test_the_budget_page_with_ranges_says_how_sure_and_passes_axe(
     page: Page, live_server, scenario, viewport: dict
 ):
-    size = f"{viewport['width']}x{viewport['height']}"
     login(page, live_server, USERNAME, PASSWORD, next_path=f"/scenarios/{scenario.pk}/budget/")
     ranges = page.get_by_role("region", name="How sure the budget is: 90 % ranges")
     expect(ranges).to_contain_text(
@@ -92,10 +93,10 @@ def test_the_budget_page_with_ranges_says_how_sure_and_passes_axe(
             *(state["range"][k] for k in ("p5", "p50", "p95")), strict=True
         )
     )
-    assert_no_axe_violations(page, f"budget page with ranges at {size}")
+    assert_no_axe_violations_at_each_width(page, "budget page with ranges")
     page.goto(f"/scenarios/{scenario.pk}/")
     expect(page.get_by_role("region", name="How sure the budget is: 90 % ranges")).to_be_visible()
-    assert_no_axe_violations(page, f"scenario page with the budget's ranges at {size}")
+    assert_no_axe_violations_at_each_width(page, "scenario page with the budget's ranges")
 
 
 def test_nothing_moves_on_the_budget_chart_under_reduced_motion(new_page, live_server, scenario):

@@ -5,7 +5,9 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations
+from tests.browser.conftest import (
+    assert_no_axe_violations_at_each_width,
+)
 
 
 def _open(page: Page, path: str) -> None:
@@ -32,10 +34,7 @@ def test_the_catalogue_pages_link_to_each_other(page: Page) -> None:
     expect(page).to_have_url(re.compile(r"/catalogue/$"))
 
 
-@BOTH_VIEWPORTS
 def test_model_catalogue_has_no_axe_violations(page: Page, viewport: dict) -> None:
     _open(page, "/catalogue/models/")
     page.get_by_text("Source, as of").first.click()  # an open source too
-    assert_no_axe_violations(
-        page, f"/catalogue/models/ at {viewport['width']}x{viewport['height']}"
-    )
+    assert_no_axe_violations_at_each_width(page, "/catalogue/models/")

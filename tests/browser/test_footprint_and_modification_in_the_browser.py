@@ -7,8 +7,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import (
-    BOTH_VIEWPORTS,
-    assert_no_axe_violations,
+    assert_no_axe_violations_at_each_width,
+    languages_each_at_a_width,
     login,
     manager_with_scenario,
 )
@@ -49,8 +49,7 @@ def fine_tune():
     )
 
 
-@BOTH_VIEWPORTS
-@pytest.mark.parametrize("language", ["en", "fr"])
+@languages_each_at_a_width("en", "fr")
 def test_the_rule_and_the_footprint_read_plainly_without_axe_violations(
     new_page, viewport: dict, live_server, fine_tune, language: str
 ) -> None:
@@ -62,5 +61,4 @@ def test_the_rule_and_the_footprint_read_plainly_without_axe_violations(
     expect(training).to_contain_text(embodied)
     expect(page.locator("article.column-inference")).to_contain_text(water)
     expect(page.get_by_label(field)).to_have_value("llama-3.1-405b")
-    size = f"{viewport['width']}x{viewport['height']}"
-    assert_no_axe_violations(page, f"fine-tune footprint in {language} at {size}")
+    assert_no_axe_violations_at_each_width(page, f"fine-tune footprint in {language}")

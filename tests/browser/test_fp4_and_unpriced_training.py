@@ -6,8 +6,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import (
-    BOTH_VIEWPORTS,
-    assert_no_axe_violations,
+    assert_no_axe_violations_at_each_width,
+    languages_each_at_a_width,
     login,
     manager_with_scenario,
 )
@@ -43,8 +43,7 @@ def unpriced_scenario():
     )
 
 
-@BOTH_VIEWPORTS
-@pytest.mark.parametrize("language", ["en", "fr"])
+@languages_each_at_a_width("en", "fr")
 def test_unpriced_training_and_the_formats_offered_read_plainly_without_axe_violations(
     new_page, viewport: dict, live_server, unpriced_scenario, language: str
 ) -> None:
@@ -55,5 +54,4 @@ def test_unpriced_training_and_the_formats_offered_read_plainly_without_axe_viol
     # The H100 has no FP4 peak: the form does not offer it (test_precision_choices_in_the_browser).
     expect(page.locator("#id_inference_precision option[value=fp4]")).to_have_count(0)
     expect(page.locator("#id_inference_precision option[value=fp8]")).to_have_count(1)
-    size = f"{viewport['width']}x{viewport['height']}"
-    assert_no_axe_violations(page, f"unpriced training in {language} at {size}")
+    assert_no_axe_violations_at_each_width(page, f"unpriced training in {language}")

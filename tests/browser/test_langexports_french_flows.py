@@ -10,7 +10,10 @@ from apps.projects.presets import PRESETS_BY_SLUG
 from apps.projects.roles import FRONT_OFFICE
 from apps.reviews import services
 from apps.sharing import services as sharing
-from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations, login
+from tests.browser.conftest import (
+    assert_no_axe_violations_at_each_width,
+    login,
+)
 from tests.factories import make_manager, make_project, make_scenario
 
 PASSWORD = "a-long-test-password"
@@ -34,38 +37,36 @@ def submitted(settings):
 
 def in_french(page: Page, where: str) -> None:
     expect(page.locator("html")).to_have_attribute("lang", "fr")
-    assert_no_axe_violations(page, where)
-    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-    assert overflow <= 0, f"{where} is {overflow} px wider than the screen"
+    assert_no_axe_violations_at_each_width(page, where, fits=True)
 
 
-@BOTH_VIEWPORTS
-def test_a_reviewer_returns_a_workplan_in_french(new_page, live_server, submitted, viewport):
+def test_a_reviewer_returns_a_workplan_in_french(new_page, live_server, submitted):
+    """Worked at 1280 px; each page audited at 1280 and at 390 px (in_french)."""
     project, _ = submitted
-    size = f"{viewport['width']} px"
     page = new_page(**FRENCH)
     login(page, live_server, "fiona", PASSWORD, next_path="/reviews/")
     expect(page.get_by_role("heading", level=1)).to_have_text("File de revue")
     expect(page.get_by_role("heading", name="1 plan de travail")).to_be_visible()
-    in_french(page, f"the review queue in French at {size}")
+    in_french(page, "the review queue in French")
 
     page.get_by_role("link", name="Assistant de traduction").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Examen : Assistant de traduction")
     expect(page.get_by_role("heading", name="Les scénarios tels que soumis")).to_be_visible()
     expect(page.get_by_role("heading", name="Décision")).to_be_visible()
-    in_french(page, f"the review page in French at {size}")
+    in_french(page, "the review page in French")
 
     page.get_by_label("Ce qui doit changer").fill("Ajoutez le coût de l’hébergement.")
     page.get_by_role("button", name="Renvoyer pour modification").click()
     expect(page.get_by_text("est renvoyé à ses responsables pour modification")).to_be_visible()
     expect(page.get_by_text("Ajoutez le coût de l’hébergement.")).to_be_visible()
-    in_french(page, f"the review page after the decision in French at {size}")
+    in_french(page, "the review page after the decision in French")
     project.refresh_from_db()
     assert project.status == "returned"
 
 
-@BOTH_VIEWPORTS
-def test_a_board_member_opens_a_share_link_in_french(new_page, submitted, viewport):
+@pytest.mark.parametrize("viewport", ["phone"], indirect=True, ids=["phone-390x844"])
+def test_a_board_member_opens_a_share_link_in_french(new_page, submitted):
+    """Read at 390 px; audited at 1280 and at 390 px (in_french)."""
     _, scenario = submitted
     version = scenario.versions.get(number=scenario.version)
     _, token = sharing.share_link_create(
@@ -76,4 +77,4 @@ def test_a_board_member_opens_a_share_link_in_french(new_page, submitted, viewpo
     expect(page.get_by_role("heading", level=1)).to_have_text(str(TRANSLATION.name))
     expect(page.get_by_text("Une page en lecture seule partagée par lien.")).to_be_visible()
     expect(page.get_by_text("Un scénario du projet « Assistant de traduction ».")).to_be_visible()
-    in_french(page, f"a shared scenario in French at {viewport['width']} px")
+    in_french(page, "a shared scenario in French")

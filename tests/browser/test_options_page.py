@@ -5,9 +5,8 @@ axe-core's WCAG 2.2 AA rules at desktop and phone widths."""
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import (
-    BOTH_VIEWPORTS,
     OPTIONS_PASSWORD,
-    assert_no_axe_violations,
+    assert_no_axe_violations_at_each_width,
     login,
 )
 
@@ -38,7 +37,6 @@ def test_a_manager_compares_switches_the_api_model_and_uses_the_cheapest(
     assert translation_scenario.project.scenarios.count() == 2
 
 
-@BOTH_VIEWPORTS
 def test_the_decision_page_has_no_axe_violations(
     page: Page, viewport: dict, live_server, translation_scenario
 ):
@@ -50,4 +48,4 @@ def test_the_decision_page_has_no_axe_violations(
         next_path=f"/scenarios/{translation_scenario.pk}/options/",
     )
     expect(page.get_by_role("img", name="Monthly cost against monthly requests")).to_be_visible()
-    assert_no_axe_violations(page, f"options at {viewport['width']}x{viewport['height']}")
+    assert_no_axe_violations_at_each_width(page, "options")

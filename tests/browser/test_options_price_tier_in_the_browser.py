@@ -5,13 +5,12 @@ widths, in English and French."""
 
 import re
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import (
-    BOTH_VIEWPORTS,
     OPTIONS_PASSWORD,
-    assert_no_axe_violations,
+    assert_no_axe_violations_at_each_width,
+    languages_each_at_a_width,
     login,
 )
 
@@ -36,8 +35,7 @@ WORDS = {
 }
 
 
-@BOTH_VIEWPORTS
-@pytest.mark.parametrize("language", list(WORDS))
+@languages_each_at_a_width("en", "fr")
 def test_a_manager_prices_the_api_off_peak_without_axe_violations(
     new_page, viewport: dict, live_server, translation_scenario, language: str
 ) -> None:
@@ -58,8 +56,7 @@ def test_a_manager_prices_the_api_off_peak_without_axe_violations(
         page.get_by_role("button", name=words["compare"], exact=True).click()
     expect(page.get_by_label(words["tier"])).to_have_value("off_peak")
     expect(api_header).to_contain_text(words["priced"])
-    size = f"{viewport['width']}x{viewport['height']}"
-    assert_no_axe_violations(page, f"the options at the off-peak tier in {language} at {size}")
+    assert_no_axe_violations_at_each_width(page, f"the options at the off-peak tier in {language}")
 
 
 def test_using_the_off_peak_api_option_without_javascript_keeps_its_tier(

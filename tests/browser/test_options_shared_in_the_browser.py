@@ -12,7 +12,10 @@ from apps.apiprices.loading import api_prices_load
 from apps.projects.models import Project
 from apps.projects.services import scenario_create
 from apps.sharing import services
-from tests.browser.conftest import AXE_JS, BOTH_VIEWPORTS, assert_no_axe_violations
+from tests.browser.conftest import (
+    AXE_JS,
+    assert_no_axe_violations_at_each_width,
+)
 from tests.factories import TRANSLATION_INFERENCE
 
 
@@ -46,7 +49,6 @@ def ranged_token(real_catalogue):
     )
 
 
-@BOTH_VIEWPORTS
 def test_the_shared_decision_view_reads_and_has_no_axe_violations(
     new_page, viewport: dict, live_server, token
 ) -> None:
@@ -62,10 +64,9 @@ def test_the_shared_decision_view_reads_and_has_no_axe_violations(
     table = section.get_by_role("table", name="The options compared")
     expect(table.get_by_role("rowheader", name="External model API")).to_be_visible()
     expect(table.get_by_role("columnheader", name="Staff assumed")).to_be_visible()
-    assert_no_axe_violations(board, f"the shared decision view at {viewport['width']}px")
+    assert_no_axe_violations_at_each_width(board, "the shared decision view")
 
 
-@BOTH_VIEWPORTS
 def test_the_shared_decision_view_with_ranges_reads_in_both_languages_without_axe_violations(
     new_page, viewport: dict, live_server, ranged_token
 ) -> None:
@@ -94,12 +95,12 @@ def test_the_shared_decision_view_with_ranges_reads_in_both_languages_without_ax
         # Five options (no training to fine-tune), each with its total, NPV and cost per request.
         expect(table.get_by_role("rowheader")).to_have_count(5 + 5 * 3)
         expect(table.get_by_role("columnheader")).to_have_count(7)
-        assert_no_axe_violations(
-            board, f"the shared decision view with ranges, {locale}, at {viewport['width']}px"
+        assert_no_axe_violations_at_each_width(
+            board, f"the shared decision view with ranges, {locale}"
         )
 
 
-@BOTH_VIEWPORTS
+@pytest.mark.parametrize("viewport", ["phone"], indirect=True, ids=["phone-390x844"])
 def test_the_decision_page_with_ranges_says_how_often_each_option_wins(
     page: Page, viewport: dict, live_server, real_catalogue, settings
 ) -> None:
@@ -130,4 +131,4 @@ def test_the_decision_page_with_ranges_says_how_often_each_option_wins(
     ranges_block = page.locator(".options-ranges")
     expect(ranges_block).to_contain_text("With the ranges you gave, over 100,000 samples")
     expect(ranges_block.get_by_role("listitem").first).to_contain_text("% of cases.")
-    assert_no_axe_violations(page, f"the decision page with ranges at {viewport['width']}px")
+    assert_no_axe_violations_at_each_width(page, "the decision page with ranges")

@@ -11,7 +11,11 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
 from apps.projects.services import project_update
-from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations, login
+from tests.browser.conftest import (
+    assert_no_axe_violations_at_each_width,
+    languages_each_at_a_width,
+    login,
+)
 from tests.factories import make_manager, make_project, make_scenario
 from tests.integration.oidc import organisation_settings, provider_start
 from tests.oidc_provider.prepare import PASSWORD as PROVIDER_PASSWORD
@@ -62,8 +66,7 @@ def in_language(new_page, language: str) -> Page:
     return new_page(locale=language, extra_http_headers={"Accept-Language": language})
 
 
-@BOTH_VIEWPORTS
-@LANGUAGES
+@languages_each_at_a_width("en-gb", "fr")
 def test_a_person_signs_in_with_the_organisations_provider(
     new_page, live_server, organisation, language
 ) -> None:
@@ -72,7 +75,9 @@ def test_a_person_signs_in_with_the_organisations_provider(
     page.goto(f"{live_server.url}/accounts/login/?next=/projects/")
     button = page.get_by_role("link", name=words["button"])
     expect(button).to_be_visible()
-    assert_no_axe_violations(page, f"the sign-in page with the provider's button ({language})")
+    assert_no_axe_violations_at_each_width(
+        page, f"the sign-in page with the provider's button ({language})"
+    )
     button.click()
     page.wait_for_url(f"{organisation.issuer.removesuffix('/o')}/login/**")
     page.locator("input[name='username']").fill("amina")
@@ -94,8 +99,7 @@ def audited_project(settings):
     return project
 
 
-@BOTH_VIEWPORTS
-@LANGUAGES
+@languages_each_at_a_width("en-gb", "fr")
 def test_a_manager_reads_the_projects_audit_log(
     new_page, live_server, audited_project, language
 ) -> None:
@@ -105,11 +109,10 @@ def test_a_manager_reads_the_projects_audit_log(
     page.get_by_role("link", name=words["audit link"]).click()
     expect(page.get_by_role("heading", level=1)).to_have_text(words["audit heading"])
     expect(page.get_by_role("rowheader", name=words["changed"])).to_be_visible()
-    assert_no_axe_violations(page, f"a project's audit log ({language})")
+    assert_no_axe_violations_at_each_width(page, f"a project's audit log ({language})")
 
 
-@BOTH_VIEWPORTS
-@LANGUAGES
+@languages_each_at_a_width("en-gb", "fr")
 def test_an_administrator_reads_the_whole_log(
     new_page, live_server, audited_project, language
 ) -> None:
@@ -122,4 +125,4 @@ def test_an_administrator_reads_the_whole_log(
     ).click()
     expect(page.get_by_role("heading", level=1)).to_have_text(words["log"])
     expect(page.get_by_role("rowheader", name=words["changed"])).to_be_visible()
-    assert_no_axe_violations(page, f"the whole audit log ({language})")
+    assert_no_axe_violations_at_each_width(page, f"the whole audit log ({language})")

@@ -18,6 +18,7 @@ from apps.projects.roles import MANAGER
 from apps.sharing import services as sharing
 from tests.browser.conftest import (
     BOTH_VIEWPORTS,
+    at_each_width,
     axe_violations,
     format_axe_violations,
     login,
@@ -69,22 +70,32 @@ def assert_no_axe_violations(page: Page, where: str) -> None:
     assert not violations, f"{where}:\n{format_axe_violations(violations)}"
 
 
-@BOTH_VIEWPORTS
+def assert_no_axe_violations_at_each_width(page: Page, where: str) -> None:
+    """At 1280 and at 390 px, the page resized in place (at_each_width)."""
+    for size in at_each_width(page):
+        assert_no_axe_violations(page, f"{where} at {size}")
+
+
+# The flows below ran at each width (BOTH_VIEWPORTS); each now runs at one, its pages audited at
+# both: typing at 1280 px, the fan and a bad range at 390 px, the shared version at 1280 px.
+PHONE = pytest.mark.parametrize("viewport", ["phone"], indirect=True, ids=["phone-390x844"])
+
+
 def test_ranges_typed_show_live_and_after_saving_and_pass_axe(
     page: Page, live_server, scenario
 ) -> None:
     login(page, live_server, USERNAME, PASSWORD, next_path=f"/scenarios/{scenario.pk}/")
-    assert_no_axe_violations(page, "scenario form with range inputs")
+    assert_no_axe_violations_at_each_width(page, "scenario form with range inputs")
     # Empty ranges are closed: their Low and High are out of sight until the summary is clicked.
     expect(range_group(page, "Requests in the first month")).to_have_count(0)
     requests = open_range(page, "Requests in the first month")
-    assert_no_axe_violations(page, "scenario form with a range open")
+    assert_no_axe_violations_at_each_width(page, "scenario form with a range open")
     requests.get_by_label("Low").fill("5,000")
     requests.get_by_label("High").fill("50,000")
     # The live preview shows the ranges while typing.
     expect(lines(page)).to_contain_text("9 in 10 chance between")
     expect(lines(page)).to_contain_text("Inference cost over the horizon")
-    assert_no_axe_violations(page, "live results with ranges")
+    assert_no_axe_violations_at_each_width(page, "live results with ranges")
     with page.expect_navigation():
         page.get_by_role("button", name="Save scenario").click()
     expect(lines(page)).to_contain_text("central estimate")
@@ -95,10 +106,10 @@ def test_ranges_typed_show_live_and_after_saving_and_pass_axe(
     expect(range_summary(page, "Requests in the first month")).to_have_text(
         "Range for Requests in the first month: between 5,000 and 50,000 requests"
     )
-    assert_no_axe_violations(page, "saved scenario with ranges")
+    assert_no_axe_violations_at_each_width(page, "saved scenario with ranges")
 
 
-@BOTH_VIEWPORTS
+@PHONE
 def test_a_bad_range_is_an_error_beside_it_and_its_summary_link_focuses_it(
     page: Page, live_server, scenario
 ) -> None:
@@ -113,7 +124,7 @@ def test_a_bad_range_is_an_error_beside_it_and_its_summary_link_focuses_it(
     expect(low).to_have_attribute("aria-invalid", "true")
     expect(low).to_have_value("50,000")  # nothing typed is lost
     expect(page.get_by_text("is above the high end").first).to_be_visible()
-    assert_no_axe_violations(page, "range error")
+    assert_no_axe_violations_at_each_width(page, "range error")
     # The error summary's link takes the keyboard to the range at fault.
     page.get_by_role("link", name=re.compile("low: The low end")).click()
     expect(low).to_be_focused()
@@ -245,7 +256,7 @@ def expect_the_fan_and_its_table(page: Page) -> None:
     assert state["dashes"][:3] == ["8,4", "2,3", ""]
 
 
-@BOTH_VIEWPORTS
+@PHONE
 def test_the_fan_and_its_table_appear_live_and_after_saving_and_pass_axe(
     page: Page, live_server, scenario
 ) -> None:
@@ -257,12 +268,12 @@ def test_the_fan_and_its_table_appear_live_and_after_saving_and_pass_axe(
     # While typing: the fan, its words and its table of percentiles.
     expect_the_fan_and_its_table(page)
     expect(fan(page)).to_contain_text("never break even within the horizon")
-    assert_no_axe_violations(page, "live fan and its table")
+    assert_no_axe_violations_at_each_width(page, "live fan and its table")
     with page.expect_navigation():
         page.get_by_role("button", name="Save scenario").click()
     expect(fan_table(page).get_by_role("row")).not_to_have_count(0)
     page.wait_for_function("() => window.Chart && window.Chart.getChart('chart-fan')")
-    assert_no_axe_violations(page, "saved scenario with its fan")
+    assert_no_axe_violations_at_each_width(page, "saved scenario with its fan")
 
 
 def test_nothing_moves_on_the_fan_under_reduced_motion(new_page, live_server, scenario) -> None:
@@ -300,7 +311,6 @@ def shared_path(scenario) -> str:
     return f"/s/{token}/"
 
 
-@BOTH_VIEWPORTS
 def test_a_shared_version_with_ranges_says_how_sure_and_passes_axe(
     page: Page, live_server, shared_path
 ) -> None:
@@ -309,4 +319,4 @@ def test_a_shared_version_with_ranges_says_how_sure_and_passes_axe(
     ranges = page.get_by_role("region", name=re.compile("^Ranges given"))
     expect(ranges).to_contain_text("Requests in the first month: between 5,000 and 50,000")
     expect(ranges).to_contain_text("sampled with seed 7")
-    assert_no_axe_violations(page, "shared version with ranges")
+    assert_no_axe_violations_at_each_width(page, "shared version with ranges")

@@ -11,6 +11,8 @@ from playwright.sync_api import Page, expect
 from tests.browser.conftest import (
     BOTH_VIEWPORTS,
     assert_no_axe_violations,
+    assert_no_axe_violations_at_each_width,
+    languages_each_at_a_width,
     login,
     manager_with_scenario,
     reveal,
@@ -75,11 +77,11 @@ def open_scenario(new_page, live_server, scenario, language: str) -> Page:
     return page
 
 
-@LANGUAGES
-@BOTH_VIEWPORTS
+@languages_each_at_a_width("en", "fr")
 def test_the_form_with_reasoning_and_cached_tokens_has_no_axe_violations(
     new_page, viewport: dict, live_server, reasoning_scenario, language: str
 ) -> None:
+    """English read at 1280 px, French at 390 px, each audited at both widths."""
     page = open_scenario(new_page, live_server, reasoning_scenario, language)
     words = WORDS[language]
     reasoning = field(page, words["reasoning"])
@@ -90,9 +92,7 @@ def test_the_form_with_reasoning_and_cached_tokens_has_no_axe_violations(
     inference = page.locator("article.column-inference")
     expect(inference).to_contain_text(words["written"])
     expect(inference).to_contain_text(words["apart"])
-    assert_no_axe_violations(
-        page, f"reasoning tokens on the form, {language}, {viewport['width']}x{viewport['height']}"
-    )
+    assert_no_axe_violations_at_each_width(page, f"reasoning tokens on the form, {language}")
 
 
 @BOTH_VIEWPORTS

@@ -6,8 +6,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import (
-    BOTH_VIEWPORTS,
-    assert_no_axe_violations,
+    assert_no_axe_violations_at_each_width,
+    languages_each_at_a_width,
     login,
     manager_with_scenario,
 )
@@ -55,8 +55,7 @@ def llama_scenario():
     )
 
 
-@BOTH_VIEWPORTS
-@pytest.mark.parametrize("language", ["en", "fr"])
+@languages_each_at_a_width("en", "fr")
 def test_the_chosen_copy_says_why_and_its_alternatives_open_from_the_keyboard(
     new_page, viewport: dict, live_server, llama_scenario, language: str
 ) -> None:
@@ -72,6 +71,4 @@ def test_the_chosen_copy_says_why_and_its_alternatives_open_from_the_keyboard(
     expect(table).to_be_visible()
     expect(table.get_by_role("columnheader", name=words["column"])).to_be_visible()
     expect(table.get_by_role("row")).to_have_count(6)  # the header and five sizes
-    assert_no_axe_violations(
-        page, f"the replica choice in {language} at {viewport['width']}x{viewport['height']}"
-    )
+    assert_no_axe_violations_at_each_width(page, f"the replica choice in {language}")

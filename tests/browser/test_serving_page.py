@@ -8,8 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import (
-    BOTH_VIEWPORTS,
-    assert_no_axe_violations,
+    assert_no_axe_violations_at_each_width,
     login,
     manager_with_scenario,
     reveal,
@@ -89,15 +88,12 @@ def test_without_javascript_a_replica_too_small_is_refused_beside_its_field(
     expect(page.get_by_label("Accelerators per copy of the model")).to_have_value("8")
 
 
-@BOTH_VIEWPORTS
 def test_the_serving_scenario_page_has_no_axe_violations(
     page: Page, viewport: dict, live_server, serving_scenario
 ) -> None:
     open_scenario(page, live_server, serving_scenario)
     serving(page).get_by_text("What these mean, and how they are worked out").click()
-    assert_no_axe_violations(
-        page, f"a serving scenario at {viewport['width']}x{viewport['height']}"
-    )
+    assert_no_axe_violations_at_each_width(page, "a serving scenario")
 
 
 NOT_FITTING = {
@@ -130,7 +126,7 @@ def test_the_plain_words_link_to_the_glossary_terms(
     expect(page).to_have_url(re.compile(r"/glossary/kv-cache/$"))
 
 
-@BOTH_VIEWPORTS
+@pytest.mark.parametrize("viewport", ["phone"], indirect=True, ids=["phone-390x844"])
 def test_a_model_that_fits_no_replica_says_so_plainly_without_axe_violations(
     page: Page, viewport: dict, live_server, serving_scenario
 ) -> None:
@@ -139,6 +135,4 @@ def test_a_model_that_fits_no_replica_says_so_plainly_without_axe_violations(
     open_scenario(page, live_server, serving_scenario)
     expect(serving(page)).to_contain_text("Not possible:")
     expect(serving(page)).to_contain_text("The model does not fit this accelerator")
-    assert_no_axe_violations(
-        page, f"a model that fits no replica at {viewport['width']}x{viewport['height']}"
-    )
+    assert_no_axe_violations_at_each_width(page, "a model that fits no replica")

@@ -4,7 +4,9 @@ axe-clean at 1280 and 390 px; nothing moves under reduced motion."""
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations
+from tests.browser.conftest import (
+    assert_no_axe_violations_at_each_width,
+)
 from tests.browser.test_ranges import (  # noqa: F401 - fixtures
     chart_state,
     expect_the_fan_and_its_table,
@@ -14,7 +16,6 @@ from tests.browser.test_ranges import (  # noqa: F401 - fixtures
 )
 
 
-@BOTH_VIEWPORTS
 def test_the_shared_version_draws_its_fan_and_table_and_passes_axe(
     page: Page,
     viewport: dict,
@@ -24,7 +25,7 @@ def test_the_shared_version_draws_its_fan_and_table_and_passes_axe(
     page.goto(shared_path)
     expect_the_fan_and_its_table(page)
     expect(fan_table(page)).to_contain_text("(seed 7)")  # as the version was saved
-    assert_no_axe_violations(page, f"shared version with its fan, {viewport['width']}px")
+    assert_no_axe_violations_at_each_width(page, "shared version with its fan,")
 
 
 def test_nothing_moves_on_the_shared_fan_under_reduced_motion(

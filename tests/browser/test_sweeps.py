@@ -32,13 +32,15 @@ def scenario(settings):
     return project.scenarios.create(name="Pilot", inputs=TRANSLATION.inputs, is_baseline=True)
 
 
-@pytest.fixture
-def worker(live_server, tmp_path) -> Iterator[None]:
-    """A Celery worker on the test database when there is a broker (CI); else tasks run eagerly."""
+@pytest.fixture(scope="module")
+def worker(live_server, tmp_path_factory) -> Iterator[None]:
+    """A Celery worker on the test database when there is a broker (CI); else tasks run eagerly.
+    One for the module's tests (it keeps no state of its own between them; starting and stopping
+    one took about a third of each test's time)."""
     if not settings.CELERY_BROKER_URL:
         yield
         return
-    with own_queue() as queue, workers_on(queue, tmp_path) as start:
+    with own_queue() as queue, workers_on(queue, tmp_path_factory.mktemp("worker")) as start:
         start()
         yield
 
