@@ -51,10 +51,26 @@ def _babel_locale(language: str) -> Locale:
 def decimal_text(number: Decimal, places: int | None = None) -> str:
     """A rounded number with the locale's grouping and decimal sign, all its digits kept
     ("8.33", "15,000"; "8,33", "15 000" in French), or exactly `places` decimals."""
+    if type(number) is not Decimal:
+        return _decimal_text(number, places, number_locale())
+    # Keyed by the digits as written ("8.30" is not "8.3" to Babel) and the language.
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    return _remembered_decimal_text(str(number), places, language)
+
+
+def _decimal_text(number: Decimal, places: int | None, locale: Locale) -> str:
     if places is None:
-        return format_decimal(number, locale=number_locale(), decimal_quantization=False)
+        return format_decimal(number, locale=locale, decimal_quantization=False)
     pattern = "#,##0." + "0" * places if places else "#,##0"
-    return format_decimal(number, format=pattern, locale=number_locale())
+    return format_decimal(number, format=pattern, locale=locale)
+
+
+@functools.lru_cache(maxsize=8192)
+def _remembered_decimal_text(digits: str, places: int | None, language: str) -> str:
+    """Babel's text of a number, remembered: a page shows hundreds, and the live preview shows
+    them again at every keystroke, most of them unchanged (Babel walks its pattern and locale
+    data for each)."""
+    return _decimal_text(Decimal(digits), places, _babel_locale(language))
 
 
 def words_text(number: Decimal) -> str:
@@ -75,8 +91,14 @@ def compact_text(number: Decimal) -> str:
 
 
 def _currency_locale() -> Locale:
-    locale = number_locale()
-    return Locale.parse(_CURRENCY_LOCALES.get(str(locale), str(locale)))
+    return _currency_locale_of(translation.get_language() or settings.LANGUAGE_CODE)
+
+
+@functools.cache
+def _currency_locale_of(language: str) -> Locale:
+    """Parsed once per language, as _babel_locale."""
+    locale = str(_babel_locale(language))
+    return Locale.parse(_CURRENCY_LOCALES.get(locale, locale))
 
 
 def currency_text(digits: str, currency: str) -> str:
@@ -95,7 +117,27 @@ def currency_text(digits: str, currency: str) -> str:
 
 def currency_name(currency: str, count: Decimal | int) -> str:
     """The spoken name of a currency for a count: "US dollars", "1 euro" → "euro"."""
-    return get_currency_name(currency, count, _currency_locale())
+    locale = _currency_locale()
+    try:
+        plural_form = locale.plural_form(count)
+    except (OverflowError, ValueError):
+        plural_form = "other"
+    return _currency_name(
+        currency, plural_form, translation.get_language() or settings.LANGUAGE_CODE
+    )
+
+
+@functools.lru_cache(maxsize=512)
+def _currency_name(currency: str, plural_form: str, language: str) -> str:
+    """Babel's get_currency_name for a plural form rather than a count, so that it is looked up
+    once per currency, form and language."""
+    babel_locale = _currency_locale_of(language)
+    names = babel_locale._data["currency_names_plural"].get(currency, {})
+    return (
+        names.get(plural_form)
+        or names.get("other")
+        or get_currency_name(currency, locale=babel_locale)
+    )
 
 
 def percent_text(digits: str) -> str:
