@@ -130,6 +130,64 @@ def test_a_first_plan_in_ten_actions_and_a_workspace_half_as_tall(
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+def test_my_own_system_in_ten_actions_from_general_figures_said_to_be_replaced(
+    new_page, live_server, manager, language
+) -> None:
+    language_preference_set(user=manager, language=language)
+    page = new_page(viewport=VIEWPORTS["desktop"])
+    login(page, live_server, manager.username, PASSWORD, next_path="/projects/")
+    act = Actions()
+
+    act.click(page.get_by_role("link", name=words("Plan a new project", language)))
+    own = page.get_by_label(words("My own system", language), exact=True)
+    expect(page.locator(".preset-summaries")).to_contain_text(words("My own system", language))
+    act.click(own)
+    act.fill(page.get_by_label(label("Requests in the first month", language)), "4000")
+    with page.expect_navigation():
+        act.click(page.get_by_role("button", name=words("Create project", language)))
+
+    scenario = Project.objects.get(owner=manager).scenarios.get()
+    assert scenario.inputs["inference"]["requests_per_month"] == 4000
+    expect(page.get_by_role("heading", level=1)).to_contain_text(scenario.name)
+    # Said plainly, at the inputs to replace, which are open with the figures beside them.
+    expect(page.locator(".messages")).to_contain_text(
+        words(
+            "These are general figures, not yours: replace them with your own below. "
+            "Where they come from: %(sources)s.",
+            language,
+        ).split(":")[0]
+    )
+    assert page.url.endswith("#inputs-heading")
+    expect(page.get_by_label(label("Accelerator-seconds per request", language))).to_be_visible()
+    expect(page.get_by_label(label("Requests in the first month", language))).to_be_visible()
+    expect(page.locator("#strip .marker-run_cost")).to_be_in_viewport()
+    assert_no_axe_violations(page, f"the scenario from my own figures ({language}) at 1280 px")
+
+    act.click(
+        page.get_by_role(
+            "link",
+            name=words(
+                "Compare the options: an external API, rented or owned accelerators, fine-tuning or building",
+                language,
+            ),
+        )
+    )
+    expect(page.get_by_role("heading", level=1)).to_contain_text(
+        words("Which way to go for “%(name)s”", language) % {"name": scenario.name}
+    )
+    act.click(
+        page.get_by_role("navigation", name=words("Breadcrumb", language))
+        .get_by_role("link", name=scenario.name)
+        .last
+    )
+    act.click(page.get_by_role("link", name=words("The budget on its own page", language)))
+    expect(page.get_by_role("heading", level=1)).to_contain_text(
+        words("Budget of “%(name)s”", language) % {"name": scenario.name}
+    )
+    assert act.count <= 10, act.count
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_the_figures_stay_in_view_while_the_requests_are_typed(
     new_page, live_server, manager, language
 ) -> None:
