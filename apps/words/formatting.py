@@ -34,6 +34,7 @@ from decimal import ROUND_HALF_UP, Context, Decimal
 from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
 
+from apps.words import numbers as number_words
 from apps.words import units
 from apps.words.currencies import currency_places
 from apps.words.numbers import (
@@ -206,6 +207,12 @@ _READ_BACK: dict[type, Callable[[str], object]] = {
 _REMEMBERED = 8192  # figures kept per function (a few hundred bytes each)
 
 
+def _words() -> tuple:
+    """What a figure's words depend on besides its value: the language (gettext's words) and
+    the locale numbers are written in (Babel's)."""
+    return translation.get_language(), number_words.number_locale()
+
+
 def remembered(function: Callable[..., Figure]) -> Callable[..., Figure]:
     """A figure function whose figures are remembered by value (its type and digits as written:
     8.30 is not 8.3), its other arguments and the active language: a page draws hundreds of
@@ -214,14 +221,14 @@ def remembered(function: Callable[..., Figure]) -> Callable[..., Figure]:
     or an unhashable argument is worked out each time."""
 
     @functools.lru_cache(maxsize=_REMEMBERED)
-    def worked_out(kind: type, digits: str, args: tuple, kwargs: tuple, language: str | None):
+    def worked_out(kind: type, digits: str, args: tuple, kwargs: tuple, words: tuple):
         return function(_READ_BACK[kind](digits), *args, **dict(kwargs))
 
     @functools.wraps(function)
     def figure(value: Number, *args, **kwargs) -> Figure:
         kind = type(value)
         if kind in _READ_BACK:
-            key = (kind, str(value), args, tuple(kwargs.items()), translation.get_language())
+            key = (kind, str(value), args, tuple(kwargs.items()), _words())
             try:
                 hash(key)
             except TypeError:
