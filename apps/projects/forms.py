@@ -1,10 +1,12 @@
 """Forms managers fill in: projects, and scenarios in the estimate request's shape."""
 
+import functools
 import math
 
 from django import forms
 from django.contrib.auth import get_user_model
 from django.urls import reverse
+from django.utils import translation
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -146,6 +148,68 @@ def _choice(label: str, choices, initial: str, hint: str = "") -> forms.ChoiceFi
     )
 
 
+# The catalogue's rows as the scenario form offers them, named in a language: worked out once per
+# catalogue (by its digest) and language, since the live preview builds the form on every
+# keystroke and each name is a translation lookup.
+_CATALOGUE_CHOICES: dict[tuple[str, str | None], dict[str, list[tuple[str, str]]]] = {}
+_CATALOGUE_CHOICES_KEPT = 16
+
+
+def catalogue_choices(catalogue: Catalogue) -> dict[str, list[tuple[str, str]]]:
+    """The accelerators, language models and energy profiles as (slug, name) choices, in the
+    active language."""
+    key = (catalogue.digest, translation.get_language())
+    choices = _CATALOGUE_CHOICES.get(key) if catalogue.digest else None
+    if choices is None:
+        if len(_CATALOGUE_CHOICES) >= _CATALOGUE_CHOICES_KEPT:
+            _CATALOGUE_CHOICES.clear()
+        choices = {
+            "accelerators": [
+                (a.slug, full_name(a.vendor, a.name)) for a in catalogue.accelerators.values()
+            ],
+            "models": [(m.slug, full_name(m.developer, m.name)) for m in catalogue.models.values()],
+            "energy_profiles": [
+                (p.slug, catalogue_name(p.name)) for p in catalogue.energy_profiles.values()
+            ],
+        }
+        if catalogue.digest:  # a catalogue read in part has none: its choices are not kept
+            _CATALOGUE_CHOICES[key] = choices
+    return choices
+
+
+@functools.cache
+def number_field_prototypes() -> tuple[dict[str, forms.Field], dict[str, forms.Field]]:
+    """The scenario form's numbers, and their ranges' Low and High (with the seed), made once:
+    their labels and hints are lazy translations, so one set serves every language, and each
+    form takes a light copy of them (_fresh) rather than making some 300 fields again whenever
+    the live preview validates what is typed."""
+    holder = forms.Form()
+    for spec in (*NUMBER_FIELDS, *API_NUMBER_FIELDS):
+        holder.fields[spec.field_name] = NumberField(
+            label=spec.label,
+            help_text=spec.hint,
+            scale=spec.scale,
+            integer=spec.integer,
+            initial=spec.default,
+        )
+    numbers = dict(holder.fields)
+    add_range_fields(holder, NumberField)
+    ranges = {name: field for name, field in holder.fields.items() if name not in numbers}
+    return numbers, ranges
+
+
+def _fresh(field: forms.Field) -> forms.Field:
+    """A field of its own for one form: its attributes and its widget's copied (Django's own
+    deep copy of a form's fields also copies their error messages and validators, which no form
+    changes)."""
+    copied = object.__new__(type(field))
+    copied.__dict__.update(field.__dict__)
+    widget = copied.widget = object.__new__(type(field.widget))
+    widget.__dict__.update(field.widget.__dict__)
+    widget.attrs = dict(field.widget.attrs)
+    return copied
+
+
 class ScenarioForm(forms.Form):
     """All inputs of a scenario; `clean` also runs the estimate, so errors come from one place."""
 
@@ -258,22 +322,14 @@ class ScenarioForm(forms.Form):
         self.catalogue = catalogue
         self.project = project  # whose currency the figures are in (None: US dollars)
         self.exchange = None
-        accelerators = catalogue.accelerators.values()
-        energy_profiles = catalogue.energy_profiles.values()
-        for spec in (*NUMBER_FIELDS, *API_NUMBER_FIELDS):
-            self.fields[spec.field_name] = NumberField(
-                label=spec.label,
-                help_text=spec.hint,
-                scale=spec.scale,
-                integer=spec.integer,
-                initial=spec.default,
-            )
+        names = catalogue_choices(catalogue)
+        numbers, ranges = number_field_prototypes()
+        self.fields.update({name: _fresh(field) for name, field in numbers.items()})
         add_api_fields(self)
-        add_range_fields(self, NumberField)
-        accelerator_choices = [(a.slug, full_name(a.vendor, a.name)) for a in accelerators]
+        self.fields.update({name: _fresh(field) for name, field in ranges.items()})
         for section in ("training", "inference"):
             field = self.fields[f"{section}_accelerator"]
-            field.choices = [("", _("No accelerator")), *accelerator_choices]
+            field.choices = [("", _("No accelerator")), *names["accelerators"]]
             field.required = False
             field.initial = "nvidia-h100-sxm"
             self.offer_precisions(section)
@@ -290,15 +346,13 @@ class ScenarioForm(forms.Form):
             )
         self.fields["inference_model"].choices = [
             ("", _("My own model (give its dimensions below)")),
-            *((m.slug, full_name(m.developer, m.name)) for m in catalogue.models.values()),
+            *names["models"],
         ]
         self.fields["training_base_model"].choices = [
             ("", _("None: not a fine-tune of a catalogue model")),
-            *((m.slug, full_name(m.developer, m.name)) for m in catalogue.models.values()),
+            *names["models"],
         ]
-        self.fields["energy_profile"].choices = [
-            (p.slug, catalogue_name(p.name)) for p in energy_profiles
-        ]
+        self.fields["energy_profile"].choices = names["energy_profiles"]
         self.fields["energy_profile"].initial = DEFAULT_ENERGY_PROFILE
         self.result: EstimateResult | None = None
         self.uncertainty: UncertaintyResult | None = None

@@ -33,6 +33,46 @@ API_MODEL = "openai-gpt-4o-mini"
 API_TOKENS = {"input_tokens": 1000, "output_tokens": 500}
 MONTHS_TO_A_YEAR = 12  # "in a year" is month 13: twelve months of growth after the first
 
+# "My own": no starting point of ours, only the general figures a plan cannot go without, each
+# from a named source, for the manager to replace. Everything else is the engine's default (12
+# months, no growth, no peak above the average: apps.estimates.inputs), which the scenario page
+# shows at its fields; a training comes only from "How is it built?", as the starting point that
+# describes it has it.
+OWN = "own"
+OWN_SOURCES = {
+    "inference.accelerator_seconds_per_request": _(
+        "the worked example of the UN Learn AI glossary (about 2 accelerator-seconds an answer)"
+    ),
+    "inference.requests_per_month": _(
+        "the same worked example (15,000 requests a month), when you gave no figure of your own"
+    ),
+    "inference.accelerator": _(
+        "the scenario form's default accelerator, the NVIDIA H100 SXM, at the catalogue's median "
+        "rental price"
+    ),
+}
+OWN_PRESET = Preset(
+    slug=OWN,
+    name=_("My own system"),
+    summary=_(
+        "starts from general figures, each with its source, for you to replace with your own on "
+        "the scenario page — 2 accelerator-seconds an answer and 15,000 requests a month (the "
+        "worked example of the UN Learn AI glossary), on rented NVIDIA H100 SXM accelerators at "
+        "the catalogue's median rental price, over the planner's default 12 months with no "
+        "growth; no training unless you choose one below."
+    ),
+    inputs={
+        "inference": {
+            "method": "accelerator_seconds",
+            "accelerator_seconds_per_request": 2,
+            "accelerator": "nvidia-h100-sxm",
+            "requests_per_month": 15_000,
+        },
+    },
+)
+QUICK_STARTS = (*PRESETS, OWN_PRESET)
+QUICK_STARTS_BY_SLUG = {preset.slug: preset for preset in QUICK_STARTS}
+
 
 class QuickStartForm(forms.Form):
     """What the system does, how it is built, its demand now and in a year, where it runs, and the
@@ -40,7 +80,7 @@ class QuickStartForm(forms.Form):
 
     preset = forms.ChoiceField(
         label=_("What will the system do?"),
-        choices=[(p.slug, p.name) for p in PRESETS],
+        choices=[(p.slug, p.name) for p in QUICK_STARTS],
         initial=PRESETS[0].slug,
         widget=forms.RadioSelect,
         help_text=_("The first scenario starts from these figures; you can change every one."),
@@ -98,7 +138,12 @@ class QuickStartForm(forms.Form):
 
     @property
     def chosen_preset(self) -> Preset:
-        return PRESETS_BY_SLUG[self.cleaned_data["preset"]]
+        return QUICK_STARTS_BY_SLUG[self.cleaned_data["preset"]]
+
+    @property
+    def is_own(self) -> bool:
+        """Whether the manager starts from general figures to replace ("my own")."""
+        return self.cleaned_data["preset"] == OWN
 
     def project_fields(self) -> dict:
         """The new project's title (its starting point's name, changed on its settings page)

@@ -7,6 +7,7 @@ from decimal import Decimal
 from django import forms
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.text import format_lazy
 from django.utils.translation import gettext, gettext_lazy
 
 from apps.apiprices.resolve import PRICE_FIELDS
@@ -101,7 +102,10 @@ def add_range_fields(form: forms.Form, number_field: type[forms.Field]) -> None:
             continue
         for name, end in ((low_name, gettext_lazy("low")), (high_name, gettext_lazy("high"))):
             form.fields[name(spec.field_name)] = number_field(
-                label=f"{spec.label}: {end}", scale=spec.scale, integer=spec.integer
+                # Lazily: the live preview validates these fields without drawing them.
+                label=format_lazy("{}: {}", spec.label, end),
+                scale=spec.scale,
+                integer=spec.integer,
             )
     form.fields["uncertainty_seed"] = forms.IntegerField(
         widget=forms.HiddenInput, required=False, min_value=0, max_value=MAX_SEED

@@ -9,7 +9,7 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from apps.catalogue.resolve import estimate_from_request
@@ -21,7 +21,7 @@ from apps.projects.forms import ProjectForm
 from apps.projects.guards import refuses_frozen_projects
 from apps.projects.models import Project
 from apps.projects.presets import DEFAULT_PRESET, PRESETS, PRESETS_BY_SLUG
-from apps.projects.quick_start import QuickStartForm
+from apps.projects.quick_start import OWN_SOURCES, QUICK_STARTS, QuickStartForm
 from apps.projects.scenario_compare import compare_rows
 from apps.projects.selectors import can_create_projects, project_for_user
 
@@ -64,9 +64,26 @@ def project_create(request: HttpRequest) -> HttpResponse:
             )
             % {"title": project.title},
         )
-        return redirect("scenario-detail", scenario_id=project.scenarios.get().pk)
+        scenario = project.scenarios.get()
+        if form.is_own:
+            # General figures, not the manager's: said plainly, with their sources, and the
+            # page opened at the inputs to replace.
+            messages.warning(
+                request,
+                gettext(
+                    "These are general figures, not yours: replace them with your own below. "
+                    "Where they come from: %(sources)s."
+                )
+                % {
+                    "sources": pgettext("between the items of a list", "; ").join(
+                        str(source) for source in OWN_SOURCES.values()
+                    )
+                },
+            )
+            return redirect(f"{scenario.get_absolute_url()}#inputs-heading")
+        return redirect("scenario-detail", scenario_id=scenario.pk)
     return TemplateResponse(
-        request, "projects/quick_start.html", {"form": form, "presets": PRESETS}
+        request, "projects/quick_start.html", {"form": form, "presets": QUICK_STARTS}
     )
 
 

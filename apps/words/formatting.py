@@ -25,12 +25,16 @@
 # `Figure.exact` and `Figure.unit` describe the value as given (seconds, kWh, kg CO2e, a share),
 # whatever scale the text uses, so that `<data value>` and exports stay machine-readable.
 
+import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Context, Decimal
 
+from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
 
+from apps.words import numbers as number_words
 from apps.words import units
 from apps.words.currencies import currency_places
 from apps.words.numbers import (
@@ -193,6 +197,49 @@ class Figure:
         return self.text != self.text.translate(_UNSPOKEN)
 
 
+# The types of value a figure is remembered for, and how each is read back from its digits.
+_READ_BACK: dict[type, Callable[[str], object]] = {
+    float: float,
+    int: int,
+    Decimal: Decimal,
+    type(None): lambda _digits: None,
+}
+_REMEMBERED = 8192  # figures kept per function (a few hundred bytes each)
+
+
+def _words() -> tuple:
+    """What a figure's words depend on besides its value: the language (gettext's words) and
+    the locale numbers are written in (Babel's)."""
+    return translation.get_language(), number_words.number_locale()
+
+
+def remembered(function: Callable[..., Figure]) -> Callable[..., Figure]:
+    """A figure function whose figures are remembered by value (its type and digits as written:
+    8.30 is not 8.3), its other arguments and the active language: a page draws hundreds of
+    figures, and the live preview draws them again at every keystroke, most of them unchanged.
+    A Figure is frozen, so one may be handed out twice; a value of another type (a NumPy float)
+    or an unhashable argument is worked out each time."""
+
+    @functools.lru_cache(maxsize=_REMEMBERED)
+    def worked_out(kind: type, digits: str, args: tuple, kwargs: tuple, words: tuple):
+        return function(_READ_BACK[kind](digits), *args, **dict(kwargs))
+
+    @functools.wraps(function)
+    def figure(value: Number, *args, **kwargs) -> Figure:
+        kind = type(value)
+        if kind in _READ_BACK:
+            key = (kind, str(value), args, tuple(kwargs.items()), _words())
+            try:
+                hash(key)
+            except TypeError:
+                return function(value, *args, **kwargs)
+            return worked_out(*key)
+        return function(value, *args, **kwargs)
+
+    figure.cache_clear = worked_out.cache_clear  # type: ignore[attr-defined]
+    return figure
+
+
 def _missing(unit: str, explanation: str) -> Figure:
     explanation = str(explanation)
     return Figure(text=explanation, exact="", unit=unit, value=None, aria=explanation)
@@ -225,6 +272,7 @@ def _counted(value: Number, unit: str, missing: str) -> Figure:
     )
 
 
+@remembered
 def flop(value: Number, *, missing: str = NOT_AVAILABLE) -> Figure:
     """Floating-point operations: "3.15 × 10²³ FLOP" from a million on, "512 FLOP" below."""
     number = finite_decimal(value)
@@ -246,6 +294,7 @@ def flop(value: Number, *, missing: str = NOT_AVAILABLE) -> Figure:
     )
 
 
+@remembered
 def hours(
     value: Number, unit: str = "accelerator-hours", *, missing: str = NOT_AVAILABLE
 ) -> Figure:
@@ -253,21 +302,25 @@ def hours(
     return _counted(value, unit, missing)
 
 
+@remembered
 def number(value: Number, *, missing: str = NOT_AVAILABLE) -> Figure:
     """A number without a unit, written by the rules above: "8.33", "15,000", "26.7 million"."""
     return _counted(value, "", missing)
 
 
+@remembered
 def count(value: Number, unit: str, *, missing: str = NOT_AVAILABLE) -> Figure:
     """A count with its plural unit: "15,000 requests", "1 accelerator", "1.2 million requests"."""
     return _counted(value, unit, missing)
 
 
+@remembered
 def months(value: Number, *, missing: str = NOT_AVAILABLE) -> Figure:
     """A number of months: "24 months", "1.2 months", "1 month"."""
     return _counted(value, "months", missing)
 
 
+@remembered
 def per_second(value: Number, unit: str = "requests", *, missing: str = NOT_AVAILABLE) -> Figure:
     """A rate: "0.00571 requests per second"; `unit` is what is counted."""
     figure = _counted(value, unit, missing)
@@ -339,11 +392,13 @@ _DURATION_SCALES = (
 )
 
 
+@remembered
 def energy_kwh(value: Number, *, missing: str = NOT_AVAILABLE) -> Figure:
     """Energy given in kWh, shown in Wh below 1 kWh and in MWh or GWh for large amounts."""
     return _scaled(value, "kWh", _ENERGY_SCALES, missing)
 
 
+@remembered
 def emissions_kg(value: Number, *, missing: str = NOT_AVAILABLE) -> Figure:
     """Emissions given in kg CO2e, shown in tonnes ("t CO2e") from 1,000 kg on."""
     return _scaled(value, "kg CO2e", _EMISSION_SCALES, missing)
@@ -357,22 +412,26 @@ _WATER_SCALES = (
 )
 
 
+@remembered
 def embodied_kg(value: Number) -> Figure:
     """Embodied emissions in kg CO2e, as emissions are shown; "not published" where no
     life-cycle source gives the accelerator's."""
     return emissions_kg(value, missing=NOT_PUBLISHED)
 
 
+@remembered
 def water_litres(value: Number, *, missing: str = NOT_PUBLISHED) -> Figure:
     """Water given in litres, shown in mL below 1 L."""
     return _scaled(value, "L", _WATER_SCALES, missing)
 
 
+@remembered
 def seconds(value: Number, *, missing: str = NOT_AVAILABLE) -> Figure:
     """A duration given in seconds, shown in ms below 1 s, then s, min and h."""
     return _scaled(value, "s", _DURATION_SCALES, missing)
 
 
+@remembered
 def percent(share: Number, *, missing: str = NOT_AVAILABLE) -> Figure:
     """A share (0.667) as whole percent ("67%"); "less than 1%" and "more than 99%" at the ends."""
     number = finite_decimal(share)
@@ -417,6 +476,7 @@ def money_decimal_places(amount: Decimal, currency_places: int = 2) -> int:
     return places if round_half_up(magnitude, -places) < smallest_unit else currency_places
 
 
+@remembered
 def money(value: Number, currency: str = "USD", *, missing: str = NOT_AVAILABLE) -> Figure:
     """An amount of money: "$24.92", "$598", "$147,396", "$53.4 million", "1,200 CHF", and
     below a cent "$0.0017".

@@ -51,10 +51,26 @@ def _babel_locale(language: str) -> Locale:
 def decimal_text(number: Decimal, places: int | None = None) -> str:
     """A rounded number with the locale's grouping and decimal sign, all its digits kept
     ("8.33", "15,000"; "8,33", "15 000" in French), or exactly `places` decimals."""
+    locale = number_locale()
+    if type(number) is not Decimal:
+        return _decimal_text(number, places, locale)
+    # Keyed by the digits as written ("8.30" is not "8.3" to Babel) and the locale.
+    return _remembered_decimal_text(str(number), places, locale)
+
+
+def _decimal_text(number: Decimal, places: int | None, locale: Locale) -> str:
     if places is None:
-        return format_decimal(number, locale=number_locale(), decimal_quantization=False)
+        return format_decimal(number, locale=locale, decimal_quantization=False)
     pattern = "#,##0." + "0" * places if places else "#,##0"
-    return format_decimal(number, format=pattern, locale=number_locale())
+    return format_decimal(number, format=pattern, locale=locale)
+
+
+@functools.lru_cache(maxsize=8192)
+def _remembered_decimal_text(digits: str, places: int | None, locale: Locale) -> str:
+    """Babel's text of a number, remembered: a page shows hundreds, and the live preview shows
+    them again at every keystroke, most of them unchanged (Babel walks its pattern and locale
+    data for each)."""
+    return _decimal_text(Decimal(digits), places, locale)
 
 
 def words_text(number: Decimal) -> str:
@@ -75,13 +91,13 @@ def compact_text(number: Decimal) -> str:
 
 
 def _currency_locale() -> Locale:
-    return _currency_babel_locale(translation.get_language() or settings.LANGUAGE_CODE)
+    return _currency_locale_of(number_locale())
 
 
 @functools.cache
-def _currency_babel_locale(language: str) -> Locale:
-    """Parsed once per language, as `_babel_locale`: a page writes hundreds of amounts."""
-    locale = str(_babel_locale(language))
+def _currency_locale_of(number_locale: Locale) -> Locale:
+    """Parsed once per locale, as _babel_locale."""
+    locale = str(number_locale)
     return Locale.parse(_CURRENCY_LOCALES.get(locale, locale))
 
 
@@ -101,7 +117,22 @@ def currency_text(digits: str, currency: str) -> str:
 
 def currency_name(currency: str, count: Decimal | int) -> str:
     """The spoken name of a currency for a count: "US dollars", "1 euro" → "euro"."""
-    return get_currency_name(currency, count, _currency_locale())
+    locale = _currency_locale()
+    try:
+        plural_form = locale.plural_form(count)
+    except (OverflowError, ValueError):
+        plural_form = "other"
+    return _currency_name(currency, plural_form, locale)
+
+
+@functools.lru_cache(maxsize=512)
+def _currency_name(currency: str, plural_form: str, locale: Locale) -> str:
+    """Babel's get_currency_name for a plural form rather than a count, so that it is looked up
+    once per currency, form and locale."""
+    names = locale._data["currency_names_plural"].get(currency, {})
+    return (
+        names.get(plural_form) or names.get("other") or get_currency_name(currency, locale=locale)
+    )
 
 
 def percent_text(digits: str) -> str:

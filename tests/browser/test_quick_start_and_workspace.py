@@ -13,7 +13,13 @@ from apps.accounts.language import language_preference_set
 from apps.apiprices.loading import api_prices_load
 from apps.projects.models import Project
 from tests.browser.conftest import VIEWPORTS, assert_no_axe_violations, login
-from tests.factories import make_manager
+from tests.factories import (
+    SEED_000_TRAINING,
+    make_manager,
+    make_project,
+    make_scenario,
+    seed_000_inference,
+)
 
 PASSWORD = "a-long-test-password"
 # The default scenario's page (the translation assistant) measured on main before this change
@@ -130,6 +136,64 @@ def test_a_first_plan_in_ten_actions_and_a_workspace_half_as_tall(
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+def test_my_own_system_in_ten_actions_from_general_figures_said_to_be_replaced(
+    new_page, live_server, manager, language
+) -> None:
+    language_preference_set(user=manager, language=language)
+    page = new_page(viewport=VIEWPORTS["desktop"])
+    login(page, live_server, manager.username, PASSWORD, next_path="/projects/")
+    act = Actions()
+
+    act.click(page.get_by_role("link", name=words("Plan a new project", language)))
+    own = page.get_by_label(words("My own system", language), exact=True)
+    expect(page.locator(".preset-summaries")).to_contain_text(words("My own system", language))
+    act.click(own)
+    act.fill(page.get_by_label(label("Requests in the first month", language)), "4000")
+    with page.expect_navigation():
+        act.click(page.get_by_role("button", name=words("Create project", language)))
+
+    scenario = Project.objects.get(owner=manager).scenarios.get()
+    assert scenario.inputs["inference"]["requests_per_month"] == 4000
+    expect(page.get_by_role("heading", level=1)).to_contain_text(scenario.name)
+    # Said plainly, at the inputs to replace, which are open with the figures beside them.
+    expect(page.locator(".messages")).to_contain_text(
+        words(
+            "These are general figures, not yours: replace them with your own below. "
+            "Where they come from: %(sources)s.",
+            language,
+        ).split(":")[0]
+    )
+    assert page.url.endswith("#inputs-heading")
+    expect(page.get_by_label(label("Accelerator-seconds per request", language))).to_be_visible()
+    expect(page.get_by_label(label("Requests in the first month", language))).to_be_visible()
+    expect(page.locator("#strip .marker-run_cost")).to_be_in_viewport()
+    assert_no_axe_violations(page, f"the scenario from my own figures ({language}) at 1280 px")
+
+    act.click(
+        page.get_by_role(
+            "link",
+            name=words(
+                "Compare the options: an external API, rented or owned accelerators, fine-tuning or building",
+                language,
+            ),
+        )
+    )
+    expect(page.get_by_role("heading", level=1)).to_contain_text(
+        words("Which way to go for “%(name)s”", language) % {"name": scenario.name}
+    )
+    act.click(
+        page.get_by_role("navigation", name=words("Breadcrumb", language))
+        .get_by_role("link", name=scenario.name)
+        .last
+    )
+    act.click(page.get_by_role("link", name=words("The budget on its own page", language)))
+    expect(page.get_by_role("heading", level=1)).to_contain_text(
+        words("Budget of “%(name)s”", language) % {"name": scenario.name}
+    )
+    assert act.count <= 10, act.count
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_the_figures_stay_in_view_while_the_requests_are_typed(
     new_page, live_server, manager, language
 ) -> None:
@@ -220,3 +284,89 @@ def test_the_quick_start_works_without_javascript(page_no_js: Page, live_server,
     scenario = Project.objects.get(owner=manager).scenarios.get()
     assert scenario.inputs["inference"]["method"] == "external_api"
     expect(page.get_by_role("heading", level=1)).to_contain_text(scenario.name)
+
+
+def _two_scenarios(manager) -> Project:
+    project = make_project(manager, "Translation service")
+    make_scenario(project, "Pilot", is_baseline=True)
+    make_scenario(
+        project,
+        "Wider use",
+        inputs={"training": SEED_000_TRAINING, "inference": seed_000_inference(900_000)},
+    )
+    return project
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_compare_page_keeps_the_names_in_view_with_compact_help(
+    new_page, live_server, manager, language
+) -> None:
+    """The compare page as a workspace: the choice folded to one line once there are figures,
+    a compact "?" per figure, the scenarios' names and the figures' names in view while the
+    table scrolls; axe clean at 1280 and 390 px."""
+    language_preference_set(user=manager, language=language)
+    project = _two_scenarios(manager)
+    ids = "&".join(f"s={pk}" for pk in project.scenarios.values_list("pk", flat=True))
+    page = new_page(viewport=VIEWPORTS["desktop"])
+    login(
+        page,
+        live_server,
+        manager.username,
+        PASSWORD,
+        next_path=f"{project.get_absolute_url()}compare/?{ids}",
+    )
+    choice = page.locator("details.compare-choice")
+    expect(choice.locator(":scope > summary .more-values")).to_have_text("Pilot · Wider use")
+    expect(page.get_by_role("button", name=words("Compare", language))).to_be_hidden()
+    table = page.get_by_role("table", name=words("Scenarios side by side", language))
+    expect(table.locator("td.differs").first).to_be_visible()
+    # One compact "?" a figure, named for its term; no "What is this?" line of its own.
+    help_links = table.locator("th .term-help")
+    assert help_links.count() == table.locator("tbody tr").count()
+    expect(help_links.first).to_have_accessible_name(
+        re.compile(
+            rf"^{re.escape(words('What is this?', language).rstrip('? \u202f'))}\s*\?\s+\(.+\)\s*$"
+        )
+    )
+    assert table.locator(".term-link:not(.term-help)").count() == 0
+    # The region scrolls by keyboard; the header row and the first column stay in view.
+    region = page.get_by_role("region", name=words("Scenarios side by side", language))
+    region.focus()
+    for _ in range(12):
+        page.keyboard.press("ArrowDown")
+    region.evaluate("(box) => { box.scrollTop = box.scrollHeight; }")
+    expect(table.get_by_role("columnheader").nth(1)).to_be_in_viewport()
+    expect(table.locator("tbody tr").last.locator("th")).to_be_in_viewport()
+    assert_no_axe_violations(page, f"the compare page ({language}) at 1280 px")
+
+    # The choice opens by keyboard and compares again.
+    choice.locator(":scope > summary").focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("button", name=words("Compare", language))).to_be_visible()
+
+    page.set_viewport_size(VIEWPORTS["phone"])
+    page.reload()
+    region.evaluate("(box) => { box.scrollLeft = box.scrollWidth; }")
+    expect(table.locator("tbody tr").first.locator("th")).to_be_in_viewport()
+    assert_no_axe_violations(page, f"the compare page ({language}) at 390 px")
+
+
+def test_the_compare_page_works_without_javascript(page_no_js: Page, live_server, manager) -> None:
+    project = _two_scenarios(manager)
+    pilot = project.scenarios.order_by("pk").first()
+    login(
+        page_no_js,
+        live_server,
+        manager.username,
+        PASSWORD,
+        next_path=f"{project.get_absolute_url()}compare/?s={pilot.pk}",
+    )
+    page = page_no_js
+    # Too few: the choice is open, with its error.
+    expect(page.get_by_role("alert")).to_be_visible()
+    page.get_by_label("Wider use").check()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Compare").click()
+    expect(page.get_by_role("table", name="Scenarios side by side")).to_be_visible()
+    page.locator("details.compare-choice > summary").click()
+    expect(page.get_by_label("Pilot (baseline)")).to_be_checked()

@@ -7,6 +7,7 @@ from django.test.utils import CaptureQueriesContext
 
 from apps.projects.models import Project, Scenario
 from apps.projects.presets import PRESETS, PRESETS_BY_SLUG
+from apps.projects.quick_start import OWN_PRESET, OWN_SOURCES
 from tests.factories import make_manager, make_project, make_scenario
 
 pytestmark = pytest.mark.django_db
@@ -158,6 +159,71 @@ def test_quick_start_can_serve_through_an_external_api_and_train_a_model(client,
         "monthly_growth": 0.1,
         "months": 24,
         "peak_to_average": 3,
+    }
+
+
+def test_quick_start_offers_my_own_with_its_figures_and_their_sources(client, manager):
+    html = client.get("/projects/new/").content.decode()
+    assert 'value="own"' in html and "My own system" in html
+    assert "the worked example of the UN Learn AI glossary" in html
+    assert "the catalogue&#x27;s median rental price" in html
+
+
+def _leaves(inputs: dict, path: str = "") -> list[str]:
+    found = []
+    for key, value in inputs.items():
+        where = f"{path}.{key}" if path else key
+        found.extend(_leaves(value, where) if isinstance(value, dict) else [where])
+    return found
+
+
+def test_my_own_figures_each_have_a_source_and_nothing_else_is_set():
+    # Every figure "my own" sets names where it comes from; all the rest is the engine's default.
+    figures = [path for path in _leaves(OWN_PRESET.inputs) if not path.endswith(".method")]
+    assert sorted(figures) == sorted(OWN_SOURCES)
+    assert (
+        OWN_PRESET.inputs["inference"]["accelerator_seconds_per_request"]
+        == (
+            PRESETS_BY_SLUG["translation-assistant"].inputs["inference"][
+                "accelerator_seconds_per_request"
+            ]
+        )
+    )
+
+
+def test_quick_start_from_my_own_says_to_replace_the_general_figures(client, manager):
+    response = client.post("/projects/new/", {"preset": "own", "requests_per_month": "5000"})
+    assert response.status_code == 302
+    project = Project.objects.get(owner=manager)
+    scenario = project.scenarios.get()
+    assert project.title == "My own system" and scenario.is_baseline
+    assert scenario.inputs == {
+        "inference": {**OWN_PRESET.inputs["inference"], "requests_per_month": 5000}
+    }
+    # Straight to the inputs of the scenario page, which says plainly what to do with them.
+    assert response["Location"] == f"{scenario.get_absolute_url()}#inputs-heading"
+    html = client.get(scenario.get_absolute_url()).content.decode()
+    assert "These are general figures, not yours: replace them with your own below." in html
+    assert "the worked example of the UN Learn AI glossary" in html
+    assert 'id="inputs-heading"' in html and 'id="strip"' in html
+    # Its budget and decision view are there at once.
+    assert client.get(f"/scenarios/{scenario.pk}/budget/").status_code == 200
+    assert client.get(f"/scenarios/{scenario.pk}/options/").status_code == 200
+
+
+def test_quick_start_from_my_own_can_be_fine_tuned_and_served_by_an_api(client, manager):
+    response = client.post(
+        "/projects/new/", {"preset": "own", "build": "fine_tune", "runs_on": "external_api"}
+    )
+    assert response.status_code == 302
+    inputs = Project.objects.get(owner=manager).scenarios.get().inputs
+    assert inputs["training"] == PRESETS_BY_SLUG["fine-tune-7b"].inputs["training"]
+    assert inputs["inference"] == {
+        "method": "external_api",
+        "api_model": "openai-gpt-4o-mini",
+        "input_tokens": 1000,
+        "output_tokens": 500,
+        "requests_per_month": 15_000,
     }
 
 

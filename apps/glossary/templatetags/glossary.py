@@ -1,8 +1,11 @@
 """`{% load glossary %}`: links from a hint or a figure to the term that explains it."""
 
+import functools
+
 from django import template
 from django.template.loader import render_to_string
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
+from django.utils import translation
 
 from apps.glossary.terms import TERMS
 
@@ -25,10 +28,16 @@ def term_help(slug: str) -> str:
 
 
 def _render(template_name: str, slug: str) -> str:
-    try:
-        term = TERMS[slug]
-    except KeyError:
-        raise template.TemplateSyntaxError(f"No glossary term {slug!r}.") from None
+    if slug not in TERMS:
+        raise template.TemplateSyntaxError(f"No glossary term {slug!r}.")
+    return _drawn(template_name, slug, translation.get_language(), get_script_prefix())
+
+
+@functools.lru_cache(maxsize=2048)
+def _drawn(template_name: str, slug: str, language: str | None, prefix: str) -> str:
+    """A term's link drawn once per language and address prefix: a page draws dozens, and the
+    live preview draws them again for every keystroke."""
+    term = TERMS[slug]
     return render_to_string(
         template_name, {"term": term, "url": reverse("glossary-term", args=[slug])}
     )

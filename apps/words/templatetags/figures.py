@@ -1,5 +1,6 @@
 """Template filters that show figures with their units: `{% load figures %}`, `{{ x|hours }}`."""
 
+import functools
 from collections.abc import Callable
 from decimal import Decimal
 
@@ -72,6 +73,16 @@ def figure_html(figure: Figure) -> SafeString:
     """
     if not isinstance(figure, Figure):
         return format_html("{}", formatting.NOT_AVAILABLE)
+    try:
+        return _figure_html(figure)
+    except TypeError:  # a value that cannot be hashed: drawn each time
+        return _figure_html.__wrapped__(figure)
+
+
+@functools.lru_cache(maxsize=8192)
+def _figure_html(figure: Figure) -> SafeString:
+    """figure_html of a Figure, remembered (Figures are frozen; the formatting functions hand the
+    same ones out again, apps.words.formatting.remembered)."""
     if not figure.available:
         return format_html("{}", figure.text)
     if not figure.needs_spoken_text:
