@@ -20,7 +20,7 @@ from pathlib import Path
 
 from tests.bench.common import PYTHON, ROOT, say
 
-TARGET_API_RATIO = 0.35
+TARGET_API_RATIO = 0.45
 TARGET_PAGE_RATIO = 0.25
 
 WORKERS = 2
