@@ -1,7 +1,8 @@
 """The HTTP benchmark: gunicorn (2 sync workers, as in production but sized for a 2-core machine)
 on a free loopback port with a throwaway SQLite database; a light load generator measures requests
 per second for an empty Django view, POST /api/v1/estimate/ and a signed-in manager's scenario
-page. Targets: the API at least 45 % (issue 22) and the scenario page at least 25 % of the empty view's rate.
+page. Targets: the API at least 45 % (issue 22) and the scenario page at least 25 % of the empty
+view's rate.
 Run by tests/bench/run.py.
 """
 
