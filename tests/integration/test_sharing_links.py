@@ -123,6 +123,10 @@ def test_anyone_with_the_link_sees_the_comparison_chart_and_description_and_no_f
     assert 'id="chart-data"' in html and 'id="chart-hours"' in html
     assert "Describe this without the diagram" in html
     assert "8.33 accelerator-hours" in html
+    # the whole footprint, as the scenario page shows it (issue 27)
+    for words in ("Embodied emissions", "Water", "Embodied emissions over the horizon"):
+        assert f"<dt>{words} " in html, words
+    assert "<dt>Water over the horizon " in html
     assert "<form" not in html and "hx-" not in html and "csrfmiddlewaretoken" not in html
 
 
