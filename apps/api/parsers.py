@@ -21,7 +21,9 @@ _DECODER = json.JSONDecoder(parse_constant=reject_constant)
 def _loads(text: str) -> object:
     """json.loads(text, parse_constant=reject_constant), with its decoder made once."""
     if text.startswith("\ufeff"):  # as json.loads refuses it
-        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+        raise json.JSONDecodeError(
+            gettext("Unexpected UTF-8 BOM (decode using utf-8-sig)"), text, 0
+        )
     return _DECODER.decode(text)
 
 

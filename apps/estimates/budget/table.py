@@ -256,11 +256,12 @@ def budget(
     month by month (budget.conversion). Raises BudgetInputError.
     """
     computed = ComputedLines() if computed is None else computed
-    years = fiscal_years(calendar)
-    period = PeriodMonths(years)
+    # First: it validates the calendar, the rules and the lines, all their errors at once.
     scheduled, computed_lines, class_notes = monthly_lines(
         calendar, rules, lines, computed, conversion
     )
+    years = fiscal_years(calendar)
+    period = PeriodMonths(years)
     currency_of = {id(line): given.currency for line, given in zip(scheduled, lines, strict=True)}
     rows = sorted(
         [(line, True) for line in computed_lines] + [(line, False) for line in scheduled],
