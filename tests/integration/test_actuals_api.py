@@ -7,8 +7,11 @@ from decimal import Decimal
 import kombu.exceptions
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
 
 from apps.actuals import services, tasks
+from apps.actuals.alerts import alerts_raise
 from apps.actuals.runs import actuals_import_run
 from apps.actuals.services import actual_enter
 from apps.budget.selectors import scenario_budget
@@ -182,3 +185,36 @@ def test_a_euro_projects_plan_is_its_budget_converted_as_the_budget_converts_it(
     storage = next(k for k in body["fiscal_years"][0]["kinds"] if k["kind"] == "storage")
     # 250.00 CHF a month at 1.0711225364 EUR (the ECB's of 2 June 2025: 1 / 0.9336), a cent each.
     assert storage["plan"] == str(Decimal("267.78") * 12)
+
+
+def test_the_project_and_the_baseline_budget_pages_show_plan_against_actual(owner, project):
+    """Once anything is billed, the project page and the baseline's budget page show plan
+    against actual by fiscal year with the budget alerts; not before, and never on another
+    scenario's budget."""
+    baseline = project.scenarios.get(is_baseline=True)
+    other = make_scenario(project, "Wider use")
+    client = Client()
+    client.force_login(owner)
+    pages = {
+        "project": project.get_absolute_url(),
+        "budget": reverse("scenario-budget-page", kwargs={"scenario_id": baseline.pk}),
+    }
+    others = [reverse("scenario-budget-page", kwargs={"scenario_id": other.pk})]
+    for url in [*pages.values(), *others]:
+        assert 'class="plan-against-actual"' not in client.get(url).content.decode()
+    actual_enter(project=project, month=date(2026, 1, 1), kind="storage", amount=Decimal(3100))
+    alerts_raise(project=project)
+    first = client_for(owner).get(f"/api/v1/projects/{project.pk}/variance/").json()
+    first = first["fiscal_years"][0]
+    # the same figures as the variance API: 3,100.00 billed in January against the year's plan
+    plan, actual = (f"${Decimal(first[key]):,.2f}" for key in ("plan", "actual"))
+    assert actual == "$3,100.00"
+    for place, url in pages.items():
+        html = client.get(url).content.decode()
+        section = html.split('class="plan-against-actual"', 1)[1].split("</section>", 1)[0]
+        assert f'id="{place}-variance-caption"' in section
+        assert f">{plan}<" in section and f">{actual}<" in section
+        assert "<li>" in section  # the alert the January bill raised
+        assert f"/projects/{project.pk}/actuals/" in section
+    for url in others:
+        assert 'class="plan-against-actual"' not in client.get(url).content.decode()
