@@ -126,6 +126,11 @@ class CostLine(models.Model):
         return self.name
 
     def clean(self) -> None:
+        # The project's own currency is stored as empty, as the form saves it, so that a line
+        # reads the same however it was entered (an import of an export included) and keeps
+        # following the project's currency.
+        if self.currency and self.scenario_id and self.currency == self.scenario.project.currency:
+            self.currency = ""
         if self.recurrence == Recurrence.ONE_OFF and self.end is not None:
             raise ValidationError(
                 {"end": _("A one-off line falls in one month, its start: leave its end empty.")}

@@ -99,6 +99,7 @@ FIGURE_TERMS = {
 BUDGET_SETTINGS_TERMS = {
     "rate_table": "exchange-rate",
     "rate_date": "exchange-rate",
+    "rate_low": "uncertainty-range",
     "period_start": "planning-period",
     "period_end": "planning-period",
     "fiscal_year_start_month": "fiscal-year",
@@ -110,6 +111,7 @@ BUDGET_SETTINGS_TERMS = {
     "indirect_rate": "indirect-costs",
 }
 COST_LINE_TERMS = {
+    "currency": "exchange-rate",
     "recurrence": "one-off-cost",
     "budget_class": "capex-and-opex",
     "category": "budget-category",

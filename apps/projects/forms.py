@@ -26,7 +26,7 @@ from apps.projects.api_methods import (
     api_section_values,
     with_api_fields,
 )
-from apps.projects.budget_settings import BudgetSettingsFields
+from apps.projects.budget_settings import BudgetSettingsFields, DecimalText
 from apps.projects.currency import project_exchange
 from apps.projects.field_terms import BUDGET_SETTINGS_TERMS, attach_terms
 from apps.projects.form_sections import folded, timing_and_energy
@@ -551,6 +551,8 @@ class ProjectForm(BudgetSettingsFields):
             "period_end",
             *BUDGET_SETTINGS,
         ]
+        # The rate's range is typed as people type numbers in their language (1 234,5 in French).
+        field_classes = {"rate_low": DecimalText, "rate_high": DecimalText}
         widgets = {
             "rate_date": PlanningDateInput(),
             "period_start": PlanningDateInput(),

@@ -94,6 +94,7 @@ def test_every_line_change_is_a_new_version_that_keeps_the_lines(scenario):
             "quantity": "1.5000",
             "unit": "FTE",
             "unit_price": "90000.0000",
+            "currency": "",
             "recurrence": "yearly",
             "start": "2026-01-01",
             "end": "2027-12-31",

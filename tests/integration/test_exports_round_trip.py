@@ -75,8 +75,9 @@ def test_the_export_holds_the_settings_timing_ranges_and_cost_lines(owner):
     ]  # fmt: skip
     assert pilot["cost_lines"][3] == {
         "name": "Object storage", "kind": "storage", "quantity": 20.25, "unit": "TB-month",
-        "unit_price": "23.0050", "recurrence": "monthly", "start": "2026-03-01", "end": None,
-        "annual_escalation": 0.015, "budget_class": None, "category": 4, "basis": "",
+        "unit_price": "23.0050", "currency": "USD", "recurrence": "monthly",
+        "start": "2026-03-01", "end": None, "annual_escalation": 0.015, "budget_class": None,
+        "category": 4, "basis": "",
     }  # fmt: skip
     assert pre_train["cost_lines"] == [] and len(wider["cost_lines"]) == 1
 
