@@ -226,8 +226,8 @@ def fiscal_year_rates(request: HttpRequest, scenario_id: int) -> HttpResponse:
                 fields={"fiscal_year_rates": form.rates(project)},
                 collaborators=list(project.collaborators.all()),
             )
-        except ValidationError as error:
-            form.add_error(None, error)
+        except ValidationError as error:  # keyed by the project's field, not one of the form's
+            form.add_error(None, error.messages)
         else:
             messages.success(request, _("Exchange rates per fiscal year saved."))
             return redirect("scenario-budget-page", scenario_id=scenario.pk)

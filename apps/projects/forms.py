@@ -6,7 +6,6 @@ import math
 from django import forms
 from django.contrib.auth import get_user_model
 from django.urls import reverse
-from django.utils import translation
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -51,6 +50,7 @@ from apps.projects.scenario_fields import (
 )
 from apps.projects.versions import Estimated
 from apps.words.currencies import currency_choices
+from apps.words.language import active_words
 from apps.words.messages import error_texts, message_text
 from apps.words.numbers import parse_number
 
@@ -151,14 +151,14 @@ def _choice(label: str, choices, initial: str, hint: str = "") -> forms.ChoiceFi
 # The catalogue's rows as the scenario form offers them, named in a language: worked out once per
 # catalogue (by its digest) and language, since the live preview builds the form on every
 # keystroke and each name is a translation lookup.
-_CATALOGUE_CHOICES: dict[tuple[str, str | None], dict[str, list[tuple[str, str]]]] = {}
+_CATALOGUE_CHOICES: dict[tuple, dict[str, list[tuple[str, str]]]] = {}
 _CATALOGUE_CHOICES_KEPT = 16
 
 
 def catalogue_choices(catalogue: Catalogue) -> dict[str, list[tuple[str, str]]]:
     """The accelerators, language models and energy profiles as (slug, name) choices, in the
     active language."""
-    key = (catalogue.digest, translation.get_language())
+    key = (catalogue.digest, *active_words())
     choices = _CATALOGUE_CHOICES.get(key) if catalogue.digest else None
     if choices is None:
         if len(_CATALOGUE_CHOICES) >= _CATALOGUE_CHOICES_KEPT:

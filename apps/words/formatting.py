@@ -31,12 +31,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Context, Decimal
 
-from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
 
 from apps.words import numbers as number_words
 from apps.words import units
 from apps.words.currencies import currency_places
+from apps.words.language import active_words
 from apps.words.numbers import (
     SUPERSCRIPTS,
     currency_name,
@@ -208,9 +208,9 @@ _REMEMBERED = 8192  # figures kept per function (a few hundred bytes each)
 
 
 def _words() -> tuple:
-    """What a figure's words depend on besides its value: the language (gettext's words) and
-    the locale numbers are written in (Babel's)."""
-    return translation.get_language(), number_words.number_locale()
+    """What a figure's words depend on besides its value: the language and its catalogue
+    (gettext's words) and the locale numbers are written in (Babel's)."""
+    return *active_words(), number_words.number_locale()
 
 
 def remembered(function: Callable[..., Figure]) -> Callable[..., Figure]:

@@ -194,3 +194,16 @@ def test_only_the_owner_is_offered_the_fiscal_years_rates(ecb, owner):
         assert answer.status_code == 200
         assert (link in answer.content.decode()) is offered
         assert client.get(link).status_code == (200 if offered else 403)
+
+
+def test_a_dollar_project_refuses_a_fiscal_years_rate_on_the_page(owner):
+    """A project in US dollars has no rate to give: the page says so beside the form rather
+    than failing (the refusal is the project's field's, which the form has no field for)."""
+    scenario = make_scenario(make_project(owner, "Dollars"))
+    client = Client()
+    client.force_login(owner)
+    answer = client.post(reverse("fiscal-year-rates", args=[scenario.pk]), {"year_0": "0.9"})
+    assert answer.status_code == 200
+    assert "no rate converts them" in answer.content.decode()
+    scenario.project.refresh_from_db()
+    assert not scenario.project.fiscal_year_rates

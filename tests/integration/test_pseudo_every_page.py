@@ -223,6 +223,11 @@ PAGES: dict[str, tuple[Case, ...]] = {
         post(f"{S}/options/use/", {"key": "nothing"}),
     ),
     "scenarios/<int:scenario_id>/budget/": (get(f"{S}/budget/"),),
+    "scenarios/<int:scenario_id>/fiscal-year-rates/": (
+        get(f"{S}/fiscal-year-rates/"),
+        post(f"{S}/fiscal-year-rates/", {"year_0": "x"}),  # the field's error, on the page
+        post(f"{S}/fiscal-year-rates/", {"year_0": "0.9"}),  # saved: the budget page's message
+    ),
     "scenarios/<int:scenario_id>/cost-lines/new/": (
         get(f"{S}/cost-lines/new/?template=licence"),
         post(f"{S}/cost-lines/new/", {"kind": "licence"}),
@@ -251,6 +256,10 @@ PAGES: dict[str, tuple[Case, ...]] = {
     "projects/<int:project_id>/actuals/enter/": (
         post(f"{P}/actuals/enter/", {"month": "2026-03", "kind": "staff", "amount": "10"}),
         post(f"{P}/actuals/enter/", {"month": "March", "kind": "staff", "amount": "x"}),
+    ),
+    "projects/<int:project_id>/actuals/replan/": (get(f"{P}/actuals/replan/"),),
+    "projects/<int:project_id>/actuals/replan/create/": (
+        post(f"{P}/actuals/replan/create/"),  # refused or re-planned: the message it leaves
     ),
 }
 

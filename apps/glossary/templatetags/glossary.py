@@ -5,9 +5,9 @@ import functools
 from django import template
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix, reverse
-from django.utils import translation
 
 from apps.glossary.terms import TERMS
+from apps.words.language import active_words
 
 register = template.Library()
 
@@ -30,11 +30,11 @@ def term_help(slug: str) -> str:
 def _render(template_name: str, slug: str) -> str:
     if slug not in TERMS:
         raise template.TemplateSyntaxError(f"No glossary term {slug!r}.")
-    return _drawn(template_name, slug, translation.get_language(), get_script_prefix())
+    return _drawn(template_name, slug, active_words(), get_script_prefix())
 
 
 @functools.lru_cache(maxsize=2048)
-def _drawn(template_name: str, slug: str, language: str | None, prefix: str) -> str:
+def _drawn(template_name: str, slug: str, words: tuple, prefix: str) -> str:
     """A term's link drawn once per language and address prefix: a page draws dozens, and the
     live preview draws them again for every keystroke."""
     term = TERMS[slug]
