@@ -4,21 +4,19 @@ the alert thresholds (a refused value shown beside its field); the page has no h
 overflow and axe finds no WCAG 2.2 AA violation at 1280 and 390 px."""
 
 import re
-from datetime import date
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from apps.actuals import tasks
 from apps.actuals.runs import actuals_import_run
-from apps.budget.services import cost_line_create
+from tests.actuals_worlds import baseline_project
 from tests.browser.conftest import (
     assert_no_axe_violations_at_each_width,
     languages_each_at_a_width,
     login,
 )
-from tests.factories import make_manager, make_project, make_scenario
-from tests.integration.test_actuals_api import STORAGE
+from tests.factories import make_manager
 
 pytestmark = pytest.mark.browser
 
@@ -53,12 +51,7 @@ def project(settings, monkeypatch):
         tasks.actuals_import_task, "delay", lambda pk: actuals_import_run(import_id=pk)
     )
     owner = make_manager("maria", PASSWORD)
-    project = make_project(
-        owner, "Translation", period_start=date(2026, 1, 1), period_end=date(2026, 12, 31)
-    )
-    scenario = make_scenario(project, "Pilot", is_baseline=True)
-    cost_line_create(scenario=scenario, fields=STORAGE, user=owner)
-    return project
+    return baseline_project(owner)
 
 
 def checked(page: Page, where: str, language: str) -> None:

@@ -13,11 +13,10 @@ from playwright.sync_api import Page, expect
 
 from apps.actuals.models import ActualAmount
 from apps.actuals.services import actual_enter
-from apps.budget.services import cost_line_create
 from apps.reviews.services import project_clear, project_submit
+from tests.actuals_worlds import baseline_project
 from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations, login
-from tests.factories import make_front_office, make_manager, make_project, make_scenario
-from tests.integration.test_actuals_planned_usage import INFERENCE, STORAGE
+from tests.factories import make_front_office, make_manager
 
 pytestmark = pytest.mark.browser
 
@@ -39,17 +38,7 @@ WORDS = {
 
 
 def _world(owner):
-    project = make_project(
-        owner, "Assistant", period_start=date(2026, 1, 1), period_end=date(2026, 12, 31)
-    )
-    baseline = make_scenario(
-        project,
-        "Pilot",
-        is_baseline=True,
-        timing={"service_start": date(2026, 1, 1)},
-        inputs={"inference": INFERENCE},
-    )
-    cost_line_create(scenario=baseline, fields=STORAGE, user=owner)
+    project = baseline_project(owner, "Assistant", inference=True)
     for month, requests in ((3, 1_000), (4, 1_100), (5, 1_320), (6, 1_452)):
         ActualAmount.objects.create(
             project=project,
