@@ -54,6 +54,32 @@ def manager(settings, real_catalogue):
     return make_manager("amina", PASSWORD)
 
 
+def to_the_decision_then_the_budget(page: Page, act: "Actions", scenario, language: str) -> None:
+    """From the scenario page to its decision view, back by the breadcrumb, then to its budget
+    page, each heading checked (three actions)."""
+    act.click(
+        page.get_by_role(
+            "link",
+            name=words(
+                "Compare the options: an external API, rented or owned accelerators, fine-tuning or building",
+                language,
+            ),
+        )
+    )
+    expect(page.get_by_role("heading", level=1)).to_contain_text(
+        words("Which way to go for “%(name)s”", language) % {"name": scenario.name}
+    )
+    act.click(
+        page.get_by_role("navigation", name=words("Breadcrumb", language))
+        .get_by_role("link", name=scenario.name)
+        .last
+    )
+    act.click(page.get_by_role("link", name=words("The budget on its own page", language)))
+    expect(page.get_by_role("heading", level=1)).to_contain_text(
+        words("Budget of “%(name)s”", language) % {"name": scenario.name}
+    )
+
+
 def height(page: Page) -> int:
     page.wait_for_load_state("networkidle")
     return page.evaluate("document.documentElement.scrollHeight")
@@ -102,27 +128,7 @@ def test_a_first_plan_in_ten_actions_and_a_workspace_half_as_tall(
     expect(page.get_by_role("heading", level=1)).to_contain_text(scenario.name)
 
     # The decision view and the budget, each one click away.
-    act.click(
-        page.get_by_role(
-            "link",
-            name=words(
-                "Compare the options: an external API, rented or owned accelerators, fine-tuning or building",
-                language,
-            ),
-        )
-    )
-    expect(page.get_by_role("heading", level=1)).to_contain_text(
-        words("Which way to go for “%(name)s”", language) % {"name": scenario.name}
-    )
-    act.click(
-        page.get_by_role("navigation", name=words("Breadcrumb", language))
-        .get_by_role("link", name=scenario.name)
-        .last
-    )
-    act.click(page.get_by_role("link", name=words("The budget on its own page", language)))
-    expect(page.get_by_role("heading", level=1)).to_contain_text(
-        words("Budget of “%(name)s”", language) % {"name": scenario.name}
-    )
+    to_the_decision_then_the_budget(page, act, scenario, language)
     assert page.locator(".budget-table").count() >= 1
     assert act.count <= 10, act.count
 
@@ -169,27 +175,7 @@ def test_my_own_system_in_ten_actions_from_general_figures_said_to_be_replaced(
     expect(page.locator("#strip .marker-run_cost")).to_be_in_viewport()
     assert_no_axe_violations(page, f"the scenario from my own figures ({language}) at 1280 px")
 
-    act.click(
-        page.get_by_role(
-            "link",
-            name=words(
-                "Compare the options: an external API, rented or owned accelerators, fine-tuning or building",
-                language,
-            ),
-        )
-    )
-    expect(page.get_by_role("heading", level=1)).to_contain_text(
-        words("Which way to go for “%(name)s”", language) % {"name": scenario.name}
-    )
-    act.click(
-        page.get_by_role("navigation", name=words("Breadcrumb", language))
-        .get_by_role("link", name=scenario.name)
-        .last
-    )
-    act.click(page.get_by_role("link", name=words("The budget on its own page", language)))
-    expect(page.get_by_role("heading", level=1)).to_contain_text(
-        words("Budget of “%(name)s”", language) % {"name": scenario.name}
-    )
+    to_the_decision_then_the_budget(page, act, scenario, language)
     assert act.count <= 10, act.count
 
 

@@ -17,9 +17,9 @@ from tests.browser.conftest import (
     BOTH_VIEWPORTS,
     OPTIONS_PASSWORD,
     assert_no_axe_violations,
-    baseline_scenario,
     login,
 )
+from tests.factories import make_euro_scenario
 
 pytestmark = pytest.mark.browser
 
@@ -28,14 +28,7 @@ PASSWORD = OPTIONS_PASSWORD
 
 @pytest.fixture
 def scenario(ecb_manager):
-    return baseline_scenario(
-        ecb_manager,
-        "Traduction",
-        currency="EUR",
-        rate_date=datetime.date(2025, 6, 2),
-        period_start=datetime.date(2026, 1, 1),
-        period_end=datetime.date(2027, 12, 31),
-    )
+    return make_euro_scenario(ecb_manager)
 
 
 def test_the_owner_sets_a_years_rate_a_range_and_a_line_in_francs(
