@@ -100,16 +100,23 @@ class Actions:
         locator.fill(value)
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_a_first_plan_in_ten_actions_and_a_workspace_half_as_tall(
-    new_page, live_server, manager, language
-) -> None:
+def at_the_quick_start(new_page, live_server, manager, language: str) -> tuple[Page, Actions]:
+    """The manager, who reads `language`, signed in at 1280 px, one action from the project list
+    into the quick start; the page and the count of actions."""
     language_preference_set(user=manager, language=language)
     page = new_page(viewport=VIEWPORTS["desktop"])
     login(page, live_server, manager.username, PASSWORD, next_path="/projects/")
     act = Actions()
 
     act.click(page.get_by_role("link", name=words("Plan a new project", language)))
+    return page, act
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_first_plan_in_ten_actions_and_a_workspace_half_as_tall(
+    new_page, live_server, manager, language
+) -> None:
+    page, act = at_the_quick_start(new_page, live_server, manager, language)
     expect(page.get_by_role("heading", level=1)).to_have_text(words("Plan a new project", language))
     assert_no_axe_violations(page, f"the quick start ({language}) at 1280 px")
     act.fill(page.get_by_label(label("Requests in the first month", language)), "20000")
@@ -145,12 +152,7 @@ def test_a_first_plan_in_ten_actions_and_a_workspace_half_as_tall(
 def test_my_own_system_in_ten_actions_from_general_figures_said_to_be_replaced(
     new_page, live_server, manager, language
 ) -> None:
-    language_preference_set(user=manager, language=language)
-    page = new_page(viewport=VIEWPORTS["desktop"])
-    login(page, live_server, manager.username, PASSWORD, next_path="/projects/")
-    act = Actions()
-
-    act.click(page.get_by_role("link", name=words("Plan a new project", language)))
+    page, act = at_the_quick_start(new_page, live_server, manager, language)
     own = page.get_by_label(words("My own system", language), exact=True)
     expect(page.locator(".preset-summaries")).to_contain_text(words("My own system", language))
     act.click(own)

@@ -22,13 +22,6 @@ def project(owner):
     return baseline_project(owner)
 
 
-@pytest.fixture
-def browser(owner) -> Client:
-    client = Client()
-    client.force_login(owner)
-    return client
-
-
 def page(project) -> str:
     return f"/projects/{project.pk}/actuals/"
 

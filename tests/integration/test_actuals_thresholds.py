@@ -7,7 +7,6 @@ from decimal import Decimal
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.test import Client
 
 from apps.actuals import tasks
 from apps.actuals.models import Alert, AlertThresholds
@@ -23,13 +22,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def project(owner):
     return baseline_project(owner)
-
-
-@pytest.fixture
-def browser(owner) -> Client:
-    client = Client()
-    client.force_login(owner)
-    return client
 
 
 def url(project) -> str:
