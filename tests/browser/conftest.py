@@ -415,6 +415,11 @@ def assert_no_axe_violations_at_each_width(
 
 
 OPTIONS_PASSWORD = "a-long-test-password"
+# The browser context's options for each language a test reads the pages in.
+LANGUAGE_CONTEXTS = {
+    "en": {},
+    "fr": {"locale": "fr-FR", "extra_http_headers": {"Accept-Language": "fr"}},
+}
 
 
 @pytest.fixture

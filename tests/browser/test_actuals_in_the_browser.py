@@ -12,6 +12,7 @@ from apps.actuals import tasks
 from apps.actuals.runs import actuals_import_run
 from tests.actuals_worlds import baseline_project
 from tests.browser.conftest import (
+    LANGUAGE_CONTEXTS,
     assert_no_axe_violations_at_each_width,
     languages_each_at_a_width,
     login,
@@ -21,10 +22,6 @@ from tests.factories import make_manager
 pytestmark = pytest.mark.browser
 
 PASSWORD = "a-long-test-password"
-LANGUAGES = {
-    "en": {},
-    "fr": {"locale": "fr-FR", "extra_http_headers": {"Accept-Language": "fr"}},
-}
 WORDS = {
     "en": {"file": "Billing file", "import": "Import", "done": "Done: 2 rows read",
            "column": "Column", "value": "Value", "add": "Add rule", "month": "Month",
@@ -64,7 +61,7 @@ def test_a_manager_imports_a_bill_and_reads_plan_against_actual(
     new_page, live_server, project, language, viewport
 ):
     words = WORDS[language]
-    page = new_page(**LANGUAGES[language])
+    page = new_page(**LANGUAGE_CONTEXTS[language])
     url = f"/projects/{project.pk}/actuals/"
     login(page, live_server, "maria", PASSWORD, next_path=url)
     checked(page, f"plan against actual, empty ({language})", language)

@@ -15,16 +15,17 @@ from apps.actuals.models import ActualAmount
 from apps.actuals.services import actual_enter
 from apps.reviews.services import project_clear, project_submit
 from tests.actuals_worlds import baseline_project
-from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations, login
+from tests.browser.conftest import (
+    BOTH_VIEWPORTS,
+    LANGUAGE_CONTEXTS,
+    assert_no_axe_violations,
+    login,
+)
 from tests.factories import make_front_office, make_manager
 
 pytestmark = pytest.mark.browser
 
 PASSWORD = "a-long-test-password"
-LANGUAGES = {
-    "en": {},
-    "fr": {"locale": "fr-FR", "extra_http_headers": {"Accept-Language": "fr"}},
-}
 WORDS = {
     "en": {"replan": "Re-plan from actuals", "create": "Create the re-planned scenario",
            "origin": "Re-planned from the actuals", "planned": "Tokens planned",
@@ -74,7 +75,7 @@ def test_a_manager_reads_planned_tokens_and_replans_from_actuals(
 ):
     words = WORDS[language]
     project = _world(users[0])
-    page = new_page(**LANGUAGES[language])
+    page = new_page(**LANGUAGE_CONTEXTS[language])
     login(page, live_server, "maria", PASSWORD, next_path=f"/projects/{project.pk}/actuals/")
     expect(page.locator("#usage-years-caption + thead")).to_contain_text(words["planned"])
     checked(page, f"plan against actual with planned tokens ({language})", language)
@@ -96,7 +97,7 @@ def test_the_front_office_reads_plan_against_actual_on_the_portfolio_and_review(
     project = _world(owner)
     project_submit(project=project, user=owner)
     project_clear(project=project, user=front)
-    page = new_page(**LANGUAGES[language])
+    page = new_page(**LANGUAGE_CONTEXTS[language])
     login(page, live_server, "fiona", PASSWORD, next_path="/portfolio/?status=cleared")
     expect(page.locator("#portfolio-variance-heading")).to_be_visible()
     expect(page.get_by_text(words["portfolio"])).to_be_visible()
