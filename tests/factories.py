@@ -76,6 +76,21 @@ def make_scenario(project: Project, name: str = "Pilot", **fields) -> Scenario:
     return scenario_create(project=project, name=name, user=project.owner, **fields)
 
 
+def make_euro_scenario(owner, **project_fields) -> Scenario:
+    """The baseline "Pilot" of "Traduction", a project in euros at the ECB's rate of 2 June 2025
+    over 2026 and 2027 (load the rates with load_ecb)."""
+    project = make_project(
+        owner,
+        "Traduction",
+        currency="EUR",
+        rate_date=datetime.date(2025, 6, 2),
+        period_start=datetime.date(2026, 1, 1),
+        period_end=datetime.date(2027, 12, 31),
+        **project_fields,
+    )
+    return make_scenario(project, is_baseline=True)
+
+
 def make_translation_assistant(owner, *, inputs: dict | None = None, **project_fields) -> Scenario:
     """The project "Translation assistant" (2027 and 2028) and its scenario "Wider use", which
     serves TRANSLATION_INFERENCE unless other inputs are given."""

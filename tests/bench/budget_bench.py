@@ -209,6 +209,29 @@ print("{}")
 """
 
 
+def measure_against_empty(
+    server: Server, path: str, cookie: str, label: str, expected: bytes
+) -> tuple[dict, dict, bytes]:
+    """Checks that GET `path` answers 200 with `expected` in its body, then measures it beside
+    the empty view on the running `server`: (the empty view's figures, the path's, its body)."""
+    empty_request = build_request("GET", "/bench/empty/", server.port)
+    api_request = build_request("GET", path, server.port, cookie=cookie)
+    status, _, body = http_request(server.port, api_request)
+    if status != 200 or expected not in body:
+        raise RuntimeError(f"GET {path} answered {status}: {body[:300]!r}")
+    status, _, empty_body = http_request(server.port, empty_request)
+    if status != 200:
+        raise RuntimeError(f"GET /bench/empty/ answered {status}")
+    measured = measure(
+        server,
+        {
+            "GET /bench/empty/": (empty_request, len(empty_body)),
+            label: (api_request, len(body)),
+        },
+    )
+    return measured["GET /bench/empty/"], measured[label], body
+
+
 def bench_budget(currency: str = "USD") -> dict:
     say(
         "== Budget: the budget API against the empty view; the portfolio page; a budget with"
@@ -227,25 +250,15 @@ def bench_budget(currency: str = "USD") -> dict:
         server = Server(env, port, os.path.join(data_dir, "gunicorn.log"))
         try:
             server.wait_ready()
-            empty_request = build_request("GET", "/bench/empty/", port)
-            path = f"/api/v1/scenarios/{scenario_id}/budget/"
-            budget_request = build_request("GET", path, port, cookie=cookie)
-            status, _, budget_body = http_request(port, budget_request)
-            if status != 200 or f'"currency":"{currency}"'.encode() not in budget_body:
-                raise RuntimeError(f"GET {path} answered {status}: {budget_body[:300]!r}")
-            status, _, empty_body = http_request(port, empty_request)
-            if status != 200:
-                raise RuntimeError(f"GET /bench/empty/ answered {status}")
-            measured = measure(
+            empty, api, _ = measure_against_empty(
                 server,
-                {
-                    "GET /bench/empty/": (empty_request, len(empty_body)),
-                    "GET budget API": (budget_request, len(budget_body)),
-                },
+                f"/api/v1/scenarios/{scenario_id}/budget/",
+                cookie,
+                "GET budget API",
+                f'"currency":"{currency}"'.encode(),
             )
         finally:
             server.stop()
-        empty, api = measured["GET /bench/empty/"], measured["GET budget API"]
         ratio = api["requests_per_second"] / empty["requests_per_second"]
         say(
             f"  budget API / empty           {ratio:.1%} of the empty view's rate"

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.bench.budget_bench import _in_shell  # noqa: E402
+from tests.bench.budget_bench import _in_shell, measure_against_empty  # noqa: E402
 from tests.bench.common import say  # noqa: E402
 from tests.bench.http_bench import (  # noqa: E402
     Server,
@@ -30,9 +30,6 @@ from tests.bench.http_bench import (  # noqa: E402
     _manage,
     _server_env,
     _signed_in_scenario,
-    build_request,
-    http_request,
-    measure,
 )
 
 TARGET_VARIANCE_RATIO = 0.30
@@ -91,25 +88,15 @@ def bench_variance() -> dict:
         server = Server(env, port, os.path.join(data_dir, "gunicorn.log"))
         try:
             server.wait_ready()
-            empty_request = build_request("GET", "/bench/empty/", port)
-            path = f"/api/v1/projects/{seeded['project_id']}/variance/"
-            variance_request = build_request("GET", path, port, cookie=cookie)
-            status, _, body = http_request(port, variance_request)
-            if status != 200 or b'"through":"2026-12"' not in body:
-                raise RuntimeError(f"GET {path} answered {status}: {body[:300]!r}")
-            status, _, empty_body = http_request(port, empty_request)
-            if status != 200:
-                raise RuntimeError(f"GET /bench/empty/ answered {status}")
-            measured = measure(
+            empty, api, body = measure_against_empty(
                 server,
-                {
-                    "GET /bench/empty/": (empty_request, len(empty_body)),
-                    "GET variance API": (variance_request, len(body)),
-                },
+                f"/api/v1/projects/{seeded['project_id']}/variance/",
+                cookie,
+                "GET variance API",
+                b'"through":"2026-12"',
             )
         finally:
             server.stop()
-    empty, api = measured["GET /bench/empty/"], measured["GET variance API"]
     ratio = api["requests_per_second"] / empty["requests_per_second"]
     say(
         f"  variance API ({seeded['rows']} rows of actuals, {len(body):,} bytes) / empty"

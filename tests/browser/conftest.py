@@ -23,7 +23,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from apps.apiprices.loading import api_prices_load
 from apps.projects.models import Project, Scenario
-from tests.factories import TRANSLATION_INFERENCE, make_manager
+from tests.factories import TRANSLATION_INFERENCE, load_ecb, make_manager, make_scenario
 
 # Playwright's sync API runs an asyncio event loop in the main thread (in a greenlet) from the
 # moment it starts until it stops, so for the rest of the session asyncio.get_running_loop()
@@ -231,6 +231,20 @@ def manager_with_scenario(
     return project.scenarios.create(name=name, inputs=inputs, is_baseline=True)
 
 
+@pytest.fixture
+def ecb_manager(settings, real_catalogue):
+    """Maria, a manager who signs in with OPTIONS_PASSWORD, the ECB's reference rates loaded."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed only
+    load_ecb()
+    return make_manager("maria", OPTIONS_PASSWORD)
+
+
+def baseline_scenario(owner, title: str, **project_fields) -> Scenario:
+    """A project of `owner`'s titled `title` with `project_fields`, and its baseline "Pilot"."""
+    project = Project.objects.create(owner=owner, title=title, **project_fields)
+    return make_scenario(project, "Pilot", is_baseline=True)
+
+
 def _served(path: str) -> bool:
     try:
         resolve(path)
@@ -401,6 +415,11 @@ def assert_no_axe_violations_at_each_width(
 
 
 OPTIONS_PASSWORD = "a-long-test-password"
+# The browser context's options for each language a test reads the pages in.
+LANGUAGE_CONTEXTS = {
+    "en": {},
+    "fr": {"locale": "fr-FR", "extra_http_headers": {"Accept-Language": "fr"}},
+}
 
 
 @pytest.fixture

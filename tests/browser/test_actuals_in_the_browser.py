@@ -4,29 +4,24 @@ the alert thresholds (a refused value shown beside its field); the page has no h
 overflow and axe finds no WCAG 2.2 AA violation at 1280 and 390 px."""
 
 import re
-from datetime import date
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from apps.actuals import tasks
 from apps.actuals.runs import actuals_import_run
-from apps.budget.services import cost_line_create
+from tests.actuals_worlds import baseline_project
 from tests.browser.conftest import (
+    LANGUAGE_CONTEXTS,
     assert_no_axe_violations_at_each_width,
     languages_each_at_a_width,
     login,
 )
-from tests.factories import make_manager, make_project, make_scenario
-from tests.integration.test_actuals_api import STORAGE
+from tests.factories import make_manager
 
 pytestmark = pytest.mark.browser
 
 PASSWORD = "a-long-test-password"
-LANGUAGES = {
-    "en": {},
-    "fr": {"locale": "fr-FR", "extra_http_headers": {"Accept-Language": "fr"}},
-}
 WORDS = {
     "en": {"file": "Billing file", "import": "Import", "done": "Done: 2 rows read",
            "column": "Column", "value": "Value", "add": "Add rule", "month": "Month",
@@ -53,12 +48,7 @@ def project(settings, monkeypatch):
         tasks.actuals_import_task, "delay", lambda pk: actuals_import_run(import_id=pk)
     )
     owner = make_manager("maria", PASSWORD)
-    project = make_project(
-        owner, "Translation", period_start=date(2026, 1, 1), period_end=date(2026, 12, 31)
-    )
-    scenario = make_scenario(project, "Pilot", is_baseline=True)
-    cost_line_create(scenario=scenario, fields=STORAGE, user=owner)
-    return project
+    return baseline_project(owner)
 
 
 def checked(page: Page, where: str, language: str) -> None:
@@ -71,7 +61,7 @@ def test_a_manager_imports_a_bill_and_reads_plan_against_actual(
     new_page, live_server, project, language, viewport
 ):
     words = WORDS[language]
-    page = new_page(**LANGUAGES[language])
+    page = new_page(**LANGUAGE_CONTEXTS[language])
     url = f"/projects/{project.pk}/actuals/"
     login(page, live_server, "maria", PASSWORD, next_path=url)
     checked(page, f"plan against actual, empty ({language})", language)

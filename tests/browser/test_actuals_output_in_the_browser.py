@@ -13,19 +13,19 @@ from playwright.sync_api import Page, expect
 
 from apps.actuals.models import ActualAmount
 from apps.actuals.services import actual_enter
-from apps.budget.services import cost_line_create
 from apps.reviews.services import project_clear, project_submit
-from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations, login
-from tests.factories import make_front_office, make_manager, make_project, make_scenario
-from tests.integration.test_actuals_planned_usage import INFERENCE, STORAGE
+from tests.actuals_worlds import baseline_project
+from tests.browser.conftest import (
+    BOTH_VIEWPORTS,
+    LANGUAGE_CONTEXTS,
+    assert_no_axe_violations,
+    login,
+)
+from tests.factories import make_front_office, make_manager
 
 pytestmark = pytest.mark.browser
 
 PASSWORD = "a-long-test-password"
-LANGUAGES = {
-    "en": {},
-    "fr": {"locale": "fr-FR", "extra_http_headers": {"Accept-Language": "fr"}},
-}
 WORDS = {
     "en": {"replan": "Re-plan from actuals", "create": "Create the re-planned scenario",
            "origin": "Re-planned from the actuals", "planned": "Tokens planned",
@@ -39,17 +39,7 @@ WORDS = {
 
 
 def _world(owner):
-    project = make_project(
-        owner, "Assistant", period_start=date(2026, 1, 1), period_end=date(2026, 12, 31)
-    )
-    baseline = make_scenario(
-        project,
-        "Pilot",
-        is_baseline=True,
-        timing={"service_start": date(2026, 1, 1)},
-        inputs={"inference": INFERENCE},
-    )
-    cost_line_create(scenario=baseline, fields=STORAGE, user=owner)
+    project = baseline_project(owner, "Assistant", inference=True)
     for month, requests in ((3, 1_000), (4, 1_100), (5, 1_320), (6, 1_452)):
         ActualAmount.objects.create(
             project=project,
@@ -85,7 +75,7 @@ def test_a_manager_reads_planned_tokens_and_replans_from_actuals(
 ):
     words = WORDS[language]
     project = _world(users[0])
-    page = new_page(**LANGUAGES[language])
+    page = new_page(**LANGUAGE_CONTEXTS[language])
     login(page, live_server, "maria", PASSWORD, next_path=f"/projects/{project.pk}/actuals/")
     expect(page.locator("#usage-years-caption + thead")).to_contain_text(words["planned"])
     checked(page, f"plan against actual with planned tokens ({language})", language)
@@ -107,7 +97,7 @@ def test_the_front_office_reads_plan_against_actual_on_the_portfolio_and_review(
     project = _world(owner)
     project_submit(project=project, user=owner)
     project_clear(project=project, user=front)
-    page = new_page(**LANGUAGES[language])
+    page = new_page(**LANGUAGE_CONTEXTS[language])
     login(page, live_server, "fiona", PASSWORD, next_path="/portfolio/?status=cleared")
     expect(page.locator("#portfolio-variance-heading")).to_be_visible()
     expect(page.get_by_text(words["portfolio"])).to_be_visible()

@@ -11,31 +11,26 @@ from playwright.sync_api import Page, expect
 
 from apps.accounts.language import language_preference_set
 from apps.projects.models import Project
-from tests.browser.conftest import assert_no_axe_violations, login
-from tests.factories import make_manager, make_scenario
-from tests.integration.test_exchange_rates import load_ecb
+from tests.browser.conftest import (
+    OPTIONS_PASSWORD,
+    assert_no_axe_violations,
+    baseline_scenario,
+    login,
+)
 
 pytestmark = pytest.mark.browser
 
-PASSWORD = "a-long-test-password"
+PASSWORD = OPTIONS_PASSWORD
 
 
 @pytest.fixture
-def manager(settings, real_catalogue):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed only
-    load_ecb()
-    return make_manager("maria", PASSWORD)
-
-
-@pytest.fixture
-def scenario(manager):
-    project = Project.objects.create(
-        owner=manager,
-        title="Translation assistant",
+def scenario(ecb_manager):
+    return baseline_scenario(
+        ecb_manager,
+        "Translation assistant",
         period_start=datetime.date(2027, 1, 1),
         period_end=datetime.date(2028, 12, 31),
     )
-    return make_scenario(project, "Pilot", is_baseline=True)
 
 
 def test_a_manager_budgets_in_euros_at_the_ecbs_rate_of_a_day(
@@ -62,13 +57,13 @@ def test_a_manager_budgets_in_euros_at_the_ecbs_rate_of_a_day(
 
 @pytest.mark.parametrize("language", ["en-gb", "fr"])
 def test_the_project_form_and_a_euro_scenario_have_no_axe_violations(
-    page: Page, language: str, live_server, manager, scenario
+    page: Page, language: str, live_server, ecb_manager, scenario
 ) -> None:
     project = scenario.project
     Project.objects.filter(pk=project.pk).update(
         currency="XOF", rate_date=datetime.date(2025, 6, 2)
     )
-    language_preference_set(user=manager, language=language)
+    language_preference_set(user=ecb_manager, language=language)
     login(page, live_server, "maria", PASSWORD, next_path=f"/projects/{project.pk}/edit/")
     for path in (f"/projects/{project.pk}/edit/", f"/scenarios/{scenario.pk}/"):
         page.goto(f"{live_server.url}{path}")

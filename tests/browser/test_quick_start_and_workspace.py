@@ -54,54 +54,9 @@ def manager(settings, real_catalogue):
     return make_manager("amina", PASSWORD)
 
 
-def height(page: Page) -> int:
-    page.wait_for_load_state("networkidle")
-    return page.evaluate("document.documentElement.scrollHeight")
-
-
-class Actions:
-    """Counts what the user does: clicks and fields typed."""
-
-    def __init__(self) -> None:
-        self.count = 0
-
-    def click(self, locator) -> None:
-        self.count += 1
-        locator.click()
-
-    def fill(self, locator, value: str) -> None:
-        self.count += 1
-        locator.fill(value)
-
-
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_a_first_plan_in_ten_actions_and_a_workspace_half_as_tall(
-    new_page, live_server, manager, language
-) -> None:
-    language_preference_set(user=manager, language=language)
-    page = new_page(viewport=VIEWPORTS["desktop"])
-    login(page, live_server, manager.username, PASSWORD, next_path="/projects/")
-    act = Actions()
-
-    act.click(page.get_by_role("link", name=words("Plan a new project", language)))
-    expect(page.get_by_role("heading", level=1)).to_have_text(words("Plan a new project", language))
-    assert_no_axe_violations(page, f"the quick start ({language}) at 1280 px")
-    act.fill(page.get_by_label(label("Requests in the first month", language)), "20000")
-    act.fill(page.get_by_label(label("Requests a month in a year", language)), "80000")
-    act.click(page.get_by_label(words("Rented accelerators", language), exact=True))
-    with page.expect_navigation():
-        act.click(page.get_by_role("button", name=words("Create project", language)))
-
-    project = Project.objects.get(owner=manager)
-    scenario = project.scenarios.get()
-    assert scenario.is_baseline
-    inference = scenario.inputs["inference"]
-    assert inference["requests_per_month"] == 20_000 and inference["pricing_mode"] == "rent"
-    # 20,000 × (1 + g)^12 = 80,000: g = 4^(1/12) − 1 = 0.122462…
-    assert inference["monthly_growth"] == pytest.approx(0.122462, abs=1e-6)
-    expect(page.get_by_role("heading", level=1)).to_contain_text(scenario.name)
-
-    # The decision view and the budget, each one click away.
+def to_the_decision_then_the_budget(page: Page, act: "Actions", scenario, language: str) -> None:
+    """From the scenario page to its decision view, back by the breadcrumb, then to its budget
+    page, each heading checked (three actions)."""
     act.click(
         page.get_by_role(
             "link",
@@ -123,6 +78,64 @@ def test_a_first_plan_in_ten_actions_and_a_workspace_half_as_tall(
     expect(page.get_by_role("heading", level=1)).to_contain_text(
         words("Budget of “%(name)s”", language) % {"name": scenario.name}
     )
+
+
+def height(page: Page) -> int:
+    page.wait_for_load_state("networkidle")
+    return page.evaluate("document.documentElement.scrollHeight")
+
+
+class Actions:
+    """Counts what the user does: clicks and fields typed."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def click(self, locator) -> None:
+        self.count += 1
+        locator.click()
+
+    def fill(self, locator, value: str) -> None:
+        self.count += 1
+        locator.fill(value)
+
+
+def at_the_quick_start(new_page, live_server, manager, language: str) -> tuple[Page, Actions]:
+    """The manager, who reads `language`, signed in at 1280 px, one action from the project list
+    into the quick start; the page and the count of actions."""
+    language_preference_set(user=manager, language=language)
+    page = new_page(viewport=VIEWPORTS["desktop"])
+    login(page, live_server, manager.username, PASSWORD, next_path="/projects/")
+    act = Actions()
+
+    act.click(page.get_by_role("link", name=words("Plan a new project", language)))
+    return page, act
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_first_plan_in_ten_actions_and_a_workspace_half_as_tall(
+    new_page, live_server, manager, language
+) -> None:
+    page, act = at_the_quick_start(new_page, live_server, manager, language)
+    expect(page.get_by_role("heading", level=1)).to_have_text(words("Plan a new project", language))
+    assert_no_axe_violations(page, f"the quick start ({language}) at 1280 px")
+    act.fill(page.get_by_label(label("Requests in the first month", language)), "20000")
+    act.fill(page.get_by_label(label("Requests a month in a year", language)), "80000")
+    act.click(page.get_by_label(words("Rented accelerators", language), exact=True))
+    with page.expect_navigation():
+        act.click(page.get_by_role("button", name=words("Create project", language)))
+
+    project = Project.objects.get(owner=manager)
+    scenario = project.scenarios.get()
+    assert scenario.is_baseline
+    inference = scenario.inputs["inference"]
+    assert inference["requests_per_month"] == 20_000 and inference["pricing_mode"] == "rent"
+    # 20,000 × (1 + g)^12 = 80,000: g = 4^(1/12) − 1 = 0.122462…
+    assert inference["monthly_growth"] == pytest.approx(0.122462, abs=1e-6)
+    expect(page.get_by_role("heading", level=1)).to_contain_text(scenario.name)
+
+    # The decision view and the budget, each one click away.
+    to_the_decision_then_the_budget(page, act, scenario, language)
     assert page.locator(".budget-table").count() >= 1
     assert act.count <= 10, act.count
 
@@ -139,12 +152,7 @@ def test_a_first_plan_in_ten_actions_and_a_workspace_half_as_tall(
 def test_my_own_system_in_ten_actions_from_general_figures_said_to_be_replaced(
     new_page, live_server, manager, language
 ) -> None:
-    language_preference_set(user=manager, language=language)
-    page = new_page(viewport=VIEWPORTS["desktop"])
-    login(page, live_server, manager.username, PASSWORD, next_path="/projects/")
-    act = Actions()
-
-    act.click(page.get_by_role("link", name=words("Plan a new project", language)))
+    page, act = at_the_quick_start(new_page, live_server, manager, language)
     own = page.get_by_label(words("My own system", language), exact=True)
     expect(page.locator(".preset-summaries")).to_contain_text(words("My own system", language))
     act.click(own)
@@ -169,27 +177,7 @@ def test_my_own_system_in_ten_actions_from_general_figures_said_to_be_replaced(
     expect(page.locator("#strip .marker-run_cost")).to_be_in_viewport()
     assert_no_axe_violations(page, f"the scenario from my own figures ({language}) at 1280 px")
 
-    act.click(
-        page.get_by_role(
-            "link",
-            name=words(
-                "Compare the options: an external API, rented or owned accelerators, fine-tuning or building",
-                language,
-            ),
-        )
-    )
-    expect(page.get_by_role("heading", level=1)).to_contain_text(
-        words("Which way to go for “%(name)s”", language) % {"name": scenario.name}
-    )
-    act.click(
-        page.get_by_role("navigation", name=words("Breadcrumb", language))
-        .get_by_role("link", name=scenario.name)
-        .last
-    )
-    act.click(page.get_by_role("link", name=words("The budget on its own page", language)))
-    expect(page.get_by_role("heading", level=1)).to_contain_text(
-        words("Budget of “%(name)s”", language) % {"name": scenario.name}
-    )
+    to_the_decision_then_the_budget(page, act, scenario, language)
     assert act.count <= 10, act.count
 
 

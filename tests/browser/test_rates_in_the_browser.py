@@ -13,32 +13,22 @@ from playwright.sync_api import Page, expect
 
 from apps.accounts.language import language_preference_set
 from apps.projects.models import Project
-from tests.browser.conftest import BOTH_VIEWPORTS, assert_no_axe_violations, login
-from tests.factories import load_ecb, make_manager, make_scenario
+from tests.browser.conftest import (
+    BOTH_VIEWPORTS,
+    OPTIONS_PASSWORD,
+    assert_no_axe_violations,
+    login,
+)
+from tests.factories import make_euro_scenario
 
 pytestmark = pytest.mark.browser
 
-PASSWORD = "a-long-test-password"
+PASSWORD = OPTIONS_PASSWORD
 
 
 @pytest.fixture
-def manager(settings, real_catalogue):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed only
-    load_ecb()
-    return make_manager("maria", PASSWORD)
-
-
-@pytest.fixture
-def scenario(manager):
-    project = Project.objects.create(
-        owner=manager,
-        title="Traduction",
-        currency="EUR",
-        rate_date=datetime.date(2025, 6, 2),
-        period_start=datetime.date(2026, 1, 1),
-        period_end=datetime.date(2027, 12, 31),
-    )
-    return make_scenario(project, "Pilot", is_baseline=True)
+def scenario(ecb_manager):
+    return make_euro_scenario(ecb_manager)
 
 
 def test_the_owner_sets_a_years_rate_a_range_and_a_line_in_francs(
@@ -80,7 +70,7 @@ def test_the_owner_sets_a_years_rate_a_range_and_a_line_in_francs(
 @BOTH_VIEWPORTS
 @pytest.mark.parametrize("language", ["en-gb", "fr"])
 def test_the_rates_pages_have_no_axe_violations(
-    page: Page, language: str, live_server, manager, scenario
+    page: Page, language: str, live_server, ecb_manager, scenario
 ) -> None:
     project = scenario.project
     Project.objects.filter(pk=project.pk).update(
@@ -99,7 +89,7 @@ def test_the_rates_pages_have_no_axe_violations(
         start=datetime.date(2026, 1, 1),
         category=7,
     )
-    language_preference_set(user=manager, language=language)
+    language_preference_set(user=ecb_manager, language=language)
     login(page, live_server, "maria", PASSWORD, next_path=f"/scenarios/{scenario.pk}/budget/")
     for path in (
         f"/scenarios/{scenario.pk}/budget/",

@@ -3,6 +3,7 @@ django_db_setup in tests/conftest.py)."""
 
 import pytest
 from django.core.cache import cache
+from django.test import Client
 from rest_framework.test import APIClient
 
 from apps.sweeps import tasks
@@ -25,6 +26,15 @@ def api_client() -> APIClient:
 def owner():
     """A manager who owns the test's projects (a module may define its own)."""
     return make_manager("owner")
+
+
+@pytest.fixture
+def browser(owner) -> Client:
+    """The owner signed in to the pages, as a browser with its session (a module may define its
+    own)."""
+    client = Client()
+    client.force_login(owner)
+    return client
 
 
 @pytest.fixture

@@ -17,8 +17,8 @@ from apps.actuals.services import actual_enter, alert_thresholds_update
 from apps.budget.services import cost_line_create
 from apps.notifications import deliveries, tasks
 from apps.notifications.models import Delivery
+from tests.actuals_worlds import STORAGE
 from tests.factories import make_manager, make_project, make_scenario
-from tests.integration.test_actuals_api import STORAGE
 from tests.mailbox import SmtpServer
 
 pytestmark = pytest.mark.django_db

@@ -17,6 +17,7 @@ from apps.actuals.services import actual_enter
 from apps.budget.selectors import scenario_budget
 from apps.budget.services import cost_line_create
 from apps.reviews.services import project_submit
+from tests.actuals_worlds import STORAGE, baseline_project
 from tests.factories import (
     load_ecb,
     make_front_office,
@@ -28,27 +29,10 @@ from tests.integration.test_api_projects import client_for
 
 pytestmark = pytest.mark.django_db
 
-STORAGE = {
-    "name": "Object storage",
-    "kind": "storage",
-    "quantity": Decimal(10),
-    "unit": "TB-month",
-    "unit_price": Decimal("25.00"),
-    "recurrence": "monthly",
-    "start": date(2026, 1, 1),
-    "end": None,
-    "category": 4,
-}
-
 
 @pytest.fixture
 def project(owner):
-    project = make_project(
-        owner, "Translation", period_start=date(2026, 1, 1), period_end=date(2027, 12, 31)
-    )
-    scenario = make_scenario(project, "Pilot", is_baseline=True)
-    cost_line_create(scenario=scenario, fields=STORAGE, user=owner)
-    return project
+    return baseline_project(owner, period_end=date(2027, 12, 31))
 
 
 @pytest.fixture

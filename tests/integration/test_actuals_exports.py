@@ -11,10 +11,8 @@ from openpyxl import load_workbook
 
 from apps.actuals.models import ActualAmount
 from apps.actuals.services import actual_enter
-from apps.budget.services import cost_line_create
+from tests.actuals_worlds import baseline_project
 from tests.factories import make_project, make_scenario
-from tests.integration.test_actuals_planned_usage import INFERENCE
-from tests.integration.test_actuals_replan import STORAGE
 from tests.integration.test_api_projects import client_for
 from tests.integration.test_exports import csv_rows, download
 from tests.pdf import pdf_text
@@ -24,17 +22,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def project(owner):
-    project = make_project(
-        owner, "Assistant", period_start=date(2026, 1, 1), period_end=date(2026, 12, 31)
-    )
-    baseline = make_scenario(
-        project,
-        "Pilot",
-        is_baseline=True,
-        timing={"service_start": date(2026, 1, 1)},
-        inputs={"inference": INFERENCE},
-    )
-    cost_line_create(scenario=baseline, fields=STORAGE, user=owner)
+    project = baseline_project(owner, "Assistant", inference=True)
     # January: 300.00 of storage against 250.00 planned (10 TB × 25.00), 812,000 input tokens.
     actual_enter(project=project, month=date(2026, 1, 1), kind="storage", amount=Decimal(300))
     ActualAmount.objects.create(

@@ -9,52 +9,16 @@ import pytest
 from apps.actuals.models import ActualAmount
 from apps.actuals.services import actual_enter
 from apps.budget.services import cost_line_create
+from tests.actuals_worlds import STORAGE, baseline_project
 from tests.factories import make_project, make_scenario
 from tests.integration.test_api_projects import client_for
 
 pytestmark = pytest.mark.django_db
 
-STORAGE = {
-    "name": "Object storage",
-    "kind": "storage",
-    "quantity": Decimal(10),
-    "unit": "TB-month",
-    "unit_price": Decimal("25.00"),
-    "recurrence": "monthly",
-    "start": date(2026, 1, 1),
-    "end": None,
-    "category": 4,
-}
-
-# 1,000 requests in the first month, growing 10 % a month; 1,000 tokens in of which 200 read
-# from a cache, 300 out and 100 of hidden reasoning (billed as output).
-INFERENCE = {
-    "method": "tokens",
-    "parameters": 8e9,
-    "input_tokens": 1000,
-    "cached_input_tokens": 200,
-    "output_tokens": 300,
-    "reasoning_tokens": 100,
-    "accelerator": "nvidia-h100-sxm",
-    "requests_per_month": 1000,
-    "monthly_growth": 0.1,
-    "months": 12,
-}
-
 
 @pytest.fixture
 def project(owner):
-    project = make_project(
-        owner, "Assistant", period_start=date(2026, 1, 1), period_end=date(2026, 12, 31)
-    )
-    make_scenario(
-        project,
-        "Pilot",
-        is_baseline=True,
-        timing={"service_start": date(2026, 1, 1)},
-        inputs={"inference": INFERENCE},
-    )
-    return project
+    return baseline_project(owner, "Assistant", inference=True, storage=False)
 
 
 def test_planned_tokens_are_requests_times_tokens_per_request_by_type(owner, project):

@@ -10,8 +10,8 @@ import pytest
 from apps.actuals.services import actual_enter
 from apps.budget.services import cost_line_create
 from apps.reviews import services
+from tests.actuals_worlds import STORAGE
 from tests.factories import make_front_office, make_manager, make_project, make_scenario
-from tests.integration.test_actuals_replan import STORAGE
 from tests.integration.test_api_projects import client_for
 from tests.integration.test_exchange_rates import load_ecb
 

@@ -3,35 +3,22 @@ latest full month, growing by the geometric mean of the last three month-on-mont
 rest copied from the baseline; by the page (confirmation, then POST) and by the API."""
 
 from datetime import date
-from decimal import Decimal
 
 import pytest
 from django.utils import translation
 
 from apps.actuals.models import ActualAmount
 from apps.actuals.services import ReplanRefused, scenario_replan
-from apps.budget.services import cost_line_create
 from apps.projects.models import Scenario
 from apps.reviews.services import project_submit
-from tests.factories import make_front_office, make_manager, make_project, make_scenario
-from tests.integration.test_actuals_planned_usage import INFERENCE
+from tests.actuals_worlds import baseline_project
+from tests.factories import make_front_office, make_manager
 from tests.integration.test_api_projects import client_for
 
 pytestmark = pytest.mark.django_db
 
 # A planned request uses 800 input + 200 cached + 400 output = 1,400 tokens.
 REQUESTS = {3: 1_000, 4: 1_100, 5: 1_320, 6: 1_452}
-STORAGE = {
-    "name": "Object storage",
-    "kind": "storage",
-    "quantity": Decimal(10),
-    "unit": "TB-month",
-    "unit_price": Decimal("25.00"),
-    "recurrence": "monthly",
-    "start": date(2026, 1, 1),
-    "end": None,
-    "category": 4,
-}
 
 
 def _bill(project, month: int, tokens: int) -> None:
@@ -50,17 +37,7 @@ def _bill(project, month: int, tokens: int) -> None:
 
 @pytest.fixture
 def project(owner):
-    project = make_project(
-        owner, "Assistant", period_start=date(2026, 1, 1), period_end=date(2027, 12, 31)
-    )
-    baseline = make_scenario(
-        project,
-        "Pilot",
-        is_baseline=True,
-        timing={"service_start": date(2026, 1, 1)},
-        inputs={"inference": INFERENCE},
-    )
-    cost_line_create(scenario=baseline, fields=STORAGE, user=owner)
+    project = baseline_project(owner, "Assistant", period_end=date(2027, 12, 31), inference=True)
     for month, requests in REQUESTS.items():
         _bill(project, month, requests * 1_400)
     _bill(project, 7, 300 * 1_400)  # July, in progress on 15 July: left out

@@ -7,15 +7,13 @@ from decimal import Decimal
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.test import Client
 
 from apps.actuals import tasks
 from apps.actuals.models import Alert, AlertThresholds
 from apps.actuals.runs import actuals_import_run
 from apps.actuals.services import actual_enter
-from apps.budget.services import cost_line_create
-from tests.factories import load_ecb, make_manager, make_project, make_scenario
-from tests.integration.test_actuals_api import STORAGE
+from tests.actuals_worlds import baseline_project
+from tests.factories import load_ecb, make_manager
 from tests.integration.test_api_projects import client_for
 
 pytestmark = pytest.mark.django_db
@@ -23,19 +21,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def project(owner):
-    project = make_project(
-        owner, "Translation", period_start=date(2026, 1, 1), period_end=date(2026, 12, 31)
-    )
-    scenario = make_scenario(project, "Pilot", is_baseline=True)
-    cost_line_create(scenario=scenario, fields=STORAGE, user=owner)
-    return project
-
-
-@pytest.fixture
-def browser(owner) -> Client:
-    client = Client()
-    client.force_login(owner)
-    return client
+    return baseline_project(owner)
 
 
 def url(project) -> str:

@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 
 from apps.budget.models import CostLine
-from tests.factories import load_ecb, make_project, make_scenario
+from tests.factories import load_ecb, make_euro_scenario, make_project
 from tests.integration.test_api_projects import client_for
 
 pytestmark = pytest.mark.django_db
@@ -22,25 +22,12 @@ def ecb():
     load_ecb()
 
 
-def _euro_scenario(owner, **fields):
-    project = make_project(
-        owner,
-        "Traduction",
-        currency="EUR",
-        rate_date=date(2025, 6, 2),
-        period_start=date(2026, 1, 1),
-        period_end=date(2027, 12, 31),
-        **fields,
-    )
-    return make_scenario(project, is_baseline=True)
-
-
 def _budget(owner, scenario) -> dict:
     return client_for(owner).get(f"/api/v1/scenarios/{scenario.pk}/budget/").json()
 
 
 def test_a_range_on_the_rate_alone_widens_the_budgets_percentiles_by_the_rates_ends(ecb, owner):
-    scenario = _euro_scenario(owner, rate_low=LOW, rate_high=HIGH)
+    scenario = make_euro_scenario(owner, rate_low=LOW, rate_high=HIGH)
     body = _budget(owner, scenario)
     total = Decimal(body["summary"]["total"])
     assert total > 0
@@ -58,7 +45,7 @@ def test_a_range_on_the_rate_alone_widens_the_budgets_percentiles_by_the_rates_e
 
 
 def test_a_line_in_the_projects_currency_does_not_move_with_the_rate(ecb, owner):
-    scenario = _euro_scenario(owner, rate_low=LOW, rate_high=HIGH)
+    scenario = make_euro_scenario(owner, rate_low=LOW, rate_high=HIGH)
     computed = Decimal(_budget(owner, scenario)["summary"]["total"])
     CostLine.objects.create(
         scenario=scenario,
@@ -78,13 +65,13 @@ def test_a_line_in_the_projects_currency_does_not_move_with_the_rate(ecb, owner)
 
 
 def test_without_a_range_the_budget_answers_no_uncertainty(ecb, owner):
-    body = _budget(owner, _euro_scenario(owner))
+    body = _budget(owner, make_euro_scenario(owner))
     assert "uncertainty" not in body
     assert "low" not in body["exchange_rates"][0]
 
 
 def test_the_estimates_percentiles_follow_the_rates_range(ecb, owner):
-    scenario = _euro_scenario(owner, rate_low=LOW, rate_high=HIGH)
+    scenario = make_euro_scenario(owner, rate_low=LOW, rate_high=HIGH)
     body = client_for(owner).get(f"/api/v1/scenarios/{scenario.pk}/estimate/").json()
     cost = float(body["inference"]["total"]["cost"])
     figure = body["uncertainty"]["figures"]["inference.total.cost"]

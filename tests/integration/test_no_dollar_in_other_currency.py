@@ -20,7 +20,7 @@ from openpyxl import load_workbook
 from apps.budget.models import CostLine
 from apps.reviews.services import project_submit
 from apps.sharing.services import share_link_create
-from tests.factories import load_ecb, make_project, make_scenario
+from tests.factories import load_ecb, make_euro_scenario
 from tests.pdf import pdf_text
 
 pytestmark = pytest.mark.django_db
@@ -57,16 +57,7 @@ def _assert_no_dollar(what: str, text: str) -> None:
 @pytest.fixture
 def euro_scenario(owner):
     load_ecb()
-    project = make_project(
-        owner,
-        "Traduction",
-        currency="EUR",
-        rate_date=date(2025, 6, 2),
-        period_start=date(2026, 1, 1),
-        period_end=date(2027, 12, 31),
-        fiscal_year_rates={"FY2027": "0.95"},
-    )
-    scenario = make_scenario(project, is_baseline=True)
+    scenario = make_euro_scenario(owner, fiscal_year_rates={"FY2027": "0.95"})
     CostLine.objects.create(
         scenario=scenario,
         name="Cloud support",
