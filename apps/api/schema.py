@@ -215,8 +215,9 @@ class AutoSchema(SpectacularAutoSchema):
         if isinstance(field, serializers.DecimalField) and schema.get("format") == "decimal":
             schema["pattern"] = decimal_pattern(field)
             if more_than_zero(field):
-                # A string has no `exclusiveMinimum`: the pattern's decimals without a zero.
-                schema["not"] = {"pattern": ZERO_DECIMAL}
+                # A string has no `exclusiveMinimum`: the pattern's decimals without a zero
+                # (a string of zeros, its type named so that the `not` leaves null alone).
+                schema["not"] = {"type": "string", "pattern": ZERO_DECIMAL}
         elif isinstance(field, serializers.DateField) and any(
             isinstance(validator, PlanningDateValidator) for validator in field.validators
         ):

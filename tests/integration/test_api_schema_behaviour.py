@@ -249,7 +249,7 @@ def test_the_schema_takes_an_exchange_rate_from_its_smallest_step_above_zero(doc
         "ProjectDetailsRequest": {"title": "Plan", "scenarios": []},
     }
     for component, body in bodies.items():
-        for low in ("0.0000000001", ".5", "10", "0.10"):
+        for low in ("0.0000000001", ".5", "10", "0.10", None):
             assert accepts(document, component, {**body, "rate_low": low}), (component, low)
         for low in ("0", "0.", ".0", "000.0000000000"):
             assert not accepts(document, component, {**body, "rate_low": low}), (component, low)
