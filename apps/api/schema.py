@@ -11,12 +11,15 @@ them that its view can give, in DRF's JSON shapes, unless it documents that stat
 or 503 always documents its Retry-After header.
 
 Constraints are as strict as the validators: a decimal string has the pattern validation
-applies (`decimal_pattern`), a date the planning range's years (`PLANNING_DATE_PATTERN`), a list
+applies (`decimal_pattern`), and none of zeros where its minimum is the smallest step above 0
+(`more_than_zero`), a date the planning range's years (`PLANNING_DATE_PATTERN`), a list
 a serializer names in `unique_items` no value twice, two fields it names in `given_together`
 both or neither, and a number of the estimate's request has the range of its rule in
 the engine (apps.estimates.limits.RULES) wherever the serializer names its field after it
 (`engine_rules`), so a field added to the request is bounded in the schema as it is in behaviour.
 """
+
+from decimal import Decimal
 
 from django.core.validators import RegexValidator
 from drf_spectacular.extensions import OpenApiSerializerExtension
@@ -132,6 +135,18 @@ class RangesExtension(OpenApiSerializerExtension):
         }
 
 
+# A decimal string of zeros alone ("0", "00.000", ".0"), which a field more than 0 refuses.
+ZERO_DECIMAL = r"^0*\.?0*$"
+
+
+def more_than_zero(field: serializers.DecimalField) -> bool:
+    """Whether the field's minimum is its smallest step above 0: it takes every value its
+    pattern allows but zero."""
+    places = field.decimal_places
+    low = field.min_value
+    return low is not None and places is not None and 0 < low <= Decimal(1).scaleb(-places)
+
+
 def both_or_neither(first: str, second: str) -> dict:
     """Two fields given together or not at all (`given_together`), in OpenAPI 3.0's JSON Schema,
     which has no `dependentRequired`: each one's absence or the other's presence."""
@@ -199,6 +214,10 @@ class AutoSchema(SpectacularAutoSchema):
                 schema["minItems"] = field.min_length
         if isinstance(field, serializers.DecimalField) and schema.get("format") == "decimal":
             schema["pattern"] = decimal_pattern(field)
+            if more_than_zero(field):
+                # A string has no `exclusiveMinimum`: the pattern's decimals without a zero
+                # (a string of zeros, its type named so that the `not` leaves null alone).
+                schema["not"] = {"type": "string", "pattern": ZERO_DECIMAL}
         elif isinstance(field, serializers.DateField) and any(
             isinstance(validator, PlanningDateValidator) for validator in field.validators
         ):

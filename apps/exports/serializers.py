@@ -7,8 +7,6 @@ scenario API takes it, and its cost lines as the cost line API takes them. Resul
 options and "source" are read-only: an import ignores them and works them out again.
 """
 
-from decimal import Decimal
-
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema_field
@@ -23,6 +21,7 @@ from apps.exchange.rates import has_any_rate, no_rate_message
 from apps.options.serializers import OptionsResponseSerializer
 from apps.projects.models import (
     RATE_DIGITS,
+    RATE_MIN,
     RATE_PLACES,
     Classification,
     fiscal_year_rates_record,
@@ -156,23 +155,30 @@ class ProjectDetailsSerializer(BudgetSettingsSerializer, StrictSerializer):
     rate_low = serializers.DecimalField(
         max_digits=RATE_DIGITS,
         decimal_places=RATE_PLACES,
+        min_value=RATE_MIN,
         allow_null=True,
         default=None,
-        help_text="The low end of the rate's 90 % range, as the project API gives it.",
+        help_text="The low end of the rate's 90 % range, as the project API gives it and with "
+        "its rules: more than 0, both ends or neither, the low end at most the high end, none "
+        "on a project in US dollars.",
     )
     rate_high = serializers.DecimalField(
         max_digits=RATE_DIGITS,
         decimal_places=RATE_PLACES,
+        min_value=RATE_MIN,
         allow_null=True,
         default=None,
-        help_text="The high end of the rate's 90 % range, as the project API gives it.",
+        help_text="The high end of the rate's 90 % range, as the project API gives it (see "
+        "`rate_low`).",
     )
     fiscal_year_rates = serializers.DictField(
         child=serializers.DecimalField(
-            max_digits=RATE_DIGITS, decimal_places=RATE_PLACES, min_value=Decimal("0.0000000001")
+            max_digits=RATE_DIGITS, decimal_places=RATE_PLACES, min_value=RATE_MIN
         ),
         default=dict,
-        help_text="A rate of its own for some fiscal years, by label, as the project API gives it.",
+        help_text="A rate of its own for some fiscal years, by label, as the project API gives it "
+        "and with its rules: more than 0, a label of at most 20 characters, none on a project in "
+        "US dollars.",
     )
     classification = serializers.ChoiceField(
         choices=Classification.choices, default=Classification.PUBLIC

@@ -82,6 +82,8 @@ BUDGET_SETTINGS = (
 
 RATE_DIGITS = 20
 RATE_PLACES = 10
+# The smallest rate more than 0 that RATE_PLACES keeps: a rate's lower bound in the API.
+RATE_MIN = Decimal("0.0000000001")
 
 
 def rate_range_errors(currency: str, low: Decimal | None, high: Decimal | None) -> dict[str, str]:

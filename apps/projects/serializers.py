@@ -1,8 +1,6 @@
 """Serializers of the project and scenario API: a project's details, and a scenario whose inputs
 are an estimate request that both the request serializer and the engine accept."""
 
-from decimal import Decimal
-
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext, gettext_lazy
@@ -22,6 +20,7 @@ from apps.exchange.rates import has_any_rate, no_rate_message
 from apps.exchange.serializers import RateTableField
 from apps.projects.models import (
     RATE_DIGITS,
+    RATE_MIN,
     RATE_PLACES,
     FiscalYearLabel,
     Project,
@@ -136,30 +135,36 @@ class ProjectSerializer(StrictTypes, BudgetSettingsSerializer, serializers.Model
     rate_low = serializers.DecimalField(
         max_digits=RATE_DIGITS,
         decimal_places=RATE_PLACES,
+        min_value=RATE_MIN,
         allow_null=True,
         required=False,
         help_text="Optional 90 % range of the rate, its low end: 1 US dollar in the project's "
-        "currency, as a decimal string; the ranges' percentiles sample it as one driver of every "
-        "converted price. Null (both ends): the rate is fixed.",
+        "currency, as a decimal string more than 0; the ranges' percentiles sample it as one "
+        "driver of every converted price. Null (both ends): the rate is fixed. Both ends or "
+        "neither, the low end at most the high end, and none on a project in US dollars (no "
+        "rate converts them): each refused otherwise with a 400.",
     )
     rate_high = serializers.DecimalField(
         max_digits=RATE_DIGITS,
         decimal_places=RATE_PLACES,
+        min_value=RATE_MIN,
         allow_null=True,
         required=False,
-        help_text="The high end of the rate's 90 % range (see `rate_low`).",
+        help_text="The high end of the rate's 90 % range, more than 0 and at least the low end "
+        "(see `rate_low`).",
     )
     fiscal_year_rates = serializers.DictField(
         child=serializers.DecimalField(
             max_digits=RATE_DIGITS,
             decimal_places=RATE_PLACES,
-            min_value=Decimal("0.0000000001"),
+            min_value=RATE_MIN,
             coerce_to_string=True,
         ),
         required=False,
         help_text="A rate of its own for some fiscal years, by the year's label "
-        '({"FY2028": "0.95"}: 1 US dollar in the project\'s currency that year); every other '
-        "year uses the rate of `rate_date`. {} [the default]: none.",
+        '({"FY2028": "0.95"}: 1 US dollar in the project\'s currency that year, more than 0); '
+        "every other year uses the rate of `rate_date`. {} [the default]: none. A label is at "
+        "most 20 characters, and a project in US dollars has none (400).",
     )
     owner = serializers.SlugRelatedField(slug_field="username", read_only=True)
     collaborators = SafeSlugRelatedField(

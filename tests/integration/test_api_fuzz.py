@@ -96,6 +96,20 @@ JUSTIFIED_REFUSALS = re.compile(
             r"^No (accelerator|energy profile|model|API model|price|language model) ",
             r"in the catalogue",
             r"^The low end is above the high end\.",
+            # A project's exchange-rate range: both ends or neither (given, or stored on the
+            # project a write changes), the low end at most the high end, and no range and no
+            # fiscal year's rate on a project in US dollars (its currency, sent or stored).
+            r"^Give both ends of the rate's range, or neither\.",
+            r"^The high end is below the low end\.",
+            r"^The project is in US dollars, the prices' own currency: no rate converts them",
+            # A fiscal year's label is a key of `fiscal_year_rates`: OpenAPI 3.0 has no
+            # propertyNames to bound its length.
+            r"^A fiscal year's label is too long\.",
+            # Re-planning from actuals needs a baseline serving requests and usage billed in a
+            # full month of the project's actuals (its data).
+            r"^This project has no baseline scenario\.",
+            r"^The baseline serves no requests: there is no demand to re-plan\.",
+            r": there is no usage to re-plan from\.$",
             r"^Give a price per accelerator-hour: the catalogue has no rental price",
             r"^None of the options can be estimated\.",
             r"^Give distinct keys among ",

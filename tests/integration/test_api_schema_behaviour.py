@@ -121,6 +121,10 @@ BOUNDS = [
     ("EstimateRequestRequest", {**ESTIMATE, "inference": {**ESTIMATE["inference"], "revenue_per_request": 1e-9}}, "inference"),
     ("EstimateRequestRequest", {**ESTIMATE, "pue": 0.5}, "pue"),
     ("ProjectCreateRequest", {"title": "Plan", "period_end": "2101-01-01"}, "period_end"),
+    # An exchange rate is more than 0: a decimal string of zeros is refused.
+    ("ProjectCreateRequest", {"title": "Plan", "rate_low": "0", "rate_high": "1"}, "rate_low"),
+    ("ProjectCreateRequest", {"title": "Plan", "rate_low": "0.5", "rate_high": "00.000"}, "rate_high"),
+    ("ProjectCreateRequest", {"title": "Plan", "fiscal_year_rates": {"FY2028": ".0"}}, "fiscal_year_rates"),
     ("ProjectCreateRequest", {"title": "Plan", "period_start": "1989-12-31"}, "period_start"),
     ("OptionsRequestRequest", {"training": SEED_000_TRAINING}, "inference"),
     ("OptionsRequestRequest", {**ESTIMATE, "options": [{"key": "own"}] * 8}, "options"),
@@ -235,3 +239,17 @@ def test_a_sweep_naming_an_accelerator_twice_is_refused_by_the_schema_too(api, m
 def test_a_model_slug_has_its_pattern_in_the_schema(document):
     model = document["components"]["schemas"]["InferenceRequestRequest"]["properties"]["model"]
     assert model["pattern"] == "^[a-z0-9][-a-z0-9_.]*$"
+
+
+def test_the_schema_takes_an_exchange_rate_from_its_smallest_step_above_zero(document):
+    # A string has no exclusiveMinimum: the schema refuses the zeros alone, not a rate above.
+    bodies = {
+        "ProjectCreateRequest": {"title": "Plan"},
+        "PatchedProjectRequest": {},
+        "ProjectDetailsRequest": {"title": "Plan", "scenarios": []},
+    }
+    for component, body in bodies.items():
+        for low in ("0.0000000001", ".5", "10", "0.10", None):
+            assert accepts(document, component, {**body, "rate_low": low}), (component, low)
+        for low in ("0", "0.", ".0", "000.0000000000"):
+            assert not accepts(document, component, {**body, "rate_low": low}), (component, low)
