@@ -14,6 +14,7 @@ from django.utils.translation import gettext
 
 from apps.actuals.models import Alert
 from apps.actuals.selectors import alert_thresholds, project_variance
+from apps.actuals.stamp import actuals_changed
 from apps.budget.fiscal_labels import fiscal_year_text
 from apps.notifications.deliveries import deliveries_create
 from apps.notifications.links import absolute
@@ -74,6 +75,7 @@ def alerts_raise(*, project: Project) -> list[Alert]:
                 if created:
                     raised.append(alert)
     if raised:
+        actuals_changed(project.pk)  # the alerts show with plan against actual
         people = recipients(project)
         for alert in raised:
             send_on_commit(

@@ -9,6 +9,7 @@ from apps.actuals.alerts import alerts_raise
 from apps.actuals.currency import project_rates, rates_record
 from apps.actuals.models import MANUAL_SOURCE, ActualAmount, ActualsImport, MappingRule
 from apps.actuals.reading import FileRefused, Reading, Rule, Words, read_billing
+from apps.actuals.stamp import actuals_changed
 from apps.estimates.budget import KINDS
 from apps.projects.models import Project
 
@@ -136,6 +137,7 @@ def _store(record: ActualsImport, reading: Reading) -> None:
         .exists()
     )
     if not record.unchanged:
+        actuals_changed(project.pk)
         ActualAmount.objects.filter(
             project=project, source=record.source, billing_period__in=reading.periods
         ).exclude(source=MANUAL_SOURCE).delete()

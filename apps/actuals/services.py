@@ -23,6 +23,7 @@ from apps.actuals.models import (
 )
 from apps.actuals.replan import TOKENS, MeasuredDemand
 from apps.actuals.selectors import measured_demand_of, project_plan
+from apps.actuals.stamp import actuals_changed
 from apps.budget.selectors import baseline_of
 from apps.estimates.budget.fiscal import month_start
 from apps.estimates.messages import Day, Message, Number, _
@@ -124,6 +125,7 @@ def actual_enter(*, project: Project, month: date, kind: str, amount: Decimal) -
     """A month's actual of one kind entered by hand: replaces what was entered by hand for that
     month and kind before."""
     month = month.replace(day=1)
+    actuals_changed(project.pk)
     ActualAmount.objects.filter(
         project=project, source=MANUAL_SOURCE, month=month, kind=kind
     ).delete()

@@ -171,19 +171,23 @@ def test_a_euro_projects_plan_is_its_budget_converted_as_the_budget_converts_it(
     assert storage["plan"] == str(Decimal("267.78") * 12)
 
 
-def test_the_project_and_the_baseline_budget_pages_show_plan_against_actual(owner, project):
-    """Once anything is billed, the project page and the baseline's budget page show plan
-    against actual by fiscal year with the budget alerts; not before, and never on another
-    scenario's budget."""
+def test_the_project_the_baseline_and_its_budget_pages_show_plan_against_actual(owner, project):
+    """Once anything is billed, the project page, the baseline scenario's page (cached whole:
+    its key follows the actuals) and its budget page show plan against actual by fiscal year
+    with the budget alerts; not before, and never on another scenario's pages."""
     baseline = project.scenarios.get(is_baseline=True)
     other = make_scenario(project, "Wider use")
     client = Client()
     client.force_login(owner)
     pages = {
         "project": project.get_absolute_url(),
+        "scenario": baseline.get_absolute_url(),
         "budget": reverse("scenario-budget-page", kwargs={"scenario_id": baseline.pk}),
     }
-    others = [reverse("scenario-budget-page", kwargs={"scenario_id": other.pk})]
+    others = [
+        other.get_absolute_url(),
+        reverse("scenario-budget-page", kwargs={"scenario_id": other.pk}),
+    ]
     for url in [*pages.values(), *others]:
         assert 'class="plan-against-actual"' not in client.get(url).content.decode()
     actual_enter(project=project, month=date(2026, 1, 1), kind="storage", amount=Decimal(3100))
