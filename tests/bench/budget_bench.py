@@ -25,7 +25,6 @@ if str(ROOT) not in sys.path:
 
 from tests.bench.common import PYTHON, say  # noqa: E402
 from tests.bench.http_bench import (  # noqa: E402
-    TARGET_API_RATIO,
     Server,
     _free_port,
     _manage,
@@ -36,6 +35,8 @@ from tests.bench.http_bench import (  # noqa: E402
     measure,
 )
 
+# The budget API's own target (issues 20 and 23), not the estimate API's 45 % (issue 22).
+TARGET_API_RATIO = 0.35
 TARGET_PORTFOLIO_MS = 300.0
 PORTFOLIO_PROJECTS = 500
 PORTFOLIO_RUNS = 15

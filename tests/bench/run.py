@@ -92,7 +92,7 @@ def main() -> int:
         "ranges_under_100_ms_and_1_s": engine["uncertainty"]["targets_met"],
     }
     if http is not None:
-        targets["api_at_least_35_percent_of_empty"] = http["ratio"] >= TARGET_API_RATIO
+        targets["api_at_least_45_percent_of_empty"] = http["ratio"] >= TARGET_API_RATIO
         targets["scenario_page_at_least_25_percent_of_empty"] = (
             http["scenario_page_ratio"] >= TARGET_PAGE_RATIO
         )
