@@ -36,7 +36,9 @@ bench: $(VENV)/.installed
 	$(BIN)/python tests/bench/run.py
 	$(BIN)/python tests/bench/sweep_bench.py
 	$(BIN)/python tests/bench/budget_bench.py
+	$(BIN)/python tests/bench/budget_bench.py --currency EUR
 	$(BIN)/python tests/bench/options_bench.py
+	$(BIN)/python tests/bench/options_bench.py --currency EUR
 	$(BIN)/python tests/bench/save_bench.py
 	$(BIN)/python tests/bench/preview_bench.py
 	$(BIN)/python tests/bench/load_bench.py
