@@ -18,7 +18,7 @@ from apps.estimates.inputs import (
     Pricing,
     TrainingInput,
 )
-from apps.estimates.limits import OPTIONAL, RULES, Rule
+from apps.estimates.limits import OPTIONAL, REQUEST_SERVING_NUMBERS, RULES, Rule
 from apps.estimates.messages import Message, _
 from apps.estimates.serving_checks import serving_errors
 
@@ -290,27 +290,6 @@ def _validate_inference(errors: _Errors, inference: InferenceInput) -> None:
         _validate_pricing(errors, "inference", inference.pricing, price_needed=True)
 
 
-# The numbers an estimate request gives of the language model served and its targets.
-REQUEST_SERVING_NUMBERS = (
-    "total_parameters",
-    "layers",
-    "kv_heads",
-    "head_dim",
-    "query_heads",
-    "hidden_size",
-    "kv_latent_width",
-    "sliding_window",
-    "sliding_window_layers",
-    "experts_total",
-    "experts_active",
-    "kv_cache_bytes_per_token",
-    "kv_cache_bytes_per_element",
-    "memory_utilization",
-    "memory_efficiency",
-    "accelerators_per_replica",
-    "ttft_target_seconds",
-    "tpot_target_seconds",
-)
 SERVING_NUMBERS = (*REQUEST_SERVING_NUMBERS, "overhead_bytes_per_accelerator")
 
 
