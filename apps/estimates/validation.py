@@ -112,6 +112,26 @@ def _validate_hardware(errors: _Errors, prefix: str, hardware: Hardware) -> None
     )
 
 
+# The numbers a request gives of a training run (but the API methods' own) and of a price.
+TRAINING_NUMBERS = (
+    "parameters",
+    "tokens",
+    "flop_per_parameter_token",
+    "runs",
+    "total_flop",
+    "accelerator_hours",
+    "accelerator_count",
+    "mfu",
+    "goodput",
+)
+PRICING_NUMBERS = (
+    "price_per_accelerator_hour",
+    "purchase_price",
+    "lifetime_years",
+    "utilization_of_owned",
+)
+
+
 def _validate_pricing(errors: _Errors, prefix: str, pricing: Pricing, price_needed: bool) -> None:
     """`price_needed` False: a missing price leaves the cost unknown (training is then "not
     priced"); True: it is an error (serving's figures, copies at peak included, need a price)."""
@@ -126,14 +146,7 @@ def _validate_pricing(errors: _Errors, prefix: str, pricing: Pricing, price_need
                 if pricing.mode == "rent"
                 else _("%(label)s is needed to own.", label=label),
             )
-    errors.numbers(
-        key,
-        pricing,
-        "price_per_accelerator_hour",
-        "purchase_price",
-        "lifetime_years",
-        "utilization_of_owned",
-    )
+    errors.numbers(key, pricing, *PRICING_NUMBERS)
 
 
 def _validate_cached_input(errors: _Errors, inference: InferenceInput) -> None:
@@ -196,19 +209,7 @@ def _validate_training(errors: _Errors, training: TrainingInput) -> None:
     if training.hardware is not None:
         _validate_hardware(errors, "training.hardware", training.hardware)
     errors.numbers(
-        "training",
-        training,
-        "parameters",
-        "tokens",
-        "flop_per_parameter_token",
-        "runs",
-        "total_flop",
-        "accelerator_hours",
-        "accelerator_count",
-        "mfu",
-        "goodput",
-        "epochs",
-        "price_per_million_training_tokens",
+        "training", training, *TRAINING_NUMBERS, "epochs", "price_per_million_training_tokens"
     )
     if training.method != "api_fine_tune":  # billed per token: no accelerator to price
         _validate_pricing(errors, "training", training.pricing, price_needed=False)
