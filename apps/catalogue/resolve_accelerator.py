@@ -15,32 +15,26 @@ DEFAULT_LIFETIME_YEARS = 5.0
 
 
 # A note on a catalogue median reads the same for every request that uses it: built once per
-# price, number of offers and accelerator name (a snapshot's few hundred at most).
-@lru_cache(maxsize=1024)
-def _rent_note(price: Decimal, offers: int, accelerator: str) -> Message:
-    return ngettext(
-        "Price %(price)s USD per accelerator-hour: the median of %(offers)s rental "
-        "offer for %(accelerator)s in the catalogue.",
-        "Price %(price)s USD per accelerator-hour: the median of %(offers)s rental "
-        "offers for %(accelerator)s in the catalogue.",
-        "offers",
-        price=exact(price),
-        offers=Number(offers, "whole"),
-        accelerator=accelerator,
-    )
-
-
-@lru_cache(maxsize=1024)
-def _purchase_note(price: Decimal, offers: int, accelerator: str) -> Message:
+# way of paying, price, number of offers and accelerator name (a snapshot's few hundred at most).
+@lru_cache(maxsize=2048)
+def _median_note(mode: str, price: Decimal, offers: int, accelerator: str) -> Message:
+    params = {"price": exact(price), "offers": Number(offers, "whole"), "accelerator": accelerator}
+    if mode == "rent":
+        return ngettext(
+            "Price %(price)s USD per accelerator-hour: the median of %(offers)s rental "
+            "offer for %(accelerator)s in the catalogue.",
+            "Price %(price)s USD per accelerator-hour: the median of %(offers)s rental "
+            "offers for %(accelerator)s in the catalogue.",
+            "offers",
+            **params,
+        )
     return ngettext(
         "Purchase price %(price)s USD per accelerator: the median of %(offers)s purchase "
         "price for %(accelerator)s in the catalogue.",
         "Purchase price %(price)s USD per accelerator: the median of %(offers)s purchase "
         "prices for %(accelerator)s in the catalogue.",
         "offers",
-        price=exact(price),
-        offers=Number(offers, "whole"),
-        accelerator=accelerator,
+        **params,
     )
 
 
@@ -93,7 +87,8 @@ def pricing_for(
                     ),
                 )
                 return Pricing(mode="rent")
-            resolution.note(section, _rent_note(price, prices.rent_offers, str(accelerator)))
+            offers = prices.rent_offers
+            resolution.note(section, _median_note("rent", price, offers, str(accelerator)))
         return Pricing(mode="rent", price_per_accelerator_hour=float(price))
     purchase_price = data.get("purchase_price")
     lifetime = data.get("lifetime_years")
@@ -133,9 +128,8 @@ def pricing_for(
             return Pricing(mode="own")
         if lifetime is None:
             lifetime = prices.lifetime_years
-        resolution.note(
-            section, _purchase_note(purchase_price, prices.purchase_offers, str(accelerator))
-        )
+        offers = prices.purchase_offers
+        resolution.note(section, _median_note("own", purchase_price, offers, str(accelerator)))
     return Pricing(
         mode="own",
         purchase_price=float(purchase_price),
