@@ -5,6 +5,7 @@ import math
 
 import numpy as np
 
+from apps.estimates.external_api import EXTERNAL_API_OWN_NUMBERS, FINE_TUNE_OWN_NUMBERS
 from apps.estimates.inputs import (
     COMMITMENT_YEARS,
     INFERENCE_METHODS,
@@ -208,9 +209,7 @@ def _validate_training(errors: _Errors, training: TrainingInput) -> None:
             )
     if training.hardware is not None:
         _validate_hardware(errors, "training.hardware", training.hardware)
-    errors.numbers(
-        "training", training, *TRAINING_NUMBERS, "epochs", "price_per_million_training_tokens"
-    )
+    errors.numbers("training", training, *TRAINING_NUMBERS, *FINE_TUNE_OWN_NUMBERS)
     if training.method != "api_fine_tune":  # billed per token: no accelerator to price
         _validate_pricing(errors, "training", training.pricing, price_needed=False)
 
@@ -269,10 +268,7 @@ def _validate_inference(errors: _Errors, inference: InferenceInput) -> None:
         "target_utilization",
         "revenue_per_request",
         *SERVING_NUMBERS,
-        "price_per_million_input_tokens",
-        "price_per_million_cached_input_tokens",
-        "price_per_million_output_tokens",
-        "batch_discount",
+        *EXTERNAL_API_OWN_NUMBERS,
         "commitment_years",
         "upfront_share",
         "commitment_discount",
