@@ -1,18 +1,14 @@
 """The audit log in the API: an event's fields, and a list a page at a time, in the shape of the
 API's other paged list (a sweep's results): count, page, page_size, pages, next, previous."""
 
-import math
-from decimal import Decimal
-
 from django.conf import settings
-from django.utils.translation import gettext
-from drf_spectacular.utils import OpenApiParameter, extend_schema_field
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apps.audit.models import Action, AuditEvent
-from apps.words.numbers import decimal_text
+from apps.core.api_pages import page_of, page_parameters
 
 MAX_PAGE_SIZE = 500
 
@@ -65,49 +61,12 @@ class AuditPageSerializer(serializers.Serializer):
     results = AuditEventSerializer(many=True, help_text="Newest first.")
 
 
-PAGE_PARAMETERS = [
-    OpenApiParameter("page", {"type": "integer", "minimum": 1}, description="1-based [1]."),
-    OpenApiParameter(
-        "page_size",
-        {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE},
-        description=f"Events per page, at most {MAX_PAGE_SIZE}.",
-    ),
-]
-
-
-def _positive(request: Request, name: str, default: int, most: int) -> int:
-    if name not in request.query_params:
-        return default
-    value = request.query_params[name]
-    if not (value.isascii() and value.isdigit() and len(value) < 10 and 1 <= int(value) <= most):
-        message = gettext("Give a whole number from 1 to %(most)s.")
-        message %= {"most": decimal_text(Decimal(most))}
-        raise serializers.ValidationError({name: [message]})
-    return int(value)
+PAGE_PARAMETERS = page_parameters("Events", MAX_PAGE_SIZE)
 
 
 def events_page(request: Request, events) -> Response:
     """One page of `events` (newest first) as the API answers it."""
-    page_size = _positive(request, "page_size", settings.AUDIT_PAGE_SIZE, MAX_PAGE_SIZE)
-    count = events.count()
-    pages = max(1, math.ceil(count / page_size))
-    page = _positive(request, "page", 1, pages)
-    start = (page - 1) * page_size
-    rows = events.newest_first()[start : start + page_size]
-
-    def link(number: int) -> str | None:
-        if not 1 <= number <= pages:
-            return None
-        return request.build_absolute_uri(f"?page={number}&page_size={page_size}")
-
+    rows, head = page_of(request, events.count(), settings.AUDIT_PAGE_SIZE, MAX_PAGE_SIZE)
     return Response(
-        {
-            "count": count,
-            "page": page,
-            "page_size": page_size,
-            "pages": pages,
-            "next": link(page + 1),
-            "previous": link(page - 1),
-            "results": AuditEventSerializer(rows, many=True).data,
-        }
+        {**head, "results": AuditEventSerializer(events.newest_first()[rows], many=True).data}
     )

@@ -32,8 +32,7 @@ from apps.projects.conditional import (
     FROZEN_RESPONSE,
     ETagMixin,
     cost_line_etag,
-    if_match,
-    write_responses,
+    write_schemas,
 )
 from apps.projects.models import Project, Scenario
 from apps.projects.selectors import is_member_of, project_for_user, scenario_for_user
@@ -57,20 +56,12 @@ class BudgetNotDrawnUp(APIException):
         responses={201: CostLineSerializer, 409: FROZEN_RESPONSE},
     ),
     retrieve=extend_schema(summary="Read a cost line", parameters=[ETAG_HEADER]),
-    update=extend_schema(
-        summary="Replace a cost line (a new version of the scenario)",
-        parameters=[if_match(required=True), ETAG_HEADER],
-        responses=write_responses({200: CostLineSerializer}, required=True),
-    ),
-    partial_update=extend_schema(
-        summary="Change some of a cost line's fields (a new version of the scenario)",
-        parameters=[if_match(required=True), ETAG_HEADER],
-        responses=write_responses({200: CostLineSerializer}, required=True),
-    ),
-    destroy=extend_schema(
-        summary="Delete a cost line (a new version of the scenario)",
-        parameters=[if_match(required=True)],
-        responses=write_responses({204: None}, required=True),
+    **write_schemas(
+        CostLineSerializer,
+        required=True,
+        update="Replace a cost line (a new version of the scenario)",
+        partial_update="Change some of a cost line's fields (a new version of the scenario)",
+        destroy="Delete a cost line (a new version of the scenario)",
     ),
 )
 class CostLineViewSet(RefusalsAsAnswers, ETagMixin, viewsets.ModelViewSet):

@@ -32,7 +32,7 @@ from apps.estimates import (
 from apps.estimates.currency import ExchangeRate, converted
 from apps.estimates.messages import _, exact
 from apps.estimates.units import BYTES_PER_PARAMETER
-from apps.estimates.validation import REQUEST_SERVING_NUMBERS
+from apps.estimates.validation import REQUEST_SERVING_NUMBERS, TRAINING_NUMBERS
 
 # The API price catalogue's resolvers, registered by apps.apiprices when Django starts it.
 _API_METHODS: dict[str, Callable] = {}
@@ -46,17 +46,6 @@ def register_api_methods(
     _API_METHODS.update(external_api=external_api, api_fine_tune=api_fine_tune)
 
 
-TRAINING_NUMBERS = (
-    "parameters",
-    "tokens",
-    "flop_per_parameter_token",
-    "runs",
-    "total_flop",
-    "accelerator_hours",
-    "accelerator_count",
-    "mfu",
-    "goodput",
-)
 INFERENCE_NUMBERS = (
     "accelerator_seconds_per_request",
     "parameters",

@@ -15,33 +15,61 @@ DEFAULT_LIFETIME_YEARS = 5.0
 
 
 # A note on a catalogue median reads the same for every request that uses it: built once per
-# price, number of offers and accelerator name (a snapshot's few hundred at most).
-@lru_cache(maxsize=1024)
-def _rent_note(price: Decimal, offers: int, accelerator: str) -> Message:
-    return ngettext(
-        "Price %(price)s USD per accelerator-hour: the median of %(offers)s rental "
-        "offer for %(accelerator)s in the catalogue.",
-        "Price %(price)s USD per accelerator-hour: the median of %(offers)s rental "
-        "offers for %(accelerator)s in the catalogue.",
-        "offers",
-        price=exact(price),
-        offers=Number(offers, "whole"),
-        accelerator=accelerator,
-    )
-
-
-@lru_cache(maxsize=1024)
-def _purchase_note(price: Decimal, offers: int, accelerator: str) -> Message:
+# way of paying, price, number of offers and accelerator name (a snapshot's few hundred at most).
+@lru_cache(maxsize=2048)
+def _median_note(rent: bool, price: Decimal, offers: int, accelerator: str) -> Message:
+    params = {"price": exact(price), "offers": Number(offers, "whole"), "accelerator": accelerator}
+    if rent:
+        return ngettext(
+            "Price %(price)s USD per accelerator-hour: the median of %(offers)s rental "
+            "offer for %(accelerator)s in the catalogue.",
+            "Price %(price)s USD per accelerator-hour: the median of %(offers)s rental "
+            "offers for %(accelerator)s in the catalogue.",
+            "offers",
+            **params,
+        )
     return ngettext(
         "Purchase price %(price)s USD per accelerator: the median of %(offers)s purchase "
         "price for %(accelerator)s in the catalogue.",
         "Purchase price %(price)s USD per accelerator: the median of %(offers)s purchase "
         "prices for %(accelerator)s in the catalogue.",
         "offers",
-        price=exact(price),
-        offers=Number(offers, "whole"),
+        **params,
+    )
+
+
+def _unpriced(rent: bool, accelerator: str) -> Message:
+    """Why a training run the catalogue has no price for goes unpriced."""
+    if rent:
+        return _(
+            "The catalogue has no rental price for %(accelerator)s: the training is not priced.",
+            accelerator=accelerator,
+        )
+    return _(
+        "The catalogue has no purchase price for %(accelerator)s: the training is not priced.",
         accelerator=accelerator,
     )
+
+
+def _no_price(rent: bool, accelerator: Accelerator | None) -> Message:
+    """The error of a price that serving needs, neither given nor in the catalogue."""
+    if accelerator and rent:
+        return _(
+            "Give a price per accelerator-hour: the catalogue has no rental price for "
+            "%(accelerator)s.",
+            accelerator=str(accelerator),
+        )
+    if rent:
+        return _(
+            "Give a price per accelerator-hour: the catalogue has no rental price without an "
+            "accelerator."
+        )
+    if accelerator:
+        return _(
+            "Give a purchase price: the catalogue has no purchase price for %(accelerator)s.",
+            accelerator=str(accelerator),
+        )
+    return _("Give a purchase price: the catalogue has no purchase price without an accelerator.")
 
 
 def pricing_for(
@@ -63,82 +91,28 @@ def pricing_for(
     price_needed = section != "training" and (
         accelerator is not None or not data.get("accelerator")
     )
-    if mode == "rent":
-        price = data.get("price_per_accelerator_hour")
+    rent = mode == "rent"
+    field = "price_per_accelerator_hour" if rent else "purchase_price"
+    price, lifetime = data.get(field), data.get("lifetime_years")
+    if price is None:
+        price = prices.rent if rent else prices.purchase
         if price is None:
-            price = prices.rent
-            if price is None:
-                if not price_needed:
-                    if accelerator is not None:
-                        resolution.note(
-                            section,
-                            _(
-                                "The catalogue has no rental price for %(accelerator)s: the "
-                                "training is not priced.",
-                                accelerator=str(accelerator),
-                            ),
-                        )
-                    return Pricing(mode="rent")
-                errors.add(
-                    f"{section}.price_per_accelerator_hour",
-                    _(
-                        "Give a price per accelerator-hour: the catalogue has no rental price for "
-                        "%(accelerator)s.",
-                        accelerator=str(accelerator),
-                    )
-                    if accelerator
-                    else _(
-                        "Give a price per accelerator-hour: the catalogue has no rental price "
-                        "without an accelerator."
-                    ),
-                )
-                return Pricing(mode="rent")
-            resolution.note(section, _rent_note(price, prices.rent_offers, str(accelerator)))
-        return Pricing(mode="rent", price_per_accelerator_hour=float(price))
-    purchase_price = data.get("purchase_price")
-    lifetime = data.get("lifetime_years")
-    if purchase_price is None:
-        purchase_price = prices.purchase
-        if purchase_price is None:
-            if not price_needed:
-                if accelerator is not None:
-                    resolution.note(
-                        section,
-                        _(
-                            "The catalogue has no purchase price for %(accelerator)s: the "
-                            "training is not priced.",
-                            accelerator=str(accelerator),
-                        ),
-                    )
-                return Pricing(
-                    mode="own",
-                    lifetime_years=float(
-                        lifetime if lifetime is not None else DEFAULT_LIFETIME_YEARS
-                    ),
-                    utilization_of_owned=data.get("utilization_of_owned", 0.7),
-                )
-            errors.add(
-                f"{section}.purchase_price",
-                _(
-                    "Give a purchase price: the catalogue has no purchase price for "
-                    "%(accelerator)s.",
-                    accelerator=str(accelerator),
-                )
-                if accelerator
-                else _(
-                    "Give a purchase price: the catalogue has no purchase price without an "
-                    "accelerator."
-                ),
-            )
-            return Pricing(mode="own")
-        if lifetime is None:
-            lifetime = prices.lifetime_years
-        resolution.note(
-            section, _purchase_note(purchase_price, prices.purchase_offers, str(accelerator))
-        )
+            if price_needed:
+                errors.add(f"{section}.{field}", _no_price(rent, accelerator))
+                return Pricing(mode="rent" if rent else "own")
+            if accelerator is not None:
+                resolution.note(section, _unpriced(rent, str(accelerator)))
+        else:
+            offers = prices.rent_offers if rent else prices.purchase_offers
+            resolution.note(section, _median_note(rent, price, offers, str(accelerator)))
+            if not rent and lifetime is None:
+                lifetime = prices.lifetime_years
+    price = None if price is None else float(price)
+    if rent:
+        return Pricing(mode="rent", price_per_accelerator_hour=price)
     return Pricing(
         mode="own",
-        purchase_price=float(purchase_price),
+        purchase_price=price,
         lifetime_years=float(lifetime if lifetime is not None else DEFAULT_LIFETIME_YEARS),
         utilization_of_owned=data.get("utilization_of_owned", 0.7),
     )

@@ -9,6 +9,17 @@ from apps.estimates.messages import Day, Number, _, exact, number
 from apps.estimates.modification import BaseModel
 
 
+def _catalogue_model(
+    slug: str, key: str, catalogue: Catalogue, errors: RequestErrors
+) -> LanguageModel | None:
+    """The catalogue's model `slug`, or None with an error at the request's `key`."""
+    model = catalogue.models.get(slug)
+    if model is None:
+        message = _("No model %(slug)s in the catalogue.", slug=repr(slug))
+        errors.add(key, unknown_slug_message(message, slug, catalogue.models))
+    return model
+
+
 def _model_numbers(model: LanguageModel) -> dict:
     """A catalogue model's figures as inference inputs (active parameters as `parameters`)."""
     numbers = {
@@ -42,16 +53,8 @@ def model_numbers_for(
     slug = data.get("model")
     if not slug:
         return {}
-    model = catalogue.models.get(slug)
+    model = _catalogue_model(slug, "inference.model", catalogue, errors)
     if model is None:
-        errors.add(
-            "inference.model",
-            unknown_slug_message(
-                _("No model %(slug)s in the catalogue.", slug=repr(slug)),
-                slug,
-                catalogue.models,
-            ),
-        )
         return {}
     resolution.model = model
     filled = {
@@ -93,16 +96,8 @@ def base_model_for(
     slug = data.get("base_model")
     if not slug:
         return None
-    model = catalogue.models.get(slug)
+    model = _catalogue_model(slug, "training.base_model", catalogue, errors)
     if model is None:
-        errors.add(
-            "training.base_model",
-            unknown_slug_message(
-                _("No model %(slug)s in the catalogue.", slug=repr(slug)),
-                slug,
-                catalogue.models,
-            ),
-        )
         return None
     name = f"{model.developer} {model.name}"
     if model.training_compute_flop is None:

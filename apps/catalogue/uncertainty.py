@@ -9,12 +9,7 @@ drivers and errors by request path again.
 import secrets
 from dataclasses import replace
 
-from apps.catalogue.resolve import (
-    INFERENCE_NUMBERS,
-    TRAINING_NUMBERS,
-    estimate_input_from_request,
-    request_key,
-)
+from apps.catalogue.resolve import INFERENCE_NUMBERS, estimate_input_from_request, request_key
 from apps.catalogue.snapshot import Catalogue
 from apps.estimates import EstimateInputError
 from apps.estimates.currency import ExchangeRate, converted_ranges
@@ -22,17 +17,12 @@ from apps.estimates.external_api import API_FINE_TUNE_NUMBERS, EXTERNAL_API_NUMB
 from apps.estimates.limits import RULES
 from apps.estimates.uncertainty import UncertaintyResult, sample
 from apps.estimates.uncertainty_draws import Range, check_ranges
+from apps.estimates.validation import PRICING_NUMBERS, TRAINING_NUMBERS
 
 DEFAULT_SAMPLES = 100_000
 MIN_SAMPLES = 1_000
 MAX_SAMPLES = 1_000_000
 MAX_SEED = 2**32 - 1
-PRICING_NUMBERS = (
-    "price_per_accelerator_hour",
-    "purchase_price",
-    "lifetime_years",
-    "utilization_of_owned",
-)
 ENERGY_NUMBERS = ("pue", "kg_co2e_per_kwh", "electricity_price_per_kwh")
 # Every number of the request a range may be given for, by its path in the request, the API
 # methods' own included (tokens and prices per million tokens, epochs): all but the horizon, a

@@ -317,6 +317,28 @@ RULES = {
 }
 
 
+# The numbers an estimate request gives of the language model served and its targets.
+REQUEST_SERVING_NUMBERS = (
+    "total_parameters",
+    "layers",
+    "kv_heads",
+    "head_dim",
+    "query_heads",
+    "hidden_size",
+    "kv_latent_width",
+    "sliding_window",
+    "sliding_window_layers",
+    "experts_total",
+    "experts_active",
+    "kv_cache_bytes_per_token",
+    "kv_cache_bytes_per_element",
+    "memory_utilization",
+    "memory_efficiency",
+    "accelerators_per_replica",
+    "ttft_target_seconds",
+    "tpot_target_seconds",
+)
+
 # Fields that may be None; every other number must be given.
 OPTIONAL = frozenset(
     {
@@ -338,22 +360,10 @@ OPTIONAL = frozenset(
         "memory_bytes",
         "accelerators_per_node",
         "interconnect_bytes_per_second",
-        "total_parameters",
-        "layers",
-        "kv_heads",
-        "head_dim",
-        "query_heads",
-        "hidden_size",
-        "kv_latent_width",
-        "sliding_window",
-        "sliding_window_layers",
-        "experts_total",
-        "experts_active",
-        "kv_cache_bytes_per_token",
-        "accelerators_per_replica",
-        "ttft_target_seconds",
-        "tpot_target_seconds",
+        # Of the served model, all but the three that have a default.
+        *REQUEST_SERVING_NUMBERS,
     }
+    - {"kv_cache_bytes_per_element", "memory_utilization", "memory_efficiency"}
 )
 
 

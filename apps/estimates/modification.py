@@ -31,7 +31,6 @@ GUIDELINES_SOURCE = (
     "models established by Regulation (EU) 2024/1689 (AI Act), Annex to C(2025) 5045 final, "
     "Brussels, 18 July 2025, section 3.2, paragraphs 63 and 64"
 )
-GUIDELINES_DATE = "2025-07-18"
 GUIDELINES_RULE_QUOTE = (
     "Based on the considerations above, an indicative criterion for when a downstream modifier "
     "is considered to be the provider of a general-purpose AI model is that the training "
@@ -136,6 +135,7 @@ FAR_BELOW = 0.1
 
 def modification_summary(result: ModificationResult, flop: float) -> Message:
     """The one-third rule's outcome in plain words, for the page, the API and exports."""
+    fallback = dict(model=result.base_model, threshold=g4(result.threshold_flop), flop=g4(flop))
     if result.systemic_risk:
         if result.exceeded:
             return _(
@@ -144,17 +144,13 @@ def modification_summary(result: ModificationResult, flop: float) -> Message:
                 "10^25 FLOP (%(threshold)s FLOP). This fine-tune's %(flop)s FLOP is above it: "
                 "under the EU guidelines you would likely become the provider of a new "
                 "general-purpose AI model with systemic risk.",
-                model=result.base_model,
-                threshold=g4(result.threshold_flop),
-                flop=g4(flop),
+                **fallback,
             )
         return _(
             "%(model)s's training compute is not published and it is a general-purpose AI "
             "model with systemic risk, so the guidelines' fallback applies: a third of 10^25 "
             "FLOP (%(threshold)s FLOP). This fine-tune's %(flop)s FLOP stays below it.",
-            model=result.base_model,
-            threshold=g4(result.threshold_flop),
-            flop=g4(flop),
+            **fallback,
         )
     if result.fallback:
         if result.exceeded:
@@ -163,17 +159,13 @@ def modification_summary(result: ModificationResult, flop: float) -> Message:
                 "applies: a third of 10^23 FLOP (%(threshold)s FLOP). This fine-tune's "
                 "%(flop)s FLOP is above it: under the EU guidelines you would likely become the "
                 "provider of a new general-purpose AI model.",
-                model=result.base_model,
-                threshold=g4(result.threshold_flop),
-                flop=g4(flop),
+                **fallback,
             )
         return _(
             "%(model)s's training compute is not published, so the guidelines' fallback "
             "applies: a third of 10^23 FLOP (%(threshold)s FLOP). This fine-tune's %(flop)s "
             "FLOP stays below it.",
-            model=result.base_model,
-            threshold=g4(result.threshold_flop),
-            flop=g4(flop),
+            **fallback,
         )
     percent = _percent(result.share)
     if result.exceeded:

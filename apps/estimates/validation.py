@@ -5,6 +5,7 @@ import math
 
 import numpy as np
 
+from apps.estimates.external_api import EXTERNAL_API_OWN_NUMBERS, FINE_TUNE_OWN_NUMBERS
 from apps.estimates.inputs import (
     COMMITMENT_YEARS,
     INFERENCE_METHODS,
@@ -18,7 +19,7 @@ from apps.estimates.inputs import (
     Pricing,
     TrainingInput,
 )
-from apps.estimates.limits import OPTIONAL, RULES, Rule
+from apps.estimates.limits import OPTIONAL, REQUEST_SERVING_NUMBERS, RULES, Rule
 from apps.estimates.messages import Message, _
 from apps.estimates.serving_checks import serving_errors
 
@@ -112,6 +113,26 @@ def _validate_hardware(errors: _Errors, prefix: str, hardware: Hardware) -> None
     )
 
 
+# The numbers a request gives of a training run (but the API methods' own) and of a price.
+TRAINING_NUMBERS = (
+    "parameters",
+    "tokens",
+    "flop_per_parameter_token",
+    "runs",
+    "total_flop",
+    "accelerator_hours",
+    "accelerator_count",
+    "mfu",
+    "goodput",
+)
+PRICING_NUMBERS = (
+    "price_per_accelerator_hour",
+    "purchase_price",
+    "lifetime_years",
+    "utilization_of_owned",
+)
+
+
 def _validate_pricing(errors: _Errors, prefix: str, pricing: Pricing, price_needed: bool) -> None:
     """`price_needed` False: a missing price leaves the cost unknown (training is then "not
     priced"); True: it is an error (serving's figures, copies at peak included, need a price)."""
@@ -126,14 +147,7 @@ def _validate_pricing(errors: _Errors, prefix: str, pricing: Pricing, price_need
                 if pricing.mode == "rent"
                 else _("%(label)s is needed to own.", label=label),
             )
-    errors.numbers(
-        key,
-        pricing,
-        "price_per_accelerator_hour",
-        "purchase_price",
-        "lifetime_years",
-        "utilization_of_owned",
-    )
+    errors.numbers(key, pricing, *PRICING_NUMBERS)
 
 
 def _validate_cached_input(errors: _Errors, inference: InferenceInput) -> None:
@@ -195,21 +209,7 @@ def _validate_training(errors: _Errors, training: TrainingInput) -> None:
             )
     if training.hardware is not None:
         _validate_hardware(errors, "training.hardware", training.hardware)
-    errors.numbers(
-        "training",
-        training,
-        "parameters",
-        "tokens",
-        "flop_per_parameter_token",
-        "runs",
-        "total_flop",
-        "accelerator_hours",
-        "accelerator_count",
-        "mfu",
-        "goodput",
-        "epochs",
-        "price_per_million_training_tokens",
-    )
+    errors.numbers("training", training, *TRAINING_NUMBERS, *FINE_TUNE_OWN_NUMBERS)
     if training.method != "api_fine_tune":  # billed per token: no accelerator to price
         _validate_pricing(errors, "training", training.pricing, price_needed=False)
 
@@ -268,10 +268,7 @@ def _validate_inference(errors: _Errors, inference: InferenceInput) -> None:
         "target_utilization",
         "revenue_per_request",
         *SERVING_NUMBERS,
-        "price_per_million_input_tokens",
-        "price_per_million_cached_input_tokens",
-        "price_per_million_output_tokens",
-        "batch_discount",
+        *EXTERNAL_API_OWN_NUMBERS,
         "commitment_years",
         "upfront_share",
         "commitment_discount",
@@ -290,27 +287,6 @@ def _validate_inference(errors: _Errors, inference: InferenceInput) -> None:
         _validate_pricing(errors, "inference", inference.pricing, price_needed=True)
 
 
-# The numbers an estimate request gives of the language model served and its targets.
-REQUEST_SERVING_NUMBERS = (
-    "total_parameters",
-    "layers",
-    "kv_heads",
-    "head_dim",
-    "query_heads",
-    "hidden_size",
-    "kv_latent_width",
-    "sliding_window",
-    "sliding_window_layers",
-    "experts_total",
-    "experts_active",
-    "kv_cache_bytes_per_token",
-    "kv_cache_bytes_per_element",
-    "memory_utilization",
-    "memory_efficiency",
-    "accelerators_per_replica",
-    "ttft_target_seconds",
-    "tpot_target_seconds",
-)
 SERVING_NUMBERS = (*REQUEST_SERVING_NUMBERS, "overhead_bytes_per_accelerator")
 
 

@@ -38,7 +38,7 @@ from apps.estimates.options import (
     months_of_payments,
 )
 from apps.estimates.uncertainty_draws import Range
-from apps.estimates.validation import REQUEST_SERVING_NUMBERS
+from apps.estimates.validation import PRICING_NUMBERS, REQUEST_SERVING_NUMBERS
 from apps.options.uncertainty import options_uncertainty
 from apps.projects.currency import project_exchange
 from apps.projects.models import Scenario
@@ -74,10 +74,7 @@ SELF_HOSTED = (
     "utilization",
     "latency_seconds",
     "target_utilization",
-    "price_per_accelerator_hour",
-    "purchase_price",
-    "lifetime_years",
-    "utilization_of_owned",
+    *PRICING_NUMBERS,
     *SERVING,
 )
 # A commitment's terms, which the option committed for a term takes from the scenario when it

@@ -24,10 +24,9 @@ from apps.projects.conditional import (
     FROZEN_RESPONSE,
     ETagMixin,
     PreconditionFailed,
-    if_match,
     project_etag,
     scenario_etag,
-    write_responses,
+    write_schemas,
 )
 from apps.projects.currency import project_exchange
 from apps.projects.models import (
@@ -115,20 +114,12 @@ def other_than(owner, users: list) -> list:
         parameters=[ETAG_HEADER],
     ),
     retrieve=extend_schema(summary="Read a project", parameters=[ETAG_HEADER]),
-    update=extend_schema(
-        summary="Replace a project's details and collaborators (owner only)",
-        parameters=[if_match(required=False), ETAG_HEADER],
-        responses=write_responses({200: ProjectSerializer}, required=False),
-    ),
-    partial_update=extend_schema(
-        summary="Change some of a project's details (owner only)",
-        parameters=[if_match(required=False), ETAG_HEADER],
-        responses=write_responses({200: ProjectSerializer}, required=False),
-    ),
-    destroy=extend_schema(
-        summary="Delete a project and its scenarios (owner only)",
-        parameters=[if_match(required=False)],
-        responses=write_responses({204: None}, required=False),
+    **write_schemas(
+        ProjectSerializer,
+        required=False,
+        update="Replace a project's details and collaborators (owner only)",
+        partial_update="Change some of a project's details (owner only)",
+        destroy="Delete a project and its scenarios (owner only)",
     ),
 )
 class ProjectViewSet(RefusalsAsAnswers, ETagMixin, viewsets.ModelViewSet):
@@ -188,22 +179,15 @@ class ProjectViewSet(RefusalsAsAnswers, ETagMixin, viewsets.ModelViewSet):
         responses={201: ScenarioSerializer, 409: FROZEN_RESPONSE},
     ),
     retrieve=extend_schema(summary="Read a scenario and its inputs", parameters=[ETAG_HEADER]),
-    update=extend_schema(
-        summary="Replace a scenario's name and inputs",
-        parameters=[if_match(required=True), ETAG_HEADER],
-        responses=write_responses({200: ScenarioSerializer}, required=True),
-    ),
-    partial_update=extend_schema(
-        summary="Change a scenario's name, inputs or baseline status",
-        parameters=[if_match(required=True), ETAG_HEADER],
-        responses=write_responses({200: ScenarioSerializer}, required=True),
-    ),
-    destroy=extend_schema(
-        summary="Delete a scenario",
+    **write_schemas(
+        ScenarioSerializer,
+        required=True,
+        update="Replace a scenario's name and inputs",
+        partial_update="Change a scenario's name, inputs or baseline status",
+        destroy="Delete a scenario",
         description="Deleting the baseline of a project with other scenarios needs "
         "`new_baseline`, the one that takes its place (409 without it).",
-        parameters=[if_match(required=True), NEW_BASELINE],
-        responses=write_responses({204: None}, required=True),
+        parameters=[NEW_BASELINE],
     ),
 )
 class ScenarioViewSet(RefusalsAsAnswers, ETagMixin, viewsets.ModelViewSet):

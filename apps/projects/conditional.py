@@ -8,7 +8,7 @@ If-Match is checked there when it is sent, not required.
 """
 
 from django.utils.translation import gettext, gettext_lazy
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import APIException
 from rest_framework.request import Request
@@ -145,3 +145,25 @@ def write_responses(ok: dict, *, required: bool) -> dict:
     if required:
         responses[428] = OpenApiResponse(ERROR, description="If-Match is missing, or `*`.")
     return responses
+
+
+def write_schemas(
+    serializer, *, required: bool, update: str, partial_update: str, destroy: str, **deleting
+) -> dict:
+    """For extend_schema_view: a viewset's update, partial_update and destroy, each with its
+    summary, If-Match (and the ETag of what a change answers) and write_responses; `deleting`
+    adds to the destroy's schema (a description, more `parameters`)."""
+    changes = {
+        "parameters": [if_match(required=required), ETAG_HEADER],
+        "responses": write_responses({200: serializer}, required=required),
+    }
+    return {
+        "update": extend_schema(summary=update, **changes),
+        "partial_update": extend_schema(summary=partial_update, **changes),
+        "destroy": extend_schema(
+            summary=destroy,
+            parameters=[if_match(required=required), *deleting.pop("parameters", ())],
+            responses=write_responses({204: None}, required=required),
+            **deleting,
+        ),
+    }

@@ -34,7 +34,6 @@ RANGED = tuple(
     for spec in (*NUMBER_FIELDS, *API_NUMBER_FIELDS)
     if f"{spec.section}.{spec.name}" in RANGE_PATHS
 )
-RANGED_BY_FIELD = {spec.field_name: spec for spec in RANGED}
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,8 @@ from apps.sharing.models import (
 from apps.sharing.selectors import latest_snapshot, latest_version
 from apps.sharing.services import share_link_create, share_link_revoke
 
+TAG = "share links"
+
 
 class NothingToShare(APIException):
     status_code = status.HTTP_409_CONFLICT
@@ -102,24 +104,25 @@ def _created(request: Request, subject: ScenarioVersion | ProjectSnapshot) -> Re
     return Response(ShareLinkCreatedSerializer(created).data, status=status.HTTP_201_CREATED)
 
 
-CREATE_RESPONSES = {
-    201: ShareLinkCreatedSerializer,
-    400: validation_error_response("A missing label, or an expiry outside 1–90 days."),
-    404: error_response("Not found, or not your project."),
-}
+def _shares(*, summary: str, conflict: str):
+    """A signed-in POST that shares something as a read-only link, with its schema: `conflict`
+    says when there is nothing to share yet (409)."""
+    responses = {
+        201: ShareLinkCreatedSerializer,
+        400: validation_error_response("A missing label, or an expiry outside 1–90 days."),
+        404: error_response("Not found, or not your project."),
+        409: error_response(conflict),
+    }
+    schema = extend_schema(
+        request=ShareLinkCreateSerializer, responses=responses, summary=summary, tags=[TAG]
+    )
+    return lambda view: schema(api_view(["POST"])(permission_classes([IsAuthenticated])(view)))
 
 
-@extend_schema(
-    request=ShareLinkCreateSerializer,
-    responses={
-        **CREATE_RESPONSES,
-        409: error_response("The scenario has never been saved as a version."),
-    },
+@_shares(
     summary="Share a scenario's latest version as a read-only link",
-    tags=["share links"],
+    conflict="The scenario has never been saved as a version.",
 )
-@api_view(["POST"])
-@permission_classes([IsAuthenticated])
 def scenario_share_link_create(request: Request, scenario_id: int) -> Response:
     scenario = scenario_for_user(request.user, scenario_id)
     version = latest_version(scenario)
@@ -128,17 +131,10 @@ def scenario_share_link_create(request: Request, scenario_id: int) -> Response:
     return _created(request, version)
 
 
-@extend_schema(
-    request=ShareLinkCreateSerializer,
-    responses={
-        **CREATE_RESPONSES,
-        409: error_response("The project is not submitted, so has no snapshot."),
-    },
+@_shares(
     summary="Share a submitted project's latest snapshot as a read-only link",
-    tags=["share links"],
+    conflict="The project is not submitted, so has no snapshot.",
 )
-@api_view(["POST"])
-@permission_classes([IsAuthenticated])
 def project_share_link_create(request: Request, project_id: int) -> Response:
     project = project_for_user(request.user, project_id)
     snapshot = latest_snapshot(project)
@@ -152,7 +148,7 @@ def project_share_link_create(request: Request, project_id: int) -> Response:
 @extend_schema_view(
     list=extend_schema(
         summary="List the share links of your projects (without their tokens)",
-        tags=["share links"],
+        tags=[TAG],
     ),
     destroy=extend_schema(
         summary="Revoke a share link: it answers 404 from the next request on",
@@ -160,7 +156,7 @@ def project_share_link_create(request: Request, project_id: int) -> Response:
             204: None,
             404: error_response("Not found, or not a link to your project."),
         },
-        tags=["share links"],
+        tags=[TAG],
     ),
 )
 class ShareLinkViewSet(mixins.ListModelMixin, mixins.DestroyModelMixin, viewsets.GenericViewSet):

@@ -1,14 +1,12 @@
 """Sweep API, with the scenario pages' permissions: strangers get a 404, whatever they send."""
 
 import dataclasses
-import math
-from decimal import Decimal
 
 from django.http import StreamingHttpResponse
 from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view, permission_classes, renderer_classes
 from rest_framework.exceptions import APIException
@@ -19,6 +17,7 @@ from rest_framework.response import Response
 
 from apps.api.errors import nest_errors
 from apps.api.schema import error_response
+from apps.core.api_pages import page_of, page_parameters
 from apps.projects.selectors import scenario_for_user
 from apps.sweeps import background, services
 from apps.sweeps.allowance import SweepLimitReached
@@ -33,7 +32,6 @@ from apps.sweeps.serializers import (
     SweepCreateSerializer,
     SweepSerializer,
 )
-from apps.words.numbers import decimal_text
 
 DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 1000
@@ -157,26 +155,9 @@ def _no_results(sweep) -> Response:
     return Response({"detail": str(WHY_NO_RESULTS[sweep.status])}, status=status.HTTP_409_CONFLICT)
 
 
-def _positive(request: Request, name: str, default: int, most: int) -> int:
-    if name not in request.query_params:
-        return default
-    value = request.query_params[name]  # an empty value is refused, as any other non-number
-    if not value.isdigit() or not 1 <= int(value) <= most:
-        message = gettext("Give a whole number from 1 to %(most)s.")
-        raise serializers.ValidationError({name: [message % {"most": decimal_text(Decimal(most))}]})
-    return int(value)
-
-
 @extend_schema(
     summary="Read a sweep's points and figures, a page at a time",
-    parameters=[
-        OpenApiParameter("page", {"type": "integer", "minimum": 1}, description="1-based [1]."),
-        OpenApiParameter(
-            "page_size",
-            {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE},
-            description=f"Points per page, at most {MAX_PAGE_SIZE}.",
-        ),
-    ],
+    parameters=page_parameters("Points", MAX_PAGE_SIZE),
     responses={200: ResultsPageSerializer, 409: NO_RESULTS},
 )
 @api_view(["GET"])
@@ -185,27 +166,16 @@ def sweep_results(request: Request, sweep_id: int) -> Response:
     sweep = sweep_for_user(request.user, sweep_id)
     if not sweep.has_results:
         return _no_results(sweep)
-    page_size = _positive(request, "page_size", DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
-    pages = math.ceil(sweep.total_points / page_size)
-    page = _positive(request, "page", 1, pages)
-    start = (page - 1) * page_size
-    rows = sweep_rows(sweep, start, start + page_size)
-
-    def link(number: int) -> str | None:
-        if not 1 <= number <= pages:
-            return None
-        return request.build_absolute_uri(f"?page={number}&page_size={page_size}")
-
+    rows, head = page_of(
+        request, sweep.total_points, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, fewest_pages=0
+    )
     return Response(
         {
-            "count": sweep.total_points,
-            "page": page,
-            "page_size": page_size,
-            "pages": pages,
-            "next": link(page + 1),
-            "previous": link(page - 1),
+            **head,
             "stale_since": sweep.stale_since,
-            "results": [dataclasses.asdict(row) for row in rows],
+            "results": [
+                dataclasses.asdict(row) for row in sweep_rows(sweep, rows.start, rows.stop)
+            ],
         }
     )
 
