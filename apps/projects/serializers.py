@@ -88,7 +88,12 @@ def exchange_rate_field(**kwargs) -> serializers.DecimalField:
     """An exchange rate as a project keeps it (1 US dollar in the project's currency): a decimal
     string more than 0, with the model's digits."""
     return serializers.DecimalField(
-        max_digits=RATE_DIGITS, decimal_places=RATE_PLACES, min_value=RATE_MIN, **kwargs
+        max_digits=RATE_DIGITS,
+        decimal_places=RATE_PLACES,
+        min_value=RATE_MIN,
+        # DRF's own words would name RATE_MIN as 1E-10.
+        error_messages={"min_value": gettext_lazy("An exchange rate must be more than 0.")},
+        **kwargs,
     )
 
 

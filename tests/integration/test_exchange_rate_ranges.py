@@ -127,3 +127,25 @@ def test_the_model_refuses_a_rate_of_0_in_the_readers_language_and_takes_the_sma
         }
     project.rate_low = project.rate_high = RATE_MIN
     project.full_clean()
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("en", "An exchange rate must be more than 0."),
+        ("fr", "Un taux de change doit être supérieur à 0."),
+    ],
+)
+def test_the_api_refuses_a_rate_of_0_in_the_readers_language(owner, language, message):
+    project = make_project(owner, "Traduction", currency="EUR", rate_date=date(2025, 6, 2))
+    refused = client_for(owner).patch(
+        f"/api/v1/projects/{project.pk}/",
+        {"rate_low": "0", "rate_high": "0.95", "fiscal_year_rates": {"FY2027": "0.0"}},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    assert refused.status_code == 400
+    assert refused.json() == {
+        "rate_low": [message],
+        "fiscal_year_rates": {"FY2027": [message]},
+    }
