@@ -7,7 +7,6 @@ scenario API takes it, and its cost lines as the cost line API takes them. Resul
 options and "source" are read-only: an import ignores them and works them out again.
 """
 
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -17,20 +16,15 @@ from apps.api.strict import KnownFieldsOnly
 from apps.budget.records import LINE_FIELDS
 from apps.budget.serializers import BudgetSerializer, CostLineSerializer
 from apps.core.planning_dates import PlanningDateField
-from apps.exchange.rates import has_any_rate, no_rate_message
 from apps.options.serializers import OptionsResponseSerializer
-from apps.projects.models import (
-    RATE_DIGITS,
-    RATE_MIN,
-    RATE_PLACES,
-    Classification,
-    fiscal_year_rates_record,
-    rate_range_errors,
-)
+from apps.projects.models import Classification
 from apps.projects.serializers import (
     BudgetSettingsSerializer,
     EstimateRequestField,
     ProjectSerializer,
+    exchange_rate_field,
+    fiscal_year_rates_field,
+    validate_project_details,
 )
 from apps.words.currencies import active_currencies
 
@@ -152,29 +146,20 @@ class ProjectDetailsSerializer(BudgetSettingsSerializer, StrictSerializer):
         default=None,
         help_text="The day whose rate converts prices; null: the date of the catalogue's prices.",
     )
-    rate_low = serializers.DecimalField(
-        max_digits=RATE_DIGITS,
-        decimal_places=RATE_PLACES,
-        min_value=RATE_MIN,
+    rate_low = exchange_rate_field(
         allow_null=True,
         default=None,
         help_text="The low end of the rate's 90 % range, as the project API gives it and with "
         "its rules: more than 0, both ends or neither, the low end at most the high end, none "
         "on a project in US dollars.",
     )
-    rate_high = serializers.DecimalField(
-        max_digits=RATE_DIGITS,
-        decimal_places=RATE_PLACES,
-        min_value=RATE_MIN,
+    rate_high = exchange_rate_field(
         allow_null=True,
         default=None,
         help_text="The high end of the rate's 90 % range, as the project API gives it (see "
         "`rate_low`).",
     )
-    fiscal_year_rates = serializers.DictField(
-        child=serializers.DecimalField(
-            max_digits=RATE_DIGITS, decimal_places=RATE_PLACES, min_value=RATE_MIN
-        ),
+    fiscal_year_rates = fiscal_year_rates_field(
         default=dict,
         help_text="A rate of its own for some fiscal years, by label, as the project API gives it "
         "and with its rules: more than 0, a label of at most 20 characters, none on a project in "
@@ -193,24 +178,7 @@ class ProjectDetailsSerializer(BudgetSettingsSerializer, StrictSerializer):
         return scenarios
 
     def validate(self, attrs: dict) -> dict:
-        start, end = attrs.get("period_start"), attrs.get("period_end")
-        if start and end and end < start:
-            raise serializers.ValidationError(
-                {"period_end": gettext("The end of the planning period is before its start.")}
-            )
-        currency = attrs.get("currency", "USD")
-        if not has_any_rate(currency):
-            raise serializers.ValidationError({"currency": no_rate_message(attrs["currency"])})
-        errors = rate_range_errors(currency, attrs.get("rate_low"), attrs.get("rate_high"))
-        if errors:
-            raise serializers.ValidationError(errors)
-        try:
-            attrs["fiscal_year_rates"] = fiscal_year_rates_record(
-                currency, attrs.get("fiscal_year_rates") or {}
-            )
-        except DjangoValidationError as error:
-            raise serializers.ValidationError(error.message_dict) from None
-        return attrs
+        return validate_project_details(attrs)
 
 
 @extend_schema_field({"type": "integer", "enum": list(FORMAT_VERSIONS)})

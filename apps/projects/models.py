@@ -82,13 +82,15 @@ BUDGET_SETTINGS = (
 
 RATE_DIGITS = 20
 RATE_PLACES = 10
-# The smallest rate more than 0 that RATE_PLACES keeps: a rate's lower bound in the API.
+# The smallest rate more than 0 that RATE_PLACES keeps: a rate's lower bound in the model and
+# the API.
 RATE_MIN = Decimal("0.0000000001")
 
 
 def rate_range_errors(currency: str, low: Decimal | None, high: Decimal | None) -> dict[str, str]:
     """Why (low, high) cannot be the 90 % range of the exchange rate of a project in `currency`,
-    by field name; empty when it can (both empty: no range)."""
+    by field name; empty when it can (both empty: no range). Each end's own bound, more than 0
+    (RATE_MIN), is its field's: the model's validators and the serializers' fields."""
     if low is None and high is None:
         return {}
     if currency == "USD":
@@ -104,8 +106,6 @@ def rate_range_errors(currency: str, low: Decimal | None, high: Decimal | None) 
                 "Give both ends of the rate's range, or neither."
             )
         }
-    if low <= 0:
-        return {"rate_low": _("The low end must be more than 0.")}
     if low > high:
         return {"rate_high": _("The high end is below the low end.")}
     return {}
@@ -180,7 +180,7 @@ class Project(models.Model):
         decimal_places=RATE_PLACES,
         null=True,
         blank=True,
-        validators=[MinValueValidator(Decimal(0))],
+        validators=[MinValueValidator(RATE_MIN, message=_("The low end must be more than 0."))],
     )
     rate_high = models.DecimalField(
         _("exchange rate, high end"),
@@ -188,7 +188,7 @@ class Project(models.Model):
         decimal_places=RATE_PLACES,
         null=True,
         blank=True,
-        validators=[MinValueValidator(Decimal(0))],
+        validators=[MinValueValidator(RATE_MIN, message=_("The high end must be more than 0."))],
     )
     # A rate of the catalogue's currency per fiscal year, by the year's label ({"FY2028":
     # "0.95"}), for the years the manager gives one; every other year uses the rate date's.

@@ -84,6 +84,54 @@ class EstimateRequestFieldSchema(OpenApiSerializerFieldExtension):
         return append_meta(component.ref, {"description": self.target.help_text})
 
 
+def exchange_rate_field(**kwargs) -> serializers.DecimalField:
+    """An exchange rate as a project keeps it (1 US dollar in the project's currency): a decimal
+    string more than 0, with the model's digits."""
+    return serializers.DecimalField(
+        max_digits=RATE_DIGITS,
+        decimal_places=RATE_PLACES,
+        min_value=RATE_MIN,
+        # DRF's own words would name RATE_MIN as 1E-10.
+        error_messages={"min_value": gettext_lazy("An exchange rate must be more than 0.")},
+        **kwargs,
+    )
+
+
+def fiscal_year_rates_field(**kwargs) -> serializers.DictField:
+    """A project's own exchange rates for some fiscal years, by the year's label."""
+    return serializers.DictField(child=exchange_rate_field(), **kwargs)
+
+
+def validate_project_details(attrs: dict, project: Project | None = None) -> dict:
+    """A project's details as the API and an import take them, each one not sent read from
+    `project` (a change): its planning period, a currency some rate converts into, the rate's
+    range and its fiscal years' rates (then kept as `fiscal_year_rates_record` keeps them).
+    Raises the 400 of the first rule broken."""
+
+    def given(name: str, default=None):
+        return attrs.get(name, getattr(project, name, default))
+
+    start, end = given("period_start"), given("period_end")
+    if start and end and end < start:
+        raise serializers.ValidationError(
+            {"period_end": gettext("The end of the planning period is before its start.")}
+        )
+    currency = given("currency", "USD")
+    if not has_any_rate(currency, given("rate_table")):
+        raise serializers.ValidationError({"currency": no_rate_message(currency)})
+    errors = rate_range_errors(currency, given("rate_low"), given("rate_high"))
+    if errors:
+        raise serializers.ValidationError(errors)
+    if "fiscal_year_rates" in attrs:
+        try:
+            attrs["fiscal_year_rates"] = fiscal_year_rates_record(
+                currency, attrs["fiscal_year_rates"]
+            )
+        except DjangoValidationError as error:
+            raise serializers.ValidationError(error.message_dict) from None
+    return attrs
+
+
 class BudgetSettingsSerializer(serializers.Serializer):
     """The project's fields that set how its budgets are drawn up (models.BUDGET_SETTINGS),
     each optional: one left out keeps its value, or the default on a new project."""
@@ -132,10 +180,7 @@ class ProjectSerializer(StrictTypes, BudgetSettingsSerializer, serializers.Model
         required=False,
         help_text="The day whose rate converts prices; null: the date of the catalogue's prices.",
     )
-    rate_low = serializers.DecimalField(
-        max_digits=RATE_DIGITS,
-        decimal_places=RATE_PLACES,
-        min_value=RATE_MIN,
+    rate_low = exchange_rate_field(
         allow_null=True,
         required=False,
         help_text="Optional 90 % range of the rate, its low end: 1 US dollar in the project's "
@@ -144,22 +189,13 @@ class ProjectSerializer(StrictTypes, BudgetSettingsSerializer, serializers.Model
         "neither, the low end at most the high end, and none on a project in US dollars (no "
         "rate converts them): each refused otherwise with a 400.",
     )
-    rate_high = serializers.DecimalField(
-        max_digits=RATE_DIGITS,
-        decimal_places=RATE_PLACES,
-        min_value=RATE_MIN,
+    rate_high = exchange_rate_field(
         allow_null=True,
         required=False,
         help_text="The high end of the rate's 90 % range, more than 0 and at least the low end "
         "(see `rate_low`).",
     )
-    fiscal_year_rates = serializers.DictField(
-        child=serializers.DecimalField(
-            max_digits=RATE_DIGITS,
-            decimal_places=RATE_PLACES,
-            min_value=RATE_MIN,
-            coerce_to_string=True,
-        ),
+    fiscal_year_rates = fiscal_year_rates_field(
         required=False,
         help_text="A rate of its own for some fiscal years, by the year's label "
         '({"FY2028": "0.95"}: 1 US dollar in the project\'s currency that year, more than 0); '
@@ -197,31 +233,7 @@ class ProjectSerializer(StrictTypes, BudgetSettingsSerializer, serializers.Model
         return project.hosting_warning(scenario.inputs for scenario in project.scenarios.all())
 
     def validate(self, attrs: dict) -> dict:
-        start = attrs.get("period_start", getattr(self.instance, "period_start", None))
-        end = attrs.get("period_end", getattr(self.instance, "period_end", None))
-        if start and end and end < start:
-            raise serializers.ValidationError(
-                {"period_end": gettext("The end of the planning period is before its start.")}
-            )
-        currency = attrs.get("currency", getattr(self.instance, "currency", "USD"))
-        table = attrs.get("rate_table", getattr(self.instance, "rate_table", None))
-        if not has_any_rate(currency, table):
-            raise serializers.ValidationError({"currency": no_rate_message(currency)})
-        errors = rate_range_errors(
-            currency,
-            attrs.get("rate_low", getattr(self.instance, "rate_low", None)),
-            attrs.get("rate_high", getattr(self.instance, "rate_high", None)),
-        )
-        if errors:
-            raise serializers.ValidationError(errors)
-        if "fiscal_year_rates" in attrs:
-            try:
-                attrs["fiscal_year_rates"] = fiscal_year_rates_record(
-                    currency, attrs["fiscal_year_rates"]
-                )
-            except DjangoValidationError as error:
-                raise serializers.ValidationError(error.message_dict) from None
-        return attrs
+        return validate_project_details(attrs, self.instance)
 
 
 class ProjectCreateSerializer(ProjectSerializer):

@@ -1,13 +1,16 @@
 """A range on a project's exchange rate: the ranges' percentiles show what a currency swing does
 to the budget (the rate sampled as one driver of every converted price), the lines people add in
-the project's currency do not move, and the API and the form take and refuse it."""
+the project's currency do not move, and the API, the form and the model take and refuse it."""
 
 from datetime import date
 from decimal import Decimal
 
 import pytest
+from django.core.exceptions import ValidationError
+from django.utils import translation
 
 from apps.budget.models import CostLine
+from apps.projects.models import RATE_MIN
 from tests.factories import load_ecb, make_euro_scenario, make_project
 from tests.integration.test_api_projects import client_for
 
@@ -98,3 +101,51 @@ def test_the_api_takes_a_rates_range_and_refuses_half_of_one_or_one_in_dollars(e
         f"/api/v1/projects/{dollars.pk}/", {"rate_low": "1", "rate_high": "1.1"}, format="json"
     )
     assert refused.status_code == 400 and "rate_low" in refused.json()
+
+
+@pytest.mark.parametrize(
+    ("language", "low_message", "high_message"),
+    [
+        ("en", "The low end must be more than 0.", "The high end must be more than 0."),
+        (
+            "fr",
+            "La borne basse doit être supérieure à 0.",
+            "La borne haute doit être supérieure à 0.",
+        ),
+    ],
+)
+def test_the_model_refuses_a_rate_of_0_in_the_readers_language_and_takes_the_smallest_rate(
+    owner, language, low_message, high_message
+):
+    project = make_project(owner, "Traduction", currency="EUR", rate_low=0, rate_high=0)
+    with translation.override(language):
+        with pytest.raises(ValidationError) as refused:
+            project.full_clean()
+        assert refused.value.message_dict == {
+            "rate_low": [low_message],
+            "rate_high": [high_message],
+        }
+    project.rate_low = project.rate_high = RATE_MIN
+    project.full_clean()
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("en", "An exchange rate must be more than 0."),
+        ("fr", "Un taux de change doit être supérieur à 0."),
+    ],
+)
+def test_the_api_refuses_a_rate_of_0_in_the_readers_language(owner, language, message):
+    project = make_project(owner, "Traduction", currency="EUR", rate_date=date(2025, 6, 2))
+    refused = client_for(owner).patch(
+        f"/api/v1/projects/{project.pk}/",
+        {"rate_low": "0", "rate_high": "0.95", "fiscal_year_rates": {"FY2027": "0.0"}},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    assert refused.status_code == 400
+    assert refused.json() == {
+        "rate_low": [message],
+        "fiscal_year_rates": {"FY2027": [message]},
+    }
