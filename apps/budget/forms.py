@@ -12,7 +12,7 @@ from apps.core.planning_dates import PlanningDateInput
 from apps.exchange.rates import has_any_rate, no_rate_message
 from apps.projects.budget_settings import DecimalText, PercentField
 from apps.projects.field_terms import COST_LINE_TERMS, attach_terms
-from apps.projects.models import RATE_DIGITS, RATE_PLACES, fiscal_year_rates_record
+from apps.projects.models import RATE_DIGITS, RATE_MIN, RATE_PLACES, fiscal_year_rates_record
 from apps.words.currencies import currency_choices
 
 
@@ -138,7 +138,8 @@ class FiscalYearRatesForm(forms.Form):
                 % {"currency": project.currency, "year": fiscal_year_text(label)},
                 max_digits=RATE_DIGITS,
                 decimal_places=RATE_PLACES,
-                min_value=Decimal("0.0000000001"),
+                min_value=RATE_MIN,
+                error_messages={"min_value": _("An exchange rate must be more than 0.")},
                 required=False,
                 initial=Decimal(given[label]) if label in given else None,
             )

@@ -207,3 +207,26 @@ def test_a_dollar_project_refuses_a_fiscal_years_rate_on_the_page(owner):
     assert "no rate converts them" in answer.content.decode()
     scenario.project.refresh_from_db()
     assert not scenario.project.fiscal_year_rates
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en-gb", "An exchange rate must be more than 0."),
+        ("fr", "Un taux de change doit être supérieur à 0."),
+    ],
+)
+def test_a_fiscal_years_rate_of_0_is_refused_beside_it_in_the_readers_language(
+    ecb, owner, language, said
+):
+    """The page's rate field says what the API says of a rate of 0, not DRF's or Django's
+    "greater than or equal to 1E-10", and keeps the project's rates as they were."""
+    scenario = make_scenario(_euro_project(owner))
+    client = Client(headers={"accept-language": language})
+    client.force_login(owner)
+    answer = client.post(reverse("fiscal-year-rates", args=[scenario.pk]), {"year_0": "0"})
+    assert answer.status_code == 200
+    assert said in answer.content.decode()
+    assert "1E-10" not in answer.content.decode()
+    scenario.project.refresh_from_db()
+    assert not scenario.project.fiscal_year_rates
