@@ -354,20 +354,23 @@ def assert_no_axe_violations(page: Page, context_label: str) -> None:
 
 
 def at_each_width(page: Page) -> Iterator[str]:
-    """The page at each width of VIEWPORTS in turn (1280 then 390 px), resized in place rather
-    than loaded again: yields "1280x900", then "390x844"; the page's own size is put back after.
+    """The page at each width of VIEWPORTS in turn, resized in place rather than loaded again:
+    yields "1280x900" and "390x844", the page's own size last (so that it need not be put back
+    after, which it is when the page had another size or the loop stopped early).
 
     The layout is CSS's (no script of the app reads the window's width), so a resized page is
     the page loaded at that width, for axe and for what fits: one page load, and one test's
     set-up, audit both widths where a test parametrized by BOTH_VIEWPORTS needed two."""
     own = page.viewport_size
+    sizes = sorted(VIEWPORTS.values(), key=lambda size: size == own)  # False (other) first
     try:
-        for size in VIEWPORTS.values():
-            page.set_viewport_size(size)
-            _settled(page)
+        for size in sizes:
+            if page.viewport_size != size:
+                page.set_viewport_size(size)
+                _settled(page)
             yield f"{size['width']}x{size['height']}"
     finally:
-        if own:
+        if own and page.viewport_size != own:
             page.set_viewport_size(own)
             _settled(page)
 
