@@ -10,6 +10,12 @@ copy of every table's rows is kept in the database itself, and after each transa
 every table is emptied and filled again from its copy, in one transaction (a few hundredths of a
 second). Every test, transactional or not, so starts from the same rows: those a test in a
 transaction that is rolled back sees.
+
+On PostgreSQL only the tables a test wrote to are put back: a statement-level trigger on every
+table notes its name in DIRTY (an INSERT, UPDATE, DELETE or TRUNCATE, whatever the rows), and the
+catalogue's and the API prices' thousands of rows, which few tests touch, are left as they are.
+The schema has no cascading foreign key (ON DELETE is Django's, in Python), so putting one table
+back changes no other.
 """
 
 from collections.abc import Iterator
@@ -25,6 +31,14 @@ from django.test import TransactionTestCase
 COPY_PREFIX = "start__"
 # The aliases of the databases whose rows are kept.
 KEPT: set[str] = set()
+# PostgreSQL: the names of the tables written to since their rows were last put back, and the
+# trigger function that notes them.
+DIRTY = COPY_PREFIX + "dirty"
+_NOTE_DIRTY = f"""CREATE OR REPLACE FUNCTION {DIRTY}_note() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO {DIRTY} (name) VALUES (TG_TABLE_NAME) ON CONFLICT DO NOTHING;
+    RETURN NULL;
+END $$"""
 
 
 def _tables(connection: BaseDatabaseWrapper) -> list[str]:
@@ -41,12 +55,24 @@ def _copy_of(connection: BaseDatabaseWrapper, table: str) -> str:
 def starting_data_keep(connection: BaseDatabaseWrapper) -> None:
     """Keep a copy of every table's rows, as they are now."""
     quote = connection.ops.quote_name
+    postgresql = connection.vendor == "postgresql"
     with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
+        if postgresql:
+            cursor.execute(f"CREATE UNLOGGED TABLE IF NOT EXISTS {DIRTY} (name text PRIMARY KEY)")
+            cursor.execute(_NOTE_DIRTY)
         for table in _tables(connection):
             cursor.execute(f"DROP TABLE IF EXISTS {_copy_of(connection, table)}")
             cursor.execute(
                 f"CREATE TABLE {_copy_of(connection, table)} AS SELECT * FROM {quote(table)}"
             )
+            if postgresql:
+                cursor.execute(f"DROP TRIGGER IF EXISTS {DIRTY} ON {quote(table)}")
+                cursor.execute(
+                    f"CREATE TRIGGER {DIRTY} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE "
+                    f"ON {quote(table)} FOR EACH STATEMENT EXECUTE FUNCTION {DIRTY}_note()"
+                )
+        if postgresql:
+            cursor.execute(f"DELETE FROM {DIRTY}")
     KEPT.add(connection.alias)
 
 
@@ -55,14 +81,20 @@ def starting_data_restore(connection: BaseDatabaseWrapper) -> None:
     deleted are gone, the kept ones are back (sequences go on, as after Django's flush)."""
     quote = connection.ops.quote_name
     with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
-        if connection.vendor == "postgresql":  # foreign keys are checked at the commit
-            cursor.execute("SET CONSTRAINTS ALL DEFERRED")
-        for table in _tables(connection):
+        tables = _tables(connection)
+        if connection.vendor == "postgresql":
+            cursor.execute("SET CONSTRAINTS ALL DEFERRED")  # foreign keys checked at the commit
+            cursor.execute(f"SELECT name FROM {DIRTY}")
+            written = {name for (name,) in cursor.fetchall()}
+            tables = [table for table in tables if table in written]
+        for table in tables:
             cursor.execute(f"DELETE FROM {quote(table)}")
-        for table in _tables(connection):
+        for table in tables:
             cursor.execute(
                 f"INSERT INTO {quote(table)} SELECT * FROM {_copy_of(connection, table)}"
             )
+        if connection.vendor == "postgresql":
+            cursor.execute(f"DELETE FROM {DIRTY}")  # this restore's own writes included
     # The cache holds copies of rows (sessions, roles, the catalogue's version): gone with them.
     cache.clear()
 

@@ -62,14 +62,13 @@ class AxeAudit:
         self.page, self.report, self.audited = page, [], 0
 
     def __call__(self, label: str) -> None:
-        for name, size in VIEWPORTS.items():
+        for name, size in reversed(VIEWPORTS.items()):  # the page's own width last
             self.page.set_viewport_size(size)
             self.audited += 1
             violations = axe_violations(self.page)
             if violations:
                 where = f"{label} at {size['width']}px ({name}, {self.page.url})"
                 self.report.append(f"{where}:\n{format_axe_violations(violations)}")
-        self.page.set_viewport_size(VIEWPORTS["desktop"])
 
     def check(self) -> None:
         if self.report:

@@ -81,8 +81,14 @@ def to_the_decision_then_the_budget(page: Page, act: "Actions", scenario, langua
 
 
 def height(page: Page) -> int:
-    page.wait_for_load_state("networkidle")
-    return page.evaluate("document.documentElement.scrollHeight")
+    """The document's height once loaded (page.goto waits for the load event: the deferred
+    scripts, Chart.js's charts among them, have run) and laid out (two animation frames). The
+    page asks for nothing more after it loads: waiting for the network to be idle only added
+    half a second of silence."""
+    return page.evaluate(
+        """() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(
+            () => done(document.documentElement.scrollHeight))))"""
+    )
 
 
 class Actions:

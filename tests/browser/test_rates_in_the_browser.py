@@ -14,9 +14,8 @@ from playwright.sync_api import Page, expect
 from apps.accounts.language import language_preference_set
 from apps.projects.models import Project
 from tests.browser.conftest import (
-    BOTH_VIEWPORTS,
     OPTIONS_PASSWORD,
-    assert_no_axe_violations,
+    assert_no_axe_violations_at_each_width,
     login,
 )
 from tests.factories import make_euro_scenario
@@ -67,7 +66,6 @@ def test_the_owner_sets_a_years_rate_a_range_and_a_line_in_francs(
     expect(page.locator("section#budget")).to_contain_text("9 in 10 chance")
 
 
-@BOTH_VIEWPORTS
 @pytest.mark.parametrize("language", ["en-gb", "fr"])
 def test_the_rates_pages_have_no_axe_violations(
     page: Page, language: str, live_server, ecb_manager, scenario
@@ -99,4 +97,4 @@ def test_the_rates_pages_have_no_axe_violations(
     ):
         page.goto(f"{live_server.url}{path}")
         expect(page.locator("html")).to_have_attribute("lang", language)
-        assert_no_axe_violations(page, f"{path} in {language}")
+        assert_no_axe_violations_at_each_width(page, f"{path} in {language}")

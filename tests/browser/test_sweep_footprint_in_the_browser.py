@@ -11,8 +11,8 @@ from apps.sweeps import runs, services, tasks
 from apps.sweeps.models import SweepChunk
 from apps.sweeps.storage import chunk_summary, columns_decode, columns_encode
 from tests.browser.conftest import (
-    BOTH_VIEWPORTS,
-    assert_no_axe_violations,
+    assert_no_axe_violations_at_each_width,
+    languages_each_at_a_width,
     login,
     manager_with_scenario,
 )
@@ -79,8 +79,7 @@ def sweeps(monkeypatch):
     return made
 
 
-@BOTH_VIEWPORTS
-@pytest.mark.parametrize("language", ["en", "fr"])
+@languages_each_at_a_width("en", "fr")
 def test_the_sweep_page_gives_the_footprint_and_says_what_an_older_sweep_lacks(
     new_page, viewport: dict, live_server, sweeps, language: str
 ) -> None:
@@ -99,11 +98,12 @@ def test_the_sweep_page_gives_the_footprint_and_says_what_an_older_sweep_lacks(
     page.get_by_label(words["figure"]).select_option(value="inference_water_litres")
     page.get_by_role("button", name=words["show"]).click()
     expect(page.get_by_role("figure")).to_contain_text(words["chart"])
-    size = f"{viewport['width']}x{viewport['height']}"
-    assert_no_axe_violations(page, f"a sweep with its footprint in {language} at {size}")
+    assert_no_axe_violations_at_each_width(page, f"a sweep with its footprint in {language}")
 
     page.goto(f"{live_server.url}{before.get_absolute_url()}")
     expect(page.get_by_role("note")).to_contain_text(words["note"])
     row = page.get_by_role("table", name=words["summary"]).get_by_role("row")
     expect(row.filter(has_text=words["rows"][1]).locator("td")).to_have_count(3)
-    assert_no_axe_violations(page, f"a sweep stored before the footprint in {language} at {size}")
+    assert_no_axe_violations_at_each_width(
+        page, f"a sweep stored before the footprint in {language}"
+    )

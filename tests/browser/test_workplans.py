@@ -224,14 +224,13 @@ class AxeAudit:
         self.audited: list[str] = []
 
     def __call__(self, label: str) -> None:
-        for name, size in VIEWPORTS.items():
+        for name, size in reversed(VIEWPORTS.items()):  # the page's own width (desktop) last
             self.page.set_viewport_size(size)
             where = f"{label} at {size['width']}px ({name}, {self.page.url})"
             self.audited.append(where)
             violations = axe_violations(self.page)
             if violations:
                 self.report.append(f"{where}:\n{format_axe_violations(violations)}")
-        self.page.set_viewport_size(VIEWPORTS["desktop"])
 
     def check(self) -> None:
         if self.report:
