@@ -32,6 +32,28 @@ def pytest_configure(config: pytest.Config) -> None:
     quick = "tests.hashers.QuickPBKDF2PasswordHasher"
     override_settings(PASSWORD_HASHERS=[quick, *settings.PASSWORD_HASHERS]).enable()
     _own_cache_keys_per_worker(settings, override_settings)
+    _form_widget_templates_not_recorded()
+
+
+# The templates of Django's form renderer: a field's widget, label, errors and help text.
+FORM_RENDERER_TEMPLATES = "django/forms/"
+
+
+def _form_widget_templates_not_recorded() -> None:
+    """The test client records every template a response rendered, with a copy of its context
+    (response.templates, response.context), and a page's form renders several templates a field:
+    on a page of forms, thousands of copies a request, a tenth of the request's time. The
+    templates of Django's form renderer are left out: the tests read the page's own templates and
+    context (its form, its rows), which are all still recorded."""
+    from django.test import client
+
+    record = client.store_rendered_templates
+
+    def record_unless_a_form_template(store, signal, sender, template, context, **kwargs):
+        if not (template.name or "").startswith(FORM_RENDERER_TEMPLATES):
+            record(store, signal, sender, template, context, **kwargs)
+
+    client.store_rendered_templates = record_unless_a_form_template
 
 
 def _drop_test_database_with_force(self, test_database_name: str, verbosity: int) -> None:

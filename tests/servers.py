@@ -14,6 +14,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
@@ -33,36 +34,53 @@ def embedded_env(data_dir: Path, **extra: str) -> dict[str, str]:
     return {**env, "DATA_DIR": str(data_dir), **extra}
 
 
+# The settings that decide what `setup_local` writes, and where: a process given any of them
+# writes elsewhere than the embedded default's SQLite file. The cache and the broker (REDIS_URL,
+# CELERY_BROKER_URL) change nothing it writes.
+WRITES_ELSEWHERE = ("DATABASE_URL", "COMPUTE_PLANNER_ENV")
+
+
 def embedded_setup(data_dir: Path, env: dict[str, str]) -> None:
     """What `make run` does first: migrate, load the catalogue, create the demo account.
 
-    In `make run`'s own environment (none of NOT_EMBEDDED set) `setup_local` runs once in this
-    process, in a folder of its own, and every data folder gets a copy of what it wrote (the
-    SQLite database, the demo account's file): the same start, without migrating and loading
-    again for each server. test_setup.py runs `setup_local` itself, on fresh folders."""
-    if any(name in env for name in NOT_EMBEDDED):
+    Where the database is `make run`'s SQLite file (neither of WRITES_ELSEWHERE set)
+    `setup_local` runs once in this process, in a folder of its own, and every data folder gets a
+    copy of what it wrote (the SQLite database, the demo account's file): the same start, without
+    migrating and loading again for each server. test_setup.py checks what `setup_local` writes
+    and says on that first folder, then runs it again on a copy."""
+    if any(name in env for name in WRITES_ELSEWHERE):
         _setup_local(data_dir, env)
     else:
-        shutil.copytree(_embedded_made(), data_dir, dirs_exist_ok=True)
+        shutil.copytree(embedded_made().folder, data_dir, dirs_exist_ok=True)
+
+
+@dataclass(frozen=True)
+class EmbeddedMade:
+    folder: Path
+    stdout: str
 
 
 @functools.cache
-def _embedded_made() -> Path:
-    """A folder where `setup_local` ran with `make run`'s environment (removed at exit)."""
+def embedded_made() -> EmbeddedMade:
+    """A folder where `setup_local` ran with `make run`'s environment on a fresh folder (removed
+    at exit), and what it printed."""
     folder = Path(tempfile.mkdtemp(prefix="embedded-setup-"))
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    _setup_local(folder, embedded_env(folder))
-    return folder
+    return EmbeddedMade(folder, _setup_local(folder, embedded_env(folder)))
 
 
-def _setup_local(data_dir: Path, env: dict[str, str]) -> None:
-    subprocess.run(
+def _setup_local(data_dir: Path, env: dict[str, str]) -> str:
+    """`manage.py setup_local` in `env`; what it printed."""
+    done = subprocess.run(
         [sys.executable, "manage.py", "setup_local"],
         cwd=settings.BASE_DIR,
         env=env,
-        check=True,
         capture_output=True,
+        text=True,
+        timeout=300,
     )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return done.stdout
 
 
 def demo_credentials(data_dir: Path) -> tuple[str, str]:

@@ -2,6 +2,7 @@
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +11,7 @@ import pytest
 
 from apps.projects.demo import DEMO_PROJECT_TITLE, demo_seed
 from apps.projects.models import Project
+from tests.servers import embedded_made
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,13 +36,21 @@ def run_setup(data_dir: Path) -> str:
 
 
 def test_setup_on_a_fresh_data_folder_then_again_keeps_the_data(tmp_path):
-    first = run_setup(tmp_path)
-    assert (tmp_path / "compute-planner.sqlite3").exists()
+    # The first run is the one every embedded server's folder is copied from (tests/servers.py):
+    # `setup_local` on a fresh folder, in `make run`'s environment, run once a test process.
+    made = embedded_made()
+    first = made.stdout
+    assert (made.folder / "compute-planner.sqlite3").exists()
     assert re.search(r"Catalogue: \d{2,} created", first)
+    assert re.search(r"API prices: \d{2,} created", first)
+    assert re.search(r"[1-9]\d* new ECB rates", first)
     password = re.search(r"Demo manager \(created\): username 'demo', password '([^']+)'", first)
     assert password
+    shutil.copytree(made.folder, tmp_path, dirs_exist_ok=True)
     second = run_setup(tmp_path)
     assert "Catalogue: 0 created" in second
+    assert "API prices: 0 created" in second
+    assert re.search(r"^0 new ECB rates", second, re.MULTILINE)
     assert f"Demo manager (already there): username 'demo', password '{password[1]}'" in second
 
 

@@ -305,10 +305,12 @@ def test_a_shared_page_loads_nothing_from_other_hosts(client, scenario):
     assert not any(source.startswith("//") for source in sources)
 
 
-def test_a_thousand_random_tokens_all_answer_404(client, scenario):
+def test_a_hundred_random_tokens_all_answer_404(client, scenario):
+    # A token is looked up by its hash, so every random one is a miss: a hundred show it as well
+    # as a thousand did (no guess among 2**256 could match).
     link, _ = share(scenario)
-    for index in range(1000):
-        address = f"10.{index // 250}.{index % 250}.1"  # one guess per address: no rate limit
+    for index in range(100):
+        address = f"10.{index % 4}.{index // 4}.1"  # one guess per address: no rate limit
         response = client.get(shared_url(secrets.token_urlsafe(32)), REMOTE_ADDR=address)
         assert response.status_code == 404, index
     link.refresh_from_db()
