@@ -14,7 +14,8 @@ objects (projects, scenarios, sweeps, share links, tokens, catalogue slugs), wit
 the object's current ETag where a write needs one, and some send a valid body, or a valid body
 with generated fields laid over it, so the success paths are fuzzed as well.
 
-Each case runs in a savepoint that is rolled back, so every case starts from the same objects.
+The objects are built once for the module, in a transaction rolled back at its end; each case
+runs in a savepoint that is rolled back, so every case starts from the same objects.
 CI (CI=true) runs 100 generated cases an operation and the coverage phase's cases, the same ones
 on every run (but for replacing and changing a scenario: 300 generated cases and no coverage
 phase, whose cases for the inputs the estimate's operations already walk); locally 15 generated
