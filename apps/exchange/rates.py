@@ -15,6 +15,9 @@ from apps.exchange.models import EcbRate, OrganisationRate, RateTable
 
 EURO = "EUR"
 RATE_CACHE_SECONDS = 60 * 60
+# Kept in the cache for a pair without a rate on the day, so that a currency no rate converts
+# into costs one cache read too, not a database read a currency on every request.
+NO_RATE = "no rate"
 # 28 significant digits of a quotient of two rates is more than any rate is published with.
 RATE_PLACES = Decimal("0.0000000001")
 
@@ -155,17 +158,21 @@ def cached_exchange_rate(
     """`exchange_rate` with the table of id `table_id`, kept in the shared cache until the
     catalogue's version changes (an edit of a rate changes it, as does loading the ECB's
     rates): one cache read a page."""
-    if from_currency.upper() == to_currency.upper():
-        return identity(to_currency.upper())
-    key = (
-        f"exchange:{catalogue_version()}:{table_id or ECB}:"
-        f"{from_currency.upper()}:{to_currency.upper()}:{on.isoformat()}"
-    )
+    from_currency, to_currency = from_currency.upper(), to_currency.upper()
+    if from_currency == to_currency:
+        return identity(to_currency)
+    key = f"exchange:{catalogue_version()}:{table_id or ECB}:{from_currency}:{to_currency}:{on}"
     found = cache.get(key)
     if found is None:
         table = None if table_id is None else RateTable.objects.filter(pk=table_id).first()
-        found = exchange_rate(from_currency, to_currency, on, table)
+        try:
+            found = exchange_rate(from_currency, to_currency, on, table)
+        except RateUnavailable:
+            found = NO_RATE
         cache.set(key, found, RATE_CACHE_SECONDS)
+    if found == NO_RATE:
+        # Said again in the request's language (ecb_rate is the only source of this error).
+        raise _unavailable(from_currency, to_currency, on, gettext("The ECB"))
     return found
 
 
