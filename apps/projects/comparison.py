@@ -3,9 +3,8 @@
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.utils.translation import gettext
-
 from apps.estimates import EstimateResult
+from apps.words.language import gettext
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,7 @@ Worded through gettext; every number through `formatting` (Babel), so it is writ
 inflected, as that language does.
 """
 
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy
 
 from apps.catalogue.names import catalogue_name
 from apps.estimates.results import (
@@ -31,6 +30,8 @@ from apps.words.formatting import (
     percent,
     seconds,
 )
+from apps.words.language import gettext as _
+from apps.words.language import ngettext
 
 VIEWS = ("single", "many")
 

@@ -31,12 +31,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Context, Decimal
 
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext_lazy
 
 from apps.words import numbers as number_words
 from apps.words import units
 from apps.words.currencies import currency_places
-from apps.words.language import active_words
+from apps.words.language import active_words, gettext
 from apps.words.numbers import (
     SUPERSCRIPTS,
     currency_name,
