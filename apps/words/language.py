@@ -1,6 +1,8 @@
 """What remembered words depend on: the active language and the catalogue its words come from;
 and the translations of the code's own messages, remembered per catalogue."""
 
+from collections.abc import Callable
+
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import trans_real
@@ -56,4 +58,14 @@ def ngettext(singular: str, plural: str, number: int) -> str:
     text = translated.get(key)
     if text is None:
         text = translated[key] = translation.ngettext(singular, plural, number)
+    return text
+
+
+def remembered(key: object, work: Callable[[], str]) -> str:
+    """A text that depends on nothing but the active catalogue's words (work() gives it),
+    remembered per catalogue under `key`."""
+    translated = _translated_in(trans_real.catalog())
+    text = translated.get(key)
+    if text is None:
+        text = translated[key] = work()
     return text
