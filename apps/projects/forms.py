@@ -282,16 +282,18 @@ class ScenarioForm(forms.Form):
     )
 
     def __init__(self, *args, catalogue: Catalogue, project: Project | None = None, **kwargs):
-        # Django's BaseForm deep-copies the declared fields for each form; this one takes a light
-        # copy of every field from those made once per catalogue and language (scenario_fields)
-        # instead, so it gives BaseForm none to copy.
+        # Django's BaseForm deep-copies the declared fields for each form; this one shares the
+        # fields made once per catalogue and language (scenario_fields), which no form changes,
+        # and copies those it changes (the number formats), so it gives BaseForm none to copy.
         self.base_fields = {}
         super().__init__(*args, **kwargs)
         self.catalogue = catalogue
         self.project = project  # whose currency the figures are in (None: US dollars)
         self.exchange = None
-        self.fields = {name: _fresh(field) for name, field in scenario_fields(catalogue).items()}
+        self.fields = dict(scenario_fields(catalogue))
         for section in ("training", "inference"):
+            name = f"{section}_precision"
+            self.fields[name] = _fresh(self.fields[name])
             self.offer_precisions(section)
         self.result: EstimateResult | None = None
         self.uncertainty: UncertaintyResult | None = None
@@ -478,8 +480,9 @@ _FIELDS_KEPT = 16
 
 
 def scenario_fields(catalogue: Catalogue) -> dict[str, forms.Field]:
-    """The scenario form's fields for `catalogue` in the active language, to be copied (_fresh)
-    by each form rather than changed."""
+    """The scenario form's fields for `catalogue` in the active language, shared by the forms:
+    a form changes none of them but its own copy (_fresh) of one
+    (tests/integration/test_scenario_form_fields_shared.py)."""
     key = (catalogue.digest, *active_words(), get_script_prefix())
     fields = _FIELDS.get(key) if catalogue.digest else None
     if fields is None:
