@@ -165,6 +165,8 @@ TEMPLATES = [
                 "django.template.context_processors.csp",
                 "apps.core.context_processors.navigation",
             ],
+            # Django's i18n tags, their translations of constants remembered per catalogue.
+            "libraries": {"i18n": "apps.words.templatetags.remembered_i18n"},
         },
     },
 ]

@@ -10,7 +10,9 @@ threshold and energy profile of the catalogue file, and every accelerator and la
 whose name has English words, is listed here.
 """
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_noop
+
+from apps.words.language import gettext
 
 THRESHOLD_NAMES = (
     gettext_noop("EU AI Act Art. 51(2) systemic-risk presumption"),

@@ -3,9 +3,8 @@
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.utils.translation import gettext
-
 from apps.estimates import EstimateResult
+from apps.words.language import gettext
 
 
 @dataclass(frozen=True)
@@ -41,9 +40,12 @@ def chart_rows(result: EstimateResult) -> list[ChartRow]:
     return []
 
 
-def chart_data(result: EstimateResult, currency: str = "USD") -> dict:
-    """JSON for the chart script: numbers only; the page's table carries the same figures."""
-    rows = chart_rows(result)
+def chart_data(
+    result: EstimateResult, currency: str = "USD", rows: list[ChartRow] | None = None
+) -> dict:
+    """JSON for the chart script: numbers only; the page's table carries the same figures
+    (`rows`, when the caller has them already)."""
+    rows = chart_rows(result) if rows is None else rows
     break_even = result.comparison.break_even_months if result.comparison else None
     return {
         "months": [row.month for row in rows],

@@ -7,8 +7,7 @@ Worded through gettext; every number through `formatting` (Babel), so it is writ
 inflected, as that language does.
 """
 
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy
 
 from apps.catalogue.names import catalogue_name
 from apps.estimates.results import (
@@ -31,6 +30,8 @@ from apps.words.formatting import (
     percent,
     seconds,
 )
+from apps.words.language import gettext as _
+from apps.words.language import ngettext
 
 VIEWS = ("single", "many")
 
@@ -46,13 +47,20 @@ LATENCY_METHODS = {
 }
 
 
-def describe(result: EstimateResult, *, currency: str = "USD", view: str = "many") -> list[str]:
+def describe(
+    result: EstimateResult,
+    *,
+    currency: str = "USD",
+    view: str = "many",
+    strip: dict[str, dict[str, str]] | None = None,
+) -> list[str]:
     """The "describe this without the diagram" text of the worked example of the UN Learn AI
     glossary, as paragraphs of plain language in the active language.
 
     Every number comes from `result` through `formatting`, so it carries its unit; figures the
     engine could not compute are left out rather than shown as "not available". `view` "single"
     describes one request; "many" the months of the horizon, the break-even point and the shares.
+    `strip` is the bottom strip of the same result, currency and view, when the caller has it.
     """
     _check_view(view)
     training, inference, comparison = result.training, result.inference, result.comparison
@@ -61,7 +69,7 @@ def describe(result: EstimateResult, *, currency: str = "USD", view: str = "many
         paragraphs.append(_training_column(training, currency))
     if inference is not None:
         paragraphs.append(_inference_column(inference, currency, view))
-    paragraphs.append(_summary(result, currency, view))
+    paragraphs.append(_summary(result, strip or bottom_strip(result, currency, view=view)))
     if training is not None and inference is not None and view == "single":
         paragraphs.append(_one_request_against_training(training, inference))
     if comparison is not None and inference is not None and view == "many":
@@ -363,8 +371,7 @@ def _committed(inference: InferenceResult, currency: str) -> str:
     }
 
 
-def _summary(result: EstimateResult, currency: str, view: str) -> str:
-    strip = bottom_strip(result, currency, view=view)
+def _summary(result: EstimateResult, strip: dict[str, dict[str, str]]) -> str:
     build_cost = strip["build_cost"]
     values = {
         "build": build_cost["text"],

@@ -1,11 +1,11 @@
 """Forms managers fill in: projects, and scenarios in the estimate request's shape."""
 
-import functools
+import copy
 import math
 
 from django import forms
 from django.contrib.auth import get_user_model
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -148,54 +148,18 @@ def _choice(label: str, choices, initial: str, hint: str = "") -> forms.ChoiceFi
     )
 
 
-# The catalogue's rows as the scenario form offers them, named in a language: worked out once per
-# catalogue (by its digest) and language, since the live preview builds the form on every
-# keystroke and each name is a translation lookup.
-_CATALOGUE_CHOICES: dict[tuple, dict[str, list[tuple[str, str]]]] = {}
-_CATALOGUE_CHOICES_KEPT = 16
-
-
 def catalogue_choices(catalogue: Catalogue) -> dict[str, list[tuple[str, str]]]:
     """The accelerators, language models and energy profiles as (slug, name) choices, in the
     active language."""
-    key = (catalogue.digest, *active_words())
-    choices = _CATALOGUE_CHOICES.get(key) if catalogue.digest else None
-    if choices is None:
-        if len(_CATALOGUE_CHOICES) >= _CATALOGUE_CHOICES_KEPT:
-            _CATALOGUE_CHOICES.clear()
-        choices = {
-            "accelerators": [
-                (a.slug, full_name(a.vendor, a.name)) for a in catalogue.accelerators.values()
-            ],
-            "models": [(m.slug, full_name(m.developer, m.name)) for m in catalogue.models.values()],
-            "energy_profiles": [
-                (p.slug, catalogue_name(p.name)) for p in catalogue.energy_profiles.values()
-            ],
-        }
-        if catalogue.digest:  # a catalogue read in part has none: its choices are not kept
-            _CATALOGUE_CHOICES[key] = choices
-    return choices
-
-
-@functools.cache
-def number_field_prototypes() -> tuple[dict[str, forms.Field], dict[str, forms.Field]]:
-    """The scenario form's numbers, and their ranges' Low and High (with the seed), made once:
-    their labels and hints are lazy translations, so one set serves every language, and each
-    form takes a light copy of them (_fresh) rather than making some 300 fields again whenever
-    the live preview validates what is typed."""
-    holder = forms.Form()
-    for spec in (*NUMBER_FIELDS, *API_NUMBER_FIELDS):
-        holder.fields[spec.field_name] = NumberField(
-            label=spec.label,
-            help_text=spec.hint,
-            scale=spec.scale,
-            integer=spec.integer,
-            initial=spec.default,
-        )
-    numbers = dict(holder.fields)
-    add_range_fields(holder, NumberField)
-    ranges = {name: field for name, field in holder.fields.items() if name not in numbers}
-    return numbers, ranges
+    return {
+        "accelerators": [
+            (a.slug, full_name(a.vendor, a.name)) for a in catalogue.accelerators.values()
+        ],
+        "models": [(m.slug, full_name(m.developer, m.name)) for m in catalogue.models.values()],
+        "energy_profiles": [
+            (p.slug, catalogue_name(p.name)) for p in catalogue.energy_profiles.values()
+        ],
+    }
 
 
 def _fresh(field: forms.Field) -> forms.Field:
@@ -318,48 +282,36 @@ class ScenarioForm(forms.Form):
     )
 
     def __init__(self, *args, catalogue: Catalogue, project: Project | None = None, **kwargs):
+        # Django's BaseForm deep-copies the declared fields for each form; this one shares the
+        # fields made once per catalogue and language (scenario_fields), which no form changes,
+        # and copies those it changes (the number formats), so it gives BaseForm none to copy.
+        self.base_fields = {}
         super().__init__(*args, **kwargs)
         self.catalogue = catalogue
         self.project = project  # whose currency the figures are in (None: US dollars)
         self.exchange = None
-        names = catalogue_choices(catalogue)
-        numbers, ranges = number_field_prototypes()
-        self.fields.update({name: _fresh(field) for name, field in numbers.items()})
-        add_api_fields(self)
-        self.fields.update({name: _fresh(field) for name, field in ranges.items()})
+        self.fields = dict(scenario_fields(catalogue))
         for section in ("training", "inference"):
-            field = self.fields[f"{section}_accelerator"]
-            field.choices = [("", _("No accelerator")), *names["accelerators"]]
-            field.required = False
-            field.initial = "nvidia-h100-sxm"
+            name = f"{section}_precision"
+            self.fields[name] = _fresh(self.fields[name])
             self.offer_precisions(section)
-            field.widget.attrs.update(
-                {
-                    # With JavaScript, the number formats follow the accelerator chosen.
-                    "hx-get": reverse("scenario-precisions", args=[section]),
-                    "hx-trigger": "change",
-                    "hx-include": f"#id_{section}_precision",
-                    "hx-target": f"#id_{section}_precision_choices",
-                    "hx-swap": "outerHTML",
-                    "hx-sync": "this:replace",
-                }
-            )
-        self.fields["inference_model"].choices = [
-            ("", _("My own model (give its dimensions below)")),
-            *names["models"],
-        ]
-        self.fields["training_base_model"].choices = [
-            ("", _("None: not a fine-tune of a catalogue model")),
-            *names["models"],
-        ]
-        self.fields["energy_profile"].choices = names["energy_profiles"]
-        self.fields["energy_profile"].initial = DEFAULT_ENERGY_PROFILE
         self.result: EstimateResult | None = None
         self.uncertainty: UncertaintyResult | None = None
         self.notes: dict[str, list[str]] = {}
         # The estimate worked out while validating, for a save to keep (apps.projects.versions).
         self.estimated: Estimated | None = None
-        attach_terms(self)
+
+    def _clean_fields(self) -> None:
+        """Django's cleaning field by field, each value read from the data as its BoundField
+        would read it but without making one: the live preview validates some 170 fields at
+        every keystroke and draws none of them. (No field of this form is disabled or a file,
+        and none has a clean_<name> method.)"""
+        for name, field in self.fields.items():
+            value = field.widget.value_from_datadict(self.data, self.files, self.add_prefix(name))
+            try:
+                self.cleaned_data[name] = field.clean(value)
+            except forms.ValidationError as error:
+                self.add_error(name, error)
 
     def offer_precisions(self, section: str) -> None:
         """The section's number formats: those of the accelerator chosen (as typed, or as
@@ -517,6 +469,81 @@ class ScenarioForm(forms.Form):
     def workspace(self) -> dict:
         """The sections as the scenario page folds them (apps.projects.form_sections)."""
         return {"sections": folded(self, self.sections()), "later": timing_and_energy(self)}
+
+
+# The scenario form's fields as each form starts, made once per catalogue (by its digest),
+# language and address prefix: the live preview builds the form at every keystroke, and making
+# its some 170 fields again (the catalogue's rows named, the labels and hints looked up in the
+# language) took longer than working out the estimate.
+_FIELDS: dict[tuple, dict[str, forms.Field]] = {}
+_FIELDS_KEPT = 16
+
+
+def scenario_fields(catalogue: Catalogue) -> dict[str, forms.Field]:
+    """The scenario form's fields for `catalogue` in the active language, shared by the forms:
+    a form changes none of them but its own copy (_fresh) of one
+    (tests/integration/test_scenario_form_fields_shared.py)."""
+    key = (catalogue.digest, *active_words(), get_script_prefix())
+    fields = _FIELDS.get(key) if catalogue.digest else None
+    if fields is None:
+        fields = _made_fields(catalogue)
+        if catalogue.digest:  # a catalogue read in part has none: its fields are not kept
+            if len(_FIELDS) >= _FIELDS_KEPT:
+                _FIELDS.clear()
+            _FIELDS[key] = fields
+    return fields
+
+
+def _made_fields(catalogue: Catalogue) -> dict[str, forms.Field]:
+    """The declared fields, the numbers, the API methods' fields and the ranges' Low and High
+    (with the seed), the catalogue's rows as choices, each field's glossary term, and the labels
+    and hints in the active language (a form reads every hint as it validates: `help_text or ""`
+    in each BoundField)."""
+    holder = forms.Form()
+    holder.fields = copy.deepcopy(ScenarioForm.base_fields)
+    for spec in (*NUMBER_FIELDS, *API_NUMBER_FIELDS):
+        holder.fields[spec.field_name] = NumberField(
+            label=spec.label,
+            help_text=spec.hint,
+            scale=spec.scale,
+            integer=spec.integer,
+            initial=spec.default,
+        )
+    add_api_fields(holder)
+    add_range_fields(holder, NumberField)
+    names = catalogue_choices(catalogue)
+    for section in ("training", "inference"):
+        field = holder.fields[f"{section}_accelerator"]
+        field.choices = [("", _("No accelerator")), *names["accelerators"]]
+        field.required = False
+        field.initial = "nvidia-h100-sxm"
+        field.widget.attrs.update(
+            {
+                # With JavaScript, the number formats follow the accelerator chosen.
+                "hx-get": reverse("scenario-precisions", args=[section]),
+                "hx-trigger": "change",
+                "hx-include": f"#id_{section}_precision",
+                "hx-target": f"#id_{section}_precision_choices",
+                "hx-swap": "outerHTML",
+                "hx-sync": "this:replace",
+            }
+        )
+    holder.fields["inference_model"].choices = [
+        ("", _("My own model (give its dimensions below)")),
+        *names["models"],
+    ]
+    holder.fields["training_base_model"].choices = [
+        ("", _("None: not a fine-tune of a catalogue model")),
+        *names["models"],
+    ]
+    holder.fields["energy_profile"].choices = names["energy_profiles"]
+    holder.fields["energy_profile"].initial = DEFAULT_ENERGY_PROFILE
+    attach_terms(holder)
+    for field in holder.fields.values():
+        if field.label is not None:
+            field.label = str(field.label)
+        field.help_text = str(field.help_text)
+    return holder.fields
 
 
 class ProjectForm(BudgetSettingsFields):

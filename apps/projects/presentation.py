@@ -13,6 +13,8 @@ def comparison_context(
     """Everything the two-column comparison partial needs, derived from one estimate result
     (and the percentiles of its ranges, when it has some), with the rate its prices were
     converted at (`exchange`) in words."""
+    strip = bottom_strip(result, currency=currency, view=view)
+    rows = chart_rows(result)
     return {
         # The currency the figures are in: the version's pinned one for a version kept, which
         # the project's may have changed from since.
@@ -24,8 +26,8 @@ def comparison_context(
         "result": result,
         "notes": notes,
         "view": view,
-        "strip": bottom_strip(result, currency=currency, view=view),
-        "description": describe(result, currency=currency, view=view),
-        "chart": chart_data(result, currency),
-        "chart_rows": chart_rows(result),
+        "strip": strip,
+        "description": describe(result, currency=currency, view=view, strip=strip),
+        "chart": chart_data(result, currency, rows=rows),
+        "chart_rows": rows,
     }

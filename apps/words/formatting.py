@@ -31,12 +31,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Context, Decimal
 
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext_lazy
 
 from apps.words import numbers as number_words
 from apps.words import units
 from apps.words.currencies import currency_places
-from apps.words.language import active_words
+from apps.words.language import active_words, gettext
 from apps.words.numbers import (
     SUPERSCRIPTS,
     currency_name,
@@ -207,7 +207,7 @@ _READ_BACK: dict[type, Callable[[str], object]] = {
 _REMEMBERED = 8192  # figures kept per function (a few hundred bytes each)
 
 
-def _words() -> tuple:
+def figure_words() -> tuple:
     """What a figure's words depend on besides its value: the language and its catalogue
     (gettext's words) and the locale numbers are written in (Babel's)."""
     return *active_words(), number_words.number_locale()
@@ -228,7 +228,7 @@ def remembered(function: Callable[..., Figure]) -> Callable[..., Figure]:
     def figure(value: Number, *args, **kwargs) -> Figure:
         kind = type(value)
         if kind in _READ_BACK:
-            key = (kind, str(value), args, tuple(kwargs.items()), _words())
+            key = (kind, str(value), args, tuple(kwargs.items()), figure_words())
             try:
                 hash(key)
             except TypeError:

@@ -11,11 +11,11 @@ from decimal import Decimal
 
 from babel.dates import format_date
 from babel.lists import format_list
-from django.utils.translation import gettext, ngettext
 
 from apps.estimates.messages import Alternatives, Day, Message, Number, amount
 from apps.words import numbers
 from apps.words.dates import date_text
+from apps.words.language import gettext, ngettext
 from apps.words.numbers import decimal_text, percent_text
 
 MINUS = "−"

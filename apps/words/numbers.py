@@ -168,7 +168,14 @@ def exact_text(exact: str) -> str:
 def parse_number(text: str) -> Decimal:
     """What a person typed as a Decimal, in the active language's format; ValueError if it is
     not a number written that way. See the module comment for what is accepted."""
-    locale = number_locale()
+    return _remembered_number(text, number_locale())
+
+
+@functools.lru_cache(maxsize=4096)
+def _remembered_number(text: str, locale: Locale) -> Decimal:
+    """parse_number in `locale`, remembered: a form holds dozens of numbers, and the live preview
+    reads them all again at every keystroke, all but one as they were (Babel's strict parse
+    walks the locale's symbols and patterns for each). A text that is no number is not kept."""
     text = text.strip().replace("_", "").replace("−", "-")
     exponent = 0
     if match := _EXPONENT.match(text):

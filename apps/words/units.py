@@ -9,7 +9,7 @@ a magnitude word (the plural slot gettext picks for a multiple of a million).
 
 from collections.abc import Callable
 
-from django.utils.translation import ngettext
+from apps.words.language import ngettext
 
 # The count gettext is given for a number written with a magnitude word ("26.7 million"): a
 # multiple of a million, which French words with "de" ("millions de demandes").

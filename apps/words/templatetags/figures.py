@@ -112,13 +112,32 @@ _KINDS: dict[str, Callable[..., Figure]] = {
 }
 
 
+# Figures as HTML by kind, value (its type and digits, as apps.words.formatting remembers them),
+# arguments and words: a page draws the same figures again at every request, and the live preview
+# at every keystroke, each through a formatting function and figure_html.
+_DRAWN: dict[tuple, SafeString] = {}
+_DRAWN_KEPT = 8192
+_DRAWN_TYPES = (float, int, Decimal, type(None))
+
+
 @register.simple_tag
 def figure(kind: str, value: float | Decimal | None, *args: str) -> SafeString:
     """`{% figure "flop" result.training.flop %}`, `{% figure "money" cost "EUR" %}` as HTML.
 
     `args` go to the formatting function after the value: a unit or a currency.
     """
-    return figure_html(_formatted(kind, value, *args))
+    if type(value) not in _DRAWN_TYPES:
+        return figure_html(_formatted(kind, value, *args))
+    key = (kind, type(value), str(value), args, formatting.figure_words())
+    try:
+        html = _DRAWN.get(key)
+    except TypeError:  # an argument that cannot be hashed: drawn each time
+        return figure_html(_formatted(kind, value, *args))
+    if html is None:
+        if len(_DRAWN) >= _DRAWN_KEPT:
+            _DRAWN.clear()
+        html = _DRAWN[key] = figure_html(_formatted(kind, value, *args))
+    return html
 
 
 @register.simple_tag
