@@ -153,7 +153,8 @@ WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
     {
-        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "BACKEND": "apps.words.templates_backend.Templates",
+        "NAME": "django",
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
@@ -165,7 +166,8 @@ TEMPLATES = [
                 "django.template.context_processors.csp",
                 "apps.core.context_processors.navigation",
             ],
-            # Django's i18n tags, their translations of constants remembered per catalogue.
+            # Django's i18n tags, their translations of constants remembered per catalogue
+            # (the engine above passes over this one name given to two modules on purpose).
             "libraries": {"i18n": "apps.words.templatetags.remembered_i18n"},
         },
     },

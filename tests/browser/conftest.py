@@ -385,12 +385,12 @@ def _settled(page: Page) -> None:
     CSS lays the page out at once; Chart.js redraws its canvases from a ResizeObserver, which a
     headless page under load may run late or (seen on the scenario page) not at all before the
     test looks, leaving a 1280 px canvas in a 390 px window. So the charts are asked to fit their
-    boxes now (what the observer would do), then two animation frames, then, for up to two
-    seconds, the document no wider than the window. A page that still does not fit is reported
+    boxes now (what the observer would do), then two animation frames, then, for up to ten
+    seconds (at once where it fits), the document no wider than the window. A page that still does not fit is reported
     by assert_fits_the_screen."""
     page.evaluate(_CHARTS_RESIZED)
     with contextlib.suppress(PlaywrightTimeoutError):
-        page.wait_for_function(_FITS, timeout=2_000)
+        page.wait_for_function(_FITS, timeout=10_000)
 
 
 _CHARTS_RESIZED = """() => new Promise((done) => {

@@ -2,11 +2,12 @@
 tag) give what Django gives, in each language, for every form of the tag."""
 
 import pytest
-from django.template import Context, Template
+from django.template import Context, Template, engines
 from django.templatetags import i18n
 from django.utils import translation
 
 from apps.words import language
+from apps.words.templates_backend import REMEMBERED_I18N, Templates
 from apps.words.templatetags.remembered_i18n import RememberedTranslateNode
 
 TAGS = [
@@ -60,3 +61,19 @@ def test_a_remembered_translation_follows_the_active_language():
             assert language.gettext("Month") == "Month"
             assert language.ngettext(*PLURAL, 1) == "%(number)s month"
             assert language.ngettext(*PLURAL, 2) == "%(number)s months"
+
+
+def test_the_engine_passes_over_the_i18n_replacement_and_warns_of_any_other_shared_name():
+    assert engines["django"].check() == []
+    assert isinstance(engines["django"], Templates)
+    clash = Templates(
+        {
+            "NAME": "clash",
+            "DIRS": [],
+            "APP_DIRS": True,
+            "OPTIONS": {"libraries": {"i18n": REMEMBERED_I18N, "static": REMEMBERED_I18N}},
+        }
+    )
+    warnings = clash.check()
+    assert [warning.id for warning in warnings] == ["templates.W003"]
+    assert warnings[0].msg.startswith("'static' is used for multiple template tag modules")
