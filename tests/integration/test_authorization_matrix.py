@@ -48,14 +48,12 @@ from apps.catalogue.models import (
     LanguageModel,
     PriceOffer,
 )
-from apps.catalogue.snapshot import Catalogue
 from apps.exchange.models import RateTable
 from apps.exports.json_export import project_json
 from apps.exports.report import project_report
 from apps.notifications.invitations import invitation_create
 from apps.notifications.links import invitation_token
 from apps.notifications.models import Delivery, Invitation
-from apps.projects.forms import ScenarioForm
 from apps.projects.models import Project, Scenario
 from apps.projects.presets import PRESETS
 from apps.projects.roles import CATALOGUE_EDITOR, MANAGER
@@ -75,6 +73,7 @@ from tests.factories import (
     make_scenario,
     seed_000_inference,
 )
+from tests.integration.test_one_save_one_computation import form_data
 
 pytestmark = pytest.mark.django_db
 
@@ -251,15 +250,7 @@ def build_world() -> World:
 
 def scenario_form(world: World) -> dict:
     """The scenario page's form as a browser posts it, unchanged: a valid save."""
-    scenario = world.scenario
-    initial = ScenarioForm.initial_from_request(scenario.name, scenario.inputs, scenario.version)
-    form = ScenarioForm(initial=initial, catalogue=Catalogue.load())
-    data = {}
-    for name in form.fields:
-        value = form[name].value()
-        if value not in (None, False, ""):
-            data[name] = "on" if value is True else str(value)
-    return data
+    return form_data(world.scenario)
 
 
 def sweep_form(world: World) -> dict:

@@ -7,8 +7,9 @@ import pytest
 from django.utils import translation
 
 from apps.catalogue.snapshot import Catalogue
-from apps.projects.forms import ScenarioForm, scenario_fields
+from apps.projects.forms import scenario_fields
 from tests.factories import make_manager, make_project, make_scenario
+from tests.integration.test_one_save_one_computation import form_data
 
 pytestmark = pytest.mark.django_db
 
@@ -26,17 +27,6 @@ def _state(fields: dict) -> dict:
     }
 
 
-def _posted(scenario) -> dict[str, str]:
-    initial = ScenarioForm.initial_from_request(scenario.name, scenario.inputs, scenario.version)
-    form = ScenarioForm(initial=initial, catalogue=Catalogue.load())
-    data = {}
-    for name in form.fields:
-        value = form[name].value()
-        if value not in (None, False, ""):
-            data[name] = "on" if value is True else str(value)
-    return data
-
-
 @pytest.mark.parametrize("language_code", ["en-gb", "fr"])
 def test_no_request_changes_the_fields_the_forms_share(client, language_code):
     owner = make_manager("maria")
@@ -45,7 +35,7 @@ def test_no_request_changes_the_fields_the_forms_share(client, language_code):
     client.cookies["django_language"] = language_code
     headers = {"accept-language": language_code}
     with translation.override(language_code):
-        data = _posted(scenario)
+        data = form_data(scenario)
         shared = scenario_fields(Catalogue.load())
         before = _state(shared)
     assert client.get(f"/scenarios/{scenario.pk}/", headers=headers).status_code == 200
