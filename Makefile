@@ -28,7 +28,9 @@ run: $(VENV)/.installed
 
 # The suite runs on TEST_WORKERS processes (pytest-xdist), each with its own test database and
 # its own keys in a shared Redis cache (tests/conftest.py); TEST_WORKERS=0 runs it in this one.
-TEST_WORKERS ?= 2
+# Three on two cores: a worker often waits (on a browser, a server it started, PostgreSQL), and
+# with two the cores stood idle a third of the time (CPU share 132 %).
+TEST_WORKERS ?= 3
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 

@@ -77,7 +77,7 @@ def _drop_test_database_with_force(self, test_database_name: str, verbosity: int
 
 
 def _own_cache_keys_per_worker(settings, override_settings) -> None:
-    """Under pytest-xdist (`make test` runs two workers) each worker has its own test database
+    """Under pytest-xdist (`make test` runs three workers) each worker has its own test database
     (pytest-django names it test_<name>_gw0, …) and its own keys in the shared Redis cache: the
     prefix test-gw0, … (CACHE_KEY_PREFIX), so that one worker clearing its cache, or caching a
     user's roles by id, never reaches the other's. The servers and Celery workers a test starts

@@ -4,6 +4,7 @@ opens from the keyboard, and axe finds no WCAG 2.2 AA violations with a source o
 
 import re
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import (
@@ -63,3 +64,27 @@ def test_hardware_catalogue_has_no_axe_violations_with_a_source_open(
         "Source, as of"
     ).click()
     assert_no_axe_violations_at_each_width(page, "/catalogue/")
+
+
+def test_a_page_too_wide_is_reported_by_what_widens_it_not_by_a_table_in_its_own_region(
+    page: Page,
+) -> None:
+    """The check the pages above pass fails on a page that scrolls sideways, and names the element
+    that makes it wider, not the wide table that a scrolling region keeps to itself."""
+    _open(page)
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert_fits_the_screen(page, "the hardware catalogue at 390x844")
+    page.evaluate(
+        """() => {
+            const wide = document.createElement('div');
+            wide.id = 'too-wide';
+            wide.style.width = '900px';
+            wide.style.height = '2rem';
+            document.querySelector('main').append(wide);
+        }"""
+    )
+    with pytest.raises(AssertionError) as failure:
+        assert_fits_the_screen(page, "the catalogue with a wide block")
+    report = str(failure.value)
+    assert "div#too-wide 900px wide" in report
+    assert "table" not in report.split("reaching past it:")[1]
