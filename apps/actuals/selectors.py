@@ -325,7 +325,7 @@ def variance_stamp(user, project_id: int) -> list | None:
     """What says whether a project's variance may have changed, read in one light query: when
     the project was last saved (its currency, fiscal calendar, period and budget settings),
     its baseline's id, version and when it was last saved (a cost line saved or deleted marks
-    it: apps.budget.signals), what its actuals add up to (an import or an entry replaces rows,
+    it: apps.budget.wiring), what its actuals add up to (an import or an entry replaces rows,
     so each changes their count or last id), and this month. None when the user may not see
     the project (project_for_variance's rule)."""
     # Raw SQL, as the budget API's stamp: the ORM's compilation costs more than the query on

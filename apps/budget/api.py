@@ -155,7 +155,7 @@ _STAMP_SQL = (
 def _stamp(user, scenario_id: int) -> list | None:
     """What says whether a scenario's budget may have changed, read in one light query (no
     inputs decoded): its version and when it and its project were last saved (every change of
-    inputs, timing, cost lines or project settings saves one of them; see apps.budget.signals),
+    inputs, timing, cost lines or project settings saves one of them; see apps.budget.wiring),
     with the month (a defaulted period starts from it). None when the user may not see it."""
     # Raw SQL: this runs on every request of a hot endpoint, and the ORM's compilation of it
     # cost more than the query itself (profiled); the tables are the models' own.

@@ -322,7 +322,7 @@ def budget_key(scenario: Scenario, lines: list[CostLine], today: date | None = N
 def budget_stamp(scenario: Scenario, today: date | None = None) -> list:
     """`budget_key` without reading the cost lines, for a key on a hot path: when the scenario
     was last saved stands for them, as a cost line saved or deleted by any path marks its
-    scenario changed (apps.budget.signals)."""
+    scenario changed (apps.budget.wiring)."""
     return [str(scenario.updated_at), *budget_key(scenario, [], today)]
 
 

@@ -335,5 +335,6 @@ def catalogue_changed(using: str | None = None) -> None:
 
 
 def catalogue_row_changed(sender, using: str, **kwargs) -> None:
-    """post_save and post_delete receiver of every catalogue model (connected in apps.py)."""
+    """post_save and post_delete receiver of every catalogue model and exchange rate (connected
+    in apps.catalogue.wiring and apps.exchange.wiring)."""
     catalogue_changed(using)

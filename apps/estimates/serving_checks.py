@@ -2,12 +2,9 @@
 
 import numpy as np
 
+from apps.estimates.inputs import InferenceInput
 from apps.estimates.messages import Alternatives, Message, _
 from apps.estimates.serving_plan import largest_tensor_parallel
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from apps.estimates.inputs import InferenceInput
 
 
 class _Errors:
@@ -22,7 +19,7 @@ def _everywhere(condition: object) -> bool:
     return bool(np.all(condition))
 
 
-def serving_errors(inference: "InferenceInput") -> list[tuple[str, Message]]:
+def serving_errors(inference: InferenceInput) -> list[tuple[str, Message]]:
     """What serving needs beyond each number's own range, as (field, message) pairs.
 
     Assumes every number is in range (apps.estimates.validation checks the ranges first).

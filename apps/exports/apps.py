@@ -1,7 +1,6 @@
 """Exports of projects and scenarios (CSV, XLSX, PDF, JSON) and the JSON import."""
 
 from django.apps import AppConfig
-from django.core import checks
 
 
 class ExportsConfig(AppConfig):
@@ -9,6 +8,6 @@ class ExportsConfig(AppConfig):
     verbose_name = "Exports"
 
     def ready(self) -> None:
-        from apps.exports.pdf_fonts import check_pdf_fonts
+        from apps.exports import wiring
 
-        checks.register(check_pdf_fonts)
+        wiring.connect()

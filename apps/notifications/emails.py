@@ -121,9 +121,10 @@ CONTEXTS: dict[str, Callable[[Delivery], dict | None]] = {
 
 
 def email_register(kind: str, context: Callable[[Delivery], dict | None]) -> None:
-    """Let an app above this one write the emails of its kind of delivery (from its
-    AppConfig.ready): `context` gives the template notifications/email/<kind>.html its
-    context, with "project" and "link", or None when there is nothing to say any more."""
+    """Let an app above this one write the emails of its kind of delivery (from its wiring
+    module, once Django's registry is ready): `context` gives the template
+    notifications/email/<kind>.html its context, with "project" and "link", or None when there
+    is nothing to say any more."""
     CONTEXTS[kind] = context
 
 

@@ -1,5 +1,5 @@
 """What the review workflow does, turned into deliveries: receivers of post_save on StatusChange
-and ReviewComment (connected in NotificationsConfig.ready), in the transaction that saved them."""
+and ReviewComment (connected in apps.notifications.wiring), in the transaction that saved them."""
 
 from django.contrib.auth import get_user_model
 

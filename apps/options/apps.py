@@ -9,7 +9,6 @@ class OptionsConfig(AppConfig):
     verbose_name = _("Options compared")
 
     def ready(self) -> None:
-        from apps.options.kept import version_part
-        from apps.projects.versions import keep_with_versions
+        from apps.options import wiring
 
-        keep_with_versions(version_part)
+        wiring.connect()

@@ -1,7 +1,6 @@
 """Projects (workplans) and their scenarios, and the roles of the people who use them."""
 
 from django.apps import AppConfig
-from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
 
 
@@ -10,7 +9,6 @@ class ProjectsConfig(AppConfig):
     verbose_name = _("Projects and scenarios")
 
     def ready(self) -> None:
-        from apps.projects.roles import connect_role_receivers, ensure_roles
+        from apps.projects import wiring
 
-        post_migrate.connect(ensure_roles, sender=self)
-        connect_role_receivers()
+        wiring.connect()

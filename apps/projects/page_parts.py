@@ -1,7 +1,8 @@
 """The parts of the project and scenario pages that apps above projects draw (the budget).
 
-An app registers its part when Django starts it (its AppConfig.ready), so the pages show the
-part while projects imports nothing of that app: the floors stay one way.
+An app registers its part when Django starts it (its wiring module, which its AppConfig.ready
+runs), so the pages show the part while projects imports nothing of that app: the floors stay one
+way.
 """
 
 from collections.abc import Callable

@@ -1,6 +1,5 @@
 """Roles as groups: manager, front office (reviewer) and catalogue editor."""
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.core.cache import cache
 
@@ -79,14 +78,6 @@ def group_changed(sender, instance: Group, **kwargs) -> None:
     """post_save and pre_delete receiver of Group: a renamed or deleted group's members."""
     if instance.pk is not None:
         forget_roles(instance.user_set.values_list("pk", flat=True))
-
-
-def connect_role_receivers() -> None:
-    from django.db.models.signals import m2m_changed, post_save, pre_delete
-
-    m2m_changed.connect(membership_changed, sender=get_user_model().groups.through)
-    post_save.connect(group_changed, sender=Group)
-    pre_delete.connect(group_changed, sender=Group)
 
 
 def can_review(user, *, cached: bool = False) -> bool:

@@ -164,7 +164,7 @@ def scenario_create(
     scenario.save()
     if parts is not None:
         parts(scenario)
-        # Its cost lines marked it changed (apps.budget.signals): version 1's key says when.
+        # Its cost lines marked it changed (apps.budget.wiring): version 1's key says when.
         scenario.refresh_from_db(fields=["updated_at"])
     version_record(scenario=scenario, user=user)
     project.save(update_fields=["updated_at"])

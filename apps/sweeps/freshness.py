@@ -1,5 +1,5 @@
 """A catalogue change marks the sweeps and scenarios using the changed row stale at once, and has
-Celery recompute them (receivers connected in apps.sweeps.apps)."""
+Celery recompute them (receivers connected in apps.sweeps.wiring)."""
 
 from functools import partial
 

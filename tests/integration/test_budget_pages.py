@@ -210,7 +210,7 @@ def test_the_scenario_page_has_the_budget_and_changes_when_a_line_or_a_setting_d
 
 def test_a_line_changed_behind_the_versions_back_still_changes_the_scenario_page(client, scenario):
     """A line saved outside the services (a shell, a data fix) bumps no version, yet the page
-    shows it: the save marks its scenario changed (apps.budget.signals), which the page's key
+    shows it: the save marks its scenario changed (apps.budget.wiring), which the page's key
     holds instead of reading the lines on every request. (A bulk queryset update sends no
     signal; like the budget API, the page then shows the lines at their next save.)"""
     line = cost_line_create(scenario=scenario, fields=STAFF)
