@@ -10,7 +10,7 @@ UV_VERSION := 0.13.9
 export UV_PYTHON_DOWNLOADS := never
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 
-.PHONY: run test bench lint format vendor messages check-deploy clean
+.PHONY: run test bench lint format vendor messages clean
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null || { echo "Python 3.13 is needed: install it (pyenv install 3.13) or set PYTHON=/path/to/python3.13"; exit 1; }
