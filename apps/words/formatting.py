@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Context, Decimal
 
+from django.conf import settings
 from django.utils.translation import gettext_lazy
 
 from apps.words import numbers as number_words
@@ -209,8 +210,10 @@ _REMEMBERED = 8192  # figures kept per function (a few hundred bytes each)
 
 def figure_words() -> tuple:
     """What a figure's words depend on besides its value: the language and its catalogue
-    (gettext's words) and the locale numbers are written in (Babel's)."""
-    return *active_words(), number_words.number_locale()
+    (gettext's words) and the locale numbers are written in (Babel's), the active language
+    looked up once (a page asks for this key for every figure it draws)."""
+    language, catalog = active_words()
+    return language, catalog, number_words.language_locale(language or settings.LANGUAGE_CODE)
 
 
 def remembered(function: Callable[..., Figure]) -> Callable[..., Figure]:
@@ -224,11 +227,11 @@ def remembered(function: Callable[..., Figure]) -> Callable[..., Figure]:
     def worked_out(kind: type, digits: str, args: tuple, kwargs: tuple, words: tuple):
         return function(_READ_BACK[kind](digits), *args, **dict(kwargs))
 
-    @functools.wraps(function)
-    def figure(value: Number, *args, **kwargs) -> Figure:
+    def in_words(words: tuple, value: Number, *args, **kwargs) -> Figure:
+        """The figure, for a caller that has the figure_words() in force already."""
         kind = type(value)
         if kind in _READ_BACK:
-            key = (kind, str(value), args, tuple(kwargs.items()), figure_words())
+            key = (kind, str(value), args, tuple(kwargs.items()), words)
             try:
                 hash(key)
             except TypeError:
@@ -236,6 +239,13 @@ def remembered(function: Callable[..., Figure]) -> Callable[..., Figure]:
             return worked_out(*key)
         return function(value, *args, **kwargs)
 
+    @functools.wraps(function)
+    def figure(value: Number, *args, **kwargs) -> Figure:
+        if type(value) in _READ_BACK:
+            return in_words(figure_words(), value, *args, **kwargs)
+        return function(value, *args, **kwargs)
+
+    figure.in_words = in_words  # type: ignore[attr-defined]
     figure.cache_clear = worked_out.cache_clear  # type: ignore[attr-defined]
     return figure
 

@@ -39,12 +39,15 @@ _EXPONENT = re.compile(r"^(?P<mantissa>.+?)[eE](?P<exponent>[+\-−]?\d+)$")
 
 def number_locale() -> Locale:
     """The Babel locale of the active language ("en-gb" → en_GB, "fr" → fr)."""
-    return _babel_locale(translation.get_language() or settings.LANGUAGE_CODE)
+    return language_locale(translation.get_language() or settings.LANGUAGE_CODE)
 
 
 @functools.cache
-def _babel_locale(language: str) -> Locale:
-    """Parsed once per language: Locale.parse costs a few microseconds for every number."""
+def language_locale(language: str) -> Locale:
+    """The Babel locale numbers are written in for a language code ("en-gb" → en_GB), parsed
+    once per language: Locale.parse costs a few microseconds for every number. Whoever knows
+    the language already (apps.words.formatting.figure_words) asks this rather than
+    number_locale(), which looks the active language up again."""
     return Locale.parse(translation.to_locale(language))
 
 
@@ -96,7 +99,7 @@ def _currency_locale() -> Locale:
 
 @functools.cache
 def _currency_locale_of(number_locale: Locale) -> Locale:
-    """Parsed once per locale, as _babel_locale."""
+    """Parsed once per locale, as language_locale."""
     locale = str(number_locale)
     return Locale.parse(_CURRENCY_LOCALES.get(locale, locale))
 
@@ -104,7 +107,14 @@ def _currency_locale_of(number_locale: Locale) -> Locale:
 def currency_text(digits: str, currency: str) -> str:
     """Digits already formatted ("24.92", "53.4 million") placed with the currency as the
     locale writes it: "$24.92", "€598", "1,200 CHF"; "24,92 $US" in French."""
-    locale = _currency_locale()
+    prefix, suffix = _currency_affixes(currency, _currency_locale())
+    return f"{prefix}{digits}{suffix}"
+
+
+@functools.lru_cache(maxsize=512)
+def _currency_affixes(currency: str, locale: Locale) -> tuple[str, str]:
+    """What goes before and after the digits of an amount in `currency`, looked up in Babel's
+    locale data once per currency and locale (a page shows dozens of amounts)."""
     symbol = get_currency_symbol(currency, locale)
     pattern = locale.currency_formats["standard"]
     prefix, suffix = pattern.prefix[0], pattern.suffix[0]
@@ -112,17 +122,32 @@ def currency_text(digits: str, currency: str) -> str:
         # A code or a word written before the digits reads badly ("CHF1,200", "F CFA1,235"):
         # it follows them.
         prefix, suffix = "", " ¤"
-    return f"{prefix.replace('¤', symbol)}{digits}{suffix.replace('¤', symbol)}"
+    return prefix.replace("¤", symbol), suffix.replace("¤", symbol)
 
 
 def currency_name(currency: str, count: Decimal | int) -> str:
     """The spoken name of a currency for a count: "US dollars", "1 euro" → "euro"."""
     locale = _currency_locale()
+    kind = type(count)
+    if kind in (Decimal, int):
+        # Keyed by the digits as written: 1.00 takes another plural form than 1 in English.
+        return _counted_currency_name(currency, kind, str(count), locale)
+    return _currency_name(currency, _plural_form(count, locale), locale)
+
+
+@functools.lru_cache(maxsize=4096)
+def _counted_currency_name(currency: str, kind: type, digits: str, locale: Locale) -> str:
+    """currency_name of a count given by its type and digits, remembered: Babel works a plural
+    form out from the number's operands each time, and a page names a currency for every amount
+    a screen reader speaks."""
+    return _currency_name(currency, _plural_form(kind(digits), locale), locale)
+
+
+def _plural_form(count: Decimal | int, locale: Locale) -> str:
     try:
-        plural_form = locale.plural_form(count)
+        return locale.plural_form(count)
     except (OverflowError, ValueError):
-        plural_form = "other"
-    return _currency_name(currency, plural_form, locale)
+        return "other"
 
 
 @functools.lru_cache(maxsize=512)

@@ -38,7 +38,7 @@ def queued(monkeypatch):
 @pytest.fixture(autouse=True)
 def pseudo_numbers(monkeypatch):
     """CLDR knows no "xx": the pseudo-locale writes its numbers as British English does."""
-    monkeypatch.setattr(numbers, "number_locale", lambda: Locale.parse("en_GB"))
+    monkeypatch.setattr(numbers, "language_locale", lambda language: Locale.parse("en_GB"))
 
 
 def catalogue_words() -> list[str]:

@@ -17,7 +17,6 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from django.conf import settings
 from django.test import Client
-from django.utils import translation
 
 from apps.catalogue.calibration import calibration_cases
 from apps.catalogue.models import (
@@ -85,13 +84,11 @@ def pseudo_locale(settings, tmp_path, monkeypatch):
     settings.LOCALE_PATHS = [tmp_path]
     settings.LANGUAGES = [*settings.LANGUAGES, (PSEUDO, "Pseudo")]
     # CLDR has no "xx": its numbers are written as British English writes them.
-    english_numbers = numbers.number_locale
+    real_locale = numbers.language_locale
     monkeypatch.setattr(
         numbers,
-        "number_locale",
-        lambda: (
-            Locale.parse("en_GB") if translation.get_language() == PSEUDO else english_numbers()
-        ),
+        "language_locale",
+        lambda language: Locale.parse("en_GB") if language == PSEUDO else real_locale(language),
     )
 
 

@@ -1,12 +1,14 @@
 """Template filters that show figures with their units: `{% load figures %}`, `{{ x|hours }}`."""
 
 import functools
+import html
 from collections.abc import Callable
 from decimal import Decimal
 
 from django import template
+from django.utils.functional import Promise
 from django.utils.html import format_html
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 
 from apps.words import formatting, units
 from apps.words.formatting import Figure
@@ -83,17 +85,27 @@ def figure_html(figure: Figure) -> SafeString:
 def _figure_html(figure: Figure) -> SafeString:
     """figure_html of a Figure, remembered (Figures are frozen; the formatting functions hand the
     same ones out again, apps.words.formatting.remembered)."""
+    text = _escaped(figure.text)
     if not figure.available:
-        return format_html("{}", figure.text)
+        return mark_safe(text)
+    exact = _escaped(figure.exact)
     if not figure.needs_spoken_text:
-        return format_html('<data value="{}">{}</data>', figure.exact, figure.text)
-    return format_html(
-        '<data value="{}"><span aria-hidden="true">{}</span>'
-        '<span class="visually-hidden">{}</span></data>',
-        figure.exact,
-        figure.text,
-        figure.aria,
+        return mark_safe(f'<data value="{exact}">{text}</data>')
+    return mark_safe(
+        f'<data value="{exact}"><span aria-hidden="true">{text}</span>'
+        f'<span class="visually-hidden">{_escaped(figure.aria)}</span></data>'
     )
+
+
+def _escaped(text: str) -> str:
+    """conditional_escape of a figure's text, without its detours through lazy-text checks (the
+    live preview draws dozens of new figures at every keystroke): safe text as it is, any other
+    escaped as django.utils.html.escape escapes it."""
+    if isinstance(text, Promise):
+        text = str(text)
+    if hasattr(text, "__html__"):
+        return text.__html__()
+    return html.escape(str(text))
 
 
 _KINDS: dict[str, Callable[..., Figure]] = {
@@ -112,12 +124,30 @@ _KINDS: dict[str, Callable[..., Figure]] = {
 }
 
 
-# Figures as HTML by kind, value (its type and digits, as apps.words.formatting remembers them),
-# arguments and words: a page draws the same figures again at every request, and the live preview
-# at every keystroke, each through a formatting function and figure_html.
-_DRAWN: dict[tuple, SafeString] = {}
+# Figures as HTML (and exact values as text) by tag, kind, value (its type and digits, as
+# apps.words.formatting remembers them), arguments and words: a page draws the same figures again
+# at every request, and the live preview at every keystroke, each through a formatting function
+# and figure_html.
+_DRAWN: dict[tuple, str] = {}
 _DRAWN_KEPT = 8192
 _DRAWN_TYPES = (float, int, Decimal, type(None))
+
+
+def _drawn(draw: Callable[..., str], kind: str, value: float | Decimal | None, args: tuple) -> str:
+    """draw(kind, value, *args, words=…) remembered in _DRAWN, the words looked up once."""
+    if type(value) not in _DRAWN_TYPES:
+        return draw(kind, value, *args)
+    words = formatting.figure_words()
+    key = (draw, kind, type(value), str(value), args, words)
+    try:
+        text = _DRAWN.get(key)
+    except TypeError:  # an argument that cannot be hashed: drawn each time
+        return draw(kind, value, *args, words=words)
+    if text is None:
+        if len(_DRAWN) >= _DRAWN_KEPT:
+            _DRAWN.clear()
+        text = _DRAWN[key] = draw(kind, value, *args, words=words)
+    return text
 
 
 @register.simple_tag
@@ -126,25 +156,26 @@ def figure(kind: str, value: float | Decimal | None, *args: str) -> SafeString:
 
     `args` go to the formatting function after the value: a unit or a currency.
     """
-    if type(value) not in _DRAWN_TYPES:
-        return figure_html(_formatted(kind, value, *args))
-    key = (kind, type(value), str(value), args, formatting.figure_words())
-    try:
-        html = _DRAWN.get(key)
-    except TypeError:  # an argument that cannot be hashed: drawn each time
-        return figure_html(_formatted(kind, value, *args))
-    if html is None:
-        if len(_DRAWN) >= _DRAWN_KEPT:
-            _DRAWN.clear()
-        html = _DRAWN[key] = figure_html(_formatted(kind, value, *args))
-    return html
+    return _drawn(_figure_drawn, kind, value, args)
+
+
+def _figure_drawn(
+    kind: str, value: float | Decimal | None, *args: str, words: tuple | None = None
+) -> SafeString:
+    return figure_html(_formatted(kind, value, *args, words=words))
 
 
 @register.simple_tag
 def exact(kind: str, value: float | Decimal | None, *args: str) -> str:
     """`{% exact "hours" hours %}` → "58,958.4855 accelerator-hours": the unrounded figure with
     all its digits, written as the page's language writes numbers ("58 958,4855 heures-…")."""
-    figure = _formatted(kind, value, *args)
+    return _drawn(_exact_drawn, kind, value, args)
+
+
+def _exact_drawn(
+    kind: str, value: float | Decimal | None, *args: str, words: tuple | None = None
+) -> str:
+    figure = _formatted(kind, value, *args, words=words)
     if not figure.available:
         return figure.text
     digits = exact_text(figure.exact)
@@ -154,9 +185,15 @@ def exact(kind: str, value: float | Decimal | None, *args: str) -> str:
     return f"{digits} {figure.unit}"
 
 
-def _formatted(kind: str, value: float | Decimal | None, *args: str) -> Figure:
+def _formatted(
+    kind: str, value: float | Decimal | None, *args: str, words: tuple | None = None
+) -> Figure:
+    """The kind's figure of `value`, in `words` (formatting.figure_words()) when the caller has
+    them already."""
     if kind not in _KINDS:
         raise template.TemplateSyntaxError(
             f"figure: unknown kind {kind!r}; use one of {', '.join(_KINDS)}."
         )
-    return _KINDS[kind](value, *args)
+    if words is None:
+        return _KINDS[kind](value, *args)
+    return _KINDS[kind].in_words(words, value, *args)
