@@ -31,7 +31,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Context, Decimal
 
-from django.conf import settings
 from django.utils.translation import gettext_lazy
 
 from apps.words import numbers as number_words
@@ -210,10 +209,11 @@ _REMEMBERED = 8192  # figures kept per function (a few hundred bytes each)
 
 def figure_words() -> tuple:
     """What a figure's words depend on besides its value: the language and its catalogue
-    (gettext's words) and the locale numbers are written in (Babel's), the active language
-    looked up once (a page asks for this key for every figure it draws)."""
-    language, catalog = active_words()
-    return language, catalog, number_words.language_locale(language or settings.LANGUAGE_CODE)
+    (gettext's words), and how the language picks the locale numbers are written in (Babel's:
+    numbers.language_locale, which a test of a language CLDR does not know replaces). The active
+    language is looked up once, and the key hashes cheaply (a Babel Locale hashes in Python):
+    a page asks for it, and hashes it, for every figure it draws."""
+    return *active_words(), number_words.language_locale
 
 
 def remembered(function: Callable[..., Figure]) -> Callable[..., Figure]:
