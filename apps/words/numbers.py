@@ -17,6 +17,7 @@ from decimal import Decimal, InvalidOperation
 from babel import Locale
 from babel.numbers import (
     NumberFormatError,
+    NumberPattern,
     format_compact_decimal,
     format_decimal,
     get_currency_name,
@@ -24,6 +25,7 @@ from babel.numbers import (
     get_decimal_symbol,
     get_group_symbol,
     parse_decimal,
+    parse_pattern,
 )
 from django import forms
 from django.conf import settings
@@ -64,8 +66,14 @@ def decimal_text(number: Decimal, places: int | None = None) -> str:
 def _decimal_text(number: Decimal, places: int | None, locale: Locale) -> str:
     if places is None:
         return format_decimal(number, locale=locale, decimal_quantization=False)
-    pattern = "#,##0." + "0" * places if places else "#,##0"
-    return format_decimal(number, format=pattern, locale=locale)
+    return format_decimal(number, format=_places_pattern(places), locale=locale)
+
+
+@functools.cache
+def _places_pattern(places: int) -> NumberPattern:
+    """Babel's pattern for exactly `places` decimals, parsed once rather than for every number
+    (a third of Babel's time for an amount)."""
+    return parse_pattern("#,##0." + "0" * places if places else "#,##0")
 
 
 @functools.lru_cache(maxsize=8192)
