@@ -426,7 +426,9 @@ _WATER_SCALES = (
 def embodied_kg(value: Number) -> Figure:
     """Embodied emissions in kg CO2e, as emissions are shown; "not published" where no
     life-cycle source gives the accelerator's."""
-    return emissions_kg(value, missing=NOT_PUBLISHED)
+    # Not through emissions_kg: this figure is remembered already, and a lazy `missing` in a
+    # key would be translated again at every hash and comparison.
+    return _scaled(value, "kg CO2e", _EMISSION_SCALES, NOT_PUBLISHED)
 
 
 @remembered
