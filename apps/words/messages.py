@@ -7,6 +7,7 @@ English back.
 """
 
 from collections.abc import Iterable, Mapping
+from datetime import date
 from decimal import Decimal
 
 from babel.dates import format_date
@@ -15,7 +16,7 @@ from babel.lists import format_list
 from apps.estimates.messages import Alternatives, Day, Message, Number, amount
 from apps.words import numbers
 from apps.words.dates import date_text
-from apps.words.language import gettext, ngettext
+from apps.words.language import gettext, ngettext, remembered
 from apps.words.numbers import decimal_text, percent_text
 
 MINUS = "−"
@@ -93,6 +94,43 @@ def message_text(message: object) -> str:
         return ""
     if not isinstance(message, Message):
         return str(message)
+    key = _words_key(message)
+    if key is None:
+        return _message_text(message)
+    # Remembered per catalogue, and per how its language picks the locale numbers are written
+    # in (as apps.words.formatting.figure_words): a page words the same notes at every request,
+    # and the live preview at every keystroke, most of them with the same numbers.
+    return remembered(("message", key, numbers.language_locale), lambda: _message_text(message))
+
+
+_PLAIN = (str, bool, int, float, Decimal)
+
+
+def _words_key(value: object) -> tuple | None:
+    """A key that tells apart any two parameters worded differently: each type and value as
+    written (1, 1.0 and Decimal("1.0") are not worded alike), a Message's msgids and parameters;
+    None for a value of any other type (a NumPy float, a datetime worded in a time zone),
+    which is worded afresh."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return (kind, repr(value))
+    if kind is Message:
+        params = tuple((name, _words_key(param)) for name, param in value.params.items())
+        if any(param is None for _, param in params):
+            return None
+        return (kind, value.msgid, value.plural, value.count, params)
+    if kind is Number:
+        number = _words_key(value.value)
+        return None if number is None else (kind, number, value.style)
+    if kind is Day:
+        return (kind, value.value, value.style) if type(value.value) is date else None
+    if kind is Alternatives:
+        values = tuple(_words_key(number) for number in value.values)
+        return None if None in values else (kind, values)
+    return None
+
+
+def _message_text(message: Message) -> str:
     params = {name: param_text(value) for name, value in message.params.items()}
     if message.plural is not None:
         count = int(amount(message.params[message.count]))
