@@ -133,11 +133,19 @@ _DRAWN_KEPT = 8192
 _DRAWN_TYPES = (float, int, Decimal, type(None))
 
 
-def _drawn(draw: Callable[..., str], kind: str, value: float | Decimal | None, args: tuple) -> str:
-    """draw(kind, value, *args, words=…) remembered in _DRAWN, the words looked up once."""
+def _drawn(
+    draw: Callable[..., str],
+    kind: str,
+    value: float | Decimal | None,
+    args: tuple,
+    words: tuple | None = None,
+) -> str:
+    """draw(kind, value, *args, words=…) remembered in _DRAWN, the words looked up once (or
+    given: formatting.figure_words(), by a caller that draws many figures)."""
     if type(value) not in _DRAWN_TYPES:
         return draw(kind, value, *args)
-    words = formatting.figure_words()
+    if words is None:
+        words = formatting.figure_words()
     key = (draw, kind, type(value), str(value), args, words)
     try:
         text = _DRAWN.get(key)
@@ -157,6 +165,12 @@ def figure(kind: str, value: float | Decimal | None, *args: str) -> SafeString:
     `args` go to the formatting function after the value: a unit or a currency.
     """
     return _drawn(_figure_drawn, kind, value, args)
+
+
+def figure_in(words: tuple, kind: str, value: float | Decimal | None, *args: str) -> SafeString:
+    """The figure tag's HTML for a caller that draws many figures in the same words, looked up
+    once (formatting.figure_words()): a table of them."""
+    return _drawn(_figure_drawn, kind, value, args, words)
 
 
 def _figure_drawn(
