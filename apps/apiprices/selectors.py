@@ -15,6 +15,11 @@ class PriceInForce:
     price: ApiPrice
     tiers: dict[str, ApiPrice] = field(default_factory=dict)
 
+    @property
+    def other_tiers(self) -> list[ApiPrice]:
+        """The prices of the tiers other than the standard, in the order of `tiers`."""
+        return [price for tier, price in self.tiers.items() if tier != PriceTier.STANDARD]
+
     def tier_price(self, tier: str) -> ApiPrice | None:
         """The price of `tier` that day; None if the model has no such tier then."""
         return self.price if tier == PriceTier.STANDARD else self.tiers.get(tier)
