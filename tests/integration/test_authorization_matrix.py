@@ -153,6 +153,7 @@ class World:
     delivery: Delivery  # an email about the submission, to the front office
     actuals_import: ActualsImport  # an import of the draft project's actuals
     rule: MappingRule  # a mapping rule of the draft project's actuals
+    sessions: dict[str, str] = field(default_factory=dict)  # each user's session cookie
 
     def admin_object_ids(self) -> dict[str, int]:
         """A real object of each model the admin lists, by "app/model"."""
@@ -898,6 +899,15 @@ def outcome(response: HttpResponse) -> str:
     return str(response.status_code)
 
 
+def sign_in(world: World) -> None:
+    """Sign each user in once, for the whole module: a case's client takes the session's cookie
+    (a case that signs out, or changes the session, does so in its savepoint)."""
+    for actor, user in world.users.items():
+        client = Client()
+        client.force_login(user)
+        world.sessions[actor] = client.cookies[django_settings.SESSION_COOKIE_NAME].value
+
+
 class Actors:
     """Each actor's clients: a browser session (pages, API with a session) and an API token."""
 
@@ -906,9 +916,8 @@ class Actors:
         self.tokens: dict[str, Client] = {}
         for actor in actors:
             session = Client(enforce_csrf_checks=True)
-            user = world.users.get(actor) if actor not in NOT_SIGNED_IN else None
-            if user is not None:
-                session.force_login(user)
+            if actor not in NOT_SIGNED_IN:
+                session.cookies[django_settings.SESSION_COOKIE_NAME] = world.sessions[actor]
             session.cookies[django_settings.CSRF_COOKIE_NAME] = CSRF_SECRET
             self.sessions[actor] = session
             key = world.keys.get(actor)
@@ -967,6 +976,7 @@ def built_world(django_db_setup, django_db_blocker) -> Iterator[World]:
     md5 = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # as _fast_password_hashing
     with django_db_blocker.unblock(), transaction.atomic():
         built = override_settings(PASSWORD_HASHERS=md5)(build_world)()
+        sign_in(built)
         yield built
         transaction.set_rollback(True)
 
