@@ -107,9 +107,8 @@ PROJECT = {
 }
 
 
-def api_routes(scenario, line) -> dict[str, tuple[str, str, dict, object]]:
-    """Each route by name: (method, url, a valid body, the If-Match it needs: a function of
-    nothing, or None)."""
+def api_routes(scenario, line) -> list[tuple[str, str, dict, object]]:
+    """(method, url, a valid body, the If-Match it needs: a function of nothing, or None)."""
     project = scenario.project
 
     def current_scenario_etag():
@@ -150,28 +149,10 @@ def api_routes(scenario, line) -> dict[str, tuple[str, str, dict, object]]:
         ("post", "/api/v1/projects/{project}/comments/", {"body": "Looks right."}, None),
     ]
     ids = {"project": project.pk, "scenario": scenario.pk, "line": line.pk}
-    return {
-        f"{method.upper()} {url}": (method, url.format(**ids), body, etag)
-        for method, url, body, etag in routes
-    }
+    return [(method, url.format(**ids), body, etag) for method, url, body, etag in routes]
 
 
-# One test per route and per form, which pytest-xdist's workers share out; their names here.
-API_ROUTES = [
-    "POST /api/v1/projects/",
-    "PATCH /api/v1/projects/{project}/",
-    "POST /api/v1/projects/{project}/scenarios/",
-    "PATCH /api/v1/projects/{project}/scenarios/{scenario}/",
-    "POST /api/v1/scenarios/{scenario}/cost-lines/",
-    "PATCH /api/v1/scenarios/{scenario}/cost-lines/{line}/",
-    "PUT /api/v1/scenarios/{scenario}/cost-lines/{line}/",
-    "POST /api/v1/projects/import/",
-    "POST /api/v1/options/",
-    "POST /api/v1/estimate/",
-    "POST /api/v1/scenarios/{scenario}/share-links/",
-    "POST /api/v1/projects/{project}/share-links/",
-    "POST /api/v1/projects/{project}/comments/",
-]
+# One test per page form, which pytest-xdist's workers share out; their names here.
 FORMS = [
     "/projects/new/",
     "/projects/{project}/edit/",
@@ -207,39 +188,34 @@ def paths(body: dict, prefix: tuple = (), url: str = "") -> list[tuple]:
     return found
 
 
-def test_every_route_and_form_has_its_test(world):
-    scenario, line = world.scenario, world.line
-    assert list(api_routes(scenario, line)) == API_ROUTES
-    assert list(page_forms(scenario, line)) == FORMS
-    cases = sum(
-        len(paths(body, url=url)) for _, url, body, _ in api_routes(scenario, line).values()
-    )
-    assert cases * len(API_VALUES) > 600
-    fields = sum(len(hostile) for _, hostile in page_forms(scenario, line).values())
+def test_every_form_has_its_test(world):
+    assert list(page_forms(world.scenario, world.line)) == FORMS
+    fields = sum(len(hostile) for _, hostile in page_forms(world.scenario, world.line).values())
     assert fields * len(FORM_VALUES) > 200
 
 
-@pytest.mark.parametrize("route", API_ROUTES)
-def test_hostile_values_at_every_api_write_route_answer_4xx_for_people(world, route):
+def test_hostile_values_at_every_api_write_route_answer_4xx_for_people(world):
     api = client_for(world.owner)
-    method, url, body, etag = api_routes(world.scenario, world.line)[route]
     sent = 0
-    for path in paths(body, url=url):
-        for value in API_VALUES:
-            headers = {"HTTP_IF_MATCH": etag()} if etag else {}
-            response = getattr(api, method)(
-                url, with_value(body, path, value), format="json", **headers
-            )
-            assert_for_people(response, f"{method.upper()} {url} {'.'.join(path)}={value!r:.40}")
-            sent += 1
-    assert sent >= len(API_VALUES)
+    for method, url, body, etag in api_routes(world.scenario, world.line):
+        for path in paths(body, url=url):
+            for value in API_VALUES:
+                headers = {"HTTP_IF_MATCH": etag()} if etag else {}
+                response = getattr(api, method)(
+                    url, with_value(body, path, value), format="json", **headers
+                )
+                assert_for_people(
+                    response, f"{method.upper()} {url} {'.'.join(path)}={value!r:.40}"
+                )
+                sent += 1
+    assert sent > 600
 
 
 def test_far_dates_and_huge_amounts_are_refused_at_every_api_route_that_takes_them(world):
     api = client_for(world.owner)
     dated = {"period_start", "period_end", "training_start", "service_start", "start", "end"}
     amounts = {"unit_price", "quantity", "capitalisation_threshold"}
-    for method, url, body, etag in api_routes(world.scenario, world.line).values():
+    for method, url, body, etag in api_routes(world.scenario, world.line):
         for path in paths(body, url=url):
             values = (
                 ["9999-12-31", "1989-12-31"]
