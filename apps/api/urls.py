@@ -1,11 +1,12 @@
 """Routes of the API, version 1, and its OpenAPI schema and docs."""
 
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularSwaggerView
 from rest_framework.routers import SimpleRouter
 
 from apps.api import views
 from apps.api.model_catalogue import LanguageModelViewSet
+from apps.api.schema_view import SchemaView
 
 router = SimpleRouter()
 router.register("accelerators", views.AcceleratorViewSet, basename="accelerator")
@@ -30,6 +31,6 @@ urlpatterns = [
     path("v1/", include("apps.options.api_urls")),
     path("v1/", include("apps.budget.api_urls")),
     path("v1/", include("apps.actuals.api_urls")),
-    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("schema/", SchemaView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
 ]

@@ -31,7 +31,8 @@ class PriceFilterForm(forms.Form):
         self.fields["provider"].choices = [("", _("All providers")), *providers.distinct()]
 
     def filters(self) -> dict:
-        """Keyword arguments of `prices_in_force`: the valid filters, today by default."""
+        """Keyword arguments of `models_priced_on` (and `prices_in_force`): the valid filters, today
+        by default."""
         cleaned = getattr(self, "cleaned_data", {})
         return {
             "day": cleaned.get("at") or datetime.date.today(),

@@ -3,7 +3,9 @@
 import datetime
 from dataclasses import dataclass, field
 
-from apps.apiprices.models import ApiModel, ApiPrice, PriceTier
+from django.db.models import Exists, OuterRef, Q
+
+from apps.apiprices.models import ApiModel, ApiModelQuerySet, ApiPrice, PriceTier
 
 
 @dataclass(frozen=True)
@@ -14,6 +16,11 @@ class PriceInForce:
     api_model: ApiModel
     price: ApiPrice
     tiers: dict[str, ApiPrice] = field(default_factory=dict)
+
+    @property
+    def other_tiers(self) -> list[ApiPrice]:
+        """The prices of the tiers other than the standard, in the order of `tiers`."""
+        return [price for tier, price in self.tiers.items() if tier != PriceTier.STANDARD]
 
     def tier_price(self, tier: str) -> ApiPrice | None:
         """The price of `tier` that day; None if the model has no such tier then."""
@@ -26,18 +33,36 @@ def prices_in_force(
     """Every model (of `provider`, named `model`, with `slug`: each filter optional, matched
     without regard to case) with the price in force on `day`; models priced only later are left
     out."""
-    models = ApiModel.objects.with_prices()
+    return prices_of(models_priced_on(day, provider=provider, model=model, slug=slug), day)
+
+
+def models_priced_on(
+    day: datetime.date, *, provider: str = "", model: str = "", slug: str = ""
+) -> ApiModelQuerySet:
+    """The models of `prices_in_force`, as a query: a page of them is read from the database
+    alone (the catalogue holds two thousand)."""
+    models = ApiModel.objects.filter(
+        Exists(
+            ApiPrice.objects.filter(api_model=OuterRef("pk"), tier=PriceTier.STANDARD).filter(
+                Q(valid_from__isnull=True) | Q(valid_from__lte=day)
+            )
+        )
+    )
     if provider:
         models = models.filter(provider__iexact=provider)
     if model:
         models = models.filter(model__iexact=model)
     if slug:
         models = models.filter(slug=slug)
+    return models
+
+
+def prices_of(models: ApiModelQuerySet, day: datetime.date) -> list[PriceInForce]:
+    """Each of `models` (priced on `day`: models_priced_on) with its prices on `day`."""
     rows = []
-    for api_model in models:
+    for api_model in models.with_prices():
         tiers = api_model.tiers_on(day)
-        if PriceTier.STANDARD in tiers:
-            rows.append(PriceInForce(api_model, tiers[PriceTier.STANDARD], tiers))
+        rows.append(PriceInForce(api_model, tiers[PriceTier.STANDARD], tiers))
     return rows
 
 

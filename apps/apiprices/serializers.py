@@ -2,10 +2,7 @@
 
 import datetime
 
-from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
-
-from apps.apiprices.models import PriceTier
 
 
 class DayQuerySerializer(serializers.Serializer):
@@ -63,15 +60,13 @@ class ApiPriceSerializer(serializers.Serializer):
         allow_null=True,
         help_text="The day this price came into force; null: before the catalogue's history.",
     )
-    tiers = serializers.SerializerMethodField(
+    tiers = TierPriceSerializer(
+        source="other_tiers",
+        many=True,
+        read_only=True,
         help_text="The price tiers other than the standard price offered that day, which "
-        "inference.api_price_tier may choose."
+        "inference.api_price_tier may choose.",
     )
     checked_on = serializers.DateField(source="api_model.as_of")
     source_url = serializers.CharField(source="api_model.source")
     catalogue_version = serializers.CharField(source="api_model.catalogue_version")
-
-    @extend_schema_field(TierPriceSerializer(many=True))
-    def get_tiers(self, row) -> list:
-        others = [price for tier, price in row.tiers.items() if tier != PriceTier.STANDARD]
-        return TierPriceSerializer(others, many=True).data

@@ -6,7 +6,7 @@ from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET
 
 from apps.apiprices.forms import PriceFilterForm
-from apps.apiprices.selectors import prices_in_force
+from apps.apiprices.selectors import models_priced_on, prices_of
 
 PAGE_SIZE = 50
 
@@ -16,7 +16,8 @@ def api_price_list(request: HttpRequest) -> TemplateResponse:
     form = PriceFilterForm(request.GET)
     form.is_valid()  # invalid filters are shown with their errors; the others still apply
     filters = form.filters()
-    page = Paginator(prices_in_force(**filters), PAGE_SIZE).get_page(request.GET.get("page"))
+    page = Paginator(models_priced_on(**filters), PAGE_SIZE).get_page(request.GET.get("page"))
+    page.object_list = prices_of(page.object_list, filters["day"])
     query = request.GET.copy()
     query.pop("page", None)
     return TemplateResponse(

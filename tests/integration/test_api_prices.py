@@ -10,6 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from apps.apiprices.loading import PRICES_FILE, api_prices_load
 from apps.apiprices.models import ApiModel, ApiPrice
+from apps.apiprices.views import PAGE_SIZE
 from apps.audit.models import Action, AuditEvent
 
 pytestmark = pytest.mark.django_db
@@ -195,3 +196,27 @@ def test_the_catalogue_page_shows_a_bad_date_beside_the_field_and_keeps_the_rest
     assert "Enter a valid date." in page
     assert "GPT-4o" in page and "Anthropic" in page  # filtered by provider; the choice is kept
     assert 'value="openai" selected' in page
+
+
+def test_the_catalogue_page_reads_the_prices_of_its_own_models_only(client):
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get("/catalogue/api-prices/", {"page": "2"})
+    assert response.status_code == 200
+    assert len(response.context["page"].object_list) == PAGE_SIZE
+    assert response.context["page"].paginator.count > 1500
+    in_models = '"apiprices_apiprice"."api_model_id" IN ('
+    prefetches = [q["sql"] for q in queries if in_models in q["sql"]]
+    assert len(prefetches) == 1
+    ids = prefetches[0].split(in_models, 1)[1].split(")", 1)[0]
+    assert ids.count(",") == PAGE_SIZE - 1  # one id a model
+
+
+def test_the_catalogue_page_leaves_out_a_model_priced_only_later(client, repriced):
+    repriced.prices.filter(valid_from=None).delete()
+    query = {"provider": "example-lab"}
+    before = client.get("/catalogue/api-prices/", {**query, "at": "2026-02-01"})
+    assert before.context["page"].paginator.count == 0
+    assert "Model One" not in before.content.decode()
+    after = client.get("/catalogue/api-prices/", {**query, "at": "2026-03-01"})
+    assert [row.api_model for row in after.context["page"].object_list] == [repriced]
+    assert "1 model priced on 1 March 2026" in after.content.decode()

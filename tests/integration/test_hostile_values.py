@@ -3,14 +3,25 @@ NaN and Infinity as strings, wrong types, very long strings, nulls. None is a se
 every refusal speaks to people: no Python exception text, no traceback."""
 
 import json
+from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import date
 
 import pytest
+from django.contrib.auth.models import AbstractUser
+from django.db import transaction
 
+from apps.budget.models import CostLine
 from apps.budget.services import cost_line_create
 from apps.projects.conditional import cost_line_etag, scenario_etag
 from apps.projects.models import Scenario
-from tests.factories import SEED_000_TRAINING, make_project, make_scenario, seed_000_inference
+from tests.factories import (
+    SEED_000_TRAINING,
+    make_manager,
+    make_project,
+    make_scenario,
+    seed_000_inference,
+)
 from tests.integration.test_api_projects import client_for
 from tests.integration.test_budget_api import LINE
 from tests.integration.test_budget_models import STAFF
@@ -61,17 +72,25 @@ def assert_for_people(response, what: str) -> None:
         assert not [raw for raw in RAW if raw in text], (what, text[:2000])
 
 
-@pytest.fixture
-def scenario(owner):
-    project = make_project(
-        owner, "Hostile", period_start=date(2026, 1, 1), period_end=date(2027, 12, 31)
-    )
-    return make_scenario(project, "Pilot", is_baseline=True)
+@dataclass
+class World:
+    owner: AbstractUser
+    scenario: Scenario
+    line: CostLine
 
 
-@pytest.fixture
-def line(scenario):
-    return cost_line_create(scenario=scenario, fields=STAFF)
+@pytest.fixture(scope="module")
+def world(django_db_setup, django_db_blocker) -> Iterator[World]:
+    """Built once for the module, in a transaction rolled back at its end; each test (one route
+    or one form, its values sent one after the other) runs in a savepoint inside it."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        owner = make_manager("owner")
+        project = make_project(
+            owner, "Hostile", period_start=date(2026, 1, 1), period_end=date(2027, 12, 31)
+        )
+        scenario = make_scenario(project, "Pilot", is_baseline=True)
+        yield World(owner, scenario, cost_line_create(scenario=scenario, fields=STAFF))
+        transaction.set_rollback(True)
 
 
 SHARE = {"label": "Governance board", "expires_in_days": 7}
@@ -91,8 +110,6 @@ PROJECT = {
 def api_routes(scenario, line) -> list[tuple[str, str, dict, object]]:
     """(method, url, a valid body, the If-Match it needs: a function of nothing, or None)."""
     project = scenario.project
-    scenario_url = f"/api/v1/projects/{project.pk}/scenarios/{scenario.pk}/"
-    line_url = f"/api/v1/scenarios/{scenario.pk}/cost-lines/{line.pk}/"
 
     def current_scenario_etag():
         return scenario_etag(Scenario.objects.get(pk=scenario.pk))
@@ -113,22 +130,36 @@ def api_routes(scenario, line) -> list[tuple[str, str, dict, object]]:
         },
     }
     options = {**inputs, "budget": {"period_start": "2026-01-01", "service_start": "2026-02-01"}}
-    return [
+    scenario_url = "/api/v1/projects/{project}/scenarios/{scenario}/"
+    line_url = "/api/v1/scenarios/{scenario}/cost-lines/{line}/"
+    routes = [
         ("post", "/api/v1/projects/", PROJECT, None),
-        ("patch", f"/api/v1/projects/{project.pk}/", PROJECT, None),
+        ("patch", "/api/v1/projects/{project}/", PROJECT, None),
         # The inputs' fields are the estimate's (POST /api/v1/estimate/ below): not again here.
-        ("post", f"/api/v1/projects/{project.pk}/scenarios/", {**timing, "inputs": inputs}, None),
+        ("post", "/api/v1/projects/{project}/scenarios/", {**timing, "inputs": inputs}, None),
         ("patch", scenario_url, timing, current_scenario_etag),
-        ("post", f"/api/v1/scenarios/{scenario.pk}/cost-lines/", LINE, None),
+        ("post", "/api/v1/scenarios/{scenario}/cost-lines/", LINE, None),
         ("patch", line_url, LINE, current_line_etag),
         ("put", line_url, LINE, current_line_etag),
         ("post", "/api/v1/projects/import/", document, None),
         ("post", "/api/v1/options/", options, None),
         ("post", "/api/v1/estimate/", inputs, None),
-        ("post", f"/api/v1/scenarios/{scenario.pk}/share-links/", SHARE, None),
-        ("post", f"/api/v1/projects/{project.pk}/share-links/", SHARE, None),
-        ("post", f"/api/v1/projects/{project.pk}/comments/", {"body": "Looks right."}, None),
+        ("post", "/api/v1/scenarios/{scenario}/share-links/", SHARE, None),
+        ("post", "/api/v1/projects/{project}/share-links/", SHARE, None),
+        ("post", "/api/v1/projects/{project}/comments/", {"body": "Looks right."}, None),
     ]
+    ids = {"project": project.pk, "scenario": scenario.pk, "line": line.pk}
+    return [(method, url.format(**ids), body, etag) for method, url, body, etag in routes]
+
+
+# One test per page form, which pytest-xdist's workers share out; their names here.
+FORMS = [
+    "/projects/new/",
+    "/projects/{project}/edit/",
+    "/scenarios/{scenario}/",
+    "/scenarios/{scenario}/cost-lines/new/",
+    "/scenarios/{scenario}/cost-lines/{line}/edit/",
+]
 
 
 def with_value(body: dict, path: tuple[str, ...], value) -> dict:
@@ -157,10 +188,16 @@ def paths(body: dict, prefix: tuple = (), url: str = "") -> list[tuple]:
     return found
 
 
-def test_hostile_values_at_every_api_write_route_answer_4xx_for_people(owner, scenario, line):
-    api = client_for(owner)
+def test_every_form_has_its_test(world):
+    assert list(page_forms(world.scenario, world.line)) == FORMS
+    fields = sum(len(hostile) for _, hostile in page_forms(world.scenario, world.line).values())
+    assert fields * len(FORM_VALUES) > 200
+
+
+def test_hostile_values_at_every_api_write_route_answer_4xx_for_people(world):
+    api = client_for(world.owner)
     sent = 0
-    for method, url, body, etag in api_routes(scenario, line):
+    for method, url, body, etag in api_routes(world.scenario, world.line):
         for path in paths(body, url=url):
             for value in API_VALUES:
                 headers = {"HTTP_IF_MATCH": etag()} if etag else {}
@@ -174,13 +211,11 @@ def test_hostile_values_at_every_api_write_route_answer_4xx_for_people(owner, sc
     assert sent > 600
 
 
-def test_far_dates_and_huge_amounts_are_refused_at_every_api_route_that_takes_them(
-    owner, scenario, line
-):
-    api = client_for(owner)
+def test_far_dates_and_huge_amounts_are_refused_at_every_api_route_that_takes_them(world):
+    api = client_for(world.owner)
     dated = {"period_start", "period_end", "training_start", "service_start", "start", "end"}
     amounts = {"unit_price", "quantity", "capitalisation_threshold"}
-    for method, url, body, etag in api_routes(scenario, line):
+    for method, url, body, etag in api_routes(world.scenario, world.line):
         for path in paths(body, url=url):
             values = (
                 ["9999-12-31", "1989-12-31"]
@@ -197,9 +232,9 @@ def test_far_dates_and_huge_amounts_are_refused_at_every_api_route_that_takes_th
                 assert response.status_code == 400, (url, path, value, response.content[:300])
 
 
-def test_hostile_values_at_every_page_form_answer_for_people(client, owner, scenario, line):
-    client.force_login(owner)
-    project = scenario.project
+def page_forms(scenario, line) -> dict[str, tuple[dict, dict]]:
+    """Each form by its page (named as in FORMS): (a valid form, the fields given hostile
+    values)."""
     project_form = {
         "title": "Hostile",
         "unit": "",
@@ -235,28 +270,30 @@ def test_hostile_values_at_every_page_form_answer_for_people(client, owner, scen
         }
     }
     scenario_fields = {**scenario_post(), "training_start": "2026-01-01", "service_start": ""}
-    forms = [
-        ("/projects/new/", {**project_form, "preset": "fine-tune-7b"}, project_form),
-        (f"/projects/{project.pk}/edit/", project_form, project_form),
-        (
-            f"/scenarios/{scenario.pk}/",
+    return {
+        "/projects/new/": ({**project_form, "preset": "fine-tune-7b"}, project_form),
+        "/projects/{project}/edit/": (project_form, project_form),
+        "/scenarios/{scenario}/": (
             scenario_fields,
             {**scenario_form, "training_start": "", "service_start": "", "version": ""},
         ),
-        (f"/scenarios/{scenario.pk}/cost-lines/new/", line_form, line_form),
-        (
-            f"/scenarios/{scenario.pk}/cost-lines/{line.pk}/edit/",
-            line_form,
-            {**line_form, "version": ""},
-        ),
-    ]
+        "/scenarios/{scenario}/cost-lines/new/": (line_form, line_form),
+        "/scenarios/{scenario}/cost-lines/{line}/edit/": (line_form, {**line_form, "version": ""}),
+    }
+
+
+@pytest.mark.parametrize("page", FORMS)
+def test_hostile_values_at_every_page_form_answer_for_people(client, world, page):
+    scenario = world.scenario
+    client.force_login(world.owner)
+    url = page.format(project=scenario.project_id, scenario=scenario.pk, line=world.line.pk)
+    form, hostile_fields = page_forms(scenario, world.line)[page]
     sent = 0
-    for url, form, hostile_fields in forms:
-        for field in hostile_fields:
-            for value in FORM_VALUES:
-                data = {**form, "version": Scenario.objects.get(pk=scenario.pk).version}
-                data[field] = value
-                response = client.post(url, data)
-                assert_for_people(response, f"POST {url} {field}={value!r:.40}")
-                sent += 1
-    assert sent > 200
+    for field in hostile_fields:
+        for value in FORM_VALUES:
+            data = {**form, "version": Scenario.objects.get(pk=scenario.pk).version}
+            data[field] = value
+            response = client.post(url, data)
+            assert_for_people(response, f"POST {url} {field}={value!r:.40}")
+            sent += 1
+    assert sent >= len(FORM_VALUES)

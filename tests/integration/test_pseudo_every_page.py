@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import pytest
 from babel.numbers import get_currency_name
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.test import Client, RequestFactory
@@ -336,20 +337,34 @@ def test_every_error_handler_is_rendered():
 
 @pytest.fixture(scope="module")
 def world(django_db_setup, django_db_blocker):
-    """Built once, in a transaction rolled back at the end; each test runs in a savepoint."""
+    """Built once, in a transaction rolled back at the end; each test runs in a savepoint. Each
+    user is signed in once here: a case's client takes the session's cookie (a case that signs
+    out or changes the session does so in its savepoint, and the cache is cleared after it)."""
     with pytest.MonkeyPatch.context() as patch, django_db_blocker.unblock():
         patch.setattr(tasks.sweep_run_chunk, "delay", lambda *args: None)
         with transaction.atomic():
             built = world_build()
+            built["cookies"] = {name: _signed_in(user) for name, user in built["users"].items()}
+            data = [*WORLD_DATA, *catalogue_words(), *CURRENCY_NAMES]
+            built["data"] = sorted(data, key=len, reverse=True)
             yield built
             transaction.set_rollback(True)
 
 
+def _signed_in(user) -> str | None:
+    """The session cookie of `user` signed in (None: nobody is)."""
+    if user is None:
+        return None
+    client = Client()
+    client.force_login(user)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
 def _render(world: dict, case: Case):
     client = Client(headers={"accept-language": PSEUDO})
-    user = world["users"][case.user]
-    if user is not None:
-        client.force_login(user)
+    session = world["cookies"][case.user]
+    if session is not None:
+        client.cookies[settings.SESSION_COOKIE_NAME] = session
     path = case.path.format(**world["ids"])
     headers = {**case.headers, **({"HX-Request": "true"} if case.htmx else {})}
     if case.method == "get":
@@ -372,8 +387,7 @@ def _check(world: dict, case: Case) -> list[str]:
     html = response.content.decode()
     if "<body>" not in html:  # an HTMX fragment, or a plain-text answer
         html = f"<body>{html}</body>"
-    data = [*WORLD_DATA, *catalogue_words(), *CURRENCY_NAMES]
-    return untranslated(html, sorted(data, key=len, reverse=True))
+    return untranslated(html, world["data"])
 
 
 @pytest.mark.parametrize("case", CASES)
