@@ -358,12 +358,6 @@ def options_compare(
         months = max(months_of_payments(option.estimate) for option in inputs)
         first = (service or start).year * 12 + (service or start).month - 1
         end = _month_end(first + months - 1)
-    elif (end.year, end.month) < (start.year, start.month):
-        # An end given without a start, before this month (the start then): the serializer
-        # compares the two only when both are given.
-        raise EstimateInputError(
-            {"budget.period_end": [gettext("The end of the planning period is before its start.")]}
-        )
     fiscal = FiscalCalendar(
         start_month=settings.fiscal_year_start_month,
         label_rule=settings.fiscal_year_label,
