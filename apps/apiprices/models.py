@@ -66,28 +66,22 @@ class ApiModel(Sourced):
         before it (uses the prefetched prices when there are). A tier other than the standard
         belongs to the standard price it started under: a later standard price without the tier
         ends it (DeepSeek's night-time discount ended with its price list of 5 September 2025)."""
-        return _tier_price(list(self.prices.all()), day, tier)
+        latest = _latest(self.prices.all(), day, tier)
+        if latest is None or tier == PriceTier.STANDARD:
+            return latest
+        standard = _latest(self.prices.all(), day, PriceTier.STANDARD)
+        if standard is not None and _start(standard) > _start(latest):
+            return None
+        return latest
 
     def tiers_on(self, day: datetime.date) -> dict[str, "ApiPrice"]:
-        """Every tier offered on `day` with its price, the standard first. The prices are read
-        once for all the tiers (the API's list of prices does this for some 2,000 models)."""
-        prices = [price for price in self.prices.all() if _start(price) <= day]
+        """Every tier offered on `day` with its price, the standard first."""
         tiers = {}
         for tier in PriceTier.values:
-            price = _tier_price(prices, day, tier)
+            price = self.price_on(day, tier)
             if price is not None:
                 tiers[tier] = price
         return tiers
-
-
-def _tier_price(prices, day: datetime.date, tier: str) -> "ApiPrice | None":
-    latest = _latest(prices, day, tier)
-    if latest is None or tier == PriceTier.STANDARD:
-        return latest
-    standard = _latest(prices, day, PriceTier.STANDARD)
-    if standard is not None and _start(standard) > _start(latest):
-        return None
-    return latest
 
 
 def _start(price: "ApiPrice") -> datetime.date:

@@ -74,5 +74,4 @@ class ApiPriceSerializer(serializers.Serializer):
     @extend_schema_field(TierPriceSerializer(many=True))
     def get_tiers(self, row) -> list:
         others = [price for tier, price in row.tiers.items() if tier != PriceTier.STANDARD]
-        # Most models have no other tier: no serializer is built for them (the list has ~2,000).
-        return TierPriceSerializer(others, many=True).data if others else []
+        return TierPriceSerializer(others, many=True).data
