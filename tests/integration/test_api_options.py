@@ -186,6 +186,8 @@ def test_a_default_option_that_does_not_resolve_is_listed_as_unavailable(api_cli
             },
             "budget",
         ),
+        # An end without a start, before this month, the start then: a 400, not a 500.
+        ({"inference": INFERENCE, "budget": {"period_end": "2000-01-01"}}, "budget"),
         ({"inference": INFERENCE, "options": [{"key": "build"}]}, "options"),
     ],
 )
