@@ -58,18 +58,7 @@ def options_view(request: Request) -> Response:
     serializer.is_valid(raise_exception=True)
     data = dict(serializer.validated_data)
     choices, budget = data.pop("options", None), data.pop("budget", None)
-    try:
-        compared = options_compare(data, choices, _settings(budget), today=timezone.localdate())
-    except CalendarError:
-        # Only an end given without a start gets here, before this month (the start then): the
-        # serializer compares the two when both are given. The request's budget: a 400 at it.
-        raise serializers.ValidationError(
-            {
-                "budget": {
-                    "period_end": [gettext("The end of the planning period is before its start.")]
-                }
-            }
-        ) from None
+    compared = options_compare(data, choices, _settings(budget), today=timezone.localdate())
     return Response(options_representation(kept_options(compared)))
 
 

@@ -1,5 +1,6 @@
 """API shapes of the decision view: the options request and its response (for the schema)."""
 
+from django.utils import timezone
 from django.utils.translation import gettext
 from rest_framework import serializers
 
@@ -17,7 +18,7 @@ from apps.catalogue.models import PRECISIONS, CommitmentDiscount
 from apps.core.planning_dates import PlanningDateField
 from apps.estimates.options import OPTION_KEYS
 from apps.exchange.serializers import ExchangeRateSerializer
-from apps.options.services import HOSTING
+from apps.options.services import HOSTING, period_start_on
 from apps.projects.models import FiscalYearLabel
 
 STAFF_BASES = ("given", "not_included")
@@ -134,8 +135,10 @@ class BudgetSettingsSerializer(StrictSerializer):
     service_start = PlanningDateField(required=False)
 
     def validate(self, attrs):
-        start, end = attrs.get("period_start"), attrs.get("period_end")
-        if start and end and end < start:
+        # Against the start the comparison takes: the one given, or this month's first day.
+        start = period_start_on(attrs.get("period_start"), timezone.localdate())
+        end = attrs.get("period_end")
+        if end and end < start:
             raise serializers.ValidationError(
                 {"period_end": [gettext("The end of the planning period is before its start.")]}
             )

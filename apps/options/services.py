@@ -110,6 +110,11 @@ class BudgetSettings:
     service_start: date | None = None
 
 
+def period_start_on(start: date | None, today: date) -> date:
+    """The planning period's first day: the one given, or the first of this month."""
+    return start or today.replace(day=1)
+
+
 @dataclass(frozen=True)
 class ComparedOptions:
     comparison: OptionsComparison
@@ -348,7 +353,7 @@ def options_compare(
     inputs, estimates = _servable(inputs, unavailable)
     if not inputs:
         raise EstimateInputError({"options": [gettext("None of the options can be estimated.")]})
-    start = settings.period_start or today.replace(day=1)
+    start = period_start_on(settings.period_start, today)
     end = settings.period_end
     if end is None:
         service = settings.service_start or common_service_start(
