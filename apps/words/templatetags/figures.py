@@ -1,13 +1,11 @@
 """Template filters that show figures with their units: `{% load figures %}`, `{{ x|hours }}`."""
 
 import functools
-import html
 from collections.abc import Callable
 from decimal import Decimal
 
 from django import template
-from django.utils.functional import Promise
-from django.utils.html import format_html
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from apps.words import formatting, units
@@ -85,27 +83,16 @@ def figure_html(figure: Figure) -> SafeString:
 def _figure_html(figure: Figure) -> SafeString:
     """figure_html of a Figure, remembered (Figures are frozen; the formatting functions hand the
     same ones out again, apps.words.formatting.remembered)."""
-    text = _escaped(figure.text)
+    text = conditional_escape(figure.text)
     if not figure.available:
         return mark_safe(text)
-    exact = _escaped(figure.exact)
+    exact = conditional_escape(figure.exact)
     if not figure.needs_spoken_text:
         return mark_safe(f'<data value="{exact}">{text}</data>')
     return mark_safe(
         f'<data value="{exact}"><span aria-hidden="true">{text}</span>'
-        f'<span class="visually-hidden">{_escaped(figure.aria)}</span></data>'
+        f'<span class="visually-hidden">{conditional_escape(figure.aria)}</span></data>'
     )
-
-
-def _escaped(text: str) -> str:
-    """conditional_escape of a figure's text, without its detours through lazy-text checks (the
-    live preview draws dozens of new figures at every keystroke): safe text as it is, any other
-    escaped as django.utils.html.escape escapes it."""
-    if isinstance(text, Promise):
-        text = str(text)
-    if hasattr(text, "__html__"):
-        return text.__html__()
-    return html.escape(str(text))
 
 
 _KINDS: dict[str, Callable[..., Figure]] = {
