@@ -34,14 +34,6 @@ def ecb_rates(path: str = CURRENCY_FILE) -> dict[tuple[str, date], Decimal]:
     return rates
 
 
-def ecb_rows(path: str = CURRENCY_FILE) -> list[EcbRate]:
-    """The rates of ecb_rates, as unsaved rows."""
-    return [
-        EcbRate(currency=currency, date=day, per_euro=per_euro)
-        for (currency, day), per_euro in ecb_rates(path).items()
-    ]
-
-
 def _rates_upsert(rates: dict[tuple[str, date], Decimal]) -> None:
     """Insert the rates, or update a day's rate already there, in statements of many rows each:
     the ORM's bulk_create builds and compiles a model instance a rate, several seconds for the
