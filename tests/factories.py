@@ -3,8 +3,10 @@
 import datetime
 from decimal import Decimal
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from django.test import Client
 
 from apps.exchange.models import EcbRate
 from apps.projects.models import Project, Scenario
@@ -62,6 +64,14 @@ def make_front_office(username: str = "reviewer", password: str = "a-long-test-p
     user = get_user_model().objects.create_user(username, password=password)
     user.groups.add(Group.objects.get_or_create(name=FRONT_OFFICE)[0])
     return user
+
+
+def session_cookie(user) -> str:
+    """The session cookie of `user`, signed in once: a client given it is that user's without
+    signing in again (a module's tests each sign in as the same few users)."""
+    client = Client()
+    client.force_login(user)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
 
 
 def make_project(owner, title: str = "A project", **fields) -> Project:

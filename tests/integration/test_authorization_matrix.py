@@ -72,6 +72,7 @@ from tests.factories import (
     make_project,
     make_scenario,
     seed_000_inference,
+    session_cookie,
 )
 from tests.integration.test_one_save_one_computation import form_data
 
@@ -903,9 +904,7 @@ def sign_in(world: World) -> None:
     """Sign each user in once, for the whole module: a case's client takes the session's cookie
     (a case that signs out, or changes the session, does so in its savepoint)."""
     for actor, user in world.users.items():
-        client = Client()
-        client.force_login(user)
-        world.sessions[actor] = client.cookies[django_settings.SESSION_COOKIE_NAME].value
+        world.sessions[actor] = session_cookie(user)
 
 
 class Actors:

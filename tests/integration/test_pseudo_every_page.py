@@ -23,6 +23,7 @@ from apps.core.ratelimit import too_many_requests
 from apps.core.views import database_unavailable, server_error
 from apps.sweeps import tasks
 from apps.words.currencies import active_currencies
+from tests.factories import session_cookie
 from tests.integration.pseudo_world import WORLD_DATA, world_build
 from tests.integration.test_langexports_pseudo_pages import catalogue_words
 from tests.integration.test_project_pages import scenario_post
@@ -344,20 +345,13 @@ def world(django_db_setup, django_db_blocker):
         patch.setattr(tasks.sweep_run_chunk, "delay", lambda *args: None)
         with transaction.atomic():
             built = world_build()
-            built["cookies"] = {name: _signed_in(user) for name, user in built["users"].items()}
+            built["cookies"] = {
+                name: user and session_cookie(user) for name, user in built["users"].items()
+            }
             data = [*WORLD_DATA, *catalogue_words(), *CURRENCY_NAMES]
             built["data"] = sorted(data, key=len, reverse=True)
             yield built
             transaction.set_rollback(True)
-
-
-def _signed_in(user) -> str | None:
-    """The session cookie of `user` signed in (None: nobody is)."""
-    if user is None:
-        return None
-    client = Client()
-    client.force_login(user)
-    return client.cookies[settings.SESSION_COOKIE_NAME].value
 
 
 def _render(world: dict, case: Case):
