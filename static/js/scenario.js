@@ -117,6 +117,33 @@
     }, true);
   });
   document.addEventListener("htmx:afterSettle", drawCharts);
+  // A fold the reader opened among the figures (the month-by-month table, the description, how
+  // a figure is worked out) stays open when the live preview swaps new figures in: typing a value
+  // does not close it. Folds are known by their summary's words and, where two read alike, by
+  // their order.
+  const foldKeys = (root) => {
+    const seen = new Map();
+    return Array.from(root.querySelectorAll("details"), (details) => {
+      const words = details.querySelector(":scope > summary")?.textContent.trim() ?? "";
+      seen.set(words, (seen.get(words) ?? 0) + 1);
+      return [details, `${words}#${seen.get(words)}`];
+    });
+  };
+  let openFolds = null;
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const target = event.detail.target;
+    openFolds = target?.id
+      ? { id: target.id, keys: new Set(foldKeys(target).filter(([d]) => d.open).map(([, k]) => k)) }
+      : null;
+  });
+  document.addEventListener("htmx:afterSwap", () => {
+    const swapped = openFolds && document.getElementById(openFolds.id);
+    if (!swapped) return;
+    foldKeys(swapped).forEach(([details, key]) => {
+      if (openFolds.keys.has(key)) details.open = true;
+    });
+    openFolds = null;
+  });
   // Back or Forward to a view HTMX no longer keeps: load the whole page again. (Asked for with
   // HX-Request, this address answers with the figures alone, which would replace the page.)
   if (window.htmx) window.htmx.config.refreshOnHistoryMiss = true;

@@ -19,7 +19,8 @@ import pytest
 from django.conf import settings
 from django.core.cache import cache
 from django.urls import Resolver404, resolve
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, sync_playwright
+from playwright._impl._sync_base import EventInfo
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, Response, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from apps.apiprices.loading import api_prices_load
@@ -166,8 +167,33 @@ def _real_catalogue_with_live_server(request: pytest.FixtureRequest) -> None:
         request.getfixturevalue("real_catalogue")
 
 
+# Counts HTMX's settled swaps in every page (see live_preview).
+_COUNT_SETTLES = """document.addEventListener("htmx:afterSettle", () => {
+    window.__settles = (window.__settles ?? 0) + 1;
+});"""
+_SETTLES = "window.__settles ?? 0"
+_QUIET = "!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+
+
+@contextlib.contextmanager
+def live_preview(page: Page, path: str = "/preview/") -> Iterator[EventInfo[Response]]:
+    """Wait for the next live preview's answer (a POST to an address holding `path`) and for
+    HTMX to have swapped it in and settled, and for no other request to be under way.
+
+    The answer alone is not enough: HTMX swaps it in a moment later, and a test that reads the
+    page in that moment reads the figures about to be replaced (or opens a fold about to be
+    swapped out), which passed on a quiet machine and failed in CI under load. Yields
+    Playwright's EventInfo, whose .value is the response once the block is left."""
+    settled_before = page.evaluate(_SETTLES)
+    with page.expect_response(lambda r: path in r.url and r.request.method == "POST") as answer:
+        yield answer  # answer.value: the response, once the block is left
+    page.wait_for_function(f"(n) => ({_SETTLES}) > n && {_QUIET}", arg=settled_before)
+
+
 def _new_context(browser: Browser, live_server, viewport: dict, **options) -> BrowserContext:
     context = browser.new_context(base_url=live_server.url, viewport=viewport, **options)
+    if options.get("java_script_enabled", True):
+        context.add_init_script(_COUNT_SETTLES)
     context.set_default_timeout(DEFAULT_TIMEOUT_MS)
     context.set_default_navigation_timeout(DEFAULT_TIMEOUT_MS)
     return context

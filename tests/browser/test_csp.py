@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from apps.projects.models import Project
 from apps.projects.presets import PRESETS_BY_SLUG
-from tests.browser.conftest import login
+from tests.browser.conftest import live_preview, login
 from tests.factories import make_manager, make_project, make_scenario
 
 PASSWORD = "a-long-test-password"
@@ -143,7 +143,7 @@ def test_signed_in_pages_and_live_figures_break_no_rule_of_the_policy(
     # The scenario page: Chart.js draws, htmx swaps in new figures as the inputs change.
     open_page(page, pilot.get_absolute_url())
     expect(page.locator("canvas").first).to_be_visible()
-    with page.expect_response(lambda response: "/preview/" in response.url):
+    with live_preview(page):
         page.get_by_label(re.compile(r"^Requests in the first month:?$")).fill("40000")
     expect(page.locator("#comparison")).to_be_visible()
     page.wait_for_load_state("networkidle")

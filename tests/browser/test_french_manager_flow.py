@@ -25,6 +25,7 @@ from apps.projects.models import Project
 from apps.projects.presets import PRESETS_BY_SLUG
 from tests.browser.conftest import (
     assert_no_axe_violations_at_each_width,
+    live_preview,
     login,
     reveal,
 )
@@ -85,12 +86,6 @@ def messages(page: Page) -> Locator:
 def click_and_load(page: Page, locator: Locator) -> None:
     with page.expect_navigation():
         locator.click()
-
-
-def live_preview(page: Page):
-    return page.expect_response(
-        lambda response: "/preview/" in response.url and response.request.method == "POST"
-    )
 
 
 def switch_to_french(page: Page, manager) -> None:

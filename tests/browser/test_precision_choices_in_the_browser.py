@@ -16,6 +16,7 @@ from apps.projects.roles import MANAGER
 from tests.browser.conftest import (
     assert_no_axe_violations_at_each_width,
     languages_each_at_a_width,
+    live_preview,
     login,
     reveal,
 )
@@ -93,7 +94,7 @@ def test_the_formats_follow_the_accelerator_without_axe_violations(
     precision.select_option("fp4")
     expect(precision).to_have_value("fp4")
     # The swapped field still works from the keyboard and keeps the form's preview.
-    with page.expect_response(lambda r: "/preview/" in r.url):
+    with live_preview(page):
         precision.focus()
         page.keyboard.press("ArrowUp")
     expect(precision).to_have_value("int8")

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from apps.accounts.language import language_preference_set
 from apps.apiprices.loading import api_prices_load
 from apps.projects.models import Project
-from tests.browser.conftest import VIEWPORTS, assert_no_axe_violations, login
+from tests.browser.conftest import VIEWPORTS, assert_no_axe_violations, live_preview, login
 from tests.factories import (
     SEED_000_TRAINING,
     make_manager,
@@ -203,7 +203,7 @@ def test_the_figures_stay_in_view_while_the_requests_are_typed(
     # The field at the foot of the screen: the page scrolled well past the figures' first place.
     requests.evaluate("(field) => field.scrollIntoView({block: 'end'})")
     assert page.evaluate("window.scrollY") > 400
-    with page.expect_response(lambda response: "/preview/" in response.url):
+    with live_preview(page):
         requests.fill("150000")
     expect(run_cost).not_to_have_text(before)
     expect(requests).to_be_in_viewport()
@@ -215,7 +215,7 @@ def test_the_figures_stay_in_view_while_the_requests_are_typed(
     page.set_viewport_size(VIEWPORTS["phone"])
     headline = page.locator("#headline")
     requests.evaluate("(field) => field.scrollIntoView({block: 'center'})")
-    with page.expect_response(lambda response: "/preview/" in response.url):
+    with live_preview(page):
         requests.fill("300000")
     expect(headline).to_be_in_viewport()
     expect(headline).to_contain_text(run_cost.inner_text())

@@ -13,6 +13,7 @@ from tests.browser.conftest import (
     assert_no_axe_violations,
     assert_no_axe_violations_at_each_width,
     languages_each_at_a_width,
+    live_preview,
     login,
     manager_with_scenario,
     reveal,
@@ -116,7 +117,7 @@ def test_more_reasoning_tokens_lengthen_the_wait_live(
     page = open_scenario(new_page, live_server, reasoning_scenario, "en")
     inference = page.locator("article.column-inference")
     expect(inference).to_contain_text("800 tokens of hidden reasoning")
-    with page.expect_response(lambda r: "/preview/" in r.url and r.request.method == "POST"):
+    with live_preview(page):
         field(page, WORDS["en"]["reasoning"]).fill("4000")
         field(page, WORDS["en"]["reasoning"]).blur()
     expect(inference).to_contain_text(re.compile(r"4,000 tokens\s+of hidden reasoning"))

@@ -9,6 +9,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import (
     assert_no_axe_violations_at_each_width,
+    live_preview,
     login,
     manager_with_scenario,
     reveal,
@@ -70,7 +71,7 @@ def test_choosing_another_model_updates_the_figures_live(
     page: Page, live_server, serving_scenario
 ) -> None:
     open_scenario(page, live_server, serving_scenario)
-    with page.expect_response(lambda r: "/preview/" in r.url and r.request.method == "POST"):
+    with live_preview(page):
         page.get_by_label("Language model").select_option("llama-3.1-8b")
     expect(serving(page)).to_contain_text("1 accelerator per copy of the model, tensor parallel 1")
 

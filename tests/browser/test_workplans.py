@@ -4,7 +4,6 @@ request and many, adds a scenario and compares them; the charts, reduced motion,
 and axe-core's WCAG 2.2 AA rules at desktop and phone widths on every page of the workplan."""
 
 import re
-from contextlib import AbstractContextManager
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -14,7 +13,14 @@ from playwright.sync_api import Locator, Page, expect
 from apps.projects.models import Project
 from apps.projects.presets import PRESETS_BY_SLUG
 from apps.projects.roles import MANAGER
-from tests.browser.conftest import VIEWPORTS, axe_violations, format_axe_violations, login, reveal
+from tests.browser.conftest import (
+    VIEWPORTS,
+    axe_violations,
+    format_axe_violations,
+    live_preview,
+    login,
+    reveal,
+)
 
 USERNAME = "maria"
 PASSWORD = "a-long-test-password"
@@ -152,13 +158,6 @@ def expect_swapped_in_place(page: Page) -> None:
     expect(page.locator("#comparison[data-stale]")).to_have_count(0)
     expect_not_reloaded(page)
     set_marker(page)
-
-
-def live_preview(page: Page) -> AbstractContextManager:
-    """Wait for the next live preview's response (the #comparison partial)."""
-    return page.expect_response(
-        lambda response: "/preview/" in response.url and response.request.method == "POST"
-    )
 
 
 def add_scenario_and_compare(page: Page, first_name: str, second_preset_name: str) -> None:
@@ -313,7 +312,7 @@ def test_manager_plans_with_live_figures_with_javascript(page: Page, live_server
     # the typed figures' own preview, half a second later, keeps the view switched to.
     field(page, "Output tokens per request").fill("1000")
     requests.fill("2,000,000")
-    with page.expect_response(lambda response: "/preview/?view=single" in response.url):
+    with live_preview(page, "/preview/?view=single"):
         toggle(page, "Single request").click()
     expect(cost_per_1000).not_to_have_text(cost_per_1000_at_500_tokens)
     page.wait_for_function("() => !document.querySelector('.htmx-request')")
@@ -447,10 +446,14 @@ def chart_state(page: Page) -> list[dict]:
     return page.evaluate(CHART_STATE, list(CHARTS))
 
 
+def month_table_fold(page: Page) -> Locator:
+    return page.locator("details.fold").filter(has=page.locator("#cumulative-caption"))
+
+
 def expect_month_rows(page: Page, months: int) -> None:
     """The data table beside the charts (folded under them, opened as a user does): month 0
     (training), then one row per month."""
-    fold = page.locator("details.fold").filter(has=page.locator("#cumulative-caption"))
+    fold = month_table_fold(page)
     if not fold.evaluate("(details) => details.open"):
         fold.locator(":scope > summary").click()
     table = page.get_by_role("table", name="Cumulative figures by month (month 0 is training)")
@@ -476,8 +479,10 @@ def test_charts_are_drawn_beside_a_table_of_every_month(
         assert box and box["width"] > 100 and box["height"] > 100, (canvas_id, box)
 
     # A longer horizon, typed: the table and the redrawn charts follow the swap.
+    # The table the user opened stays open when the new figures are swapped in.
     with live_preview(page):
         field(page, "Planning horizon (months)").fill("24")
+    expect(month_table_fold(page)).to_have_js_property("open", True)
     expect_month_rows(page, 24)
     page.wait_for_function(
         "(ids) => ids.every((id) => Chart.getChart(document.getElementById(id))"
