@@ -98,11 +98,19 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+# A browser test that fails is run once more (pytest-rerunfailures), as Playwright's own test
+# runner does in CI: a real browser under a loaded 2-core machine has timings no wait can bound.
+# A test that fails twice fails the run; one that passes the second time shows as "R" and in the
+# summary ("RERUN"), and each seen is a race to find (as the fold closed by the live preview was).
+BROWSER_RERUNS = 1
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     # This hook sees the items of the whole session: mark only the ones in this folder.
     for item in items:
         if item.path.resolve().is_relative_to(BROWSER_DIR):
             item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.flaky(reruns=BROWSER_RERUNS))
 
 
 @pytest.fixture(scope="session")
