@@ -23,9 +23,11 @@ from apps.actuals.variance import (
     summed_years,
     tokens_per_request,
 )
+from apps.budget.models import CostLine
 from apps.budget.selectors import (
     BudgetUnavailable,
     baseline_of,
+    baselines_of,
     budget_rules,
     conversion_of,
     cost_line_input,
@@ -95,6 +97,17 @@ def project_plan(project: Project, catalogue: Catalogue | None = None) -> Plan:
     its cost lines scheduled and the estimate's computed lines (apps.estimates.budget), the
     same monthly amounts the budget sums into its fiscal years."""
     scenario = baseline_of(project)
+    lines = [] if scenario is None else cost_lines_of(scenario)
+    return _plan_of(project, scenario, lines, catalogue)
+
+
+def _plan_of(
+    project: Project,
+    scenario: Scenario | None,
+    lines: list[CostLine],
+    catalogue: Catalogue | None = None,
+) -> Plan:
+    """project_plan from the baseline and its cost lines (in the budget table's order) as read."""
     if scenario is None:
         return Plan((), {}, None, gettext("This project has no baseline scenario."))
     catalogue = catalogue or Catalogue.load()
@@ -122,7 +135,7 @@ def project_plan(project: Project, catalogue: Catalogue | None = None) -> Plan:
         )
         # The budget's own months: the lines in another currency and the fiscal years with a
         # rate of their own converted as the budget converts them.
-        line_inputs = [cost_line_input(line, project) for line in cost_lines_of(scenario)]
+        line_inputs = [cost_line_input(line, project) for line in lines]
         conversion, _ = conversion_of(project, catalogue, exchange, line_inputs, calendar)
         added, computed_lines, _ = monthly_lines(
             calendar, budget_rules(project), line_inputs, computed, conversion
@@ -210,33 +223,49 @@ def _planned_tokens(
 @dataclass(frozen=True)
 class CurrencyVariance:
     """Plan against actual by fiscal year summed over the projects with actuals in one
-    currency (never mixed with another), and those projects."""
+    currency (never mixed with another), those projects, and each one's own plan against
+    actual (`variances`, in the order of `projects`)."""
 
     currency: str
     years: tuple[YearSum, ...]
     projects: tuple[Project, ...]
+    variances: tuple[Variance, ...] = ()
+
+    def of(self, project_id: int) -> Variance | None:
+        """The plan against actual of one of these projects (None: not one of them)."""
+        for project, variance in zip(self.projects, self.variances, strict=True):
+            if project.pk == project_id:
+                return variance
+        return None
 
 
 def portfolio_variance(projects: Iterable[Project]) -> list[CurrencyVariance]:
     """Plan against actual of the projects that have actuals, summed per currency (the
     project's, which its actuals are counted in), currencies in alphabetical order. The
-    caller chooses the projects (the portfolio's, for its user)."""
+    caller chooses the projects (the portfolio's, for its user). Five queries however many
+    projects: those billed, their baselines and cost lines, their actuals."""
     projects = list(projects)
     billed = set(
         ActualAmount.objects.filter(project__in=projects)
         .values_list("project_id", flat=True)
         .distinct()
     )
+    projects = [project for project in projects if project.pk in billed]
     catalogue = Catalogue.load()
+    baselines = baselines_of(projects) if projects else {}
+    cells = actual_cells_of(projects) if projects else {}
     by_currency: dict[str, list] = defaultdict(list)
     for project in projects:
-        if project.pk in billed:
-            by_currency[project.currency].append((project, project_variance(project, catalogue)[1]))
+        scenario, lines = baselines.get(project.pk, (None, []))
+        plan = _plan_of(project, scenario, lines, catalogue)
+        variance = _variance_of(plan, cells.get(project.pk, _NOTHING_BILLED))
+        by_currency[project.currency].append((project, variance))
     return [
         CurrencyVariance(
             currency,
             summed_years([variance for _, variance in rows]),
             tuple(project for project, _ in rows),
+            tuple(variance for _, variance in rows),
         )
         for currency, rows in sorted(by_currency.items())
     ]
@@ -247,29 +276,46 @@ def has_actuals(project: Project) -> bool:
     return ActualAmount.objects.filter(project=project).exists()
 
 
-def actual_cells(project: Project):
+type Cells = tuple[dict[tuple[int, str], Decimal], dict[int, float], dict[tuple[int, str], int]]
+_NOTHING_BILLED: Cells = ({}, {}, {})
+
+
+def actual_cells(project: Project) -> Cells:
     """Actual money per (month_index, kind), accelerator-hours per month, tokens per (month,
     token type), in two queries."""
-    money: dict[tuple[int, str], Decimal] = {}
-    hours: dict[int, float] = defaultdict(float)
-    tokens: dict[tuple[int, str], int] = defaultdict(int)
-    matched = ActualAmount.objects.filter(project=project).exclude(kind="")
-    for row in matched.values("month", "kind").annotate(amount=Sum("amount")):
-        money[month_index(row["month"]), row["kind"]] = row["amount"]
-    for row in matched.values("month", "token_type").annotate(
+    return actual_cells_of([project]).get(project.pk, _NOTHING_BILLED)
+
+
+def actual_cells_of(projects: Iterable[Project]) -> dict[int, Cells]:
+    """actual_cells of each of these projects that has matched actuals, by project id, in two
+    queries however many projects."""
+    money: dict[int, dict] = defaultdict(dict)
+    hours: dict[int, dict] = defaultdict(lambda: defaultdict(float))
+    tokens: dict[int, dict] = defaultdict(lambda: defaultdict(int))
+    matched = ActualAmount.objects.filter(project__in=list(projects)).exclude(kind="")
+    for row in matched.values("project_id", "month", "kind").annotate(amount=Sum("amount")):
+        money[row["project_id"]][month_index(row["month"]), row["kind"]] = row["amount"]
+    for row in matched.values("project_id", "month", "token_type").annotate(
         hours=Sum("accelerator_hours"), tokens=Sum("tokens")
     ):
-        month = month_index(row["month"])
-        hours[month] += row["hours"] or 0.0
+        project, month = row["project_id"], month_index(row["month"])
+        hours[project][month] += row["hours"] or 0.0
         if row["token_type"]:
-            tokens[month, row["token_type"]] += row["tokens"] or 0
-    return money, dict(hours), dict(tokens)
+            tokens[project][month, row["token_type"]] += row["tokens"] or 0
+    return {
+        project: (money[project], dict(hours[project]), dict(tokens[project]))
+        for project in money.keys() | hours.keys()
+    }
 
 
 def project_variance(project: Project, catalogue: Catalogue | None = None) -> tuple[Plan, Variance]:
     plan = project_plan(project, catalogue)
-    money, hours, tokens = actual_cells(project)
-    variance = plan_against_actual(
+    return plan, _variance_of(plan, actual_cells(project))
+
+
+def _variance_of(plan: Plan, cells: Cells) -> Variance:
+    money, hours, tokens = cells
+    return plan_against_actual(
         plan.years,
         plan.money,
         money,
@@ -279,7 +325,6 @@ def project_variance(project: Project, catalogue: Catalogue | None = None) -> tu
         kinds_order=KINDS,
         tokens_plan=plan.tokens,
     )
-    return plan, variance
 
 
 def measured_demand_of(project: Project, plan: Plan, today: date) -> MeasuredDemand | None:
