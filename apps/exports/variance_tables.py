@@ -20,7 +20,8 @@ from apps.projects.models import Project
 PERCENT = Decimal("0.1")
 
 
-def _share(share: float | None) -> Decimal | None:
+def share_percent(share: float | None) -> Decimal | None:
+    """A variance's share of plan (0.1) as the percentage exports write (10.0)."""
     return None if share is None else (Decimal(repr(share)) * 100).quantize(PERCENT)
 
 
@@ -31,7 +32,7 @@ def _money_row(period: str, kind: str, figures: Figures) -> tuple[Value, ...]:
         figures.plan,
         figures.actual,
         figures.variance,
-        _share(figures.variance_share),
+        share_percent(figures.variance_share),
         figures.forecast,
     )
 

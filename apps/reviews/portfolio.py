@@ -6,12 +6,14 @@ read one JSON column per project in one query. The front office sees every proje
 anyone else the projects they own or collaborate on. Amounts in different currencies are never
 added: there is one portfolio per currency, each listing its projects with their totals in it and
 the rate their catalogue prices (in US dollars) were converted at, as frozen with the submission.
+With `variance_portfolio`, each project also carries its plan against actual by fiscal year, as
+the page's plan against actual computes it (apps.actuals.selectors.portfolio_variance).
 """
 
 import csv
 import io
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from decimal import Decimal
 
@@ -20,6 +22,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 from openpyxl import Workbook
 
+from apps.actuals.selectors import portfolio_variance
+from apps.actuals.variance import Figures, Variance
 from apps.budget.fiscal_labels import fiscal_year_text
 from apps.budget.kept import kept_budget
 from apps.budget.models import Category
@@ -28,6 +32,7 @@ from apps.core.spreadsheet_text import formula_safe
 from apps.estimates.budget import Portfolio, portfolio
 from apps.estimates.currency import ExchangeRate
 from apps.estimates.kept import KeptBudget
+from apps.exports.variance_tables import share_percent
 from apps.exports.xlsx_export import put
 from apps.projects.models import Project, ProjectSnapshot
 from apps.projects.roles import can_review
@@ -49,6 +54,10 @@ CSV_COLUMNS = (
     pgettext_lazy("CSV column", "category"),
     pgettext_lazy("CSV column", "fiscal year"),
     pgettext_lazy("CSV column", "amount"),
+    pgettext_lazy("CSV column", "actual"),
+    pgettext_lazy("CSV column", "variance"),
+    pgettext_lazy("CSV column", "variance (% of plan)"),
+    pgettext_lazy("CSV column", "project"),
 )
 
 
@@ -81,13 +90,19 @@ def portfolio_units(user) -> list[str]:
 class ProjectTotal:
     """One project of a portfolio: its budget's total over its period and its NPV, in the
     currency it was submitted in, and the rate its prices were converted at (None: in US
-    dollars, not converted), as frozen with its latest submission."""
+    dollars, not converted), as frozen with its latest submission.
+
+    years: its plan against actual (plan, actual, variance and its share of plan) in each of
+    the portfolio's fiscal years, None in a year its plan does not cover; None for a project
+    without actuals, which the page leaves out of its plan against actual (and where not
+    asked for: see variance_portfolio)."""
 
     project_id: int
     title: str
     total: Decimal
     npv: Decimal
     exchange: ExchangeRate | None
+    years: tuple[Figures | None, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -160,6 +175,42 @@ def budget_portfolio(user, *, status: str = "", unit: str = "") -> list[Currency
     ]
 
 
+def variance_portfolio(user, *, status: str = "", unit: str = "") -> list[CurrencyPortfolio]:
+    """budget_portfolio with each project's plan against actual by the portfolio's fiscal years
+    (ProjectTotal.years) in the project's currency, from the page's portfolio_variance; a
+    project whose currency is no longer the one it was submitted in has none. A fixed number
+    of queries however many projects."""
+    portfolios = budget_portfolio(user, status=status, unit=unit)
+    variances = {
+        (item.currency, project.pk): variance
+        for item in portfolio_variance(portfolio_projects(user, status=status, unit=unit))
+        for project, variance in zip(item.projects, item.variances, strict=True)
+    }
+    return [
+        replace(
+            item,
+            projects=tuple(
+                replace(
+                    project,
+                    years=_by_year(
+                        item.portfolio.fiscal_years,
+                        variances.get((item.currency, project.project_id)),
+                    ),
+                )
+                for project in item.projects
+            ),
+        )
+        for item in portfolios
+    ]
+
+
+def _by_year(labels: tuple[str, ...], variance: Variance | None) -> tuple | None:
+    if variance is None:
+        return None
+    totals = {year.label: year.total for year in variance.years}
+    return tuple(totals.get(label) for label in labels)
+
+
 def category_label(number: int) -> str:
     return str(Category(number).label)
 
@@ -197,16 +248,24 @@ def table_lines(summed: Portfolio) -> list[Line]:
     return lines
 
 
+def _share_text(share: float | None) -> str:
+    return "" if share is None else str(share_percent(share))
+
+
 def portfolio_csv(portfolios: list[CurrencyPortfolio]) -> bytes:
     """One row per cell: currency, row, class, category, fiscal year, amount (UTF-8 with BOM);
     the header and the class in the reader's language; amounts, category numbers and fiscal
-    years' keys (apps.budget.fiscal_labels) as they are."""
+    years' keys (apps.budget.fiscal_labels) as they are. Then each project with actuals (its
+    title as the row, its id in the last column): per fiscal year its plan as the amount, the
+    actual, the variance (actual − plan) and that as a percentage of plan (empty with nothing
+    planned), in the project's currency; the other rows leave those columns empty."""
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow([str(column) for column in CSV_COLUMNS])
     for item in portfolios:
+        labels = item.portfolio.fiscal_years
         for line in table_lines(item.portfolio):
-            for label, amount in zip(item.portfolio.fiscal_years, line.amounts, strict=True):
+            for label, amount in zip(labels, line.amounts, strict=True):
                 writer.writerow(
                     [
                         item.currency,
@@ -215,8 +274,28 @@ def portfolio_csv(portfolios: list[CurrencyPortfolio]) -> bytes:
                         line.category or "",
                         formula_safe(label),
                         f"{amount:.2f}",
+                        *("", "", "", ""),
                     ]
                 )
+        for project in item.projects:
+            if project.years is None:
+                continue
+            for label, figures in zip(labels, project.years, strict=True):
+                if figures is not None:
+                    writer.writerow(
+                        [
+                            item.currency,
+                            formula_safe(project.title),
+                            "",
+                            "",
+                            formula_safe(label),
+                            f"{figures.plan:.2f}",
+                            f"{figures.actual:.2f}",
+                            f"{figures.variance:.2f}",
+                            _share_text(figures.variance_share),
+                            project.project_id,
+                        ]
+                    )
     return buffer.getvalue().encode("utf-8-sig")
 
 
@@ -240,6 +319,44 @@ def portfolio_xlsx(portfolios: list[CurrencyPortfolio]) -> bytes:
         for row, line in enumerate(table_lines(item.portfolio), start=2):
             for column, value in enumerate([line.label, *line.amounts, line.total], start=1):
                 put(sheet, row, column, value)
+        _variance_sheet(workbook, item)
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
+
+
+def _variance_sheet(workbook: Workbook, item: CurrencyPortfolio) -> None:
+    """A currency's projects with actuals, on a sheet after its own: a row per project, and per
+    fiscal year its plan, actual and variance (in the currency) and the variance as a
+    percentage of plan (empty with nothing planned)."""
+    billed = [project for project in item.projects if project.years is not None]
+    if not billed:
+        return
+    currency = item.currency
+    sheet = workbook.create_sheet(_("%(currency)s, plan against actual") % {"currency": currency})
+    headings = [_("Project")]
+    for label in item.portfolio.fiscal_years:
+        named = {"year": fiscal_year_text(label), "currency": currency}
+        headings += [
+            f"{named['year']} ({currency})",
+            _("%(year)s actual (%(currency)s)") % named,
+            _("%(year)s variance (%(currency)s)") % named,
+            _("%(year)s variance (%% of plan)") % named,
+        ]
+    for column, heading in enumerate(headings, start=1):
+        put(sheet, 1, column, heading, bold=True)
+    for row, project in enumerate(billed, start=2):
+        values: list = [project.title]
+        for figures in project.years:
+            values += [None] * 4 if figures is None else _variance_cells(figures)
+        for column, value in enumerate(values, start=1):
+            put(sheet, row, column, value)
+
+
+def _variance_cells(figures: Figures) -> list:
+    return [
+        figures.plan,
+        figures.actual,
+        figures.variance,
+        share_percent(figures.variance_share),
+    ]

@@ -26,6 +26,7 @@ from apps.reviews.portfolio import (
     portfolio_units,
     portfolio_xlsx,
     table_lines,
+    variance_portfolio,
 )
 from apps.words.currencies import rate_text
 
@@ -104,7 +105,7 @@ def _download(
 @require_GET
 def portfolio_export_csv(request: HttpRequest) -> HttpResponse:
     _, filters = _filters(request)
-    content = portfolio_csv(budget_portfolio(request.user, **filters))
+    content = portfolio_csv(variance_portfolio(request.user, **filters))
     return _download(request, content, "text/csv; charset=utf-8", "csv")
 
 
@@ -112,7 +113,7 @@ def portfolio_export_csv(request: HttpRequest) -> HttpResponse:
 @require_GET
 def portfolio_export_xlsx(request: HttpRequest) -> HttpResponse:
     _, filters = _filters(request)
-    content = portfolio_xlsx(budget_portfolio(request.user, **filters))
+    content = portfolio_xlsx(variance_portfolio(request.user, **filters))
     xlsx = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
     return _download(request, content, xlsx, "xlsx")
 
@@ -144,6 +145,22 @@ def per_year(name: str, help_text: str) -> serializers.ListField:
     )
 
 
+class YearFigureField(serializers.ListField):
+    """One figure of a project's plan against actual (ProjectTotal.years) per fiscal year of
+    its portfolio, null in a year the project's plan does not cover; null as a whole for a
+    project without actuals (the page leaves those out of its plan against actual)."""
+
+    def __init__(self, figure: str, **kwargs) -> None:
+        self.figure = figure
+        super().__init__(source="years", allow_null=True, **kwargs)
+
+    def to_representation(self, data) -> list:
+        return [
+            None if figures is None else self.child.to_representation(getattr(figures, self.figure))
+            for figures in data
+        ]
+
+
 class PortfolioProjectSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="project_id")
     title = serializers.CharField()
@@ -152,6 +169,35 @@ class PortfolioProjectSerializer(serializers.Serializer):
     exchange_rates = serializers.SerializerMethodField(
         help_text="The rate the project's prices (in US dollars) were converted at, frozen with "
         "its latest submission; empty in US dollars."
+    )
+
+    plan = YearFigureField(
+        "plan",
+        child=MoneyField(allow_null=True),
+        help_text="The plan the actuals are set against, per fiscal year of `fiscal_years` (null "
+        "in a year the project's plan does not cover): its baseline's budget month by month, as "
+        "the portfolio page's plan against actual sums it, in the portfolio's currency; null "
+        "for a project without actuals, which the page leaves out of its plan against actual.",
+    )
+    actual = YearFigureField(
+        "actual",
+        child=MoneyField(allow_null=True),
+        help_text="What was billed, per fiscal year of `fiscal_years` (null in a year the "
+        "project's plan does not cover), in the portfolio's currency; null without actuals.",
+    )
+    variance = YearFigureField(
+        "variance",
+        child=MoneyField(allow_null=True),
+        help_text="Actual − plan (over plan is positive), per fiscal year of `fiscal_years` "
+        "(null in a year the project's plan does not cover), in the portfolio's currency; null "
+        "without actuals.",
+    )
+    variance_share = YearFigureField(
+        "variance_share",
+        child=serializers.FloatField(allow_null=True),
+        help_text="(Actual − plan) / plan (0.1 is 10 % over plan), per fiscal year of "
+        "`fiscal_years` (null in a year with nothing planned or that the project's plan does "
+        "not cover); null without actuals.",
     )
 
     @extend_schema_field(ExchangeRateSerializer(many=True))
@@ -197,5 +243,5 @@ class PortfolioSerializer(serializers.Serializer):
 def portfolio_budget_view(request: Request) -> Response:
     query = PortfolioQuerySerializer(data=request.query_params.dict())
     query.is_valid(raise_exception=True)
-    portfolios = budget_portfolio(request.user, **query.validated_data)
+    portfolios = variance_portfolio(request.user, **query.validated_data)
     return Response(PortfolioSerializer({"portfolios": portfolios}).data)

@@ -191,5 +191,16 @@ def test_a_french_portfolio_csv_has_french_headers_and_classes(owner, budgeted):
     client.force_login(owner)
     response = client.get("/portfolio/export.csv", headers={"accept-language": "fr"})
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
-    assert rows[0] == ["devise", "ligne", "nature", "catégorie", "exercice budgétaire", "montant"]
+    assert rows[0] == [
+        "devise",
+        "ligne",
+        "nature",
+        "catégorie",
+        "exercice budgétaire",
+        "montant",
+        "réalisé",
+        "écart",
+        "écart (% du prévu)",
+        "projet",
+    ]
     assert {row[2] for row in rows[1:]} == {"CAPEX", "OPEX", ""}
