@@ -231,13 +231,6 @@ class CurrencyVariance:
     projects: tuple[Project, ...]
     variances: tuple[Variance, ...] = ()
 
-    def of(self, project_id: int) -> Variance | None:
-        """The plan against actual of one of these projects (None: not one of them)."""
-        for project, variance in zip(self.projects, self.variances, strict=True):
-            if project.pk == project_id:
-                return variance
-        return None
-
 
 def portfolio_variance(projects: Iterable[Project]) -> list[CurrencyVariance]:
     """Plan against actual of the projects that have actuals, summed per currency (the
@@ -258,7 +251,7 @@ def portfolio_variance(projects: Iterable[Project]) -> list[CurrencyVariance]:
     for project in projects:
         scenario, lines = baselines.get(project.pk, (None, []))
         plan = _plan_of(project, scenario, lines, catalogue)
-        variance = _variance_of(plan, cells.get(project.pk, _NOTHING_BILLED))
+        variance = _variance_of(plan, cells.get(project.pk) or _nothing_billed())
         by_currency[project.currency].append((project, variance))
     return [
         CurrencyVariance(
@@ -277,13 +270,16 @@ def has_actuals(project: Project) -> bool:
 
 
 type Cells = tuple[dict[tuple[int, str], Decimal], dict[int, float], dict[tuple[int, str], int]]
-_NOTHING_BILLED: Cells = ({}, {}, {})
+
+
+def _nothing_billed() -> Cells:
+    return {}, {}, {}
 
 
 def actual_cells(project: Project) -> Cells:
     """Actual money per (month_index, kind), accelerator-hours per month, tokens per (month,
     token type), in two queries."""
-    return actual_cells_of([project]).get(project.pk, _NOTHING_BILLED)
+    return actual_cells_of([project]).get(project.pk) or _nothing_billed()
 
 
 def actual_cells_of(projects: Iterable[Project]) -> dict[int, Cells]:
