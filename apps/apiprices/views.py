@@ -2,8 +2,9 @@
 
 import datetime
 
+from django.core.cache import cache
 from django.core.paginator import Paginator
-from django.http import HttpRequest
+from django.http import HttpRequest, QueryDict
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET
@@ -11,25 +12,47 @@ from django.views.decorators.http import require_GET
 from apps.apiprices.forms import PriceFilterForm
 from apps.apiprices.selectors import models_priced_on, prices_of
 from apps.catalogue.models import catalogue_version
-from apps.core.fragments import cached_fragment, fragment_key
+from apps.core.fragments import FRAGMENT_SECONDS, fragment_key
 
 PAGE_SIZE = 50
 TEMPLATE = "apiprices/api_price_list.html"
+# The query strings whose page is cached: a provider among the choices (or none) and a page
+# number. Any other (a day, a model, a provider that is none of them, anything else) is drawn
+# afresh, rather than adding a page to the cache for every value a client types.
+CACHED_PARAMETERS = frozenset({"provider", "page"})
+CACHED_PAGES = 100
 
 
 @require_GET
 def api_price_list(request: HttpRequest) -> TemplateResponse:
-    # The filters, their errors and the page are drawn from the query string and today's date
-    # alone (an empty or invalid day is today) while the catalogue version is the same.
-    key = fragment_key(
-        "api-price-page",
-        catalogue_version(),
-        sorted(request.GET.lists()),
-        datetime.date.today().isoformat(),
-    )
-    has_errors, prices_html = cached_fragment(key, lambda: _prices_part(request))
+    key = _cache_key(request.GET)
+    part = cache.get(key) if key else None
+    if part is None:
+        part = _prices_part(request)
+        has_errors, _html = part
+        if key and not has_errors:
+            cache.set(key, part, FRAGMENT_SECONDS)
+    has_errors, prices_html = part
     return TemplateResponse(
         request, TEMPLATE, {"has_errors": has_errors, "prices_html": prices_html}
+    )
+
+
+def _cache_key(query: QueryDict) -> str | None:
+    """The key of the page but its layout for this query string, while the catalogue version is
+    the same and on this day (the page shows it); None for a query string drawn afresh."""
+    page = query.get("page", "1")
+    if (
+        not set(query) <= CACHED_PARAMETERS
+        or any(len(values) > 1 for _name, values in query.lists())
+        or not (page.isdigit() and page == str(int(page)) and int(page) <= CACHED_PAGES)
+    ):
+        return None
+    return fragment_key(
+        "api-price-page",
+        catalogue_version(),
+        sorted(query.lists()),
+        datetime.date.today().isoformat(),
     )
 
 
