@@ -12,7 +12,8 @@ from django.views.decorators.http import require_GET
 from apps.apiprices.forms import PriceFilterForm
 from apps.apiprices.selectors import models_priced_on, prices_of
 from apps.catalogue.models import catalogue_version
-from apps.core.fragments import FRAGMENT_SECONDS, fragment_key
+from apps.catalogue.snapshot import SNAPSHOT_MAX_AGE_SECONDS
+from apps.core.fragments import fragment_key
 
 PAGE_SIZE = 50
 TEMPLATE = "apiprices/api_price_list.html"
@@ -31,7 +32,7 @@ def api_price_list(request: HttpRequest) -> TemplateResponse:
         part = _prices_part(request)
         has_errors, _html = part
         if key and not has_errors:
-            cache.set(key, part, FRAGMENT_SECONDS)
+            cache.set(key, part, SNAPSHOT_MAX_AGE_SECONDS)
     has_errors, prices_html = part
     return TemplateResponse(
         request, TEMPLATE, {"has_errors": has_errors, "prices_html": prices_html}
@@ -40,7 +41,8 @@ def api_price_list(request: HttpRequest) -> TemplateResponse:
 
 def _cache_key(query: QueryDict) -> str | None:
     """The key of the page but its layout for this query string, while the catalogue version is
-    the same and on this day (the page shows it); None for a query string drawn afresh."""
+    the same and on this day (the page shows it); None for a query string drawn afresh. Kept
+    SNAPSHOT_MAX_AGE_SECONDS, as the list in the API is."""
     page = query.get("page", "1")
     if (
         not set(query) <= CACHED_PARAMETERS
