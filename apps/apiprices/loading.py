@@ -11,6 +11,7 @@ from django.db import transaction
 from apps.apiprices.models import ApiModel, ApiPrice, PriceTier
 from apps.apiprices.vendoring import CORRECTIONS_FILE
 from apps.catalogue.loading import LoadReport
+from apps.catalogue.models import catalogue_changed
 from apps.catalogue.sourced import Evidence
 
 PRICES_FILE = Path(__file__).resolve().parent / "data" / "genai-prices.json"
@@ -64,6 +65,8 @@ def api_prices_load(
     ApiModel.objects.bulk_create(new_models)
     ApiPrice.objects.bulk_create(new_prices)
     report.corrected = _apply_corrections(data, corrections_path)
+    # Bulk writes send no signal: the answers cached under the catalogue version are renewed here.
+    catalogue_changed()
     return report
 
 

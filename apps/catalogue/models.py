@@ -335,6 +335,6 @@ def catalogue_changed(using: str | None = None) -> None:
 
 
 def catalogue_row_changed(sender, using: str, **kwargs) -> None:
-    """post_save and post_delete receiver of every catalogue model and exchange rate (connected
-    in apps.catalogue.wiring and apps.exchange.wiring)."""
+    """post_save and post_delete receiver of every catalogue model, exchange rate and API price
+    (connected in apps.catalogue.wiring, apps.exchange.wiring and apps.apiprices.wiring)."""
     catalogue_changed(using)

@@ -28,10 +28,10 @@ def fragment_key(kind: str, *parts: object) -> str:
     return f"fragment:{kind}:{hashlib.sha256(payload.encode()).hexdigest()}"
 
 
-def cached_fragment[T](key: str, render: Callable[[], T]) -> T:
-    """The cached value under key, else render() stored under it."""
+def cached_fragment[T](key: str, render: Callable[[], T], seconds: float = FRAGMENT_SECONDS) -> T:
+    """The cached value under key, else render() stored under it for `seconds`."""
     value = cache.get(key)
     if value is None:
         value = render()
-        cache.set(key, value, FRAGMENT_SECONDS)
+        cache.set(key, value, seconds)
     return value
