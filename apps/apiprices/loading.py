@@ -11,15 +11,17 @@ from django.db import transaction
 from apps.apiprices.models import ApiModel, ApiPrice, PriceTier
 from apps.apiprices.vendoring import CORRECTIONS_FILE
 from apps.catalogue.loading import LoadReport
-from apps.catalogue.models import catalogue_changed
+from apps.catalogue.models import one_catalogue_change
 from apps.catalogue.sourced import Evidence
 
 PRICES_FILE = Path(__file__).resolve().parent / "data" / "genai-prices.json"
 
 
-# One event for a load, by its command, rather than one for each of thousands of rows.
+# One event for a load, by its command, rather than one for each of thousands of rows; and one
+# new catalogue version, which the API's list and page of prices are cached under.
 @disable_auditlog()
 @transaction.atomic
+@one_catalogue_change()
 def api_prices_load(
     *,
     path: Path = PRICES_FILE,
@@ -65,8 +67,6 @@ def api_prices_load(
     ApiModel.objects.bulk_create(new_models)
     ApiPrice.objects.bulk_create(new_prices)
     report.corrected = _apply_corrections(data, corrections_path)
-    # Bulk writes send no signal: the answers cached under the catalogue version are renewed here.
-    catalogue_changed()
     return report
 
 

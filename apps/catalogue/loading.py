@@ -15,7 +15,7 @@ from apps.catalogue.models import (
     EnergyProfile,
     LanguageModel,
     PriceOffer,
-    catalogue_changed,
+    one_catalogue_change,
 )
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -135,9 +135,11 @@ def _load_models(path: Path, *, overwrite: bool, report: LoadReport) -> None:
         _upsert_by_slug(LanguageModel, row, MODEL_FIGURES, overwrite=overwrite, report=report)
 
 
-# One event for a load, by its command, rather than one for each of thousands of rows.
+# One event for a load, by its command, rather than one for each of thousands of rows; and one
+# new catalogue version.
 @disable_auditlog()
 @transaction.atomic
+@one_catalogue_change()
 def catalogue_load(
     *, path: Path = CATALOGUE_FILE, models_path: Path = MODELS_FILE, overwrite: bool = False
 ) -> LoadReport:
@@ -185,7 +187,4 @@ def catalogue_load(
     notes = {row["slug"]: row.get("notes", "") for row in data["accelerators"]}
     _apply_corrections(data.get("corrections", {}), notes, report=report)
     _load_models(models_path, overwrite=overwrite, report=report)
-    # Each save already starts a new version; say so once more for the load as a whole, in case a
-    # row ever changes here without a save (a bulk update sends no signal).
-    catalogue_changed()
     return report

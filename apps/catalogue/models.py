@@ -1,5 +1,8 @@
 """Catalogue rows; every figure carries its source, evidence tag and as-of date."""
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from decimal import Decimal
 from uuid import uuid4
 
@@ -334,7 +337,24 @@ def catalogue_changed(using: str | None = None) -> None:
     transaction.on_commit(_new_catalogue_version, using=using, robust=True)
 
 
+_LOADING = ContextVar("catalogue_loading", default=False)
+
+
+@contextmanager
+def one_catalogue_change() -> Iterator[None]:
+    """The rows a load saves and deletes in this block start one new catalogue version, at its
+    end, not one each (an API price load with overwrite deletes some 2,500 rows, each a
+    post_delete, and writes others in bulk, which sends no signal at all)."""
+    token = _LOADING.set(True)
+    try:
+        yield
+    finally:
+        _LOADING.reset(token)
+    catalogue_changed()
+
+
 def catalogue_row_changed(sender, using: str, **kwargs) -> None:
     """post_save and post_delete receiver of every catalogue model, exchange rate and API price
     (connected in apps.catalogue.wiring, apps.exchange.wiring and apps.apiprices.wiring)."""
-    catalogue_changed(using)
+    if not _LOADING.get():
+        catalogue_changed(using)

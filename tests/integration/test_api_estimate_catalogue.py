@@ -9,12 +9,14 @@ from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from apps.apiprices.loading import api_prices_load
 from apps.catalogue import snapshot
 from apps.catalogue.loading import catalogue_load
 from apps.catalogue.models import (
     CATALOGUE_VERSION_KEY,
     Accelerator,
     PriceOffer,
+    _new_catalogue_version,
     catalogue_version,
 )
 from apps.catalogue.snapshot import Catalogue
@@ -111,6 +113,25 @@ def test_an_uncommitted_change_does_not_start_a_new_version(django_capture_on_co
         Accelerator.objects.get(slug="nvidia-l4").save()
     assert callbacks
     assert cache.get(CATALOGUE_VERSION_KEY) == version
+
+
+@pytest.mark.parametrize("load", [catalogue_load, api_prices_load])
+def test_a_load_starts_one_new_version_however_many_rows_it_changes(
+    load, django_capture_on_commit_callbacks
+):
+    version = catalogue_version()
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        report = load(overwrite=True)
+    assert report.updated > 50  # every row of the shipped files saved or deleted and written again
+    assert callbacks == [_new_catalogue_version]
+    assert cache.get(CATALOGUE_VERSION_KEY) != version
+
+
+def test_a_row_saved_after_a_load_starts_its_own_new_version(django_capture_on_commit_callbacks):
+    catalogue_load()
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        Accelerator.objects.get(slug="nvidia-l4").save()
+    assert callbacks == [_new_catalogue_version]
 
 
 def test_reloading_the_shipped_catalogue_is_used_by_the_next_estimate(
