@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.test import Client
 
+from apps.apiprices.models import ApiModel, ApiPrice
 from apps.exchange.models import EcbRate
 from apps.projects.models import Project, Scenario
 from apps.projects.roles import FRONT_OFFICE, MANAGER
@@ -129,3 +130,20 @@ def load_ecb(rates: dict = ECB) -> None:
         for day, values in rates.items()
         for currency, value in values.items()
     )
+
+
+def make_lab_api_model() -> ApiModel:
+    """An external API model of a provider of its own (Example Lab), priced at 3 (input) and 15
+    (output) US dollars per million tokens from the start."""
+    model = ApiModel.objects.create(
+        slug="example-lab-model-one",
+        provider="example-lab",
+        provider_name="Example Lab",
+        model="Model-One",
+        name="Model One",
+        catalogue_version="genai-prices 0.2.3",
+        source="https://example.org/pricing",
+        as_of=datetime.date(2026, 12, 1),
+    )
+    ApiPrice.objects.create(api_model=model, valid_from=None, input="3", output="15")
+    return model

@@ -12,6 +12,7 @@ from apps.apiprices.loading import PRICES_FILE, api_prices_load
 from apps.apiprices.models import ApiModel, ApiPrice
 from apps.apiprices.views import PAGE_SIZE
 from apps.audit.models import Action, AuditEvent
+from tests.factories import make_lab_api_model
 
 pytestmark = pytest.mark.django_db
 
@@ -33,17 +34,7 @@ CONTRACT = {
 @pytest.fixture
 def repriced():
     """A model whose prices changed on 1 March 2026 (input 3 → 2, output 15 → 10, cache added)."""
-    model = ApiModel.objects.create(
-        slug="example-lab-model-one",
-        provider="example-lab",
-        provider_name="Example Lab",
-        model="Model-One",
-        name="Model One",
-        catalogue_version="genai-prices 0.2.3",
-        source="https://example.org/pricing",
-        as_of=datetime.date(2026, 12, 1),
-    )
-    ApiPrice.objects.create(api_model=model, valid_from=None, input="3", output="15")
+    model = make_lab_api_model()
     ApiPrice.objects.create(
         api_model=model,
         valid_from=datetime.date(2026, 3, 1),

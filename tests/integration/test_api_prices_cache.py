@@ -1,7 +1,6 @@
 """The API price list and page from the cache: the answer a fresh one would be, in its own
 language and for its own query, renewed by every write to the API prices."""
 
-import datetime
 import io
 import json
 import re
@@ -15,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 
 from apps.apiprices.loading import PRICES_FILE, api_prices_load
 from apps.apiprices.models import ApiModel, ApiPrice
+from tests.factories import make_lab_api_model
 
 pytestmark = pytest.mark.django_db
 
@@ -54,19 +54,7 @@ def submitted_unchanged(form) -> dict:
 
 @pytest.fixture
 def lab_model() -> ApiModel:
-    """A model of its own provider, at 3 (input) and 15 (output) USD per million tokens."""
-    model = ApiModel.objects.create(
-        slug="example-lab-model-one",
-        provider="example-lab",
-        provider_name="Example Lab",
-        model="Model-One",
-        name="Model One",
-        catalogue_version="genai-prices 0.2.3",
-        source="https://example.org/pricing",
-        as_of=datetime.date(2026, 12, 1),
-    )
-    ApiPrice.objects.create(api_model=model, valid_from=None, input="3", output="15")
-    return model
+    return make_lab_api_model()
 
 
 @pytest.fixture
