@@ -2,7 +2,6 @@
 
 import datetime
 
-from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import HttpRequest, QueryDict
 from django.template.loader import render_to_string
@@ -13,7 +12,7 @@ from apps.apiprices.forms import PriceFilterForm
 from apps.apiprices.selectors import models_priced_on, prices_of
 from apps.catalogue.models import catalogue_version
 from apps.catalogue.snapshot import SNAPSHOT_MAX_AGE_SECONDS
-from apps.core.fragments import fragment_key
+from apps.core.fragments import cached_fragment, fragment_key
 
 PAGE_SIZE = 50
 TEMPLATE = "apiprices/api_price_list.html"
@@ -27,13 +26,15 @@ CACHED_PAGES = 100
 @require_GET
 def api_price_list(request: HttpRequest) -> TemplateResponse:
     key = _cache_key(request.GET)
-    part = cache.get(key) if key else None
-    if part is None:
-        part = _prices_part(request)
-        has_errors, _html = part
-        if key and not has_errors:
-            cache.set(key, part, SNAPSHOT_MAX_AGE_SECONDS)
-    has_errors, prices_html = part
+    if key is None:
+        has_errors, prices_html = _prices_part(request)
+    else:
+        has_errors, prices_html = cached_fragment(
+            key,
+            lambda: _prices_part(request),
+            SNAPSHOT_MAX_AGE_SECONDS,
+            keep=lambda part: not part[0],  # not with errors: a provider none of the choices
+        )
     return TemplateResponse(
         request, TEMPLATE, {"has_errors": has_errors, "prices_html": prices_html}
     )

@@ -28,10 +28,17 @@ def fragment_key(kind: str, *parts: object) -> str:
     return f"fragment:{kind}:{hashlib.sha256(payload.encode()).hexdigest()}"
 
 
-def cached_fragment[T](key: str, render: Callable[[], T], seconds: float = FRAGMENT_SECONDS) -> T:
-    """The cached value under key, else render() stored under it for `seconds`."""
+def cached_fragment[T](
+    key: str,
+    render: Callable[[], T],
+    seconds: float = FRAGMENT_SECONDS,
+    keep: Callable[[T], bool] = lambda value: True,
+) -> T:
+    """The cached value under key, else render() stored under it for `seconds` (unless `keep`
+    says it is not to be kept: a page with errors in what a client typed)."""
     value = cache.get(key)
     if value is None:
         value = render()
-        cache.set(key, value, seconds)
+        if keep(value):
+            cache.set(key, value, seconds)
     return value

@@ -115,6 +115,15 @@ def test_each_language_filter_and_page_has_its_own_answer(client):
     assert b"models priced on" in cached[0][2] and "modèles".encode() in cached[1][2]
 
 
+def test_a_page_with_a_provider_none_of_the_choices_is_drawn_afresh_each_time(client):
+    with CaptureQueriesContext(connection) as first:
+        client.get(PAGE, {"provider": "no-such-provider"})
+    with CaptureQueriesContext(connection) as second:
+        response = client.get(PAGE, {"provider": "no-such-provider"})
+    assert "Select a valid choice." in response.content.decode()
+    assert price_queries(second) == price_queries(first) != []
+
+
 def test_a_filter_in_other_capitals_reads_the_same_cached_list(client):
     fresh = client.get(API, {"provider": "openai", "model": "gpt-4o"})
     with CaptureQueriesContext(connection) as queries:
