@@ -4,7 +4,9 @@ line (10 TB-month at 25.00 from January 2026), optionally with planned inference
 from datetime import date
 from decimal import Decimal
 
+from apps.actuals.services import actual_enter
 from apps.budget.services import cost_line_create
+from apps.reviews.services import project_submit
 from tests.factories import make_project, make_scenario
 
 STORAGE = {
@@ -54,4 +56,26 @@ def baseline_project(
     baseline = make_scenario(project, "Pilot", is_baseline=True, **extra)
     if storage:
         cost_line_create(scenario=baseline, fields=STORAGE, user=owner)
+    return project
+
+
+def submitted_with_actuals(
+    owner, title: str, currency: str, spent: dict[date, int], *, period_end: date, **scenario
+):
+    """A project in `currency` (at the rates of 2 June 2025) from 1 January 2026 to `period_end`,
+    whose baseline "Pilot" (with `scenario`'s fields) has the storage line, submitted for review,
+    with storage billed `spent` by month."""
+    project = make_project(
+        owner,
+        title,
+        currency=currency,
+        rate_date=date(2025, 6, 2),
+        period_start=date(2026, 1, 1),
+        period_end=period_end,
+    )
+    baseline = make_scenario(project, "Pilot", is_baseline=True, **scenario)
+    cost_line_create(scenario=baseline, fields=STORAGE)
+    project_submit(project=project, user=owner)
+    for month, amount in spent.items():
+        actual_enter(project=project, month=month, kind="storage", amount=Decimal(amount))
     return project

@@ -7,26 +7,20 @@ from decimal import Decimal
 
 import pytest
 
-from apps.actuals.services import actual_enter
-from apps.budget.services import cost_line_create
 from apps.reviews import services
-from tests.actuals_worlds import STORAGE
-from tests.factories import make_front_office, make_manager, make_project, make_scenario
+from tests.actuals_worlds import submitted_with_actuals
+from tests.factories import make_front_office, make_manager
 from tests.integration.test_api_projects import client_for
 from tests.integration.test_exchange_rates import load_ecb
 
 pytestmark = pytest.mark.django_db
-PERIOD = {"period_start": date(2026, 1, 1), "period_end": date(2026, 12, 31)}
+PERIOD_END = date(2026, 12, 31)
 
 
 def _project(owner, title: str, currency: str, spent: list[int]):
-    project = make_project(owner, title, currency=currency, rate_date=date(2025, 6, 2), **PERIOD)
-    baseline = make_scenario(project, "Pilot", is_baseline=True)
-    cost_line_create(scenario=baseline, fields=STORAGE)
-    services.project_submit(project=project, user=owner)
-    for month, amount in enumerate(spent, start=1):
-        actual_enter(project=project, month=date(2026, month, 1), kind="storage", amount=amount)
-    return project
+    """Storage billed `spent` from January 2026, a month each."""
+    by_month = {date(2026, month, 1): amount for month, amount in enumerate(spent, start=1)}
+    return submitted_with_actuals(owner, title, currency, by_month, period_end=PERIOD_END)
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ import csv
 import io
 import json
 from datetime import date
-from decimal import Decimal
 
 import pytest
 from django.db import connection
@@ -15,16 +14,13 @@ from django.test.utils import CaptureQueriesContext
 from openpyxl import load_workbook
 from rest_framework.test import APIClient
 
-from apps.actuals.services import actual_enter
-from apps.budget.services import cost_line_create
-from apps.reviews import services
-from tests.actuals_worlds import STORAGE
-from tests.factories import load_ecb, make_front_office, make_manager, make_project, make_scenario
+from tests.actuals_worlds import submitted_with_actuals
+from tests.factories import load_ecb, make_front_office, make_manager
 from tests.integration.test_api_schema_behaviour import accepts
 from tests.integration.test_portfolio import api
 
 pytestmark = pytest.mark.django_db
-PERIOD = {"period_start": date(2026, 1, 1), "period_end": date(2027, 12, 31)}
+PERIOD_END = date(2027, 12, 31)
 # Training priced at nothing: the plan is the storage line alone, 10 TB-month × 25.00 a month
 # in the project's currency, 3,000.00 in each fiscal year (January to December).
 FREE_TRAINING = {
@@ -38,13 +34,9 @@ FREE_TRAINING = {
 
 
 def billed(owner, title: str, currency: str, spent: dict[date, int]):
-    project = make_project(owner, title, currency=currency, rate_date=date(2025, 6, 2), **PERIOD)
-    baseline = make_scenario(project, "Pilot", is_baseline=True, inputs=FREE_TRAINING)
-    cost_line_create(scenario=baseline, fields=STORAGE)
-    services.project_submit(project=project, user=owner)
-    for month, amount in spent.items():
-        actual_enter(project=project, month=month, kind="storage", amount=Decimal(amount))
-    return project
+    return submitted_with_actuals(
+        owner, title, currency, spent, period_end=PERIOD_END, inputs=FREE_TRAINING
+    )
 
 
 @pytest.fixture
